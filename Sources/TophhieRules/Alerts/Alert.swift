@@ -1,0 +1,113 @@
+import Foundation
+
+/// Sigma's levels, lowest to highest.
+public enum AlertLevel: String, Sendable, Codable, Hashable, CaseIterable, Comparable {
+    case informational, low, medium, high, critical
+
+    public static func < (a: AlertLevel, b: AlertLevel) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+}
+
+/// Whether an alert comes from a rule or from the agent about itself.
+public enum AlertKind: String, Sendable, Codable, Hashable {
+    /// A rule fired on sign-in events.
+    case detection
+    /// The agent reports on its own health: sign-in needed, access gate, coverage gap, recovery.
+    case notice
+}
+
+/// The rule an alert came from, as the notifiers show it.
+///
+/// `author` is kept because the Detection Rule License asks alerts built from SigmaHQ rules to
+/// credit it.
+public struct AlertRule: Sendable, Codable, Hashable {
+    public var id: String
+    public var title: String
+    public var level: AlertLevel
+    public var tags: [String]
+    public var author: String?
+    public var description: String?
+
+    public init(id: String, title: String, level: AlertLevel, tags: [String] = [], author: String? = nil, description: String? = nil) {
+        self.id = id
+        self.title = title
+        self.level = level
+        self.tags = tags
+        self.author = author
+        self.description = description
+    }
+}
+
+/// One grouping field and its value (`ipAddress` = `203.0.113.9`), in the rule's `group-by` order.
+public struct AlertGroupValue: Sendable, Codable, Hashable {
+    public var field: String
+    public var value: String
+
+    public init(field: String, value: String) {
+        self.field = field
+        self.value = value
+    }
+}
+
+/// A sign-in that contributed to an alert, with the fields a person reads first.
+///
+/// Text fields are attacker-controlled (device and app names): every output escapes them.
+public struct AlertEvent: Sendable, Codable, Hashable {
+    public var id: String
+    public var time: Date
+    public var errorCode: Int64?
+    public var app: String?
+    public var ipAddress: String?
+    public var location: String?
+    public var device: String?
+
+    public init(id: String, time: Date, errorCode: Int64? = nil, app: String? = nil, ipAddress: String? = nil, location: String? = nil, device: String? = nil) {
+        self.id = id
+        self.time = time
+        self.errorCode = errorCode
+        self.app = app
+        self.ipAddress = ipAddress
+        self.location = location
+        self.device = device
+    }
+}
+
+/// An alert: what fired, for whom, on which sign-ins, and when it was seen.
+///
+/// `id` is derived from the rule, the group and the events, so re-running the same poll after a
+/// crash yields the same id and the outbox drops the copy.
+public struct Alert: Sendable, Codable, Hashable, Identifiable {
+    public var id: String
+    public var kind: AlertKind
+    public var rule: AlertRule
+    /// The level after any override in the rule's engine settings.
+    public var level: AlertLevel
+    /// One line a person can read: "5 failed sign-ins from 203.0.113.9 in 10m".
+    public var summary: String
+    public var group: [AlertGroupValue]
+    public var events: [AlertEvent]
+    public var firstEventTime: Date
+    public var lastEventTime: Date
+    /// The `now` the engine was given when it fired.
+    public var detectedAt: Date
+    /// True when the deciding event arrived after its window would have closed in real time.
+    public var late: Bool
+    /// How far `detectedAt` trails the last event's time, in seconds, when `late`.
+    public var lateBySeconds: Double?
+
+    public init(id: String, kind: AlertKind = .detection, rule: AlertRule, level: AlertLevel, summary: String, group: [AlertGroupValue], events: [AlertEvent], firstEventTime: Date, lastEventTime: Date, detectedAt: Date, late: Bool, lateBySeconds: Double? = nil) {
+        self.id = id
+        self.kind = kind
+        self.rule = rule
+        self.level = level
+        self.summary = summary
+        self.group = group
+        self.events = events
+        self.firstEventTime = firstEventTime
+        self.lastEventTime = lastEventTime
+        self.detectedAt = detectedAt
+        self.late = late
+        self.lateBySeconds = lateBySeconds
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import TophhieJSON
+
+/// What the engine needs of a sign-in: an id, an event time, and any field by Graph JSON path.
+///
+/// Live polls, replay files and rule test cases all feed the engine through this one shape.
+public protocol RuleEvent: Sendable {
+    /// The Graph `signIn.id`; duplicates across polls share it.
+    var eventID: String { get }
+    /// `createdDateTime`: every window is in this time, never arrival time.
+    var eventTime: Date { get }
+    /// The value at a Graph v1.0 dotted path (`status.errorCode`), `nil` when absent.
+    func field(_ path: String) -> JSONValue?
+}
+
+/// A sign-in held as its original JSON: the shape replay files and test cases decode to.
+public struct JSONRuleEvent: RuleEvent, Codable, Hashable {
+    public var eventID: String
+    public var eventTime: Date
+    public var json: JSONValue
+
+    public init(eventID: String, eventTime: Date, json: JSONValue) {
+        self.eventID = eventID
+        self.eventTime = eventTime
+        self.json = json
+    }
+
+    public func field(_ path: String) -> JSONValue? { json.value(atPath: path) }
+}
