@@ -1,0 +1,3 @@
+/// The command list. Each area adds its commands here.
+let registeredCommands: [any CLICommand.Type] = [
+]
