@@ -45,7 +45,7 @@ public enum TophhieScopes {
     }
 
     /// Whether `granted` covers `needed`, comparing case-insensitively and ignoring a resource prefix.
-    static func covers(_ granted: [String], _ needed: String) -> Bool {
+    public static func covers(_ granted: [String], _ needed: String) -> Bool {
         let bare = { (s: String) -> String in (s.split(separator: "/").last.map(String.init) ?? s).lowercased() }
         let want = bare(needed)
         return granted.contains { bare($0) == want }
