@@ -38,8 +38,8 @@ public enum TophhieLanguages {
         all.first { $0.tag.caseInsensitiveCompare(tag) == .orderedSame }
     }
 
-    /// Whether `tag` is a well-formed BCP-47 language tag (RFC 5646 syntax: language, optional
-    /// script, region, variants, extensions and private use). Well-formed, not registered:
+    /// Whether `tag` is a well-formed BCP-47 language tag (RFC 5646 syntax: a 2–3 letter language,
+    /// optional script, region, variants, extensions and private use). Well-formed, not registered:
     /// Graph keeps tags it does not know, and so do we.
     public static func isValidTag(_ tag: String) -> Bool {
         let subtags = tag.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
@@ -56,7 +56,9 @@ public enum TophhieLanguages {
         if first.lowercased() == "x" {
             return subtags.count > 1 && subtags.dropFirst().allSatisfy { isAlnum($0, 1...8) }
         }
-        guard isAlpha(first, 2...3) || isAlpha(first, 5...8) else { return false }
+        // RFC 5646 also reserves 4- and 5–8-letter language subtags, but none is in use; a word
+        // such as 'english' is far more likely a mistake than a tag.
+        guard isAlpha(first, 2...3) else { return false }
         var index = 1
         // Extended language subtags (up to three of three letters) follow a 2–3 letter language.
         var extlangs = 0
