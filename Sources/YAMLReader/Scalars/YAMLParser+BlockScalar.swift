@@ -110,7 +110,7 @@ extension YAMLParser {
         while !probe.isAtEnd {
             var spaces = 0
             while probe.peek(spaces) == " " { spaces += 1 }
-            if probe.peek(spaces) == "\n" {
+            if probe.peek(spaces).isBreakOrEnd {
                 if spaces > widestEmpty {
                     widestEmpty = spaces
                     widestEmptyMark = probe.mark
@@ -118,7 +118,6 @@ extension YAMLParser {
                 probe.advance(by: spaces + 1)
                 continue
             }
-            if probe.peek(spaces) == SourceText.end { break }
             if spaces <= parentIndent { break }
             if parentIndent < 0 && spaces == 0 && isDocumentMarker(in: probe) { break }
             if widestEmpty > spaces {
