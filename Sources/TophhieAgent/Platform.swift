@@ -409,8 +409,6 @@ extension Platform {
         _ = close(fd)
     }
 
-    static var processID: Int32 { getpid() }
-
     /// The signals the daemon handles.
     enum Signal: CaseIterable {
         case terminate, interrupt, hangup
