@@ -17,7 +17,7 @@ import Testing
         #expect(policy.waited == .milliseconds(123_500))
     }
 
-    @Test(arguments: [(0.0, Duration.milliseconds(1000)), (0.25, .milliseconds(1500)), (0.5, .seconds(2)), (0.999, .milliseconds(2996))])
+    @Test(arguments: [(0.0, Duration.milliseconds(1000)), (0.25, .milliseconds(1500)), (0.5, .seconds(2)), (0.999, .milliseconds(2998))])
     func jitterSpreadsFiftyPercent(random: Double, expected: Duration) {
         let policy = DeliveryRetryPolicy()
         let delay = policy.backoff(attempt: 3, random: random)
