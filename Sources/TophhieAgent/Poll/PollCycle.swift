@@ -56,7 +56,7 @@ public struct DeliveryReport: Sendable, Equatable {
 /// Where alerts go after the engine: appended durably before the state commits, delivered after.
 public protocol AlertDispatch: Sendable {
     /// Appends alerts to every notifier's outbox and fsyncs; ids already there are dropped.
-    func append(_ alerts: [Alert]) throws
+    func append(_ alerts: [Alert]) async throws
     /// Sends what is pending, in order, and marks what was delivered.
     func deliverPending() async -> [DeliveryReport]
 }
@@ -114,7 +114,7 @@ public struct PollCycle: Sendable {
         let noticeAlerts = decided.map { SystemNotice.alert($0.0, problem: $0.1, now: now) }
         report.notices = outgoing.filter { $0.kind == .notice } + noticeAlerts
         outgoing += noticeAlerts
-        try dispatch.append(outgoing)
+        try await dispatch.append(outgoing)
         try store.commit(state)
         report.delivery = await dispatch.deliverPending()
         return report
