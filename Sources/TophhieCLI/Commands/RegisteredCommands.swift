@@ -1,4 +1,4 @@
-/// The command list. Each area adds its commands here.
+/// The command list, in the order `--help` shows it.
 let registeredCommands: [any CLICommand.Type] = [
     LoginCommand.self,
     LogoutCommand.self,
@@ -7,4 +7,8 @@ let registeredCommands: [any CLICommand.Type] = [
     ProfileShowCommand.self,
     ProfileSetCommand.self,
     HistoryCommand.self,
+    PollCommand.self,
+    RunCommand.self,
+    NotifyTestCommand.self,
+    SimulateCommand.self,
 ]
