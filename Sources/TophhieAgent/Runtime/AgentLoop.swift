@@ -11,6 +11,7 @@ public actor AgentLoop {
     private let clock: any TophhieClock
     private let log: @Sendable (String) -> Void
     private let random: @Sendable () -> Double
+    private let onReport: (@Sendable (PollReport) -> Void)?
     private var stopping = false
     private var reloadRequested = false
     private var sleeper: Task<Void, any Error>?
@@ -22,8 +23,10 @@ public actor AgentLoop {
     /// - Parameters:
     ///   - rebuild: builds a fresh setup from the configuration on disk (SIGHUP).
     ///   - log: receives one line per event worth a log entry.
-    public init(setup: AgentSetup, rebuild: @escaping @Sendable () throws -> AgentSetup, clock: any TophhieClock, random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }, log: @escaping @Sendable (String) -> Void) {
+    ///   - onReport: receives each cycle's report (the demo narrates from it).
+    public init(setup: AgentSetup, rebuild: @escaping @Sendable () throws -> AgentSetup, clock: any TophhieClock, random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }, log: @escaping @Sendable (String) -> Void, onReport: (@Sendable (PollReport) -> Void)? = nil) {
         self.setup = setup
+        self.onReport = onReport
         self.rebuild = rebuild
         self.clock = clock
         self.random = random
@@ -57,7 +60,7 @@ public actor AgentLoop {
             cycles += 1
             reports.append(report)
             if reports.count > 100 { reports.removeFirst(reports.count - 100) }
-            log(report.summary)
+            if let onReport { onReport(report) } else { log(report.summary) }
             for skipped in report.skipped { log(skipped.description) }
         } catch {
             cycles += 1

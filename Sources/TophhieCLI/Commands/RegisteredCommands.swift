@@ -11,4 +11,5 @@ let registeredCommands: [any CLICommand.Type] = [
     RunCommand.self,
     NotifyTestCommand.self,
     SimulateCommand.self,
+    DemoCommand.self,
 ]
