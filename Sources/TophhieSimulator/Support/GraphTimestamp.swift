@@ -57,8 +57,9 @@ public enum GraphTimestamp {
         }
         guard index == scalars.count else { return nil }
         let days = daysFromCivil(year: year, month: month, day: day)
-        let seconds = Double(days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds) + fraction
-        return Date(timeIntervalSince1970: seconds)
+        let whole = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
+        // Relative to 2001 the Double keeps more fractional precision than relative to 1970.
+        return Date(timeIntervalSinceReferenceDate: Double(whole - referenceOffset) + fraction)
     }
 
     /// Parses a bare date `YYYY-MM-DD` as midnight UTC.
@@ -68,10 +69,18 @@ public enum GraphTimestamp {
     }
 
     /// Formats as UTC with seven fractional digits, the way Graph writes sign-in times.
+    ///
+    /// A `Date` holds about a tenth of a microsecond near the present, so the last digit may differ
+    /// by one from text it was parsed from; serve stored text rather than re-formatting it.
     public static func format(_ date: Date) -> String {
-        let ticks = Int64((date.timeIntervalSince1970 * 10_000_000).rounded(.down))
-        let totalSeconds = floorDiv(ticks, 10_000_000)
-        let fraction = ticks - totalSeconds * 10_000_000
+        let reference = date.timeIntervalSinceReferenceDate
+        var whole = reference.rounded(.down)
+        var fraction = Int64(((reference - whole) * 10_000_000).rounded())
+        if fraction >= 10_000_000 {
+            whole += 1
+            fraction -= 10_000_000
+        }
+        let totalSeconds = Int64(whole) + Int64(referenceOffset)
         let (year, month, day, hour, minute, second) = components(totalSeconds)
         return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%07dZ", year, month, day, hour, minute, second, Int(fraction))
     }
@@ -82,6 +91,9 @@ public enum GraphTimestamp {
         let (year, month, day, hour, minute, second) = components(totalSeconds)
         return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", year, month, day, hour, minute, second)
     }
+
+    /// Seconds from 1970-01-01 to 2001-01-01.
+    private static let referenceOffset = 978_307_200
 
     private static func components(_ totalSeconds: Int64) -> (Int, Int, Int, Int, Int, Int) {
         let days = floorDiv(totalSeconds, 86_400)
