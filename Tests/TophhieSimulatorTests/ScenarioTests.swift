@@ -39,7 +39,7 @@ struct ScenarioTests {
         let token = try #require(try await harness.poll(code).json?["access_token"]?.stringValue)
 
         let since = clock.now().addingTimeInterval(-8 * 86_400)
-        let filter = "userId eq '\(scenario.user.id)' and createdDateTime ge \(GraphTimestamp.formatSeconds(since))"
+        let filter = "userId eq '\(scenario.user.id)' and createdDateTime ge \(GraphTimestamp.filterText(since))"
         let reply = try await harness.signIns(filter: filter, token: token)
         #expect(reply.status == 200)
         guard case .array(let events)? = reply.json?["value"] else {

@@ -172,7 +172,7 @@ struct SignInsTests {
             let token = try await h.signIn().access
             let since = try await h.signIns(filter: h.selfFilter(since: Fixture.start.addingTimeInterval(-5400)), token: token)
             #expect(since.json?["value"] == .array([b]))
-            let bounded = "userId eq '\(Fixture.userID)' and createdDateTime le \(GraphTimestamp.formatSeconds(Fixture.start.addingTimeInterval(-5400)))"
+            let bounded = "userId eq '\(Fixture.userID)' and createdDateTime le \(GraphTimestamp.filterText(Fixture.start.addingTimeInterval(-5400)))"
             #expect(try await h.signIns(filter: bounded, token: token).json?["value"] == .array([a]))
         }
     }

@@ -162,7 +162,7 @@ struct Harness {
 
     func selfFilter(since: Date? = nil) -> String {
         var text = "userId eq '\(Fixture.userID)'"
-        if let since { text += " and createdDateTime ge \(GraphTimestamp.formatSeconds(since))" }
+        if let since { text += " and createdDateTime ge \(GraphTimestamp.filterText(since))" }
         return text
     }
 

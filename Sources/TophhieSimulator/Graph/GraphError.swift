@@ -13,7 +13,7 @@ struct GraphError: Error, Sendable, Equatable {
 
     func response(now: Date, requestID: String) -> HTTPResponse {
         var inner: [String: JSONValue] = [
-            "date": .string(String(GraphTimestamp.formatSeconds(now).dropLast())),
+            "date": .string(String(GraphTimestamp.filterText(now).dropLast())),
             "request-id": .string(requestID),
             "client-request-id": .string(requestID),
         ]

@@ -30,7 +30,7 @@ struct IdentityError: Error, Sendable, Equatable {
 
     /// Entra writes `2026-03-10 12:00:00Z`.
     static func timestamp(_ date: Date) -> String {
-        GraphTimestamp.formatSeconds(date).replacingOccurrences(of: "T", with: " ")
+        GraphTimestamp.filterText(date).replacingOccurrences(of: "T", with: " ")
     }
 
     static func missingParameter(_ name: String) -> IdentityError {

@@ -309,7 +309,7 @@ public struct TokenSettings: Sendable, Equatable, Codable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(accessTokenLifetimeSeconds, forKey: .accessTokenLifetimeSeconds)
         try c.encode(rejectReusedRefreshTokens, forKey: .rejectReusedRefreshTokens)
-        try c.encodeIfPresent(revokeRefreshTokensAt.map(GraphTimestamp.formatSeconds), forKey: .revokeRefreshTokensAt)
+        try c.encodeIfPresent(revokeRefreshTokensAt.map(GraphTimestamp.filterText), forKey: .revokeRefreshTokensAt)
     }
 }
 
@@ -339,7 +339,7 @@ public struct ClockSettings: Sendable, Equatable, Codable {
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeIfPresent(start.map(GraphTimestamp.formatSeconds), forKey: .start)
+        try c.encodeIfPresent(start.map(GraphTimestamp.filterText), forKey: .start)
         try c.encode(speed, forKey: .speed)
     }
 }

@@ -156,7 +156,7 @@ public struct SignInFactory: Sendable {
         let risky = riskLevel != "none"
         return .object([
             "id": .string(random.guid()),
-            "createdDateTime": .string(GraphTimestamp.format(created)),
+            "createdDateTime": .string(GraphTimestamp.graphText(created)),
             "userDisplayName": .string(account.displayName),
             "userPrincipalName": .string(account.userPrincipalName.lowercased()),
             "userId": .string(account.userID),

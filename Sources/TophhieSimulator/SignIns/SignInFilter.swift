@@ -1,4 +1,5 @@
 import Foundation
+import TophhieJSON
 
 /// The part of the signIns `$filter` grammar the simulator understands: `and`-joined clauses on
 /// `userId` (`eq`, quoted GUID) and `createdDateTime` (`ge`, `le`, `eq`, unquoted ISO-8601 UTC),

@@ -26,7 +26,7 @@ extension SimulatedTenant {
             return .json(200, data: JSONValue.object(["endpoints": .array(list)]).canonicalData())
         case ("GET", "/_sim/status"):
             let body: JSONValue = .object([
-                "now": .string(GraphTimestamp.format(now())),
+                "now": .string(GraphTimestamp.graphText(now())),
                 "clockOwned": .bool(clock != nil),
                 "tenantId": .string(scenario.tenantID),
                 "clientId": .string(scenario.clientID),
@@ -91,13 +91,13 @@ extension SimulatedTenant {
             } else {
                 return controlError(400, "send {\"advanceSeconds\":N} or {\"set\":\"ISO-8601 time\"}")
             }
-            return .json(200, data: JSONValue.object(["now": .string(GraphTimestamp.format(now()))]).canonicalData())
+            return .json(200, data: JSONValue.object(["now": .string(GraphTimestamp.graphText(now()))]).canonicalData())
         case ("GET", "/_sim/requests"):
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             encoder.dateEncodingStrategy = .custom { date, encoder in
                 var container = encoder.singleValueContainer()
-                try container.encode(GraphTimestamp.format(date))
+                try container.encode(GraphTimestamp.graphText(date))
             }
             let data = (try? encoder.encode(["value": requests])) ?? Data("{\"value\":[]}".utf8)
             return .json(200, data: data)

@@ -1,0 +1,36 @@
+import Foundation
+
+/// Where a command writes and what it knows of its surroundings; tests substitute a recorder.
+public struct CommandIO: Sendable {
+    public var out: @Sendable (String) -> Void
+    public var err: @Sendable (String) -> Void
+    /// Whether standard output is a terminal (colour, progress).
+    public var outIsTerminal: Bool
+    public var errIsTerminal: Bool
+    public var environment: [String: String]
+
+    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void, outIsTerminal: Bool = false, errIsTerminal: Bool = false, environment: [String: String] = [:]) {
+        self.out = out
+        self.err = err
+        self.outIsTerminal = outIsTerminal
+        self.errIsTerminal = errIsTerminal
+        self.environment = environment
+    }
+
+    /// The process's real standard streams and environment.
+    public static func standard() -> CommandIO {
+        CommandIO(
+            out: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
+            err: { text in FileHandle.standardError.write(Data(text.utf8)) },
+            outIsTerminal: isatty(1) == 1,
+            errIsTerminal: isatty(2) == 1,
+            environment: ProcessInfo.processInfo.environment)
+    }
+}
+
+/// A command: a spec for parsing and help, and a run that validates, then acts.
+public protocol CLICommand: Sendable {
+    static var spec: CommandSpec { get }
+    /// Runs with parsed arguments; throws `UsageError` for bad input, other errors for failures.
+    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode
+}

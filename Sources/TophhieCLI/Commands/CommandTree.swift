@@ -1,0 +1,79 @@
+import Foundation
+
+/// Finds the command a command line names and runs it, mapping failures to exit codes.
+public enum TophhieCommandLine {
+    /// Every command, in the order `--help` lists them.
+    static let commands: [any CLICommand.Type] = registeredCommands
+
+    /// The process entry point.
+    public static func main() async {
+        let code = await run(Array(CommandLine.arguments.dropFirst()), io: .standard())
+        exit(code.rawValue)
+    }
+
+    /// Runs one command line; the testable core of `main`.
+    public static func run(_ arguments: [String], io: CommandIO) async -> ExitCode {
+        guard let (command, consumed) = find(arguments) else {
+            if arguments.isEmpty || ["-h", "--help", "help"].contains(arguments[0]) {
+                io.out(overview(prefix: []))
+                return .ok
+            }
+            let prefix = Array(arguments.prefix { !$0.hasPrefix("-") })
+            if commands.contains(where: { $0.spec.path.starts(with: prefix) && !prefix.isEmpty }) {
+                let wantsHelp = arguments.contains("--help") || arguments.contains("-h")
+                (wantsHelp ? io.out : io.err)(overview(prefix: prefix))
+                return wantsHelp ? .ok : .usage
+            }
+            io.err("tophhie-watch: unknown command '\(arguments.prefix { !$0.hasPrefix("-") }.joined(separator: " "))'; see 'tophhie-watch --help'\n")
+            return .usage
+        }
+        let spec = command.spec
+        do {
+            let parsed = try ParsedArguments(Array(arguments.dropFirst(consumed)), spec: spec)
+            if parsed.wantsHelp {
+                io.out(HelpText.render(spec))
+                return .ok
+            }
+            return try await command.run(parsed, io: io)
+        } catch let error as UsageError {
+            io.err("\(spec.displayName): \(error.message)\nsee '\(spec.displayName) --help'\n")
+            return .usage
+        } catch {
+            let (message, code) = ErrorReport.describe(error)
+            io.err("\(spec.displayName): \(message)\n")
+            return code
+        }
+    }
+
+    /// The longest command path that prefixes the arguments.
+    static func find(_ arguments: [String]) -> (any CLICommand.Type, Int)? {
+        var best: (any CLICommand.Type, Int)?
+        for command in commands {
+            let path = command.spec.path
+            if arguments.count >= path.count, Array(arguments.prefix(path.count)) == path, path.count > (best?.1 ?? 0) {
+                best = (command, path.count)
+            }
+        }
+        return best
+    }
+
+    static func overview(prefix: [String]) -> String {
+        var lines = [
+            "tophhie-watch — watches your own Microsoft Entra sign-ins and alerts when something is wrong.",
+            "",
+            "usage: tophhie-watch <command> [options]",
+            "",
+            "commands:",
+        ]
+        let shown = commands.filter { $0.spec.path.starts(with: prefix) }
+        let width = (shown.map { $0.spec.path.joined(separator: " ").count }.max() ?? 0) + 3
+        for command in shown {
+            let name = command.spec.path.joined(separator: " ")
+            lines.append("  " + name.padding(toLength: width, withPad: " ", startingAt: 0) + command.spec.summary)
+        }
+        lines.append("")
+        lines.append("Run 'tophhie-watch <command> --help' for a command's options.")
+        lines.append("Exit codes: 0 ok, 1 runtime failure, 2 usage or configuration error, 3 sign-in needed, 4 access denied by Graph.")
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
