@@ -236,4 +236,20 @@ struct SignInsTests {
             #expect(try await h.signIns(filter: h.selfFilter(), token: token).status == 200)
         }
     }
+
+    @Test func delayedAndTruncatedResponses() async throws {
+        let faults = [
+            FaultRule(pathPrefix: "/v1.0/auditLogs", kind: .delay, count: 1, seconds: 0.3),
+            FaultRule(pathPrefix: "/v1.0/auditLogs", kind: .truncatedBody, count: 1, skip: 1),
+        ]
+        try await withTenant(Fixture.scenario(signIns: Self.history(hours: 4), faults: faults)) { h in
+            let token = try await h.signIn().access
+            let delayed = try await h.signIns(filter: h.selfFilter(), token: token)
+            #expect(delayed.status == 200)
+            if case .array(let items)? = delayed.json?["value"] { #expect(items.count == 2) } else { Issue.record("no value") }
+            await #expect(throws: (any Error).self) { _ = try await h.signIns(filter: h.selfFilter(), token: token) }
+            let statuses = await h.tenant.requests.filter { $0.path == "/v1.0/auditLogs/signIns" }.map(\.status)
+            #expect(statuses == [200, 0])
+        }
+    }
 }

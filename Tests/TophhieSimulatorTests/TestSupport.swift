@@ -65,6 +65,14 @@ struct Harness {
         return Harness(tenant: tenant, clock: clock, endpoints: endpoints, session: URLSession(configuration: configuration))
     }
 
+    /// A client for a tenant started elsewhere.
+    static func attach(_ tenant: SimulatedTenant, endpoints: SimulatorEndpoints, clock: SimulatorClock = .manual(at: Fixture.start)) -> Harness {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 5
+        configuration.timeoutIntervalForResource = 5
+        return Harness(tenant: tenant, clock: clock, endpoints: endpoints, session: URLSession(configuration: configuration))
+    }
+
     func stop() async {
         await tenant.stop()
     }
