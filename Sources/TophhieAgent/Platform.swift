@@ -378,3 +378,57 @@ extension Platform {
     /// Whether standard output is a terminal: the stdout notifier colours only then.
     static var standardOutputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
 }
+
+// MARK: locks and signals
+
+extension Platform {
+    /// Takes an exclusive, non-blocking lock on `path` (created 0600).
+    /// - Returns: the open descriptor holding the lock, or nil when another process holds it.
+    static func tryLock(_ path: String) throws -> Int32? {
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw FileError(operation: "open", path: path, code: errno) }
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let code = errno
+            _ = close(fd)
+            if code == EWOULDBLOCK { return nil }
+            throw FileError(operation: "lock", path: path, code: code)
+        }
+        return fd
+    }
+
+    /// Replaces a locked file's content with `text` (the holder's pid, for the next one to read).
+    static func writeLockOwner(_ fd: Int32, _ text: String) {
+        _ = ftruncate(fd, 0)
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+    }
+
+    /// Releases a lock taken with `tryLock`.
+    static func unlock(_ fd: Int32) {
+        _ = flock(fd, LOCK_UN)
+        _ = close(fd)
+    }
+
+    /// The signals the daemon handles.
+    enum Signal: CaseIterable {
+        case terminate, interrupt, hangup
+
+        var number: Int32 {
+            switch self {
+            case .terminate: return SIGTERM
+            case .interrupt: return SIGINT
+            case .hangup: return SIGHUP
+            }
+        }
+    }
+
+    /// Stops the default action of `signal` so a dispatch source can handle it instead.
+    static func takeOver(_ signal: Signal) {
+        _ = Glibc.signal(signal.number, SIG_IGN)
+    }
+
+    /// Restores the default action of `signal`.
+    static func restoreDefault(_ signal: Signal) {
+        _ = Glibc.signal(signal.number, SIG_DFL)
+    }
+}

@@ -64,6 +64,11 @@ public enum GraphTimestamp {
         return Date(timeIntervalSince1970: seconds + fraction)
     }
 
+    /// Parses a bare date `YYYY-MM-DD` as midnight UTC (scenario files use it).
+    public static func parseDate(_ text: String) -> Date? {
+        parse(text + "T00:00:00Z")
+    }
+
     /// Formats as UTC with seconds and a `Z`, the form Graph's `$filter` takes unquoted:
     /// `2024-01-13T14:13:32Z`. Fractions are dropped (rounded down).
     public static func filterText(_ date: Date) -> String {

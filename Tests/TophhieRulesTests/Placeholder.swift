@@ -1,1 +1,1 @@
-// Placeholder: replaced by the target's tests.
+// Placeholder until the rule tests land.

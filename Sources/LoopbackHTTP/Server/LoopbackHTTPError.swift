@@ -5,7 +5,8 @@ public struct LoopbackHTTPError: Error, CustomStringConvertible, Equatable {
 
     public var description: String { message }
 
-    init(_ message: String) {
+    /// Creates an error with this message.
+    public init(_ message: String) {
         self.message = message
     }
 }

@@ -11,6 +11,15 @@ public protocol RuleEvent: Sendable {
     var eventTime: Date { get }
     /// The value at a Graph v1.0 dotted path (`status.errorCode`), `nil` when absent.
     func field(_ path: String) -> JSONValue?
+    /// The value at a path already split at its dots; rules pre-split their field names.
+    func field(at components: [String]) -> JSONValue?
+    /// Every string in the event, for Sigma keyword searches that look at the whole record.
+    func searchableTexts() -> [String]
+}
+
+extension RuleEvent {
+    public func field(at components: [String]) -> JSONValue? { field(components.joined(separator: ".")) }
+    public func searchableTexts() -> [String] { [] }
 }
 
 /// A sign-in held as its original JSON: the shape replay files and test cases decode to.
@@ -26,4 +35,20 @@ public struct JSONRuleEvent: RuleEvent, Codable, Hashable {
     }
 
     public func field(_ path: String) -> JSONValue? { json.value(atPath: path) }
+
+    public func field(at components: [String]) -> JSONValue? { json.value(at: components) }
+
+    public func searchableTexts() -> [String] {
+        var texts: [String] = []
+        func walk(_ value: JSONValue) {
+            switch value {
+            case .string(let s): texts.append(s)
+            case .array(let items): items.forEach(walk)
+            case .object(let members): members.keys.sorted().forEach { walk(members[$0]!) }
+            default: break
+            }
+        }
+        walk(json)
+        return texts
+    }
 }

@@ -1,0 +1,73 @@
+import Foundation
+import TophhieJSON
+
+/// Builds alerts: the readable event lines, the summary, the lateness and the stable id.
+enum AlertFactory {
+    /// The id: FNV-1a-128 over the rule id, the group and the sorted event ids.
+    static func alertID(ruleID: String, group: [AlertGroupValue], eventIDs: [String]) -> String {
+        var canonical = "tophhie-alert/v1\n\(ruleID)\n"
+        for value in group { canonical += "\(value.field)=\(value.value.lowercased())\n" }
+        canonical += eventIDs.sorted().joined(separator: ",")
+        return StableHash.fnv1a128(canonical)
+    }
+
+    static func make(metadata: RuleMetadata, options: RuleEngineOptions, group: [AlertGroupValue], events: [AlertEvent], windowClose: Date, now: Date, lateGrace: TimeInterval, summary: String) -> Alert {
+        let first = events.first!.time, last = events.last!.time
+        let late = now.timeIntervalSince(windowClose) > lateGrace
+        let level = options.level ?? metadata.level
+        return Alert(
+            id: alertID(ruleID: metadata.id, group: group, eventIDs: events.map(\.id)),
+            rule: AlertRule(id: metadata.id, title: metadata.title, level: metadata.level, tags: metadata.tags, author: metadata.author, description: metadata.description),
+            level: level, summary: summary, group: group, events: events,
+            firstEventTime: first, lastEventTime: last, detectedAt: now,
+            late: late, lateBySeconds: late ? (now.timeIntervalSince(last) * 1000).rounded() / 1000 : nil)
+    }
+
+    static func alertEvent(_ event: any RuleEvent) -> AlertEvent {
+        func text(_ path: String) -> String? { event.field(path)?.scalarText }
+        return alertEvent(id: event.eventID, time: event.eventTime, text: text)
+    }
+
+    static func alertEvent(_ stored: EngineState.StoredEvent) -> AlertEvent {
+        alertEvent(id: stored.id, time: stored.time) { stored.values[$0] }
+    }
+
+    static func alertEvent(id: String, time: Date, text: (String) -> String?) -> AlertEvent {
+        let city = nonEmpty(text("location.city")), country = nonEmpty(text("location.countryOrRegion"))
+        let location = [city, country].compactMap { $0 }.joined(separator: ", ")
+        let browser = nonEmpty(text("deviceDetail.browser")), os = nonEmpty(text("deviceDetail.operatingSystem"))
+        let device: String?
+        switch (browser, os) {
+        case let (b?, o?): device = "\(b) on \(o)"
+        case let (b?, nil): device = b
+        case let (nil, o?): device = o
+        default: device = nil
+        }
+        return AlertEvent(id: id, time: time, errorCode: text("status.errorCode").flatMap { Int64($0) },
+                          app: nonEmpty(text("appDisplayName")), ipAddress: nonEmpty(text("ipAddress")),
+                          location: location.isEmpty ? nil : location, device: device)
+    }
+
+    private static func nonEmpty(_ s: String?) -> String? { s?.isEmpty == false ? s : nil }
+
+    static func groupText(_ group: [AlertGroupValue]) -> String {
+        group.isEmpty ? "" : " for " + group.map { "\($0.field)=\($0.value)" }.joined(separator: ", ")
+    }
+
+    static func singleSummary(_ title: String, _ event: AlertEvent) -> String {
+        var parts: [String] = []
+        if let code = event.errorCode { parts.append("error \(code)") }
+        if let app = event.app { parts.append(app) }
+        if let ip = event.ipAddress { parts.append("from \(ip)") }
+        if let location = event.location { parts.append("(\(location))") }
+        return parts.isEmpty ? title : "\(title): " + parts.joined(separator: " ")
+    }
+
+    static func duration(_ seconds: TimeInterval) -> String {
+        let s = Int(seconds.rounded())
+        if s < 120 { return "\(s)s" }
+        if s < 7200 { return "\(s / 60)m" }
+        if s < 172_800 { return String(format: "%.1fh", Double(s) / 3600) }
+        return String(format: "%.1fd", Double(s) / 86_400)
+    }
+}

@@ -1,0 +1,26 @@
+/// FNV-1a with a 128-bit state: a small, stable, non-cryptographic hash for alert ids.
+///
+/// Stability is all it needs: the same canonical text must give the same id on every run and
+/// platform, so the outbox can drop an alert replayed after a crash.
+public enum StableHash {
+    /// The 32 lower-case hex digits of FNV-1a-128 over the UTF-8 bytes of `text`.
+    public static func fnv1a128(_ text: String) -> String {
+        // offset basis 0x6c62272e07bb014262b821756295c58d, prime 2^88 + 2^8 + 0x3b.
+        var high: UInt64 = 0x6c62_272e_07bb_0142
+        var low: UInt64 = 0x62b8_2175_6295_c58d
+        for byte in text.utf8 {
+            low ^= UInt64(byte)
+            // (high·2^64 + low) · (2^88 + 0x13b) mod 2^128
+            let (carry, product) = low.multipliedFullWidth(by: 0x13b)
+            let newHigh = high &* 0x13b &+ carry &+ (low << 24)
+            low = product
+            high = newHigh
+        }
+        return hex(high) + hex(low)
+    }
+
+    private static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}

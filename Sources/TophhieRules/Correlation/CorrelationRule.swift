@@ -1,0 +1,129 @@
+/// A Sigma correlation rule, or one of this project's two extensions.
+public struct CorrelationRule: Sendable, Hashable {
+    public var metadata: RuleMetadata
+    public var kind: CorrelationKind
+    /// The ids or names of the rules whose matches feed it, in order (order matters for
+    /// `temporal_ordered`).
+    public var rules: [String]
+    /// The grouping fields by their names in the rule (aliases or field names).
+    public var groupBy: [String]
+    /// `aliases`: per alias, the field each referenced rule supplies it from.
+    public var aliases: [String: [String: String]]
+    public var timespan: RuleDuration
+    public var condition: CorrelationCondition
+    /// Whether the referenced rules also alert on their own.
+    public var generate: Bool
+    public var options: RuleEngineOptions
+
+    public init(metadata: RuleMetadata, kind: CorrelationKind, rules: [String], groupBy: [String], aliases: [String: [String: String]] = [:], timespan: RuleDuration, condition: CorrelationCondition, generate: Bool = false, options: RuleEngineOptions = RuleEngineOptions()) {
+        self.metadata = metadata
+        self.kind = kind
+        self.rules = rules
+        self.groupBy = groupBy
+        self.aliases = aliases
+        self.timespan = timespan
+        self.condition = condition
+        self.generate = generate
+        self.options = options
+    }
+
+    /// The Graph path a grouping name reads for events of `rule` (an alias, else the name).
+    func groupPath(_ name: String, forRule rule: String) -> String {
+        let field = aliases[name]?[rule] ?? name
+        return SignInFieldCatalog.resolve(field).path
+    }
+}
+
+/// The correlation types.
+public enum CorrelationKind: Sendable, Hashable {
+    /// How many matching events fall in the window.
+    case eventCount
+    /// How many distinct values of `field` the window's events carry.
+    case valueCount(field: String)
+    /// Every referenced rule matched within the window, in any order.
+    case temporal
+    /// Every referenced rule matched within the window, in the listed order.
+    case temporalOrdered
+    /// Extension: a value (or tuple) never seen before for the group, after a learning period.
+    case firstSeen(FirstSeenSpec)
+    /// Extension: two sign-ins further apart than a plane could fly in the time between them.
+    case impossibleTravel(TravelSpec)
+
+    public var name: String {
+        switch self {
+        case .eventCount: return "event_count"
+        case .valueCount: return "value_count"
+        case .temporal: return "temporal"
+        case .temporalOrdered: return "temporal_ordered"
+        case .firstSeen: return "first_seen"
+        case .impossibleTravel: return "impossible_travel"
+        }
+    }
+}
+
+/// Settings of a `first_seen` correlation.
+public struct FirstSeenSpec: Sendable, Hashable {
+    /// The fields whose combined value must be new (`location.countryOrRegion`, or OS + browser).
+    public var fields: [String]
+    /// Learning ends at whichever comes first: this long after the group's first event…
+    public var learningPeriod: RuleDuration
+    /// …or this many events for the group.
+    public var learningEvents: Int
+    /// A value not seen for this long counts as new again.
+    public var forgetAfter: RuleDuration
+    /// Drop version numbers (`Edge 120.0.1` → `Edge`) so browser updates are not new devices.
+    public var ignoreVersions: Bool
+
+    public init(fields: [String], learningPeriod: RuleDuration, learningEvents: Int, forgetAfter: RuleDuration, ignoreVersions: Bool = false) {
+        self.fields = fields
+        self.learningPeriod = learningPeriod
+        self.learningEvents = learningEvents
+        self.forgetAfter = forgetAfter
+        self.ignoreVersions = ignoreVersions
+    }
+}
+
+/// Settings of an `impossible_travel` correlation.
+public struct TravelSpec: Sendable, Hashable {
+    /// Faster than this between two sign-ins fires (km/h).
+    public var maxSpeedKmh: Double
+    /// Closer than this never fires: IP geolocation is coarse (km).
+    public var minDistanceKm: Double
+
+    public init(maxSpeedKmh: Double, minDistanceKm: Double) {
+        self.maxSpeedKmh = maxSpeedKmh
+        self.minDistanceKm = minDistanceKm
+    }
+}
+
+/// A correlation's `condition`: one or two comparisons (a range), and for `value_count` the field.
+public struct CorrelationCondition: Sendable, Hashable, CustomStringConvertible {
+    public enum Operator: String, Sendable, Hashable, CaseIterable { case gt, gte, lt, lte, eq, neq }
+    public var comparisons: [(Operator, Int)] {
+        get { storage.map { ($0.op, $0.value) } }
+        set { storage = newValue.map { Comparison(op: $0.0, value: $0.1) } }
+    }
+    struct Comparison: Sendable, Hashable { var op: Operator; var value: Int }
+    var storage: [Comparison]
+    public var field: String?
+
+    public init(_ comparisons: [(Operator, Int)], field: String? = nil) {
+        self.storage = comparisons.map { Comparison(op: $0.0, value: $0.1) }
+        self.field = field
+    }
+
+    public func holds(_ count: Int) -> Bool {
+        storage.allSatisfy { c in
+            switch c.op {
+            case .gt: return count > c.value
+            case .gte: return count >= c.value
+            case .lt: return count < c.value
+            case .lte: return count <= c.value
+            case .eq: return count == c.value
+            case .neq: return count != c.value
+            }
+        }
+    }
+
+    public var description: String { storage.map { "\($0.op.rawValue) \($0.value)" }.joined(separator: " and ") }
+}

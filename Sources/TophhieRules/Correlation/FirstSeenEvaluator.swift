@@ -1,0 +1,52 @@
+import Foundation
+
+/// The `first_seen` extension: a value (or tuple) never seen before for the group.
+///
+/// Learning ends at whichever comes first: `learning.period` after the group's first event, or
+/// `learning.events` events. Values unseen for `forget` count as new again.
+extension EngineRun {
+    mutating func observeFirstSeen(_ c: Int, event: any RuleEvent) {
+        let rule = plan.correlations[c]
+        guard case .firstSeen(let spec) = rule.kind else { return }
+        var groupValues: [String] = []
+        for name in rule.groupBy {
+            guard let text = event.field(SignInFieldCatalog.resolve(name).path)?.scalarText, !text.isEmpty else { return }
+            groupValues.append(text)
+        }
+        var parts: [String] = []
+        for field in spec.fields {
+            guard let text = event.field(SignInFieldCatalog.resolve(field).path)?.scalarText, !text.isEmpty else { return }
+            parts.append(spec.ignoreVersions ? EngineRun.withoutVersions(text) : text)
+        }
+        let value = parts.joined(separator: " / ")
+        let valueKey = value.lowercased()
+        let groupKey = groupValues.map { $0.lowercased() }.joined(separator: "\u{1F}")
+        let ruleKey = rule.metadata.id
+        var baseline = state.baselines[ruleKey]?[groupKey]
+            ?? EngineState.Baseline(learningStart: event.eventTime, events: 0, known: [:])
+        if event.eventTime < baseline.learningStart { baseline.learningStart = event.eventTime }
+        let learned = baseline.events >= spec.learningEvents
+            || event.eventTime.timeIntervalSince(baseline.learningStart) >= spec.learningPeriod.interval
+        let lastSeen = baseline.known[valueKey]
+        let isNew = lastSeen.map { event.eventTime.timeIntervalSince($0) > spec.forgetAfter.interval } ?? true
+        if learned && isNew {
+            let group = zip(rule.groupBy, groupValues).map { AlertGroupValue(field: $0, value: $1) }
+            let alertEvent = AlertFactory.alertEvent(event)
+            let summary = "\(rule.metadata.title): first \(spec.fields.joined(separator: " + ")) '\(value)'\(AlertFactory.groupText(group))"
+            emit(metadata: rule.metadata, options: rule.options, defaultSuppress: 0,
+                 group: group, groupKey: groupKey + "\u{1F}" + valueKey, events: [alertEvent],
+                 windowClose: event.eventTime, summary: summary)
+        }
+        baseline.known[valueKey] = max(lastSeen ?? event.eventTime, event.eventTime)
+        baseline.events += 1
+        state.baselines[ruleKey, default: [:]][groupKey] = baseline
+    }
+
+    /// `Edge 120.0.2210` → `Edge`, `iOS 17.2` → `iOS`, `Windows 10` unchanged: words with a dot
+    /// and digits are version numbers, and updates should not look like new devices.
+    static func withoutVersions(_ text: String) -> String {
+        text.split(separator: " ").filter { word in
+            !(word.contains(".") && word.first?.isNumber == true)
+        }.joined(separator: " ")
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+
+/// Sliding-window evaluation of `event_count`, `value_count`, `temporal` and `temporal_ordered`.
+extension EngineRun {
+    /// One match feeding a correlation: a stored event, or a qualifying window of an inner
+    /// correlation (a chain), placed at the window's end.
+    struct Occurrence {
+        var time: Date
+        var order: String
+        var events: [Int]
+        var ruleIndex: Int
+        var value: String?
+        var isNew: Bool
+    }
+
+    /// A window `(t - timespan, t]` whose metric satisfied the condition.
+    struct Window {
+        var groupKey: String
+        var groupValues: [String: String]
+        var display: [AlertGroupValue]
+        var start: Date
+        var end: Date
+        var events: [Int]
+        var metric: Int
+        var isNew: Bool
+    }
+
+    /// Evaluates windowed correlations inner first, and emits alerts for the outermost ones.
+    mutating func evaluateWindows() {
+        guard !plan.windowedOrder.isEmpty, !fresh.isEmpty else { return }
+        var qualifying: [Int: [Window]] = [:]
+        for c in plan.windowedOrder {
+            let windows = windowsFor(c, inner: qualifying)
+            qualifying[c] = windows
+            guard plan.standaloneCorrelations.contains(c) else { continue }
+            let rule = plan.correlations[c]
+            for window in windows where window.isNew {
+                let events = window.events.map { AlertFactory.alertEvent(state.recent[$0]) }
+                emit(metadata: rule.metadata, options: rule.options, defaultSuppress: rule.timespan.interval,
+                     group: window.display, groupKey: window.groupKey, events: events,
+                     windowClose: window.start.addingTimeInterval(rule.timespan.interval),
+                     summary: summary(rule, window))
+            }
+        }
+    }
+
+    func summary(_ rule: CorrelationRule, _ window: Window) -> String {
+        let group = AlertFactory.groupText(window.display)
+        switch rule.kind {
+        case .eventCount:
+            return "\(rule.metadata.title): \(window.metric) events within \(rule.timespan)\(group)"
+        case .valueCount(let field):
+            return "\(rule.metadata.title): \(window.metric) distinct \(field) values within \(rule.timespan)\(group)"
+        case .temporal, .temporalOrdered:
+            return "\(rule.metadata.title): \(rule.rules.joined(separator: rule.kind == .temporal ? " + " : " → ")) within \(rule.timespan)\(group)"
+        default:
+            return rule.metadata.title
+        }
+    }
+
+    /// Every qualifying window of correlation `c`, in (end, group) order.
+    func windowsFor(_ c: Int, inner: [Int: [Window]]) -> [Window] {
+        let rule = plan.correlations[c]
+        let refs = plan.references[c]
+        var groups: [String: (values: [String: String], display: [AlertGroupValue], occurrences: [Occurrence])] = [:]
+        let countsEvents: Bool = {
+            switch rule.kind {
+            case .eventCount, .valueCount: return true
+            default: return false
+            }
+        }()
+        let valuePath: String? = { if case .valueCount(let field) = rule.kind { return SignInFieldCatalog.resolve(field).path }; return nil }()
+
+        func add(_ occurrence: Occurrence, values: [String]) {
+            let key = values.map { $0.lowercased() }.joined(separator: "\u{1F}")
+            if groups[key] == nil {
+                let named = Dictionary(zip(rule.groupBy, values), uniquingKeysWith: { a, _ in a })
+                groups[key] = (named, zip(rule.groupBy, values).map { AlertGroupValue(field: $0, value: $1) }, [])
+            }
+            groups[key]!.occurrences.append(occurrence)
+        }
+
+        var counted = Set<Int>()
+        for (ruleIndex, ref) in refs.enumerated() {
+            let refName = rule.rules.indices.contains(ruleIndex) ? rule.rules[ruleIndex] : ""
+            switch ref {
+            case .detection(let d):
+                let key = plan.detections[d].metadata.id
+                let paths = rule.groupBy.map { rule.groupPath($0, forRule: refName) }
+                for (index, stored) in state.recent.enumerated() where stored.rules.contains(key) {
+                    if countsEvents && counted.contains(index) { continue }
+                    let values = paths.compactMap { stored.values[$0] }
+                    guard values.count == paths.count else { continue }
+                    counted.insert(index)
+                    add(Occurrence(time: stored.time, order: stored.id, events: [index], ruleIndex: ruleIndex,
+                                   value: valuePath.flatMap { stored.values[$0]?.lowercased() }, isNew: fresh.contains(stored.id)),
+                        values: values)
+                }
+            case .correlation(let innerIndex):
+                let innerRule = plan.correlations[innerIndex]
+                for window in inner[innerIndex] ?? [] {
+                    let values = rule.groupBy.compactMap { name -> String? in
+                        let innerName = rule.aliases[name]?[refName] ?? name
+                        return window.groupValues[innerName] ?? window.groupValues[innerRule.groupBy.first { SignInFieldCatalog.resolve($0).path == SignInFieldCatalog.resolve(innerName).path } ?? ""]
+                    }
+                    guard values.count == rule.groupBy.count else { continue }
+                    add(Occurrence(time: window.end, order: window.groupKey, events: window.events, ruleIndex: ruleIndex, value: nil, isNew: window.isNew),
+                        values: values)
+                }
+            }
+        }
+
+        var result: [Window] = []
+        for key in groups.keys.sorted() {
+            let group = groups[key]!
+            let occurrences = group.occurrences.sorted { ($0.time, $0.order) < ($1.time, $1.order) }
+            result += sweep(rule, occurrences, ruleCount: refs.count, key: key, values: group.values, display: group.display)
+        }
+        return result.sorted { ($0.end, $0.groupKey) < ($1.end, $1.groupKey) }
+    }
+
+    /// Slides `(t - timespan, t]` over one group's occurrences, ending at each distinct time.
+    func sweep(_ rule: CorrelationRule, _ occurrences: [Occurrence], ruleCount: Int, key: String, values: [String: String], display: [AlertGroupValue]) -> [Window] {
+        let span = rule.timespan.interval
+        var newPrefix = [0]
+        for occurrence in occurrences { newPrefix.append(newPrefix.last! + (occurrence.isNew ? 1 : 0)) }
+        var windows: [Window] = []
+        var start = 0
+        var valueCounts: [String: Int] = [:]
+        var ruleCounts = [Int](repeating: 0, count: max(ruleCount, 1))
+        for end in occurrences.indices {
+            let occurrence = occurrences[end]
+            if let value = occurrence.value { valueCounts[value, default: 0] += 1 }
+            if occurrence.ruleIndex < ruleCounts.count { ruleCounts[occurrence.ruleIndex] += 1 }
+            while occurrences[start].time.timeIntervalSince(occurrence.time) <= -span {
+                let leaving = occurrences[start]
+                if let value = leaving.value {
+                    valueCounts[value]! -= 1
+                    if valueCounts[value] == 0 { valueCounts[value] = nil }
+                }
+                if leaving.ruleIndex < ruleCounts.count { ruleCounts[leaving.ruleIndex] -= 1 }
+                start += 1
+            }
+            // Windows end at the last of several occurrences sharing one time.
+            if end + 1 < occurrences.count && occurrences[end + 1].time == occurrence.time { continue }
+            let isNew = newPrefix[end + 1] - newPrefix[start] > 0
+            let metric: Int
+            var holds: Bool
+            switch rule.kind {
+            case .eventCount:
+                metric = end - start + 1
+                holds = rule.condition.holds(metric)
+            case .valueCount:
+                metric = valueCounts.count
+                holds = rule.condition.holds(metric)
+            case .temporal:
+                metric = ruleCounts.filter { $0 > 0 }.count
+                holds = rule.condition.holds(metric)
+            case .temporalOrdered:
+                metric = orderedChainLength(occurrences[start...end], ruleCount: ruleCount)
+                holds = metric == ruleCount && rule.condition.holds(metric)
+            default:
+                metric = 0
+                holds = false
+            }
+            guard holds else { continue }
+            var eventIndices: [Int] = []
+            var seenIndices = Set<Int>()
+            for occurrence in occurrences[start...end] {
+                for index in occurrence.events where seenIndices.insert(index).inserted { eventIndices.append(index) }
+            }
+            eventIndices.sort { (state.recent[$0].time, state.recent[$0].id) < (state.recent[$1].time, state.recent[$1].id) }
+            guard let firstIndex = eventIndices.first else { continue }
+            windows.append(Window(groupKey: key, groupValues: values, display: display,
+                                  start: state.recent[firstIndex].time, end: occurrence.time,
+                                  events: eventIndices, metric: metric, isNew: isNew))
+        }
+        return windows
+    }
+
+    /// How many of the referenced rules match in order (rule 0, then 1, …) within the slice,
+    /// each strictly after the previous.
+    func orderedChainLength(_ slice: ArraySlice<Occurrence>, ruleCount: Int) -> Int {
+        var next = 0
+        var lastTime: Date?
+        for occurrence in slice where next < ruleCount {
+            if occurrence.ruleIndex == next, lastTime.map({ occurrence.time > $0 }) ?? true {
+                lastTime = occurrence.time
+                next += 1
+            }
+        }
+        return next
+    }
+}

@@ -1,0 +1,199 @@
+import Foundation
+import TophhieJSON
+
+/// The rule engine: `(state, events, now) -> (state', alerts)`, pure and deterministic.
+///
+/// No I/O, no clock, no randomness: the same state, events and `now` give the same state and
+/// the same alerts, byte for byte. Windows are sliding `(t - timespan, t]` in event time;
+/// repeated event ids are ignored; late events join the windows they belong to; an episode
+/// alerts once per rule and group, then stays quiet for its suppression period (event time).
+public struct Engine: Sendable {
+    public let rules: RuleSet
+    public let settings: EngineSettings
+    let plan: EnginePlan
+
+    /// Prepares the rules for evaluation.
+    public init(rules: RuleSet, settings: EngineSettings = EngineSettings()) {
+        self.rules = rules
+        self.settings = settings
+        self.plan = EnginePlan(rules: rules, settings: settings)
+    }
+
+    /// How long windows, ids and episodes are kept: the lookback plus the longest timespan.
+    public var horizon: TimeInterval { plan.horizon }
+
+    /// Runs one poll's events through every rule.
+    /// - Parameters:
+    ///   - state: what the previous call returned (`EngineState()` the first time).
+    ///   - events: the poll's events in any order; ids already processed are ignored.
+    ///   - now: the wall-clock time of the poll, supplied by the caller (`detectedAt`).
+    /// - Returns: the new state, and the alerts sorted by last event time, rule and id.
+    /// - Complexity: O(n·r) matching for n new events and r rules, plus O(w) per window sweep.
+    public func process(_ state: EngineState, events: [any RuleEvent], now: Date) -> (EngineState, [Alert]) {
+        process(state, events: events, now: now, alertOnlyAfter: nil)
+    }
+
+    /// Runs one poll, learning from every event but alerting only on those after an instant.
+    ///
+    /// The agent's first run passes the start of the live period as `alertOnlyAfter`: history
+    /// before it builds baselines (known countries, devices) and fills windows without alerting;
+    /// episodes it would have alerted on are recorded so they do not alert later either.
+    /// - Parameter alertOnlyAfter: alerts whose last event is at or before this are withheld; nil alerts on all.
+    public func process(_ state: EngineState, events: [any RuleEvent], now: Date, alertOnlyAfter: Date?) -> (EngineState, [Alert]) {
+        var run = EngineRun(plan: plan, settings: settings, state: state, now: now, alertOnlyAfter: alertOnlyAfter)
+        run.ingest(events)
+        run.evaluateWindows()
+        run.prune()
+        run.state.lastProcessed = now
+        let alerts = run.alerts.sorted { ($0.lastEventTime, $0.rule.id, $0.id) < ($1.lastEventTime, $1.rule.id, $1.id) }
+        return (run.state, alerts)
+    }
+}
+
+/// One call's working set: the state being updated and the alerts found so far.
+struct EngineRun {
+    let plan: EnginePlan
+    let settings: EngineSettings
+    var state: EngineState
+    let now: Date
+    let alertOnlyAfter: Date?
+    var alerts: [Alert] = []
+    /// Ids first processed in this call.
+    var fresh: Set<String> = []
+
+    init(plan: EnginePlan, settings: EngineSettings, state: EngineState, now: Date, alertOnlyAfter: Date?) {
+        self.plan = plan
+        self.settings = settings
+        self.state = state
+        self.now = now
+        self.alertOnlyAfter = alertOnlyAfter
+    }
+
+    /// Dedupes, orders and matches the new events; single-event rules, first-seen and travel
+    /// rules are decided here in event order.
+    mutating func ingest(_ events: [any RuleEvent]) {
+        let ordered = events.sorted { ($0.eventTime, $0.eventID) < ($1.eventTime, $1.eventID) }
+        var added: [EngineState.StoredEvent] = []
+        for event in ordered {
+            guard state.seen[event.eventID] == nil else { continue }
+            if let forgotten = state.forgottenBefore, event.eventTime <= forgotten { continue }
+            state.seen[event.eventID] = event.eventTime
+            fresh.insert(event.eventID)
+
+            var matched: [Int] = []
+            for (index, rule) in plan.detections.enumerated() where rule.detection.matches(event) {
+                matched.append(index)
+            }
+            guard !matched.isEmpty else { continue }
+            let matchedSet = Set(matched)
+            for index in matched where plan.standaloneDetections.contains(index) {
+                emitSingle(plan.detections[index], event: event)
+            }
+            for c in plan.firstSeen where references(c, include: matchedSet) {
+                observeFirstSeen(c, event: event)
+            }
+            for c in plan.travel where references(c, include: matchedSet) {
+                observeTravel(c, event: event)
+            }
+            if !plan.fedDetections.isDisjoint(with: matchedSet) {
+                var values: [String: String] = [:]
+                for components in plan.keptPaths {
+                    if let text = event.field(at: components)?.scalarText { values[components.joined(separator: ".")] = text }
+                }
+                added.append(EngineState.StoredEvent(
+                    id: event.eventID, time: event.eventTime,
+                    rules: matched.filter(plan.fedDetections.contains).map { plan.detections[$0].metadata.id }.sorted(),
+                    values: values))
+            }
+        }
+        if !added.isEmpty {
+            state.recent = EngineRun.merge(state.recent, added)
+        }
+    }
+
+    func references(_ correlation: Int, include matched: Set<Int>) -> Bool {
+        plan.references[correlation].contains { if case .detection(let d) = $0 { return matched.contains(d) }; return false }
+    }
+
+    static func merge(_ a: [EngineState.StoredEvent], _ b: [EngineState.StoredEvent]) -> [EngineState.StoredEvent] {
+        var result: [EngineState.StoredEvent] = []
+        result.reserveCapacity(a.count + b.count)
+        var i = 0, j = 0
+        while i < a.count || j < b.count {
+            if j == b.count || (i < a.count && (a[i].time, a[i].id) <= (b[j].time, b[j].id)) {
+                result.append(a[i]); i += 1
+            } else {
+                result.append(b[j]); j += 1
+            }
+        }
+        return result
+    }
+
+    mutating func emitSingle(_ rule: DetectionRule, event: any RuleEvent) {
+        let alertEvent = AlertFactory.alertEvent(event)
+        emit(metadata: rule.metadata, options: rule.options, defaultSuppress: 0,
+             group: [], groupKey: "", events: [alertEvent], windowClose: event.eventTime,
+             summary: AlertFactory.singleSummary(rule.metadata.title, alertEvent))
+    }
+
+    /// Decides whether a candidate alert is new, suppressed, or withheld for learning, and
+    /// records its episode.
+    mutating func emit(metadata: RuleMetadata, options: RuleEngineOptions, defaultSuppress: TimeInterval, group: [AlertGroupValue], groupKey: String, events: [AlertEvent], windowClose: Date, summary: String) {
+        guard let first = events.first?.time, let last = events.last?.time else { return }
+        let suppress = options.suppress?.interval ?? defaultSuppress
+        if suppress > 0 {
+            let key = metadata.id + "\u{1F}" + groupKey
+            let episodes = state.episodes[key] ?? []
+            if episodes.contains(where: { first <= $0.end && last >= $0.start }) { return }
+            state.episodes[key] = episodes + [EngineState.Episode(start: first, end: last.addingTimeInterval(suppress))]
+        }
+        if let alertOnlyAfter, last <= alertOnlyAfter { return }
+        alerts.append(AlertFactory.make(metadata: metadata, options: options, group: group, events: events, windowClose: windowClose, now: now, lateGrace: settings.lateGrace, summary: summary))
+    }
+
+    /// Drops what can no longer matter: ids, window events, episodes and places older than the
+    /// horizon, and first-seen values older than their rule's forget age.
+    mutating func prune() {
+        let cutoff = now.addingTimeInterval(-plan.horizon)
+        state.seen = state.seen.filter { $0.value > cutoff }
+        if state.forgottenBefore.map({ $0 < cutoff }) ?? true { state.forgottenBefore = cutoff }
+        if let firstKept = state.recent.firstIndex(where: { $0.time > cutoff }) {
+            state.recent.removeFirst(firstKept)
+        } else {
+            state.recent.removeAll()
+        }
+        if state.recent.count > settings.maxStoredEvents {
+            state.recent.removeFirst(state.recent.count - settings.maxStoredEvents)
+        }
+        for key in state.episodes.keys.sorted() {
+            let kept = state.episodes[key]!.filter { $0.end > cutoff }
+            state.episodes[key] = kept.isEmpty ? nil : kept
+        }
+        for c in plan.firstSeen {
+            guard case .firstSeen(let spec) = plan.correlations[c].kind else { continue }
+            let ruleKey = plan.correlations[c].metadata.id
+            guard var groups = state.baselines[ruleKey] else { continue }
+            let forget = now.addingTimeInterval(-spec.forgetAfter.interval)
+            for group in groups.keys.sorted() {
+                var baseline = groups[group]!
+                baseline.known = baseline.known.filter { $0.value > forget }
+                if baseline.known.count > settings.maxKnownValues {
+                    let keep = baseline.known.sorted { ($0.value, $0.key) > ($1.value, $1.key) }.prefix(settings.maxKnownValues)
+                    baseline.known = Dictionary(uniqueKeysWithValues: keep.map { ($0.key, $0.value) })
+                }
+                groups[group] = baseline
+            }
+            state.baselines[ruleKey] = groups
+        }
+        for c in plan.travel {
+            let rule = plan.correlations[c]
+            guard var groups = state.places[rule.metadata.id] else { continue }
+            let travelCutoff = now.addingTimeInterval(-(rule.timespan.interval + settings.lookback))
+            for group in groups.keys.sorted() {
+                let kept = groups[group]!.filter { $0.time > travelCutoff }
+                groups[group] = kept.isEmpty ? nil : kept
+            }
+            state.places[rule.metadata.id] = groups.isEmpty ? nil : groups
+        }
+    }
+}

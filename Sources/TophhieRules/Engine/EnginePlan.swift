@@ -1,0 +1,125 @@
+import Foundation
+
+/// What the engine works out once from a rule set: references resolved, evaluation order, which
+/// rules alert on their own, and which fields to keep from each event.
+struct EnginePlan: Sendable {
+    /// A referenced rule: a detection (index into `detections`) or a correlation.
+    enum Reference: Sendable, Hashable {
+        case detection(Int)
+        case correlation(Int)
+    }
+
+    let detections: [DetectionRule]
+    let correlations: [CorrelationRule]
+    /// For each correlation, its references in `rules` order (unresolvable ones dropped).
+    let references: [[Reference]]
+    /// Windowed correlations (count, value, temporal) in dependency order, inner first.
+    let windowedOrder: [Int]
+    let firstSeen: [Int]
+    let travel: [Int]
+    let standaloneDetections: Set<Int>
+    let standaloneCorrelations: Set<Int>
+    /// Detections whose matches must be kept for windowed correlations.
+    let fedDetections: Set<Int>
+    /// Graph paths whose values stored events keep.
+    let keptPaths: [[String]]
+    /// How long windows stay open: lookback plus the longest timespan.
+    let horizon: TimeInterval
+
+    static let displayPaths = [
+        "status.errorCode", "appDisplayName", "ipAddress", "location.city", "location.countryOrRegion",
+        "deviceDetail.browser", "deviceDetail.operatingSystem",
+    ]
+
+    init(rules: RuleSet, settings: EngineSettings) {
+        let detections = rules.detections
+        let correlations = rules.correlations
+        self.detections = detections
+        self.correlations = correlations
+        var detectionIndex: [String: Int] = [:]
+        for (i, rule) in detections.enumerated() {
+            detectionIndex[rule.metadata.id] = detectionIndex[rule.metadata.id] ?? i
+            if let name = rule.metadata.name { detectionIndex[name] = detectionIndex[name] ?? i }
+        }
+        var correlationIndex: [String: Int] = [:]
+        for (i, rule) in correlations.enumerated() {
+            correlationIndex[rule.metadata.id] = correlationIndex[rule.metadata.id] ?? i
+            if let name = rule.metadata.name { correlationIndex[name] = correlationIndex[name] ?? i }
+        }
+        let references: [[Reference]] = correlations.map { rule in
+            rule.rules.compactMap { name in
+                if let d = detectionIndex[name] { return .detection(d) }
+                if let c = correlationIndex[name] { return .correlation(c) }
+                return nil
+            }
+        }
+
+        self.references = references
+        var referencedDetections = Set<Int>(), generatedDetections = Set<Int>()
+        var referencedCorrelations = Set<Int>(), generatedCorrelations = Set<Int>()
+        for (i, refs) in references.enumerated() {
+            for ref in refs {
+                switch ref {
+                case .detection(let d):
+                    referencedDetections.insert(d)
+                    if correlations[i].generate { generatedDetections.insert(d) }
+                case .correlation(let c):
+                    referencedCorrelations.insert(c)
+                    if correlations[i].generate { generatedCorrelations.insert(c) }
+                }
+            }
+        }
+        standaloneDetections = Set(detections.indices).subtracting(referencedDetections).union(generatedDetections)
+        standaloneCorrelations = Set(correlations.indices).subtracting(referencedCorrelations).union(generatedCorrelations)
+
+        // Depth-first order over correlation references; a cycle (rejected by the loader) is cut.
+        var order: [Int] = []
+        var state = [Int: Bool]()  // false = visiting, true = done
+        func visit(_ c: Int) {
+            if state[c] != nil { return }
+            state[c] = false
+            for case .correlation(let inner) in references[c] { visit(inner) }
+            state[c] = true
+            order.append(c)
+        }
+        correlations.indices.forEach(visit)
+        let windowedOrder = order.filter {
+            switch correlations[$0].kind {
+            case .eventCount, .valueCount, .temporal, .temporalOrdered: return true
+            default: return false
+            }
+        }
+        self.windowedOrder = windowedOrder
+        firstSeen = correlations.indices.filter { if case .firstSeen = correlations[$0].kind { return true }; return false }
+        let travel = correlations.indices.filter { if case .impossibleTravel = correlations[$0].kind { return true }; return false }
+
+        self.travel = travel
+        var fed = Set<Int>()
+        func feed(_ c: Int, depth: Int) {
+            guard depth < 32 else { return }
+            for ref in references[c] {
+                switch ref {
+                case .detection(let d): fed.insert(d)
+                case .correlation(let inner): feed(inner, depth: depth + 1)
+                }
+            }
+        }
+        windowedOrder.forEach { feed($0, depth: 0) }
+        fedDetections = fed
+
+        var paths = Set(EnginePlan.displayPaths)
+        var longest: TimeInterval = 0
+        for c in windowedOrder {
+            let rule = correlations[c]
+            for (position, ref) in references[c].enumerated() {
+                let name = rule.rules[position]
+                if case .detection = ref { rule.groupBy.forEach { paths.insert(rule.groupPath($0, forRule: name)) } }
+            }
+            if case .valueCount(let field) = rule.kind { paths.insert(SignInFieldCatalog.resolve(field).path) }
+            longest = max(longest, rule.timespan.interval)
+        }
+        for c in travel { longest = max(longest, correlations[c].timespan.interval) }
+        keptPaths = paths.sorted().map { $0.split(separator: ".", omittingEmptySubsequences: false).map(String.init) }
+        horizon = settings.lookback + longest
+    }
+}

@@ -1,0 +1,125 @@
+/// The Graph v1.0 `signIn` fields, and how Sigma's Azure sign-in names map onto them.
+///
+/// SigmaHQ's `azure/signinlogs` rules use Log Analytics column names (`ResultType`,
+/// `DeviceDetail.isCompliant`); the agent reads Graph JSON (`status.errorCode`,
+/// `deviceDetail.isCompliant`). Beta-only properties map to their beta path (so beta-shaped
+/// replay data still matches) but load with a warning: live v1.0 events never carry them.
+public enum SignInFieldCatalog {
+    /// How a rule's field name was understood.
+    public struct Resolution: Sendable, Hashable {
+        public var path: String
+        /// Why the field may never match live v1.0 data, when it may not.
+        public var warning: String?
+    }
+
+    /// The documented v1.0 signIn properties, nested ones as dotted paths.
+    public static let v1Paths: Set<String> = [
+        "id", "createdDateTime", "userId", "userPrincipalName", "userDisplayName", "appId", "appDisplayName",
+        "ipAddress", "clientAppUsed", "correlationId", "conditionalAccessStatus", "appliedConditionalAccessPolicies",
+        "isInteractive", "deviceDetail", "deviceDetail.deviceId", "deviceDetail.displayName",
+        "deviceDetail.operatingSystem", "deviceDetail.browser", "deviceDetail.isCompliant", "deviceDetail.isManaged",
+        "deviceDetail.trustType", "location", "location.city", "location.state", "location.countryOrRegion",
+        "location.geoCoordinates", "location.geoCoordinates.altitude", "location.geoCoordinates.latitude",
+        "location.geoCoordinates.longitude", "resourceDisplayName", "resourceId", "resourceTenantId", "homeTenantId",
+        "authenticationAppDeviceDetails", "authenticationAppDeviceDetails.appVersion",
+        "authenticationAppDeviceDetails.clientApp", "authenticationAppDeviceDetails.deviceId",
+        "authenticationAppDeviceDetails.operatingSystem", "servicePrincipalId", "servicePrincipalName",
+        "riskDetail", "riskEventTypes", "riskEventTypes_v2", "riskLevelAggregated", "riskLevelDuringSignIn",
+        "riskState", "status", "status.errorCode", "status.failureReason", "status.additionalDetails",
+    ]
+
+    /// Properties of the beta signIn that v1.0 lacks.
+    public static let betaOnly: Set<String> = [
+        "authenticationRequirement", "authenticationDetails", "authenticationMethodsUsed", "authenticationProtocol",
+        "originalTransferMethod", "signInEventTypes", "incomingTokenType", "tokenIssuerType",
+        "crossTenantAccessType", "uniqueTokenIdentifier", "sessionLifetimePolicies", "networkLocationDetails",
+        "autonomousSystemNumber", "flaggedForReview", "signInIdentifier", "mfaDetail", "userAgent",
+        "authenticationRequirementPolicies", "authenticationContextClassReferences", "userType",
+    ]
+
+    /// Sigma / Sentinel names (lower-cased) to Graph paths. Nested `DeviceDetail.x` and
+    /// `LocationDetails.x` are handled by prefix.
+    static let aliases: [String: String] = [
+        "resulttype": "status.errorCode",
+        "resultdescription": "status.failureReason",
+        "status": "status",
+        "appdisplayname": "appDisplayName",
+        "application": "appDisplayName",
+        "appid": "appId",
+        "ipaddress": "ipAddress",
+        "calleripaddress": "ipAddress",
+        "src_ip": "ipAddress",
+        "clientapp": "clientAppUsed",
+        "clientappused": "clientAppUsed",
+        "username": "userPrincipalName",
+        "userprincipalname": "userPrincipalName",
+        "user": "userPrincipalName",
+        "targetusername": "userPrincipalName",
+        "userdisplayname": "userDisplayName",
+        "userid": "userId",
+        "resourcedisplayname": "resourceDisplayName",
+        "resourceid": "resourceId",
+        "conditionalaccessstatus": "conditionalAccessStatus",
+        "conditionalaccesspolicies": "appliedConditionalAccessPolicies",
+        "riskstate": "riskState",
+        "risklevelaggregated": "riskLevelAggregated",
+        "risklevelduringsignin": "riskLevelDuringSignIn",
+        "riskdetail": "riskDetail",
+        "riskeventtypes": "riskEventTypes",
+        "riskeventtypes_v2": "riskEventTypes_v2",
+        "location": "location.countryOrRegion",
+        "isinteractive": "isInteractive",
+        "correlationid": "correlationId",
+        "hometenantid": "homeTenantId",
+        "resourcetenantid": "resourceTenantId",
+        "serviceprincipalid": "servicePrincipalId",
+        "serviceprincipalname": "servicePrincipalName",
+        "authenticationrequirement": "authenticationRequirement",
+        "authenticationdetails": "authenticationDetails",
+        "authenticationmethodsused": "authenticationMethodsUsed",
+        "authenticationmethod": "authenticationMethodsUsed",
+        "authenticationprotocol": "authenticationProtocol",
+        "networklocationdetails": "networkLocationDetails",
+        "useragent": "userAgent",
+        "mfadetail": "mfaDetail",
+        "tokenissuertype": "tokenIssuerType",
+        "incomingtokentype": "incomingTokenType",
+        "crosstenantaccesstype": "crossTenantAccessType",
+        "autonomoussystemnumber": "autonomousSystemNumber",
+    ]
+
+    /// Maps a rule's field name to a Graph path and says whether v1.0 data can ever carry it.
+    ///
+    /// Exact Graph paths pass through; Sigma names map case-insensitively; anything else is kept
+    /// as written with a warning that v1.0 has no such field.
+    public static func resolve(_ name: String) -> Resolution {
+        if v1Paths.contains(name) { return Resolution(path: name, warning: nil) }
+        let lower = name.lowercased()
+        var path: String?
+        if let alias = aliases[lower] {
+            path = alias
+        } else if let caseFixed = v1Paths.first(where: { $0.lowercased() == lower }) {
+            path = caseFixed
+        } else if lower.hasPrefix("devicedetail.") || lower.hasPrefix("locationdetails.") || lower.hasPrefix("location.") || lower.hasPrefix("status.") {
+            let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
+            let head = lower.hasPrefix("devicedetail.") ? "deviceDetail" : lower.hasPrefix("status.") ? "status" : "location"
+            let tail = parts.count > 1 ? parts[1] : ""
+            let candidate = head + "." + tail
+            path = v1Paths.first(where: { $0.lowercased() == candidate.lowercased() }) ?? candidate
+        } else if let beta = betaOnly.first(where: { $0.lowercased() == lower }) {
+            path = beta
+        }
+        let resolved = path ?? name
+        let root = String(resolved.split(separator: ".").first ?? "")
+        if v1Paths.contains(resolved) {
+            if lower == "status" {
+                return Resolution(path: resolved, warning: "'\(name)' maps to Graph's 'status' object {errorCode, failureReason, additionalDetails}; values such as 'Success' never appear in it (use 'status.errorCode: 0' for a success)")
+            }
+            return Resolution(path: resolved, warning: nil)
+        }
+        if betaOnly.contains(root) {
+            return Resolution(path: resolved, warning: "field '\(name)' (Graph '\(resolved)') exists only in the Graph beta signIn, not v1.0; live events never carry it, so this selection cannot match them")
+        }
+        return Resolution(path: resolved, warning: "field '\(name)' does not exist in the Graph v1.0 signIn resource; this selection can only match when the field is absent (null)")
+    }
+}

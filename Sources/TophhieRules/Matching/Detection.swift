@@ -1,0 +1,83 @@
+/// A rule's `detection:` block: named searches and the condition that combines them.
+public struct Detection: Sendable, Hashable {
+    public var searches: [String: SearchIdentifier]
+    /// One or more conditions; a list in the rule means any of them.
+    public var conditions: [ConditionExpression]
+    let names: [String]
+    let compiled: [Compiled]
+
+    indirect enum Compiled: Sendable, Hashable {
+        case search(Int)
+        case not(Compiled)
+        case and([Compiled])
+        case or([Compiled])
+        case atLeast(Int, [Int])
+    }
+
+    /// Builds a detection, resolving identifiers and quantifier patterns.
+    /// - Throws: `RuleCompileError` naming an identifier or pattern that matches no search.
+    public init(searches: [String: SearchIdentifier], conditions: [ConditionExpression]) throws {
+        self.searches = searches
+        self.conditions = conditions
+        let names = searches.keys.sorted()
+        self.names = names
+        let index = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
+        func compile(_ expression: ConditionExpression) throws -> Compiled {
+            switch expression {
+            case .identifier(let name):
+                guard let i = index[name] else {
+                    throw RuleCompileError("condition names '\(name)', which is not a search identifier under 'detection' (have: \(names.joined(separator: ", ")))")
+                }
+                return .search(i)
+            case .not(let inner): return .not(try compile(inner))
+            case .and(let parts): return .and(try parts.map(compile))
+            case .or(let parts): return .or(try parts.map(compile))
+            case .quantified(let quantifier, let target):
+                let matched = target.resolve(in: names)
+                if matched.isEmpty {
+                    throw RuleCompileError("'\(quantifier) of \(target)' matches no search identifier (have: \(names.joined(separator: ", ")))")
+                }
+                let indices = matched.map { index[$0]! }
+                switch quantifier {
+                case .all: return .atLeast(indices.count, indices)
+                case .atLeast(let n):
+                    // "3 of sel*" with two matching identifiers can never hold; say so at load time.
+                    guard n <= indices.count else {
+                        throw RuleCompileError("'\(n) of \(target)' can never hold: only \(indices.count) identifier(s) match")
+                    }
+                    return .atLeast(n, indices)
+                }
+            }
+        }
+        self.compiled = try conditions.map(compile)
+    }
+
+    /// Whether the event satisfies any of the conditions.
+    ///
+    /// Each search is evaluated at most once per event.
+    public func matches(_ event: any RuleEvent) -> Bool {
+        var cache = [Bool?](repeating: nil, count: names.count)
+        func search(_ i: Int) -> Bool {
+            if let known = cache[i] { return known }
+            let result = searches[names[i]]!.matches(event)
+            cache[i] = result
+            return result
+        }
+        func evaluate(_ node: Compiled) -> Bool {
+            switch node {
+            case .search(let i): return search(i)
+            case .not(let inner): return !evaluate(inner)
+            case .and(let parts): return parts.allSatisfy(evaluate)
+            case .or(let parts): return parts.contains(where: evaluate)
+            case .atLeast(let n, let indices):
+                var count = 0
+                for i in indices where search(i) {
+                    count += 1
+                    if count >= n { return true }
+                }
+                return false
+            }
+        }
+        return compiled.contains(where: evaluate)
+    }
+}

@@ -1,0 +1,140 @@
+/// A Sigma string value compiled for matching: `*` any run, `?` one character, `\` escapes.
+///
+/// Sigma's escape rules: `\*` and `\?` are the literal characters, `\\` is one backslash, and a
+/// backslash before anything else is itself literal (so `C:\Windows` needs no doubling).
+/// Characters are compared as Unicode scalars after lower-casing both sides unless `cased`.
+public struct WildcardPattern: Sendable, Hashable {
+    enum Piece: Sendable, Hashable {
+        case literal([Unicode.Scalar])
+        case anyRun
+        case anyOne
+    }
+
+    enum Shape: Sendable, Hashable {
+        case exact(String)
+        case prefix(String)
+        case suffix(String)
+        case contains(String)
+        case general
+    }
+
+    let pieces: [Piece]
+    let shape: Shape
+    public let caseSensitive: Bool
+
+    /// Compiles `text` (already unquoted YAML) with Sigma's wildcard and escape rules.
+    /// - Parameters:
+    ///   - escapes: false reads `\` as an ordinary character (condition identifier patterns).
+    public init(sigma text: String, caseSensitive: Bool = false, escapes: Bool = true) {
+        self.caseSensitive = caseSensitive
+        let folded = caseSensitive ? text : text.lowercased()
+        let source = Array(folded.unicodeScalars)
+        var pieces: [Piece] = []
+        var literal: [Unicode.Scalar] = []
+        func flush() {
+            if !literal.isEmpty { pieces.append(.literal(literal)); literal = [] }
+        }
+        var index = 0
+        while index < source.count {
+            let scalar = source[index]
+            if escapes && scalar == "\\" && index + 1 < source.count && "*?\\".unicodeScalars.contains(source[index + 1]) {
+                literal.append(source[index + 1])
+                index += 2
+                continue
+            }
+            switch scalar {
+            case "*":
+                flush()
+                if pieces.last != .anyRun { pieces.append(.anyRun) }
+            case "?":
+                flush()
+                pieces.append(.anyOne)
+            default:
+                literal.append(scalar)
+            }
+            index += 1
+        }
+        flush()
+        self.pieces = pieces
+        func string(_ scalars: [Unicode.Scalar]) -> String { String(String.UnicodeScalarView(scalars)) }
+        switch pieces.count {
+        case 0:
+            shape = .exact("")
+        case 1:
+            if case .literal(let l) = pieces[0] { shape = .exact(string(l)) } else { shape = .general }
+        case 2:
+            if case .literal(let l) = pieces[0], pieces[1] == .anyRun { shape = .prefix(string(l)) }
+            else if case .literal(let l) = pieces[1], pieces[0] == .anyRun { shape = .suffix(string(l)) }
+            else { shape = .general }
+        case 3:
+            if case .literal(let l) = pieces[1], pieces[0] == .anyRun, pieces[2] == .anyRun { shape = .contains(string(l)) }
+            else { shape = .general }
+        default:
+            shape = .general
+        }
+    }
+
+    /// Whether the whole of `subject` matches.
+    /// - Complexity: O(n) for exact, prefix, suffix and contains shapes; O(n·m) worst case otherwise.
+    public func matches(_ subject: String) -> Bool {
+        let folded = caseSensitive ? subject : subject.lowercased()
+        switch shape {
+        case .exact(let s): return folded.unicodeScalars.elementsEqual(s.unicodeScalars)
+        case .prefix(let s): return folded.unicodeScalars.starts(with: s.unicodeScalars)
+        case .suffix(let s): return folded.unicodeScalars.reversed().starts(with: s.unicodeScalars.reversed())
+        case .contains(let s): return s.isEmpty || scalarContains(folded, s)
+        case .general: return generalMatch(Array(folded.unicodeScalars))
+        }
+    }
+
+    // String.contains works on grapheme clusters; confirm on scalars so combining marks behave
+    // the same way as in the general matcher.
+    private func scalarContains(_ haystack: String, _ needle: String) -> Bool {
+        let h = Array(haystack.unicodeScalars), n = Array(needle.unicodeScalars)
+        guard n.count <= h.count else { return false }
+        for start in 0...(h.count - n.count) where h[start] == n[0] {
+            if h[start..<(start + n.count)].elementsEqual(n) { return true }
+        }
+        return false
+    }
+
+    private enum Step { case star, one, scalar(Unicode.Scalar) }
+
+    private func generalMatch(_ subject: [Unicode.Scalar]) -> Bool {
+        var steps: [Step] = []
+        for piece in pieces {
+            switch piece {
+            case .anyRun: steps.append(.star)
+            case .anyOne: steps.append(.one)
+            case .literal(let scalars): steps.append(contentsOf: scalars.map { .scalar($0) })
+            }
+        }
+        // Two pointers with one backtrack point at the most recent `*`: linear in practice,
+        // O(n·m) worst case, never exponential.
+        var s = 0, p = 0, star = -1, mark = 0
+        while s < subject.count {
+            if p < steps.count, case .star = steps[p] {
+                star = p
+                mark = s
+                p += 1
+                continue
+            }
+            if p < steps.count {
+                switch steps[p] {
+                case .one:
+                    s += 1; p += 1; continue
+                case .scalar(let c) where c == subject[s]:
+                    s += 1; p += 1; continue
+                default:
+                    break
+                }
+            }
+            guard star >= 0 else { return false }
+            mark += 1
+            s = mark
+            p = star + 1
+        }
+        while p < steps.count, case .star = steps[p] { p += 1 }
+        return p == steps.count
+    }
+}

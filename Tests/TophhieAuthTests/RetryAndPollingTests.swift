@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+@testable import TophhieAuth
+
+@Suite struct RetryAndPollingTests {
+    @Test(arguments: [
+        ("1.5", 1.5 as Double?), ("2.128", 2.128), ("0", 0), ("-3", 0), ("", nil), ("soon", nil),
+        ("Wed, 21 Oct 2015 07:28:10 GMT", 10),
+    ])
+    func readsRetryAfter(header: String, seconds: Double?) {
+        let now = Date(timeIntervalSince1970: 1_445_412_480) // 07:28:00 GMT
+        let value = RetryAfter.seconds(header, now: now)
+        #expect(value.map { abs($0 - (seconds ?? -1)) < 0.001 } ?? (seconds == nil))
+    }
+
+    @Test func policyHonoursRetryAfterThenBacksOff() {
+        let policy = RetryPolicy(maxAttempts: 4, baseDelay: 5, maxDelay: 60)
+        #expect(policy.decide(attempt: 1, outcome: .status(429, retryAfter: 1.5), jitter: 0.9) == .retry(after: 1.5))
+        #expect(policy.decide(attempt: 1, outcome: .status(503, retryAfter: nil), jitter: 0) == .retry(after: 2.5))
+        #expect(policy.decide(attempt: 2, outcome: .status(500, retryAfter: nil), jitter: 1) == .retry(after: 10))
+        #expect(policy.decide(attempt: 3, outcome: .networkFailure, jitter: 0.5) == .retry(after: 15))
+        #expect(policy.decide(attempt: 4, outcome: .status(503, retryAfter: 1), jitter: 0) == .stop)
+        #expect(policy.decide(attempt: 1, outcome: .status(403, retryAfter: nil), jitter: 0) == .stop)
+        #expect(policy.decide(attempt: 1, outcome: .status(429, retryAfter: 600), jitter: 0) == .stop)
+    }
+
+    @Test func pollingAddsFiveSecondsOnSlowDownAndStopsAtExpiry() {
+        let start = Date(timeIntervalSince1970: 0)
+        var polling = DeviceCodePolling(interval: 5, expiresIn: 30, issuedAt: start)
+        #expect(polling.firstAction == .wait(5))
+        let step1 = polling.next(after: .pending, now: start.addingTimeInterval(5))
+        #expect(step1 == .wait(5))
+        let step2 = polling.next(after: .slowDown, now: start.addingTimeInterval(10))
+        #expect(step2 == .wait(10))
+        let step3 = polling.next(after: .transient, now: start.addingTimeInterval(20))
+        #expect(step3 == .fail(.expired))
+        var other = DeviceCodePolling(interval: nil, expiresIn: 900, issuedAt: start)
+        #expect(other.firstAction == .wait(5))
+        let step4 = other.next(after: .declined, now: start)
+        #expect(step4 == .fail(.declined))
+        let step5 = other.next(after: .badVerificationCode, now: start)
+        #expect(step5 == .fail(.badVerificationCode))
+        let step6 = other.next(after: .expired, now: start)
+        #expect(step6 == .fail(.expired))
+        let step7 = other.next(after: .granted, now: start)
+        #expect(step7 == .finish)
+        #expect(DeviceCodePolling.answer(forError: "access_denied") == .declined)
+        #expect(DeviceCodePolling.answer(forError: "authorization_declined") == .declined)
+    }
+
+    @Test func signInQueryAlwaysCarriesTheSelfFilter() throws {
+        let query = try SignInQuery(userID: "26be570a-ae82-4189-b4e2-a37c6808512d", notBefore: Date(timeIntervalSince1970: 1_705_155_212), top: 5000)
+        #expect(query.filter == "userId eq '26be570a-ae82-4189-b4e2-a37c6808512d' and createdDateTime ge 2024-01-13T14:13:32Z")
+        #expect(query.top == 1000)
+        let url = query.url(graphBaseURL: URL(string: "https://graph.microsoft.com/v1.0")!).absoluteString
+        #expect(url == "https://graph.microsoft.com/v1.0/auditLogs/signIns?$filter=userId%20eq%20%2726be570a-ae82-4189-b4e2-a37c6808512d%27%20and%20createdDateTime%20ge%202024-01-13T14:13:32Z&$top=1000")
+    }
+
+    @Test(arguments: ["", "abc' or userId ne '", "x y", String(repeating: "a", count: 65)])
+    func refusesUserIDsThatAreNotGUIDs(id: String) {
+        #expect(throws: TophhieAuthError.self) { try SignInQuery(userID: id) }
+    }
+
+    @Test func accessGatesAreExplainedInPlainWords() {
+        #expect(TophhieAuthError.signInHistory(status: 403, graphCode: "Authentication_RequestFromNonPremiumTenantOrB2CTenant").accessGate == .licence)
+        #expect(TophhieAuthError.signInHistory(status: 403, graphCode: "Authentication_RequestFromUnsupportedUserRole").accessGate == .role)
+        #expect(TophhieAuthError.signInHistory(status: 403, graphCode: "Authorization_RequestDenied").accessGate == .consent)
+        #expect(TophhieAuthError.profileUpdate(status: 403, graphCode: "Authorization_RequestDenied").accessGate == .directoryAccess)
+        #expect(TophhieAuthError.profileFetch(status: 500, graphCode: nil).accessGate == nil)
+        let text = TophhieAuthError.profileUpdate(status: 403, graphCode: "Authorization_RequestDenied").localizedDescription
+        #expect(text.contains("Directory.AccessAsUser.All"))
+        #expect(text.contains("HTTP 403 Authorization_RequestDenied"))
+    }
+}
