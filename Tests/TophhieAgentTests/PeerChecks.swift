@@ -80,7 +80,8 @@ struct PeerChecksSyslog {
         #expect(line["input"] == .string("imtcp"))
         #expect(line["severity"] == .string("2"))
         #expect(line["msg"] == .string(AlertTextLine.body(alert)))
-        #expect((line["msg"]?.stringValue ?? "").contains(#"line one\nline two \u{1b}[31m"#))
+        let msg = line["msg"]?.stringValue ?? ""
+        #expect(msg.contains(#"line one\nline two \u{1b}[31m"#))
         // The SD value as rsyslog keeps it: RFC 5424 escapes of the control-escaped text.
         #expect(line["structuredData"]?.stringValue?.hasSuffix(#" group="device=ssh \"brute\" \\\\x \]"]"#) == true)
     }
