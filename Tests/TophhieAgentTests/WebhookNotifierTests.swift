@@ -186,6 +186,18 @@ func webhook(port: UInt16, path: String = "/hook", preset: WebhookPreset = .gene
         #expect(try "\(WebhookEndpoint("https://example.com:8443/a?token=1"))" == "https://example.com:8443/…")
     }
 
+    @Test func settingsNeverShowSecretsOrTheFullURL() throws {
+        let settings = try WebhookNotifier.Settings(endpoint: try WebhookEndpoint("https://hooks.slack.com/services/T000/B000/XXXXSECRET"),
+                                                    preset: .pagerDuty(routingKey: try PagerDutyRoutingKey("R0123456789abcdef0123456789abcde")),
+                                                    secret: testSecret)
+        var dumped = ""
+        dump(settings, to: &dumped)
+        for text in ["\(settings)", String(reflecting: settings), dumped] {
+            #expect(!text.contains("XXXXSECRET") && !text.contains("MfKQ9r8") && !text.contains("R0123456789"), "\(text)")
+            #expect(text.contains("hooks.slack.com"))
+        }
+    }
+
     @Test func genericNeedsASecret() throws {
         let endpoint = try WebhookEndpoint("https://example.com/hook")
         #expect(throws: WebhookSettingError("the generic webhook needs a signing secret (whsec_…) so the receiver can verify each alert")) {

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Chat webhook URLs (Slack, Discord, Teams) carry their credential in the path, so the URL is
 /// never printed whole: `description` shows the scheme, host and port only.
-public struct WebhookEndpoint: Sendable, Hashable, CustomStringConvertible {
+public struct WebhookEndpoint: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     public let url: URL
 
     /// - Throws: `WebhookSettingError` when the URL is malformed, not HTTP(S), carries a user name
@@ -46,6 +46,10 @@ public struct WebhookEndpoint: Sendable, Hashable, CustomStringConvertible {
         if let port = components?.port { text += ":\(port)" }
         return text + "/…"
     }
+
+    public var debugDescription: String { description }
+    // `dump` walks the mirror; an empty one keeps the credential-bearing path out of it.
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
 }
 
 /// A bad webhook setting, in words; never contains a secret or a full URL.

@@ -41,14 +41,31 @@ public struct SHA256: Sendable {
     /// Feeds more input; split input gives the same digest as the whole.
     /// - Complexity: O(n).
     public mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
-        for byte in bytes {
-            pending.append(byte)
-            totalByteCount &+= 1
-            if pending.count == Self.blockByteCount {
-                compress(pending)
-                pending.removeAll(keepingCapacity: true)
-            }
+        let handled: Void? = bytes.withContiguousStorageIfAvailable { update(buffer: UnsafeRawBufferPointer($0)) }
+        if handled == nil {
+            let copy = Array(bytes)
+            copy.withUnsafeBytes { update(buffer: $0) }
         }
+    }
+
+    private mutating func update(buffer: UnsafeRawBufferPointer) {
+        totalByteCount &+= UInt64(buffer.count)
+        var offset = 0
+        // Top up a partial block first, then hash whole blocks straight from the input.
+        if !pending.isEmpty {
+            let take = min(Self.blockByteCount - pending.count, buffer.count)
+            pending.append(contentsOf: buffer[0..<take])
+            offset = take
+            guard pending.count == Self.blockByteCount else { return }
+            let block = pending
+            block.withUnsafeBytes { compress($0) }
+            pending.removeAll(keepingCapacity: true)
+        }
+        while buffer.count - offset >= Self.blockByteCount {
+            compress(UnsafeRawBufferPointer(rebasing: buffer[offset..<(offset + Self.blockByteCount)]))
+            offset += Self.blockByteCount
+        }
+        pending.append(contentsOf: buffer[offset...])
     }
 
     /// Pads, processes the last block and returns the 32-byte digest.
@@ -63,9 +80,11 @@ public struct SHA256: Sendable {
             tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
         }
         var offset = 0
-        while offset < tail.count {
-            copy.compress(Array(tail[offset..<(offset + Self.blockByteCount)]))
-            offset += Self.blockByteCount
+        tail.withUnsafeBytes { raw in
+            while offset < raw.count {
+                copy.compress(UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + Self.blockByteCount)]))
+                offset += Self.blockByteCount
+            }
         }
         var digest: [UInt8] = []
         digest.reserveCapacity(Self.digestByteCount)
@@ -78,7 +97,7 @@ public struct SHA256: Sendable {
         return digest
     }
 
-    private mutating func compress(_ block: [UInt8]) {
+    private mutating func compress(_ block: UnsafeRawBufferPointer) {
         var w = [UInt32](repeating: 0, count: 64)
         for i in 0..<16 {
             w[i] = UInt32(block[i * 4]) << 24 | UInt32(block[i * 4 + 1]) << 16
