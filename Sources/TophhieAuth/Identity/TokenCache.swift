@@ -70,6 +70,11 @@ public struct TokenCache: Sendable {
         }
     }
 
+    /// When the file was last replaced, nil when there is none.
+    public var modificationDate: Date? {
+        (try? FileManager.default.attributesOfItem(atPath: file.path))?[.modificationDate] as? Date
+    }
+
     /// The file's permission bits, for `status` and tests.
     public var fileMode: UInt32? { Platform.mode(of: file.path).map { UInt32($0) } }
 }

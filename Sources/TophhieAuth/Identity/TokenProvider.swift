@@ -11,6 +11,9 @@ actor TokenProvider {
     private let clock: any TophhieClock
     private var session: CachedSession?
     private var loaded = false
+    /// The cache file's modification time when it was last read or written: a `login` in another
+    /// process replaces the file, and a long-running agent must notice.
+    private var loadedVersion: Date?
 
     init(configuration: TophhieConfiguration, identity: IdentityClient, cache: TokenCache, clock: any TophhieClock) {
         self.configuration = configuration
@@ -19,11 +22,13 @@ actor TokenProvider {
         self.clock = clock
     }
 
-    /// The cached session, read from disk once.
+    /// The cached session, read again from disk whenever the file changed.
     func currentSession() throws -> CachedSession? {
-        if !loaded {
+        let version = cache.modificationDate
+        if !loaded || version != loadedVersion {
             session = try cache.load()
             loaded = true
+            loadedVersion = version
         }
         return session
     }
@@ -33,6 +38,7 @@ actor TokenProvider {
         try cache.save(newSession)
         session = newSession
         loaded = true
+        loadedVersion = cache.modificationDate
     }
 
     /// Forgets the session and deletes the cache file.
