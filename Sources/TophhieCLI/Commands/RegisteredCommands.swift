@@ -1,5 +1,6 @@
 /// The command list, in the order `--help` shows it.
 let registeredCommands: [any CLICommand.Type] = [
+    DemoCommand.self,
     LoginCommand.self,
     LogoutCommand.self,
     StatusCommand.self,
@@ -9,7 +10,9 @@ let registeredCommands: [any CLICommand.Type] = [
     HistoryCommand.self,
     PollCommand.self,
     RunCommand.self,
+    RulesCheckCommand.self,
+    RulesTestCommand.self,
+    ReplayCommand.self,
     NotifyTestCommand.self,
     SimulateCommand.self,
-    DemoCommand.self,
 ]

@@ -120,6 +120,6 @@ public enum SignInFieldCatalog {
         if betaOnly.contains(root) {
             return Resolution(path: resolved, warning: "field '\(name)' (Graph '\(resolved)') exists only in the Graph beta signIn, not v1.0; live events never carry it, so this selection cannot match them")
         }
-        return Resolution(path: resolved, warning: "field '\(name)' does not exist in the Graph v1.0 signIn resource; this selection can only match when the field is absent (null)")
+        return Resolution(path: resolved, warning: "field '\(name)' does not exist in the Graph v1.0 signIn resource; a value test on it never matches Graph sign-ins")
     }
 }

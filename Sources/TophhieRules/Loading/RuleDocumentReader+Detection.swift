@@ -1,7 +1,7 @@
 import YAMLReader
 
 extension RuleDocumentReader {
-    mutating func readDetection(_ node: YAMLNode) -> Detection? {
+    mutating func readDetection(_ node: YAMLNode, key: YAMLMark? = nil) -> Detection? {
         guard let pairs = node.mapping else {
             report(.error, node.mark, "'detection' must be a mapping of search identifiers and a 'condition'")
             return nil
@@ -20,7 +20,7 @@ extension RuleDocumentReader {
             if let search = readSearch(pair.value, name: name) { searches[name] = search } else { failed = true }
         }
         guard let conditionNode else {
-            report(.error, node.mark, "'detection' has no 'condition'")
+            report(.error, key ?? node.mark, "'detection' has no 'condition'")
             return nil
         }
         var conditions: [ConditionExpression] = []

@@ -58,7 +58,7 @@ struct RuleDocumentReader {
             }
         }
         metadata.line = document.mark.line
-        guard let detection = readDetection(detectionNode) else { return .failed }
+        guard let detection = readDetection(detectionNode, key: document.mappingKey("detection")?.mark) else { return .failed }
         if diagnostics.filter({ $0.severity == .error }).count > errorsBefore { return .failed }
         return .detection(DetectionRule(metadata: metadata, detection: detection, options: options))
     }

@@ -39,7 +39,7 @@ public struct RuleSource: Sendable, Hashable {
                     files.append((path as NSString).appendingPathComponent(relative))
                 }
                 files.sort()
-            } else {
+            } else if select((path as NSString).lastPathComponent) {
                 files = [path]
             }
             for file in files {

@@ -1,0 +1,93 @@
+import Foundation
+import TophhieJSON
+import TophhieRules
+
+/// `tophhie-watch replay FILE --rules PATH…`: runs the agent's per-poll pipeline over a file.
+enum ReplayCommand: CLICommand {
+    static let spec = CommandSpec(
+        path: ["replay"],
+        summary: "Run rules over recorded sign-ins exactly as the agent would, and print the alerts.",
+        positionals: "FILE",
+        options: [
+            OptionSpec("rules", value: "PATH", repeatable: true, help: "rule file or folder (default ./rules); repeatable"),
+            OptionSpec("format", value: "text|json", help: "text lines (default) or one JSON alert per line"),
+            OptionSpec("lookback", value: "DURATION", help: "how long windows wait for late events (default 24h)"),
+        ],
+        discussion: """
+        FILE is a Graph page {"value":[…]}, a JSON array or JSON lines of signIn objects (one poll
+        at the latest event time), or a scenario {"polls":[{"at":"<ISO time>","events":[…]},…]}
+        where each poll is what Graph returned at that time; events may repeat across polls and
+        arrive long after they happened. Each poll is deduplicated by id, ordered by event time
+        and run through the engine with now = the poll time.
+
+        JSON alerts carry id, rule{id,title,level,tags,author}, level, group, events (ids),
+        eventDetails, firstEventTime, lastEventTime, detectedAt, late and lateBySeconds.
+
+        examples:
+          tophhie-watch replay signins.json
+          tophhie-watch replay scenario.json --rules rules/ --rules my-rules/ --format json
+        """)
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
+        guard arguments.positionals.count == 1, let file = arguments.positionals.first else {
+            throw UsageError(arguments.positionals.isEmpty ? "give the replay FILE" : "give exactly one replay FILE")
+        }
+        let format = arguments.value("format") ?? "text"
+        guard format == "text" || format == "json" else {
+            throw UsageError("option '--format' takes 'text' or 'json', not '\(format)'")
+        }
+        var settings = EngineSettings()
+        if let text = arguments.value("lookback") {
+            guard let duration = RuleDuration.parse(text) else {
+                throw UsageError("option '--lookback' takes a duration like 24h or 90m, not '\(text)'")
+            }
+            settings.lookback = duration.interval
+        }
+        let rulePaths = arguments.values("rules").isEmpty ? ["rules"] : arguments.values("rules")
+        let set = RuleLoader.load(try RuleFiles.read(rulePaths))
+        let errors = set.diagnostics.filter { $0.severity == .error }
+        guard errors.isEmpty else {
+            for diagnostic in errors { io.err(TerminalText.escaped(diagnostic.description) + "\n") }
+            throw UsageError("the rules have \(errors.count) error(s); run 'tophhie-watch rules check'")
+        }
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw UsageError("cannot read '\(file)'")
+        }
+        let progress = io.errIsTerminal
+        if progress { io.err("replay: reading \(file)…\r") }
+        let input: ReplayInput
+        do {
+            input = try ReplayInput(data: data)
+        } catch let error as SignInEventError {
+            throw UsageError("\(file): \(error.message)")
+        }
+
+        let engine = Engine(rules: set, settings: settings)
+        var state = EngineState()
+        var alertCount = 0
+        var processed = 0
+        for (index, poll) in input.polls.enumerated() {
+            if progress {
+                io.err("\u{1B}[2Kreplay: poll \(index + 1)/\(input.polls.count), \(processed)/\(input.eventCount) events\r")
+            }
+            let (next, alerts) = engine.process(state, events: poll.events, now: poll.at)
+            state = next
+            processed += poll.events.count
+            alertCount += alerts.count
+            for alert in alerts {
+                io.out(format == "json" ? AlertJSON.line(alert) + "\n" : textLine(alert) + "\n")
+            }
+        }
+        if progress { io.err("\u{1B}[2K") }
+        io.err("replay: \(input.eventCount) event(s) in \(input.polls.count) poll(s), \(set.ruleCount) rule(s): \(alertCount) alert(s)\n")
+        return .ok
+    }
+
+    static func textLine(_ alert: Alert) -> String {
+        var line = "\(GraphTimestamp.alertText(alert.detectedAt)) \(alert.level.rawValue.uppercased()) [\(alert.rule.id)] \(alert.summary)"
+        line += " (\(alert.events.count) event(s), \(GraphTimestamp.alertText(alert.firstEventTime)) – \(GraphTimestamp.alertText(alert.lastEventTime)))"
+        if alert.late, let by = alert.lateBySeconds { line += " late by \(Int(by))s" }
+        line += " id=\(alert.id)"
+        return TerminalText.escaped(line)
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import TophhieRules
+
+/// `tophhie-watch rules test [PATH…]`: runs every rule's test cases.
+enum RulesTestCommand: CLICommand {
+    static let spec = CommandSpec(
+        path: ["rules", "test"],
+        summary: "Run the rules' test cases (*.tests.yml) and report any mismatch.",
+        positionals: "[PATH…]",
+        options: [OptionSpec("verbose", help: "list passing cases too")],
+        discussion: """
+        Loads every rule under PATH (default ./rules), then runs each *.tests.yml file beside them:
+        each case feeds its events (or polls) to a fresh engine and compares the alerts of the
+        file's rule with 'expect'. A mismatch shows which events were expected and which fired.
+
+        Exit status: 0 when every case passes, 1 on any mismatch, 2 when rules or tests do not load.
+
+        examples:
+          tophhie-watch rules test
+          tophhie-watch rules test rules/failure-burst.yml rules/failure-burst.tests.yml
+        """)
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
+        let paths = arguments.positionals.isEmpty ? ["rules"] : arguments.positionals
+        let set = RuleLoader.load(try RuleFiles.read(paths))
+        let testSources = try RuleFiles.read(paths, select: RuleSource.isTestFile)
+        for diagnostic in set.diagnostics where diagnostic.severity == .error {
+            io.err(TerminalText.escaped(diagnostic.description) + "\n")
+        }
+        if set.hasErrors { return .usage }
+        let report = RuleTestReport.run(testSources: testSources, rules: set)
+        for line in report.lines(verbose: arguments.flag("verbose")) { io.out(TerminalText.escaped(line) + "\n") }
+        if !report.loadErrors.isEmpty { return .usage }
+        return report.failed == 0 && report.passed > 0 ? .ok : .failure
+    }
+}
+
+/// The results of running test files against a rule set, as lines a person reads.
+struct RuleTestReport {
+    var results: [RuleTestRunner.Result] = []
+    var loadErrors: [String] = []
+    var passed: Int { results.filter(\.passed).count }
+    var failed: Int { results.count - passed }
+
+    static func run(testSources: [RuleSource], rules: RuleSet) -> RuleTestReport {
+        var report = RuleTestReport()
+        let known = Set(rules.detections.map(\.metadata.id) + rules.correlations.map(\.metadata.id))
+        for source in testSources {
+            do {
+                let file = try RuleTestFile(source: source)
+                guard known.contains(file.rule) else {
+                    report.loadErrors.append("\(source.path):1:1: error: rule '\(file.rule)' is not among the loaded rules")
+                    continue
+                }
+                report.results += RuleTestRunner.run(file, rules: rules)
+            } catch let error as RuleTestFileError {
+                report.loadErrors.append(error.description)
+            } catch {
+                report.loadErrors.append("\(source.path): \(error)")
+            }
+        }
+        return report
+    }
+
+    func lines(verbose: Bool) -> [String] {
+        var lines = loadErrors
+        func show(_ alerts: [[String]]) -> String {
+            alerts.isEmpty ? "nothing" : alerts.map { "[" + $0.joined(separator: ", ") + "]" }.joined(separator: " ")
+        }
+        for result in results {
+            if result.passed {
+                if verbose { lines.append("PASS \(result.file):\(result.line): \(result.rule): \(result.caseName)") }
+            } else {
+                lines.append("FAIL \(result.file):\(result.line): \(result.rule): \(result.caseName)")
+                lines.append("  expected: \(show(result.expected))")
+                lines.append("  fired:    \(show(result.fired))")
+            }
+        }
+        let files = Set(results.map(\.file)).count
+        lines.append("\(results.count) case(s) in \(files) file(s): \(passed) passed, \(failed) failed" + (loadErrors.isEmpty ? "" : "; \(loadErrors.count) file(s) did not load"))
+        return lines
+    }
+}

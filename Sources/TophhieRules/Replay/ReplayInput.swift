@@ -1,0 +1,89 @@
+import Foundation
+import TophhieJSON
+
+/// A replay file read into polls: what Graph returned, and when.
+///
+/// Accepted forms: a Graph page `{"value": [...]}`, a JSON array, or JSON lines of signIn
+/// objects (one poll at the latest event time); or a scenario
+/// `{"polls": [{"at": "<ISO time>", "events": [...]}, ...]}` where each poll is what Graph
+/// returned at that wall-clock time.
+public struct ReplayInput: Sendable {
+    public struct Poll: Sendable {
+        public var at: Date
+        public var events: [JSONRuleEvent]
+    }
+
+    public var polls: [Poll]
+    public var eventCount: Int { polls.reduce(0) { $0 + $1.events.count } }
+
+    /// Parses a replay file.
+    /// - Throws: `SignInEventError` naming the record (and line for JSON lines) that is wrong.
+    public init(data: Data) throws {
+        let text = data.prefix(64).drop { [0x20, 0x0A, 0x0D, 0x09, 0xEF, 0xBB, 0xBF].contains($0) }
+        guard let first = text.first else { throw SignInEventError("the replay file is empty") }
+        if first == UInt8(ascii: "[") {
+            polls = [try ReplayInput.singlePoll(try ReplayInput.parse(data, what: "the file"), what: "the array")]
+            return
+        }
+        guard first == UInt8(ascii: "{") else {
+            throw SignInEventError("the replay file must be JSON: a Graph page {\"value\":[…]}, an array, JSON lines, or a scenario {\"polls\":[…]}")
+        }
+        if let whole = try? JSONValue.parse(data) {
+            if let value = whole["value"] {
+                polls = [try ReplayInput.singlePoll(value, what: "'value'")]
+            } else if let scenario = whole["polls"] {
+                polls = try ReplayInput.scenario(scenario)
+            } else if whole["id"] != nil {
+                polls = [try ReplayInput.singlePoll(.array([whole]), what: "the file")]
+            } else {
+                throw SignInEventError("a JSON object replay file needs 'value' (a Graph page) or 'polls' (a scenario)")
+            }
+            return
+        }
+        var events: [JSONValue] = []
+        var lineNumber = 0
+        for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            lineNumber += 1
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
+            events.append(try ReplayInput.parse(Data(line), what: "line \(lineNumber)"))
+        }
+        polls = [try ReplayInput.singlePoll(.array(events), what: "the JSON lines")]
+    }
+
+    static func parse(_ data: Data, what: String) throws -> JSONValue {
+        do {
+            return try JSONValue.parse(data)
+        } catch {
+            throw SignInEventError("\(what) is not valid JSON")
+        }
+    }
+
+    static func events(_ value: JSONValue, what: String) throws -> [JSONRuleEvent] {
+        guard case .array(let items) = value else { throw SignInEventError("\(what) must be a list of sign-ins") }
+        return try items.enumerated().map { index, item in
+            do { return try SignInEvents.event(item) } catch let error as SignInEventError {
+                throw SignInEventError("\(what), item \(index + 1): \(error.message)")
+            }
+        }
+    }
+
+    static func singlePoll(_ value: JSONValue, what: String) throws -> Poll {
+        let list = try events(value, what: what)
+        return Poll(at: list.map(\.eventTime).max() ?? Date(timeIntervalSince1970: 0), events: list)
+    }
+
+    static func scenario(_ value: JSONValue) throws -> [Poll] {
+        guard case .array(let items) = value else { throw SignInEventError("'polls' must be a list of {at, events}") }
+        var polls: [Poll] = []
+        for (index, item) in items.enumerated() {
+            guard let atText = item["at"]?.stringValue, let at = GraphTimestamp.parse(atText) else {
+                throw SignInEventError("poll \(index + 1) needs 'at': an ISO 8601 time such as 2024-05-01T10:00:00Z")
+            }
+            if let previous = polls.last, at < previous.at {
+                throw SignInEventError("poll \(index + 1) is at \(atText), before the poll before it; polls must be in time order")
+            }
+            polls.append(Poll(at: at, events: try events(item["events"] ?? .array([]), what: "poll \(index + 1) 'events'")))
+        }
+        return polls
+    }
+}

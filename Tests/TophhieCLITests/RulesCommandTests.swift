@@ -1,0 +1,177 @@
+import Foundation
+import Testing
+@testable import TophhieCLI
+
+/// Collects what a command writes.
+final class RulesOutputRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var outText = ""
+    private var errText = ""
+    var out: String { lock.withLock { outText } }
+    var err: String { lock.withLock { errText } }
+    var io: CommandIO {
+        CommandIO(out: { text in self.lock.withLock { self.outText += text } },
+                  err: { text in self.lock.withLock { self.errText += text } })
+    }
+}
+
+enum RulesTestPaths {
+    static let root: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        while url.path != "/" {
+            url.deleteLastPathComponent()
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
+        }
+        return url
+    }()
+    static var rules: String { root.appendingPathComponent("rules").path }
+
+    static func temporary(_ name: String, _ text: String) throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tophhie-rules-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent(name)
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        return file.path
+    }
+}
+
+@Suite struct RulesCommandTests {
+    func run(_ arguments: [String]) async -> (ExitCode, RulesOutputRecorder) {
+        let recorder = RulesOutputRecorder()
+        let code = await TophhieCommandLine.run(arguments, io: recorder.io)
+        return (code, recorder)
+    }
+
+    @Test func checkOnABrokenFilePrintsTheExactLocation() async throws {
+        let path = try RulesTestPaths.temporary("broken.yml", """
+        title: Broken
+        id: broken
+        logsource: {product: azure, service: signinlogs}
+        detection:
+            selection:
+                ResultType: 50126
+            condition: selection and not
+        """)
+        let (code, output) = await run(["rules", "check", path])
+        #expect(code == .usage)
+        #expect(output.out.contains("\(path):7:33: error: condition: the condition ends where an identifier or '(' was expected\n"), "\(output.out)")
+        #expect(output.out.contains("0 rule(s) loaded"))
+    }
+
+    @Test func checkOnAYAMLErrorPointsAtIt() async throws {
+        let path = try RulesTestPaths.temporary("tabs.yml", "title: x\ndetection:\n  a: [1, 2\n")
+        let (code, output) = await run(["rules", "check", path])
+        #expect(code == .usage)
+        #expect(output.out.contains("\(path):"), "\(output.out)")
+        #expect(output.out.contains(": error: "))
+    }
+
+    @Test func checkPassesOnThePackAndCountsRules() async {
+        let (code, output) = await run(["rules", "check", RulesTestPaths.rules])
+        #expect(code == .ok)
+        #expect(output.out.contains("20 rule(s) loaded (12 detection, 8 correlation) from 11 file(s); 0 skipped; 0 error(s), 0 warning(s)"), "\(output.out)")
+    }
+
+    @Test func checkOnAMissingPathIsAUsageError() async {
+        let (code, output) = await run(["rules", "check", "/nonexistent/rules"])
+        #expect(code == .usage)
+        #expect(output.err.contains("/nonexistent/rules: no such file or folder"))
+    }
+
+    @Test func testPassesOnThePack() async {
+        let (code, output) = await run(["rules", "test", RulesTestPaths.rules])
+        #expect(code == .ok, "\(output.out)\(output.err)")
+        #expect(output.out.contains("passed, 0 failed"))
+    }
+
+    @Test func testShowsExpectedAndFiredOnAMismatch() async throws {
+        let tests = try RulesTestPaths.temporary("lockout.tests.yml", """
+        rule: account-lockout
+        cases:
+            - name: expects the wrong events
+              events:
+                  - {id: l1, createdDateTime: "2024-05-01T10:00:00Z", status: {errorCode: 50053}}
+                  - {id: l2, createdDateTime: "2024-05-01T12:00:00Z", status: {errorCode: 50053}}
+              expect:
+                  - [l1]
+        """)
+        let (code, output) = await run(["rules", "test", RulesTestPaths.rules + "/account-lockout.yml", tests])
+        #expect(code == .failure)
+        #expect(output.out.contains("FAIL \(tests):3: account-lockout: expects the wrong events"), "\(output.out)")
+        #expect(output.out.contains("  expected: [l1]\n  fired:    [l1] [l2]\n"), "\(output.out)")
+    }
+
+    static func failure(_ id: String, _ minute: Int, code: Int = 50126) -> String {
+        #"{"id":"\#(id)","createdDateTime":"2024-05-01T10:0\#(minute):00.1234567Z","userId":"u1","ipAddress":"203.0.113.9","status":{"errorCode":\#(code)}}"#
+    }
+
+    @Test func replayReadsAGraphPageAndPrintsJSONAlerts() async throws {
+        let events = (0..<5).map { RulesCommandTests.failure("f\($0)", $0) }.joined(separator: ",")
+        let path = try RulesTestPaths.temporary("page.json", #"{"@odata.context":"x","value":[\#(events)]}"#)
+        let (code, output) = await run(["replay", path, "--rules", RulesTestPaths.rules, "--format", "json"])
+        #expect(code == .ok, "\(output.err)")
+        let lines = output.out.split(separator: "\n")
+        #expect(lines.count == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect((object["rule"] as? [String: Any])?["id"] as? String == "failure-burst")
+        #expect((object["rule"] as? [String: Any])?["title"] as? String == "Burst of failed sign-ins")
+        #expect(object["level"] as? String == "medium")
+        #expect(object["group"] as? [String: String] == ["userId": "u1"])
+        #expect(object["events"] as? [String] == ["f0", "f1", "f2", "f3", "f4"])
+        #expect(object["firstEventTime"] as? String == "2024-05-01T10:00:00.123Z")
+        #expect(object["lastEventTime"] as? String == "2024-05-01T10:04:00.123Z")
+        #expect(object["detectedAt"] as? String == "2024-05-01T10:04:00.123Z")
+        #expect(object["late"] as? Bool == false)
+        #expect((object["id"] as? String)?.count == 32)
+        #expect(output.err.contains("replay: 5 event(s) in 1 poll(s)"))
+    }
+
+    @Test func replayOfAScenarioWithLateEventsFiresOnceAndSaysLate() async throws {
+        let first = (0..<3).map { RulesCommandTests.failure("f\($0)", $0) }
+        let all = (0..<5).map { RulesCommandTests.failure("f\($0)", $0) }
+        let scenario = """
+        {"polls":[
+          {"at":"2024-05-01T10:10:00Z","events":[\(first.joined(separator: ","))]},
+          {"at":"2024-05-01T13:10:00Z","events":[\(all.joined(separator: ","))]},
+          {"at":"2024-05-01T13:15:00Z","events":[\(all.joined(separator: ","))]}
+        ]}
+        """
+        let path = try RulesTestPaths.temporary("scenario.json", scenario)
+        let (code, output) = await run(["replay", path, "--rules", RulesTestPaths.rules])
+        #expect(code == .ok, "\(output.err)")
+        let lines = output.out.split(separator: "\n")
+        #expect(lines.count == 1, "\(output.out)")
+        #expect(lines.first?.hasPrefix("2024-05-01T13:10:00.000Z MEDIUM [failure-burst] Burst of failed sign-ins: 5 events within 10m for userId=u1") == true, "\(output.out)")
+        #expect(lines.first?.contains("late by 11159s") == true, "\(output.out)")
+    }
+
+    @Test func replayReadsJSONLinesAndArraysAlike() async throws {
+        let events = (0..<5).map { RulesCommandTests.failure("f\($0)", $0) }
+        let lines = try RulesTestPaths.temporary("lines.jsonl", events.joined(separator: "\n") + "\n")
+        let array = try RulesTestPaths.temporary("array.json", "[" + events.joined(separator: ",\n") + "]")
+        let (a, outA) = await run(["replay", lines, "--rules", RulesTestPaths.rules, "--format", "json"])
+        let (b, outB) = await run(["replay", array, "--rules", RulesTestPaths.rules, "--format", "json"])
+        #expect(a == .ok && b == .ok)
+        #expect(outA.out == outB.out && !outA.out.isEmpty)
+    }
+
+    @Test(arguments: [
+        (#"{"value":[{"id":"x"}]}"#, "'value', item 1: sign-in 'x' has no 'createdDateTime'"),
+        (#"{"value":[{"id":"x","createdDateTime":"yesterday"}]}"#, "not an ISO 8601 time"),
+        ("{\"id\":\"a\",\"createdDateTime\":\"2024-05-01T10:00:00Z\"}\n{broken\n", "line 2 is not valid JSON"),
+        (#"{"polls":[{"events":[]}]}"#, "poll 1 needs 'at'"),
+        ("hello", "must be JSON"),
+    ])
+    func replayRejectsBadInputWithAClearMessage(_ text: String, _ message: String) async throws {
+        let path = try RulesTestPaths.temporary("bad.json", text)
+        let (code, output) = await run(["replay", path, "--rules", RulesTestPaths.rules])
+        #expect(code == .usage)
+        #expect(output.err.contains(message), "\(output.err)")
+    }
+
+    @Test func replayRejectsAnUnknownFormat() async throws {
+        let (code, output) = await run(["replay", "x.json", "--format", "xml"])
+        #expect(code == .usage)
+        #expect(output.err.contains("'--format' takes 'text' or 'json', not 'xml'"))
+    }
+}

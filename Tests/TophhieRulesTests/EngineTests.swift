@@ -1,0 +1,284 @@
+import Foundation
+import Testing
+import TophhieJSON
+@testable import TophhieRules
+
+@Suite struct EngineTests {
+    static let burstRules = """
+    title: Failed sign-in
+    id: failed
+    logsource: {product: azure, service: signinlogs}
+    detection:
+        selection:
+            ResultType: [50126, 50053]
+        condition: selection
+    ---
+    title: Burst of failures
+    id: burst
+    author: Test Author
+    tags: [attack.t1110]
+    correlation:
+        type: event_count
+        rules: [failed]
+        group-by: [userId]
+        timespan: 10m
+        condition: {gte: 5}
+    level: high
+    """
+
+    var engine: Engine { Engine(rules: loadRules(EngineTests.burstRules)) }
+
+    @Test func fiveFailuresWhoseLastTwoArriveThreeHoursLateFireExactlyOnce() {
+        let first = (0..<3).map { SignIn.failure(Double($0), id: "f\($0)") }
+        let late = (3..<5).map { SignIn.failure(Double($0), id: "f\($0)") }
+        var state = EngineState()
+        var all: [Alert] = []
+        // Poll 1, five minutes after: three failures, no alert.
+        var (next, alerts) = engine.process(state, events: first, now: time(5))
+        #expect(alerts.isEmpty)
+        state = next
+        // Poll 2, three hours later: the trailing window re-reads everything, two are new.
+        (next, alerts) = engine.process(state, events: first + late, now: time(180))
+        all += alerts
+        state = next
+        // Poll 3: the same events again.
+        (next, alerts) = engine.process(state, events: first + late, now: time(185))
+        all += alerts
+        #expect(all.count == 1)
+        let alert = all[0]
+        #expect(alert.rule.id == "burst")
+        #expect(alert.events.map(\.id) == ["f0", "f1", "f2", "f3", "f4"])
+        #expect(alert.late)
+        #expect(alert.lateBySeconds == 10_560.0)
+        #expect(alert.detectedAt == time(180))
+        #expect(alert.firstEventTime == time(0) && alert.lastEventTime == time(4))
+        #expect(alert.rule.author == "Test Author" && alert.rule.tags == ["attack.t1110"] && alert.level == .high)
+        #expect(alert.group == [AlertGroupValue(field: "userId", value: "u1")])
+    }
+
+    @Test func onTimeAlertsAreNotLate() {
+        let events = (0..<5).map { SignIn.failure(Double($0), id: "f\($0)") }
+        let (_, alerts) = engine.process(EngineState(), events: events, now: time(8))
+        #expect(alerts.count == 1)
+        #expect(!alerts[0].late && alerts[0].lateBySeconds == nil)
+    }
+
+    @Test func theSameEventsReplayedTwiceFireOnce() {
+        let events = (0..<6).map { SignIn.failure(Double($0), id: "f\($0)") }
+        let (state, first) = engine.process(EngineState(), events: events, now: time(10))
+        let (_, second) = engine.process(state, events: events.reversed(), now: time(20))
+        #expect(first.count == 1)
+        #expect(second.isEmpty)
+    }
+
+    @Test func duplicatesInsideOnePollCountOnce() {
+        let events = (0..<4).map { SignIn.failure(Double($0), id: "f\($0)") } + [SignIn.failure(3, id: "f3")]
+        let (_, alerts) = engine.process(EngineState(), events: events, now: time(10))
+        #expect(alerts.isEmpty)
+    }
+
+    @Test func anEmptyWeekFiresNothingAndStaysSmall() {
+        var state = EngineState()
+        for hour in stride(from: 0, through: 7 * 24, by: 1) {
+            let (next, alerts) = engine.process(state, events: [], now: time(Double(hour) * 60))
+            #expect(alerts.isEmpty)
+            state = next
+        }
+        #expect(state.size == 0)
+    }
+
+    @Test func stateIsBoundedByTheHorizon() {
+        var state = EngineState()
+        // Ten days of one failure every ten minutes: never five in ten minutes.
+        for day in 0..<10 {
+            let events = (0..<144).map { SignIn.failure(Double(day * 1440 + $0 * 10), id: "d\(day)-\($0)") }
+            let (next, alerts) = engine.process(state, events: events, now: time(Double(day * 1440 + 1440)))
+            #expect(alerts.isEmpty)
+            state = next
+        }
+        // Kept: ids and window events of the last 24h10m only.
+        #expect(state.size <= 2 * 146)
+        #expect(state.forgottenBefore == time(Double(10 * 1440)).addingTimeInterval(-engine.horizon))
+    }
+
+    @Test func eventsOlderThanTheHorizonAreIgnoredOnceForgotten() {
+        let (state, _) = engine.process(EngineState(), events: [], now: time(3 * 1440))
+        let old = (0..<5).map { SignIn.failure(Double($0), id: "old\($0)") }
+        let (_, alerts) = engine.process(state, events: old, now: time(3 * 1440 + 5))
+        #expect(alerts.isEmpty)
+    }
+
+    @Test func outputIsDeterministicByteForByte() throws {
+        let events = (0..<12).map { SignIn.failure(Double($0 * 2), id: "f\($0)") }
+        let a = engine.process(EngineState(), events: events, now: time(60))
+        let b = engine.process(EngineState(), events: events.shuffled(), now: time(60))
+        #expect(a.0 == b.0)
+        #expect(a.1.map(AlertJSON.line) == b.1.map(AlertJSON.line))
+        #expect(!a.1.isEmpty)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(try encoder.encode(a.0) == encoder.encode(b.0))
+        let decoded = try JSONDecoder().decode(EngineState.self, from: encoder.encode(a.0))
+        #expect(decoded == a.0)
+    }
+
+    @Test func alertIDsDependOnRuleGroupAndEvents() {
+        let events = (0..<5).map { SignIn.failure(Double($0), id: "f\($0)") }
+        let (_, a) = engine.process(EngineState(), events: events, now: time(5))
+        let (_, b) = engine.process(EngineState(), events: events, now: time(500))
+        #expect(a.count == 1 && b.count == 1)
+        #expect(a[0].id == b[0].id)
+        #expect(a[0].id.count == 32)
+        let other = (0..<5).map { SignIn.failure(Double($0), id: "g\($0)") }
+        let (_, c) = engine.process(EngineState(), events: other, now: time(5))
+        #expect(c[0].id != a[0].id)
+    }
+
+    @Test func suppressionDefaultsToTheTimespanAndIsPerGroup() {
+        var events = (0..<12).map { SignIn.failure(Double($0), id: "a\($0)") }
+        events += (0..<5).map { SignIn.at(Double($0), id: "b\($0)", ["userId": .string("u2"), "status": .object(["errorCode": .int(50053)])]) }
+        let (_, alerts) = engine.process(EngineState(), events: events, now: time(30))
+        // u1: a0–a4 fires; a5…a11 end inside the episode (suppress 10m after a4) until a… ends past 14m; u2 once.
+        #expect(alerts.map { $0.group.first!.value }.sorted() == ["u1", "u2"])
+    }
+
+    @Test func learningModeWithholdsHistoryButRemembersTheEpisode() {
+        let history = (0..<5).map { SignIn.failure(Double($0), id: "h\($0)") }
+        let (state, alerts) = engine.process(EngineState(), events: history, now: time(60), alertOnlyAfter: time(30))
+        #expect(alerts.isEmpty)
+        // One more failure inside the same episode does not alert later either.
+        let (_, later) = engine.process(state, events: [SignIn.failure(6, id: "h5")], now: time(65))
+        #expect(later.isEmpty)
+        // A fresh burst after the live start does.
+        let live = (40..<45).map { SignIn.failure(Double($0), id: "l\($0)") }
+        let (_, liveAlerts) = engine.process(state, events: live, now: time(50), alertOnlyAfter: time(30))
+        #expect(liveAlerts.count == 1)
+    }
+
+    @Test func firstSeenDuringLearningDoesNotFireAfterItDoes() {
+        let rules = loadRules("""
+        title: ok
+        id: ok
+        logsource: {product: azure, service: signinlogs}
+        detection: {selection: {ResultType: 0}, condition: selection}
+        ---
+        title: New country
+        id: new-country
+        correlation:
+            type: first_seen
+            rules: [ok]
+            group-by: [userId]
+            fields: [location.countryOrRegion]
+            learning: {period: 14d, events: 10}
+            forget: 30d
+        """)
+        #expect(!rules.hasErrors, "\(rules.diagnostics)")
+        let engine = Engine(rules: rules)
+        func signIn(_ day: Double, _ id: String, _ country: String) -> JSONRuleEvent {
+            SignIn.at(day * 1440, id: id, ["location": .object(["countryOrRegion": .string(country)])])
+        }
+        var state = EngineState()
+        var fired: [String] = []
+        for (day, id, country) in [(0.0, "a", "PT"), (1, "b", "ES"), (5, "c", "FR"), (15, "d", "PT"), (16, "e", "DE"), (17, "f", "DE"), (60, "g", "ES")] {
+            let (next, alerts) = engine.process(state, events: [signIn(day, id, country)], now: time(day * 1440 + 5))
+            state = next
+            fired += alerts.flatMap { $0.events.map(\.id) }
+        }
+        // ES and FR were new during learning (days 1 and 5): quiet. DE on day 16: fires once.
+        // ES on day 60 was last seen on day 1, past the 30-day forget age: new again.
+        #expect(fired == ["e", "g"])
+    }
+
+    @Test func valueCountTemporalAndChains() {
+        let rules = loadRules("""
+        title: fail
+        id: fail
+        logsource: {product: azure, service: signinlogs}
+        detection: {selection: {ResultType|gt: 0}, condition: selection}
+        ---
+        title: ok
+        id: ok
+        logsource: {product: azure, service: signinlogs}
+        detection: {selection: {ResultType: 0}, condition: selection}
+        ---
+        title: many addresses
+        id: spray
+        correlation:
+            type: value_count
+            rules: [fail]
+            group-by: [userId]
+            timespan: 1h
+            condition: {field: IPAddress, gte: 3}
+        ---
+        title: fail and ok
+        id: both
+        correlation: {type: temporal, rules: [fail, ok], group-by: [userId], timespan: 5m}
+        ---
+        title: ok after spray
+        id: chain
+        correlation: {type: temporal_ordered, rules: [spray, ok], group-by: [userId], timespan: 1h}
+        """)
+        #expect(!rules.hasErrors, "\(rules.diagnostics)")
+        let events = [
+            SignIn.at(0, id: "x1", ["ipAddress": .string("1.1.1.1"), "status": .object(["errorCode": .int(50126)])]),
+            SignIn.at(1, id: "x2", ["ipAddress": .string("1.1.1.1"), "status": .object(["errorCode": .int(50126)])]),
+            SignIn.at(2, id: "x3", ["ipAddress": .string("2.2.2.2"), "status": .object(["errorCode": .int(50126)])]),
+            SignIn.at(20, id: "x4", ["ipAddress": .string("3.3.3.3"), "status": .object(["errorCode": .int(50126)])]),
+            SignIn.at(30, id: "ok1"),
+        ]
+        let (_, alerts) = Engine(rules: rules).process(EngineState(), events: events, now: time(40))
+        let byRule = Dictionary(grouping: alerts, by: \.rule.id)
+        #expect(byRule["spray"]?.map { $0.events.map(\.id) } == nil, "spray feeds 'chain' and does not alert alone")
+        #expect(byRule["chain"]?.map { $0.events.map(\.id) } == [["x1", "x2", "x3", "x4", "ok1"]])
+        #expect(byRule["both"] == nil, "the success is ten minutes after the last failure")
+        let (_, close) = Engine(rules: rules).process(EngineState(), events: [events[0], SignIn.at(3, id: "ok2")], now: time(10))
+        #expect(close.map(\.rule.id) == ["both"])
+    }
+
+    @Test func impossibleTravelUsesSpeedAndMinimumDistance() {
+        let rules = loadRules("""
+        title: ok
+        id: ok
+        logsource: {product: azure, service: signinlogs}
+        detection: {selection: {ResultType: 0}, condition: selection}
+        ---
+        title: Travel
+        id: travel
+        correlation: {type: impossible_travel, rules: [ok], group-by: [userId], timespan: 24h, max-speed-kmh: 900, min-distance-km: 500}
+        """)
+        func at(_ minutes: Double, _ id: String, _ lat: Double, _ lon: Double) -> JSONRuleEvent {
+            SignIn.at(minutes, id: id, ["location": .object(["city": .string(id), "geoCoordinates": .object(["latitude": .double(lat), "longitude": .double(lon)])])])
+        }
+        let engine = Engine(rules: rules)
+        // London → New York (5570 km) in 3 h: 1857 km/h.
+        let (_, fast) = engine.process(EngineState(), events: [at(0, "lon", 51.5, -0.13), at(180, "nyc", 40.71, -74.0)], now: time(200))
+        #expect(fast.count == 1)
+        #expect(fast.first?.summary.contains("km/h") == true)
+        // Same pair eight hours apart: 696 km/h, possible.
+        let (_, slow) = engine.process(EngineState(), events: [at(0, "lon", 51.5, -0.13), at(480, "nyc", 40.71, -74.0)], now: time(500))
+        #expect(slow.isEmpty)
+        // The late arrival of the earlier sign-in still pairs with the later one.
+        let (state, none) = engine.process(EngineState(), events: [at(180, "nyc", 40.71, -74.0)], now: time(200))
+        let (_, lateFast) = engine.process(state, events: [at(0, "lon", 51.5, -0.13)], now: time(400))
+        #expect(none.isEmpty && lateFast.count == 1 && lateFast.first?.late == true)
+        #expect(abs(EngineRun.greatCircleKm(51.5, -0.13, 40.71, -74.0) - 5570) < 20)
+    }
+
+    @Test func alertEventsCarryReadableFields() {
+        let rules = loadRules("""
+        title: Lockout
+        id: lockout
+        logsource: {product: azure, service: signinlogs}
+        detection: {selection: {ResultType: 50053}, condition: selection}
+        """)
+        let event = SignIn.event(#"{"id":"l1","createdDateTime":"2024-05-01T10:00:00.1234567Z","status":{"errorCode":50053},"appDisplayName":"Azure Portal","ipAddress":"198.51.100.4","location":{"city":"Porto","countryOrRegion":"PT"},"deviceDetail":{"browser":"Firefox 126.0","operatingSystem":"Linux"}}"#)
+        let (_, alerts) = Engine(rules: rules).process(EngineState(), events: [event], now: time(5))
+        let e = alerts.first?.events.first
+        #expect(e?.errorCode == 50053 && e?.app == "Azure Portal" && e?.ipAddress == "198.51.100.4")
+        #expect(e?.location == "Porto, PT" && e?.device == "Firefox 126.0 on Linux")
+        let json = AlertJSON.line(alerts[0])
+        for key in ["\"id\":", "\"rule\":{", "\"level\":\"medium\"", "\"group\":{}", "\"events\":[\"l1\"]", "\"firstEventTime\":\"2024-05-01T10:00:00.123Z\"", "\"detectedAt\":\"2024-05-01T10:05:00.000Z\"", "\"late\":false"] {
+            #expect(json.contains(key), "\(key) in \(json)")
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import Testing
+@testable import TophhieRules
+
+/// Each problem in a rule file is reported at its exact line and column.
+@Suite struct LoaderDiagnosticsTests {
+    static let header = "title: T\nid: t\nlogsource: {product: azure, service: signinlogs}\n"
+
+    @Test(arguments: [
+        // (rule text after the header, line, column, message fragment)
+        ("detection:\n    selection:\n        ResultType: 1\n    condition: selection and\n", 7, 29, "condition: the condition ends"),
+        ("detection:\n    selection:\n        ResultType: 1\n    condition: 'selection or (x'\n", 7, 32, "never closed"),
+        ("detection:\n    selection:\n        ResultType: 1\n    condition: selectoin\n", 7, 16, "'selectoin', which is not a search identifier"),
+        ("detection:\n    selection:\n        ResultType|contians: 1\n    condition: selection\n", 6, 9, "unknown modifier 'contians'"),
+        ("detection:\n    selection:\n        ResultType|re: '(x'\n    condition: selection\n", 6, 24, "does not compile"),
+        ("detection:\n    selection:\n        ResultType: 1\n", 4, 1, "no 'condition'"),
+        ("detection:\n    selection:\n        ResultType: 1\n    condition: 1 of filter*\n", 7, 16, "matches no search identifier"),
+        ("level: severe\ndetection:\n    selection:\n        ResultType: 1\n    condition: selection\n", 4, 8, "'level' must be one of"),
+        ("detection:\n    selection:\n        ResultType: [1, {a: b}]\n    condition: selection\n", 6, 25, "must be plain values"),
+        ("detection:\n  selection:\n    ResultType: 1\n   bad: 2\n", 7, 4, "indentation"),
+    ])
+    func locatedErrors(_ body: String, _ line: Int, _ column: Int, _ fragment: String) {
+        let set = loadRules(LoaderDiagnosticsTests.header + body, file: "broken.yml")
+        let errors = set.diagnostics.filter { $0.severity == .error }
+        #expect(!errors.isEmpty)
+        #expect(set.detections.isEmpty)
+        guard let error = errors.first else { return }
+        #expect(error.file == "broken.yml")
+        #expect(error.line == line && error.column == column, "\(error)")
+        #expect(error.message.contains(fragment), "\(error.message)")
+        #expect(error.description.hasPrefix("broken.yml:\(line):\(column): error: "))
+    }
+
+    @Test(arguments: [
+        ("correlation:\n    type: event_sum\n    rules: [a]\n", 5, 11, "unknown correlation type"),
+        ("correlation:\n    type: event_count\n    rules: [a]\n    group-by: [userId]\n    timespan: 10 minutes\n    condition: {gte: 5}\n", 8, 15, "duration"),
+        ("correlation:\n    type: event_count\n    rules: [a]\n    group-by: [userId]\n    timespan: 10m\n    condition: {most: 5}\n", 9, 17, "unknown condition operator"),
+        ("correlation:\n    type: value_count\n    rules: [a]\n    group-by: [userId]\n    timespan: 10m\n    condition: {gte: 5}\n", 9, 16, "needs 'field'"),
+        ("correlation:\n    type: event_count\n    rules: [nothere]\n    group-by: [userId]\n    timespan: 10m\n    condition: {gte: 5}\n", 1, 1, "references 'nothere'"),
+    ])
+    func correlationErrors(_ body: String, _ line: Int, _ column: Int, _ fragment: String) {
+        let set = loadRules("title: C\nid: c\n" + "level: high\n" + body.replacingOccurrences(of: "correlation:", with: "correlation:"), file: "c.yml")
+        let error = set.diagnostics.first { $0.severity == .error }
+        #expect(set.correlations.isEmpty)
+        #expect(error?.line == line && error?.column == column, "\(String(describing: error))")
+        #expect(error?.message.contains(fragment) == true, "\(String(describing: error?.message))")
+    }
+
+    @Test func duplicateIDsAndCyclesAreErrors() {
+        let set = loadRules("""
+        title: A
+        id: same
+        logsource: {product: azure, service: signinlogs}
+        detection: {selection: {ResultType: 1}, condition: selection}
+        ---
+        title: B
+        id: same
+        logsource: {product: azure, service: signinlogs}
+        detection: {selection: {ResultType: 2}, condition: selection}
+        ---
+        title: Loop
+        id: loop
+        correlation: {type: event_count, rules: [loop], group-by: [userId], timespan: 1m, condition: {gte: 1}}
+        """)
+        #expect(set.detections.count == 1)
+        #expect(set.correlations.isEmpty)
+        #expect(set.diagnostics.contains { $0.message.contains("already used") && $0.line == 6 })
+        #expect(set.diagnostics.contains { $0.message.contains("references itself") })
+    }
+
+    @Test func unknownEngineSettingsWarnAndKnownOnesApply() {
+        let set = loadRules(LoaderDiagnosticsTests.header + "detection: {selection: {ResultType: 1}, condition: selection}\ntophhie:\n    suppress: 2h\n    level: critical\n    colour: red\n")
+        #expect(set.detections.first?.options == RuleEngineOptions(suppress: RuleDuration(seconds: 7200, text: "2h"), level: .critical))
+        #expect(set.diagnostics.contains { $0.severity == .warning && $0.message.contains("tophhie.colour") && $0.line == 8 })
+    }
+}
