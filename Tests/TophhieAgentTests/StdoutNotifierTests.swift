@@ -45,11 +45,12 @@ import TophhieRules
     }
 }
 
+/// The notifiers carry the one alert schema, `AlertJSON`, that `replay --format json` prints.
 @Suite struct AlertPayloadTests {
     @Test func schemaAndStableBytes() throws {
         let alert = NotifierTestAlerts.alert(late: true)
-        let data = AlertPayload.data(alert)
-        #expect(AlertPayload.data(alert) == data)
+        let data = Data(AlertJSON.line(alert).utf8)
+        #expect(Data(AlertJSON.line(alert).utf8) == data)
         let value = try JSONValue.parse(data)
         #expect(value["id"] == .string("a-1"))
         #expect(value["kind"] == .string("detection"))
@@ -58,15 +59,16 @@ import TophhieRules
         #expect(value.value(atPath: "rule.tags.1") == .string("attack.t1110"))
         #expect(value.value(atPath: "rule.author") == .string("Tophhie"))
         #expect(value.value(atPath: "group.ipAddress") == .string("203.0.113.9"))
-        #expect(value.value(atPath: "events.0.time") == .string("2025-12-02T10:00:00.250Z"))
-        #expect(value.value(atPath: "events.0.errorCode") == .int(50126))
-        #expect(value.value(atPath: "events.1.device") == .null)
+        #expect(value.value(atPath: "events.0") == value.value(atPath: "eventDetails.0.id"))
+        #expect(value.value(atPath: "eventDetails.0.time") == .string("2025-12-02T10:00:00.250Z"))
+        #expect(value.value(atPath: "eventDetails.0.errorCode") == .int(50126))
+        #expect(value.value(atPath: "eventDetails.1.device") == nil, "absent fields are left out")
         #expect(value["firstEventTime"] == .string("2025-12-02T10:00:00.250Z"))
         #expect(value["detectedAt"] == .string("2025-12-02T13:05:00.000Z"))
         #expect(value["late"] == .bool(true))
         #expect(value["lateBySeconds"]?.doubleValue == 10_800)
         let text = String(decoding: data, as: UTF8.self)
-        #expect(text.hasPrefix(#"{"detectedAt":"#), "keys are sorted")
+        #expect(text.hasPrefix(#"{"author":"Tophhie","detectedAt":"#), "keys are sorted")
         #expect(!text.contains("\n"))
     }
 }
@@ -99,7 +101,7 @@ import TophhieRules
         #expect(line.hasSuffix("\n") && line.filter { $0 == "\n" }.count == 1)
         #expect(!line.dropLast().unicodeScalars.contains(where: ControlCharacterEscaping.needsEscape))
         let value = try JSONValue.parse(Data(line.utf8))
-        #expect(value.value(atPath: "events.0.device") == .string(device))
+        #expect(value.value(atPath: "eventDetails.0.device") == .string(device))
     }
 
     @Test(arguments: [(AlertLevel.critical, "\u{1b}[1;31m"), (.high, "\u{1b}[31m"), (.medium, "\u{1b}[33m"), (.low, "\u{1b}[36m")])

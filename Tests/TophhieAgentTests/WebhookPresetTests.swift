@@ -16,7 +16,7 @@ import TophhieRules
         let value = body(.generic)
         #expect(value["type"] == .string("alert.fired"))
         #expect(value["timestamp"] == .string("2025-12-02T13:05:00.000Z"))
-        #expect(value["data"] == AlertPayload.jsonValue(NotifierTestAlerts.alert()))
+        #expect(value["data"] == AlertJSON.value(NotifierTestAlerts.alert()))
         #expect(body(.generic, NotifierTestAlerts.alert(kind: .notice))["type"] == .string("agent.notice"))
     }
 

@@ -46,7 +46,7 @@ public struct StdoutNotifier: Notifier {
     public func render(_ alert: Alert) -> String {
         switch settings.format {
         case .jsonLines:
-            let json = String(decoding: AlertPayload.data(alert), as: UTF8.self)
+            let json = AlertJSON.line(alert)
             return ControlCharacterEscaping.hardenJSON(json)
         case .text:
             let line = GraphTimestamp.alertText(alert.detectedAt) + " " + AlertTextLine.body(alert)

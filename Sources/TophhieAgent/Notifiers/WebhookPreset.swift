@@ -65,7 +65,7 @@ public enum WebhookPreset: Sendable, Hashable {
         .object([
             "type": .string(eventType(alert)),
             "timestamp": .string(GraphTimestamp.alertText(alert.detectedAt)),
-            "data": AlertPayload.jsonValue(alert),
+            "data": AlertJSON.value(alert),
         ])
     }
 
@@ -188,7 +188,7 @@ public enum WebhookPreset: Sendable, Hashable {
                 "component": .string("entra-sign-ins"),
                 "group": .string(alert.rule.id),
                 "class": .string(eventType(alert)),
-                "custom_details": AlertPayload.jsonValue(alert),
+                "custom_details": AlertJSON.value(alert),
             ]),
         ])
     }

@@ -76,7 +76,7 @@ enum ReplayCommand: CLICommand {
             processed += poll.events.count
             alertCount += alerts.count
             for alert in alerts {
-                io.out(format == "json" ? AlertJSON.line(alert) + "\n" : textLine(alert) + "\n")
+                io.out((format == "json" ? ControlCharacterEscaping.hardenJSON(AlertJSON.line(alert)) : textLine(alert)) + "\n")
             }
         }
         if progress { io.err("\u{1B}[2K") }
