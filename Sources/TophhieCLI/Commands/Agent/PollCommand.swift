@@ -26,14 +26,10 @@ enum PollCommand: CLICommand {
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
         let configuration = try ConnectionOptions.agentConfiguration(arguments, io: io)
         let log = AgentLog.writer(io)
-        let lock: StateDirectoryLock
-        do { lock = try StateDirectoryLock.acquire(stateDirectory: configuration.stateDirectory) } catch let held as StateDirectoryLock.Held {
-            log(held.description)
-            return .ok
-        }
+        guard let lock = try AgentLog.lock(configuration, log: log) else { return .ok }
         defer { lock.release() }
         let setup = try AgentSetup.build(configuration, environment: .init(variables: io.environment, outputIsTerminal: io.outIsTerminal, write: io.out))
-        for note in setup.ruleNotes where note.severity == .warning { log("\(note)") }
+        AgentLog.warnings(setup, log: log)
         let report = try await setup.cycle.run(now: Date())
         log(report.summary)
         for skipped in report.skipped { log(skipped.description) }
@@ -69,15 +65,11 @@ enum RunCommand: CLICommand {
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
         let configuration = try ConnectionOptions.agentConfiguration(arguments, io: io)
         let log = AgentLog.writer(io)
-        let lock: StateDirectoryLock
-        do { lock = try StateDirectoryLock.acquire(stateDirectory: configuration.stateDirectory) } catch let held as StateDirectoryLock.Held {
-            log(held.description)
-            return .ok
-        }
+        guard let lock = try AgentLog.lock(configuration, log: log) else { return .ok }
         defer { lock.release() }
         let environment = AgentSetup.Environment(variables: io.environment, outputIsTerminal: io.outIsTerminal, write: io.out)
         let setup = try AgentSetup.build(configuration, environment: environment)
-        for note in setup.ruleNotes where note.severity == .warning { log("\(note)") }
+        AgentLog.warnings(setup, log: log)
         let loop = AgentLoop(setup: setup, rebuild: {
             try AgentSetup.build(try ConnectionOptions.agentConfiguration(arguments, io: io), environment: environment)
         }, clock: SystemClock(), log: log)
