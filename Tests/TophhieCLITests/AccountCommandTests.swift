@@ -13,8 +13,9 @@ import TophhieSimulator
         let stateDirectory: String
     }
 
-    static func tenant(deviceName: String = "JANE-LAPTOP") async throws -> Tenant {
+    static func tenant(deviceName: String = "JANE-LAPTOP", premium: Bool = true) async throws -> Tenant {
         var scenario = SimulateCommand.defaultScenario()
+        scenario.premium = premium
         scenario.deviceCode = DeviceCodeSettings(script: [.authorizationPending, .approve], interval: 1)
         scenario.generate = []
         var factory = SignInFactory(seed: 3, account: .init(userID: scenario.user.id, userPrincipalName: scenario.user.userPrincipalName, displayName: "Jane"))
@@ -83,6 +84,23 @@ import TophhieSimulator
         #expect(!history.out.contains("\u{1b}"))
         #expect(!history.out.contains("\r"))
         #expect(history.out.split(separator: "\n").count == 3, "the newline in the device name did not start a row")
+    }
+
+    @Test func doctorPassesOnAHealthyTenantAndNamesTheLicenceOnAFreeOne() async throws {
+        let healthy = try await Self.tenant()
+        defer { let tenant = healthy.tenant; Task { await tenant.stop() }; try? FileManager.default.removeItem(atPath: healthy.stateDirectory) }
+        _ = await run(["login"], healthy.environment)
+        let (code, report) = await run(["doctor"], healthy.environment)
+        #expect(code == .ok, "\(report.out)")
+        #expect(report.out.hasSuffix("All checks passed.\n"))
+
+        let free = try await Self.tenant(premium: false)
+        defer { let tenant = free.tenant; Task { await tenant.stop() }; try? FileManager.default.removeItem(atPath: free.stateDirectory) }
+        _ = await run(["login"], free.environment)
+        let (freeCode, freeReport) = await run(["doctor"], free.environment)
+        #expect(freeCode == .accessDenied)
+        #expect(freeReport.out.contains("  FAIL  licence: Graph failed reading your sign-in history (GET /auditLogs/signIns): HTTP 403 Authentication_RequestFromNonPremiumTenantOrB2CTenant"))
+        #expect(freeReport.out.contains("fix: the tenant has no Microsoft Entra ID P1 or P2 licence"))
     }
 
     @Test func statusWithoutSignInExitsWithTheSignInCode() async throws {
