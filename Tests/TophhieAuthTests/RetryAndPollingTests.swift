@@ -72,3 +72,19 @@ import Testing
         #expect(text.contains("HTTP 403 Authorization_RequestDenied"))
     }
 }
+
+@Suite struct ConfigurationValidationTests {
+    @Test(arguments: [
+        ("http://127.0.0.1:8765/v1.0", true), ("http://localhost/v1.0", true), ("http://[::1]:80/v1.0", true),
+        ("http://127.evil.example/v1.0", false), ("http://127.0.0.1.evil.example/v1.0", false),
+        ("http://10.0.0.1/v1.0", false), ("https://graph.microsoft.com/v1.0", true),
+    ])
+    func plainHTTPOnlyToLoopback(graph: String, valid: Bool) {
+        let configuration = TophhieConfiguration(tenant: "t", clientID: "c", graphBaseURL: URL(string: graph)!, stateDirectory: URL(fileURLWithPath: "/tmp/x"))
+        if valid {
+            #expect(throws: Never.self) { try configuration.validate() }
+        } else {
+            #expect(throws: TophhieAuthError.self) { try configuration.validate() }
+        }
+    }
+}

@@ -122,13 +122,16 @@ public struct SyslogMessage: Sendable, Hashable {
     }
 
     /// RFC 5424 §6.3.3: `"`, `\` and `]` are escaped with a backslash; nothing else.
+    ///
+    /// Walks scalars, not characters: `"` followed by a combining mark is one `Character` that
+    /// is not `"`, yet its first byte on the wire is a bare quote.
     static func paramValue(_ value: String) -> String {
-        var out = ""
-        for character in value {
-            if character == "\"" || character == "\\" || character == "]" { out.append("\\") }
-            out.append(character)
+        var out = String.UnicodeScalarView()
+        for scalar in value.unicodeScalars {
+            if scalar == "\"" || scalar == "\\" || scalar == "]" { out.append("\\") }
+            out.append(scalar)
         }
-        return out
+        return String(out)
     }
 
     static func element(_ element: StructuredElement) -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import TophhieAuth
 
 /// A webhook URL that passed the security checks: HTTPS, or plain HTTP only to this machine.
 ///
@@ -28,15 +29,7 @@ public struct WebhookEndpoint: Sendable, Hashable, CustomStringConvertible, Cust
 
     /// Whether `host` names this machine: 127.0.0.0/8, ::1 or localhost.
     public static func isLoopback(_ host: String) -> Bool {
-        var name = host.lowercased()
-        if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
-        if name == "localhost" || name == "::1" || name == "0:0:0:0:0:0:0:1" { return true }
-        let octets = name.split(separator: ".", omittingEmptySubsequences: false)
-        guard octets.count == 4, octets[0] == "127" else { return false }
-        return octets.allSatisfy { part in
-            guard !part.isEmpty, part.count <= 3, part.allSatisfy(\.isASCII), let n = Int(part) else { return false }
-            return n <= 255
-        }
+        TophhieConfiguration.isLoopbackHost(host)
     }
 
     /// `https://hooks.slack.com/…`: enough to tell endpoints apart, never the credential.

@@ -78,8 +78,21 @@ public struct TophhieConfiguration: Sendable, Equatable {
 
     /// Whether a URL points at this machine (the simulated tenant, a test receiver).
     public static func isLoopback(_ url: URL) -> Bool {
-        guard let host = url.host?.lowercased() else { return false }
-        return host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+        url.host.map(isLoopbackHost) ?? false
+    }
+
+    /// Whether `host` names this machine: an IPv4 address in 127.0.0.0/8, `::1` or `localhost`.
+    /// A name such as `127.evil.example` is not loopback: it resolves wherever its owner likes.
+    public static func isLoopbackHost(_ host: String) -> Bool {
+        var name = host.lowercased()
+        if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
+        if name == "localhost" || name == "::1" || name == "0:0:0:0:0:0:0:1" { return true }
+        let octets = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard octets.count == 4, octets[0] == "127" else { return false }
+        return octets.allSatisfy { part in
+            guard !part.isEmpty, part.count <= 3, part.allSatisfy(\.isASCII), let number = Int(part) else { return false }
+            return number <= 255
+        }
     }
 
     var deviceCodeEndpoint: URL { authority.appendingPathComponent("oauth2/v2.0/devicecode") }
