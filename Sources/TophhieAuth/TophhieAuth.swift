@@ -191,7 +191,28 @@ public final class TophhieAuth: Sendable {
             guard let nextURL = URL(string: next) else {
                 throw TophhieAuthError.malformedResponse("page \(fetch.pages) of the sign-in log has an unreadable @odata.nextLink")
             }
+            try Self.checkNextLink(nextURL, continues: query, graphBaseURL: configuration.graphBaseURL)
             url = nextURL
+        }
+    }
+}
+
+extension TophhieAuth {
+    /// A `nextLink` is followed verbatim, but only when it continues the same self-filtered query:
+    /// the same path, and either our own filter or none beside a `$skiptoken`. Anything else
+    /// (another resource, a filter without the user id) is refused rather than sent a token.
+    static func checkNextLink(_ next: URL, continues query: SignInQuery, graphBaseURL: URL) throws {
+        let expectedPath = graphBaseURL.appendingPathComponent("auditLogs/signIns").path
+        guard let parts = URLComponents(url: next, resolvingAgainstBaseURL: false), parts.path == expectedPath else {
+            throw TophhieAuthError.malformedResponse("Graph's @odata.nextLink points away from the sign-in log; not following it")
+        }
+        let items = parts.queryItems ?? []
+        if let filter = items.first(where: { $0.name == "$filter" })?.value {
+            guard filter == query.filter else {
+                throw TophhieAuthError.malformedResponse("Graph's @odata.nextLink changes the sign-in filter; not following it")
+            }
+        } else if !items.contains(where: { $0.name == "$skiptoken" }) {
+            throw TophhieAuthError.malformedResponse("Graph's @odata.nextLink has neither the sign-in filter nor a $skiptoken; not following it")
         }
     }
 }

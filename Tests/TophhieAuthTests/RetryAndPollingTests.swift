@@ -88,3 +88,23 @@ import Testing
         }
     }
 }
+
+@Suite struct NextLinkTests {
+    let graph = URL(string: "https://graph.microsoft.com/v1.0")!
+
+    @Test(arguments: [
+        ("https://graph.microsoft.com/v1.0/auditLogs/signIns?$top=1000&$skiptoken=abc", true),
+        ("https://graph.microsoft.com/v1.0/auditLogs/signIns?$filter=userId%20eq%20'26be570a-ae82-4189-b4e2-a37c6808512d'&$skiptoken=abc", true),
+        ("https://graph.microsoft.com/v1.0/auditLogs/signIns?$top=1000", false),
+        ("https://graph.microsoft.com/v1.0/auditLogs/signIns?$filter=createdDateTime%20ge%202020-01-01T00:00:00Z&$skiptoken=abc", false),
+        ("https://graph.microsoft.com/v1.0/me/messages?$skiptoken=abc", false),
+    ])
+    func followsOnlyTheSameSelfFilteredQuery(link: String, allowed: Bool) throws {
+        let query = try SignInQuery(userID: "26be570a-ae82-4189-b4e2-a37c6808512d")
+        if allowed {
+            #expect(throws: Never.self) { try TophhieAuth.checkNextLink(URL(string: link)!, continues: query, graphBaseURL: graph) }
+        } else {
+            #expect(throws: TophhieAuthError.self) { try TophhieAuth.checkNextLink(URL(string: link)!, continues: query, graphBaseURL: graph) }
+        }
+    }
+}

@@ -95,3 +95,14 @@ import TophhieSimulator
         }
     }
 }
+
+@Suite struct SecretRedactionTests {
+    @Test func cachedSessionsNeverPrintTheirTokens() {
+        let session = CachedSession(objectID: "o", userPrincipalName: "u", grantedScopes: ["User.Read"], requestedScopes: [], accessToken: "AT-SECRET-VALUE", accessTokenExpiresAt: nil, refreshToken: "RT-SECRET-VALUE", authority: "a", clientID: "c", signedInAt: Date(timeIntervalSince1970: 0), refreshedAt: nil)
+        var dumped = ""
+        dump(session, to: &dumped)
+        for text in [dumped, "\(session)", String(reflecting: session)] {
+            #expect(!text.contains("SECRET-VALUE"), "\(text)")
+        }
+    }
+}

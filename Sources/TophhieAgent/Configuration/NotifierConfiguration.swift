@@ -2,7 +2,7 @@ import Foundation
 import TophhieRules
 
 /// One entry of the config's `notifiers:` list, before it becomes a notifier.
-public struct NotifierConfiguration: Sendable, Equatable {
+public struct NotifierConfiguration: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// Unique; names the outbox file and appears in `notify test`.
     public var name: String
     /// `stdout`, `syslog` or `webhook`.
@@ -28,6 +28,15 @@ public struct NotifierConfiguration: Sendable, Equatable {
         self.line = line
         self.column = column
     }
+
+    /// The entry without option values: a URL can carry a chat service's credential, and an
+    /// inline `secret` is one.
+    public var description: String {
+        "NotifierConfiguration(name: \(name), type: \(type), min_level: \(minimumLevel.rawValue), options: \(options.keys.sorted().joined(separator: ", ")))"
+    }
+
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["name": name, "type": type, "minimumLevel": minimumLevel]) }
 
     /// An error that points at this entry.
     public func error(_ message: String) -> ConfigurationError {

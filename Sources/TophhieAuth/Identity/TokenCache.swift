@@ -3,7 +3,7 @@ import Foundation
 /// What a sign-in leaves behind: the account, the granted scopes and the tokens.
 ///
 /// `description` never shows a token.
-public struct CachedSession: Codable, Sendable, Equatable, CustomStringConvertible {
+public struct CachedSession: Codable, Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The user's object id, learned from `GET /me`; the sign-in filter's `userId`.
     public var objectID: String?
     public var userPrincipalName: String?
@@ -18,6 +18,11 @@ public struct CachedSession: Codable, Sendable, Equatable, CustomStringConvertib
     public var clientID: String
     public var signedInAt: Date
     public var refreshedAt: Date?
+
+    public var debugDescription: String { description }
+
+    /// No children: `dump` and test failure messages walk the mirror, and must not print tokens.
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
 
     public var description: String {
         "CachedSession(user: \(userPrincipalName ?? "unknown"), scopes: \(grantedScopes.joined(separator: " ")), access token expires: \(accessTokenExpiresAt.map { "\($0)" } ?? "none"), tokens: redacted)"
