@@ -106,3 +106,22 @@ import TophhieSimulator
         }
     }
 }
+
+@Suite struct ConcurrentRefreshTests {
+    @Test func concurrentCallersShareOneRefresh() async throws {
+        var scenario = TenantHarness.scenario()
+        scenario.tokens.rejectReusedRefreshTokens = true
+        let harness = try await TenantHarness.start(scenario)
+        defer { Task { await harness.stop() } }
+        try await harness.signIn()
+        harness.clock.advance(by: 7200)
+        let auth = harness.auth()
+        await harness.tenant.clearRequestLog()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<6 { group.addTask { _ = try await auth.getUserProfile() } }
+            try await group.waitForAll()
+        }
+        let refreshes = await harness.tenant.requests.filter { $0.path.hasSuffix("/oauth2/v2.0/token") }.count
+        #expect(refreshes == 1, "six callers, one redemption of the refresh token")
+    }
+}

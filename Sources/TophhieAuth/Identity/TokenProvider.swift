@@ -14,6 +14,8 @@ actor TokenProvider {
     /// The cache file's modification time when it was last read or written: a `login` in another
     /// process replaces the file, and a long-running agent must notice.
     private var loadedVersion: Date?
+    /// The refresh in progress; later callers await it rather than redeem the same token again.
+    private var refreshing: Task<String, any Error>?
 
     init(configuration: TophhieConfiguration, identity: IdentityClient, cache: TokenCache, clock: any TophhieClock) {
         self.configuration = configuration
@@ -62,7 +64,7 @@ actor TokenProvider {
     /// - Throws: `.interactionRequired` when nobody is signed in, the scope was never granted, or
     ///   the refresh token is refused.
     func accessToken(covering scope: String, forceRefresh: Bool = false) async throws -> String {
-        guard var current = try currentSession() else {
+        guard let current = try currentSession() else {
             throw TophhieAuthError.interactionRequired(reason: "nobody is signed in")
         }
         guard TophhieScopes.covers(current.grantedScopes, scope) else {
@@ -74,7 +76,25 @@ actor TokenProvider {
            expiry.timeIntervalSince(now) > configuration.tokenExpirySkew {
             return token
         }
-        let grant = try await identity.refresh(current.refreshToken, scopes: current.requestedScopes)
+        // One refresh at a time: callers that arrive while it runs wait for its result instead of
+        // redeeming the same refresh token again.
+        if let running = refreshing { return try await running.value }
+        let task = Task { try await self.refresh(current) }
+        refreshing = task
+        defer { refreshing = nil }
+        return try await task.value
+    }
+
+    /// Redeems the refresh token and stores the rotated one.
+    private func refresh(_ session: CachedSession) async throws -> String {
+        let redeemed = session.refreshToken
+        let grant = try await identity.refresh(redeemed, scopes: session.requestedScopes)
+        // The actor may have served others during the await (a `login` in another process, a
+        // remembered object id): start again from what is on disk and change only the tokens.
+        var current = try currentSession() ?? session
+        guard current.refreshToken == redeemed else {
+            throw TophhieAuthError.interactionRequired(reason: "the token cache was replaced by another sign-in while refreshing; run the command again")
+        }
         current.accessToken = grant.access_token
         current.accessTokenExpiresAt = clock.now().addingTimeInterval(grant.expires_in)
         if let rotated = grant.refresh_token { current.refreshToken = rotated }
