@@ -132,6 +132,25 @@ import TophhieSimulator
         #expect(delivered.count == 2)
     }
 
+    @Test func aCrashAfterQueuingANoticeDoesNotSendItTwice() async throws {
+        let harness = try await AgentHarness.start()
+        defer { Task { await harness.stop() } }
+        _ = try await harness.cycle().run(now: harness.clock.now())
+        _ = await harness.tenant.revokeRefreshTokens()
+        harness.clock.advance(by: 7200)
+        let stateFile = harness.stateDirectory.appendingPathComponent("state.json")
+        let saved = try Data(contentsOf: stateFile)
+        try FileManager.default.removeItem(at: stateFile)
+        try FileManager.default.createDirectory(at: stateFile.appendingPathComponent("blocker"), withIntermediateDirectories: true)
+        await #expect(throws: (any Error).self) { _ = try await harness.cycle().run(now: harness.clock.now()) }
+        try FileManager.default.removeItem(at: stateFile)
+        try saved.write(to: stateFile)
+        harness.clock.advance(by: 300)
+        let report = try await harness.cycle().run(now: harness.clock.now())
+        #expect(report.notices.map(\.rule.id) == ["tophhie.notice.sign-in-needed"])
+        #expect(await harness.recorder.deliveredIDs.count == 1, "the notice queued before the crash and the one after share an id")
+    }
+
     @Test func downtimeLongerThanRetentionGivesOneCoverageGapNotice() async throws {
         let harness = try await AgentHarness.start(retentionDays: 7)
         defer { let finished = harness; Task { await finished.stop() } }

@@ -4,12 +4,15 @@ import TophhieRules
 
 /// Builds the alerts the agent sends about itself; they travel through the same notifiers.
 public enum SystemNotice {
-    /// A notice as an alert. Its id is derived from the kind and the problem's start, so a crash
-    /// that repeats the poll repeats the id and the outbox drops the copy.
-    public static func alert(_ kind: NoticeKind, problem: AgentProblem?, gap: CoverageGap? = nil, now: Date) -> Alert {
+    /// A notice as an alert.
+    ///
+    /// Its id is derived from the kind and `anchor`, a time already committed in the state (the
+    /// last successful poll, or the start of a remembered problem), never from `now`: a crash
+    /// that repeats the poll then repeats the id, and the outbox drops the copy.
+    public static func alert(_ kind: NoticeKind, problem: AgentProblem?, gap: CoverageGap? = nil, anchor: Date?, now: Date) -> Alert {
         let since = gap?.from ?? problem?.since ?? now
         let (title, level, summary) = text(kind, problem: problem, gap: gap, now: now)
-        let key = "notice|\(kind.rawValue)|\(GraphTimestamp.graphText(since))|\(gap.map { GraphTimestamp.graphText($0.to) } ?? "")"
+        let key = "notice|\(kind.rawValue)|\(anchor.map(GraphTimestamp.graphText) ?? "never")"
         return Alert(
             id: "notice-" + StableHash.fnv1a128(key),
             kind: .notice,

@@ -86,11 +86,12 @@ public struct PollCycle: Sendable {
     /// - Throws: state or outbox errors (disk); Graph and sign-in failures become notices instead.
     public func run(now: Date) async throws -> PollReport {
         var state = try store.load()
+        let stateBefore = state
         let plan = planner.plan(state, now: now)
         var report = PollReport(outcome: .succeeded, plan: plan)
         var outgoing: [Alert] = []
         if let gap = plan.gap {
-            outgoing.append(SystemNotice.alert(.coverageGap, problem: nil, gap: gap, now: now))
+            outgoing.append(SystemNotice.alert(.coverageGap, problem: nil, gap: gap, anchor: gap.from, now: now))
             state.reportedGapEnd = gap.to
         }
         do {
@@ -109,9 +110,13 @@ public struct PollCycle: Sendable {
         } catch let error as TophhieAuthError {
             report.outcome = .failed(Self.problemKind(error), detail: error.localizedDescription)
         }
-        let (problem, decided) = notices.decide(current: state.problem, outcome: report.outcome, now: now)
+        let remembered = state.problem
+        let (problem, decided) = notices.decide(current: remembered, outcome: report.outcome, now: now)
         state.problem = problem
-        let noticeAlerts = decided.map { SystemNotice.alert($0.0, problem: $0.1, now: now) }
+        // A new problem is anchored on the last good poll; the end of one on its committed start.
+        let noticeAlerts = decided.map { kind, about in
+            SystemNotice.alert(kind, problem: about, anchor: kind == .recovered ? remembered?.since : (remembered?.kind == about.kind ? remembered?.since : stateBefore.lastSuccessfulPoll), now: now)
+        }
         report.notices = outgoing.filter { $0.kind == .notice } + noticeAlerts
         outgoing += noticeAlerts
         try await dispatch.append(outgoing)

@@ -30,7 +30,9 @@ enum HistoryCommand: CLICommand {
         let auth = TophhieAuth(configuration: try ConnectionOptions.authConfiguration(arguments, io: io))
         let events = try await auth.getSignInHistory(top: top)
         if arguments.flag("json") {
-            for event in events { io.out(String(decoding: event.json.canonicalData(), as: UTF8.self) + "\n") }
+            // JSONEncoder escapes C0 only; DEL, C1, bidi and line separators from device names
+            // would still reach a terminal.
+            for event in events { io.out(ControlCharacterEscaping.hardenJSON(String(decoding: event.json.canonicalData(), as: UTF8.self)) + "\n") }
             return .ok
         }
         if events.isEmpty {

@@ -16,7 +16,7 @@ enum ProfileShowCommand: CLICommand {
         if arguments.flag("json") {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-            io.out(String(decoding: try encoder.encode(profile), as: UTF8.self) + "\n")
+            io.out(ControlCharacterEscaping.hardenJSON(String(decoding: try encoder.encode(profile), as: UTF8.self)) + "\n")
         } else {
             io.out(ProfileText.render(profile))
         }
