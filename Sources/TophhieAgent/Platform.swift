@@ -290,12 +290,21 @@ extension Platform {
     }
 
     /// Appends `bytes` to `path` (created with `mode`), then fsyncs the file.
+    ///
+    /// A write that fails part-way is cut back off, so a long-running agent never appends its
+    /// next batch onto a torn line (which a later open would drop, alert and all).
     static func appendDurably(_ bytes: [UInt8], to path: String, mode: mode_t = 0o600) throws {
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, mode)
         guard fd >= 0 else { throw FileError(operation: "open", path: path, code: errno) }
         defer { _ = close(fd) }
-        try writeAll(fd, bytes, path: path)
-        guard fsync(fd) == 0 else { throw FileError(operation: "fsync", path: path, code: errno) }
+        let sizeBefore = lseek(fd, 0, SEEK_END)
+        do {
+            try writeAll(fd, bytes, path: path)
+            guard fsync(fd) == 0 else { throw FileError(operation: "fsync", path: path, code: errno) }
+        } catch {
+            if sizeBefore >= 0 { _ = ftruncate(fd, sizeBefore) }
+            throw error
+        }
     }
 
     /// Replaces `path` atomically: writes a temporary file, fsyncs it, renames it over `path`,

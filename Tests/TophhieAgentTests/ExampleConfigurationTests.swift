@@ -35,6 +35,7 @@ import Testing
         ("notifiers:\n  - type: pager\n", "cfg.yml:2:5: error: unknown notifier type 'pager'; use stdout, syslog or webhook"),
         ("notifiers:\n  - type: stdout\n  - type: stdout\n", "cfg.yml:3:5: error: two notifiers are named 'stdout'; give each a unique 'name'"),
         ("notifiers:\n  - type: stdout\n    min_level: severe\n", "cfg.yml:3:16: error: min_level must be one of informational, low, medium, high, critical, not 'severe'"),
+        ("notifiers:\n  - {type: stdout, name: a.settled}\n", "cfg.yml:2:5: error: notifier name 'a.settled' may not end in .settled or .dead (the outbox uses those names)"),
         ("graph_url: ftp://x\n", "cfg.yml:1:12: error: 'graph_url' must be an https URL, not 'ftp://x'"),
         ("tenant: [a\n", "cfg.yml:1:9: error: unterminated flow sequence: missing ']'"),
     ])

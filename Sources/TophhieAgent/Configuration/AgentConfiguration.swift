@@ -226,6 +226,10 @@ struct ConfigReader {
             guard finalName.range(of: "^[A-Za-z0-9_.-]{1,64}$", options: .regularExpression) != nil else {
                 throw error("notifier name '\(finalName)' may use letters, digits, '.', '_' and '-' only (it names a file)", at: item)
             }
+            // The outbox keeps <name>.jsonl beside <name>.settled.jsonl and <name>.dead.jsonl.
+            guard !finalName.hasSuffix(".settled"), !finalName.hasSuffix(".dead") else {
+                throw error("notifier name '\(finalName)' may not end in .settled or .dead (the outbox uses those names)", at: item)
+            }
             guard names.insert(finalName).inserted else {
                 throw error("two notifiers are named '\(finalName)'; give each a unique 'name'", at: item)
             }

@@ -9,11 +9,14 @@ public struct NotifierFactory: Sendable {
     public var outputIsTerminal: Bool
     /// Where stdout lines go; the CLI passes its writer so tests can capture it.
     public var write: (@Sendable (String) -> Void)?
+    /// The time webhook timestamps and syslog headers carry; the demo passes its clock's.
+    public var now: @Sendable () -> Date
 
-    public init(environment: [String: String], outputIsTerminal: Bool, write: (@Sendable (String) -> Void)? = nil) {
+    public init(environment: [String: String], outputIsTerminal: Bool, write: (@Sendable (String) -> Void)? = nil, now: @escaping @Sendable () -> Date = { Date() }) {
         self.environment = environment
         self.outputIsTerminal = outputIsTerminal
         self.write = write
+        self.now = now
     }
 
     /// The notifier and its route for one entry.
@@ -59,7 +62,7 @@ public struct NotifierFactory: Sendable {
                 guard let parsed = SyslogNotifier.Format(rawValue: name) else { throw entry.error("format must be rfc5424 or rfc3164, not '\(name)'") }
                 format = parsed
             }
-            return (SyslogNotifier(name: entry.name, settings: .init(transport: transport, facility: facility, format: format)), route)
+            return (SyslogNotifier(name: entry.name, settings: .init(transport: transport, facility: facility, format: format), now: now), route)
         case "webhook":
             guard let url = entry.options["url"] else { throw entry.error("a webhook needs 'url'") }
             let endpoint: WebhookEndpoint
@@ -90,7 +93,7 @@ public struct NotifierFactory: Sendable {
             }
             do {
                 let settings = try WebhookNotifier.Settings(endpoint: endpoint, preset: preset, secret: secret, timeout: timeout)
-                return (WebhookNotifier(name: entry.name, settings: settings), route)
+                return (WebhookNotifier(name: entry.name, settings: settings, now: now), route)
             } catch {
                 throw entry.error("\(error)")
             }

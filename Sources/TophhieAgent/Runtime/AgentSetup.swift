@@ -38,7 +38,7 @@ public struct AgentSetup: Sendable {
         let clock = environment.clock
         let auth = TophhieAuth(configuration: authConfiguration, clock: clock)
         let rules = try loadRules(configuration, environment: environment)
-        let factory = NotifierFactory(environment: environment.variables, outputIsTerminal: environment.outputIsTerminal, write: environment.write)
+        let factory = NotifierFactory(environment: environment.variables, outputIsTerminal: environment.outputIsTerminal, write: environment.write, now: { clock.now() })
         let notifiers = try configuration.notifiers.map(factory.make)
         let dispatch = try OutboxDispatch(stateDirectory: configuration.stateDirectory, notifiers: notifiers, now: { clock.now() }, sleep: { duration in
             let parts = duration.components
