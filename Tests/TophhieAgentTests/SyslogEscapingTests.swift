@@ -14,3 +14,10 @@ import Testing
         }
     }
 }
+
+@Suite struct MarkdownEscapingTests {
+    @Test func linksInSignInTextDoNotRenderInTeamsOrDiscord() {
+        let escaped = WebhookPreset.markdownEscape("OfficeHome [Verify your account](https://evil.example) *now*")
+        #expect(escaped == #"OfficeHome \[Verify your account\]\(https://evil.example\) \*now\*"#)
+    }
+}

@@ -109,6 +109,18 @@ public enum WebhookPreset: Sendable, Hashable {
         ])
     }
 
+    /// Teams and Discord render Markdown: an app named `[Verify](https://evil.example)` would
+    /// become a link inside a security alert. Link and emphasis characters in sign-in-derived
+    /// text (summaries, facts) are backslash-escaped; rule titles come from the operator.
+    static func markdownEscape(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            if "\\`*_[]()>|~".contains(character) { out.append("\\") }
+            out.append(character)
+        }
+        return out
+    }
+
     static func teams(_ alert: Alert) -> JSONValue {
         let colour: String
         switch alert.level {
@@ -123,8 +135,8 @@ public enum WebhookPreset: Sendable, Hashable {
             "body": .array([
                 .object(["type": .string("TextBlock"), "text": .string(truncate(title(alert), Limits.teamsText)), "weight": .string("Bolder"),
                          "size": .string("Medium"), "wrap": .bool(true), "style": .string("heading"), "color": .string(colour)]),
-                .object(["type": .string("TextBlock"), "text": .string(truncate(ControlCharacterEscaping.escape(alert.summary), Limits.teamsText)), "wrap": .bool(true)]),
-                .object(["type": .string("FactSet"), "facts": .array(facts(alert).map { .object(["title": .string($0.0), "value": .string($0.1)]) })]),
+                .object(["type": .string("TextBlock"), "text": .string(truncate(markdownEscape(ControlCharacterEscaping.escape(alert.summary)), Limits.teamsText)), "wrap": .bool(true)]),
+                .object(["type": .string("FactSet"), "facts": .array(facts(alert).map { .object(["title": .string($0.0), "value": .string(markdownEscape($0.1))]) })]),
             ]),
             "msteams": .object(["width": .string("Full")]),
         ])
@@ -148,12 +160,12 @@ public enum WebhookPreset: Sendable, Hashable {
         case .informational: colour = 0x95A5A6
         }
         let fields: [JSONValue] = facts(alert).prefix(25).map {
-            .object(["name": .string($0.0), "value": .string(truncate($0.1, Limits.discordFieldValue)), "inline": .bool($0.1.count < 40)])
+            .object(["name": .string($0.0), "value": .string(truncate(markdownEscape($0.1), Limits.discordFieldValue)), "inline": .bool($0.1.count < 40)])
         }
         return .object([
             "embeds": .array([.object([
                 "title": .string(truncate(title(alert), Limits.discordTitle)),
-                "description": .string(truncate(ControlCharacterEscaping.escape(alert.summary), Limits.discordDescription)),
+                "description": .string(truncate(markdownEscape(ControlCharacterEscaping.escape(alert.summary)), Limits.discordDescription)),
                 "color": .int(colour),
                 "timestamp": .string(GraphTimestamp.alertText(alert.detectedAt)),
                 "fields": .array(fields),
