@@ -28,7 +28,7 @@ public struct ReplayInput: Sendable {
         guard first == UInt8(ascii: "{") else {
             throw SignInEventError("the replay file must be JSON: a Graph page {\"value\":[…]}, an array, JSON lines, or a scenario {\"polls\":[…]}")
         }
-        if let whole = try? JSONValue.parse(data) {
+        if let whole = try? JSONTextReader.parse(data) {
             if let value = whole["value"] {
                 polls = [try ReplayInput.singlePoll(value, what: "'value'")]
             } else if let scenario = whole["polls"] {
@@ -52,9 +52,9 @@ public struct ReplayInput: Sendable {
 
     static func parse(_ data: Data, what: String) throws -> JSONValue {
         do {
-            return try JSONValue.parse(data)
-        } catch {
-            throw SignInEventError("\(what) is not valid JSON")
+            return try JSONTextReader.parse(data)
+        } catch let failure as JSONTextReader.Failure {
+            throw SignInEventError("\(what) is not valid JSON (\(failure))")
         }
     }
 
