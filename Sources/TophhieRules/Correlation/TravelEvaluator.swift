@@ -26,7 +26,9 @@ extension EngineRun {
         // inequality, if any remembered sign-in is too far for the time between, so is one of
         // the consecutive pairs it spans — and comparing neighbours keeps this O(log n).
         let keepAfter = here.time.addingTimeInterval(-(rule.timespan.interval + settings.lookback))
-        if let firstKept = places.firstIndex(where: { $0.time >= keepAfter }), firstKept > 0 {
+        // Trimmed in batches: removing from the front shifts the whole list.
+        if let oldest = places.first, oldest.time < keepAfter, places.count >= 64,
+           let firstKept = places.firstIndex(where: { $0.time >= keepAfter }), firstKept >= places.count / 4 {
             places.removeFirst(firstKept)
         }
         var low = 0, high = places.count
