@@ -34,6 +34,7 @@ let package = Package(
         .testTarget(name: "YAMLReaderTests", dependencies: ["YAMLReader"]),
         .testTarget(name: "TophhieAuthTests", dependencies: ["TophhieAuth", "TophhieSimulator", "LoopbackHTTP", "TophhieJSON"]),
         .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP"]),
+        .testTarget(name: "TophhieSimulatorTests", dependencies: ["TophhieSimulator", "LoopbackHTTP", "TophhieJSON"]),
         .testTarget(name: "TophhieRulesTests", dependencies: ["TophhieRules", "YAMLReader", "TophhieJSON"]),
         .testTarget(name: "TophhieAgentTests", dependencies: ["TophhieAgent", "TophhieAuth", "TophhieRules", "TophhieSimulator", "LoopbackHTTP", "TophhieJSON"]),
         .testTarget(name: "TophhieCLITests", dependencies: ["TophhieCLI", "TophhieAgent", "TophhieSimulator"]),

@@ -31,7 +31,7 @@ public enum GraphTimestamp {
               index < bytes.count, bytes[index] == 84 || bytes[index] == 116 else { return nil }
         index += 1
         guard let hour = number(2), expect(58), let minute = number(2), expect(58), let second = number(2) else { return nil }
-        guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+        guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24, minute < 60, second < 61 else { return nil }
         var fraction = 0.0
         if index < bytes.count, bytes[index] == 46 {
             index += 1
@@ -62,6 +62,19 @@ public enum GraphTimestamp {
         let days = daysFromCivil(year: year, month: month, day: day)
         let seconds = Double(days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds)
         return Date(timeIntervalSince1970: seconds + fraction)
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Parses a bare date `YYYY-MM-DD` as midnight UTC (scenario files use it).
+    public static func parseDate(_ text: String) -> Date? {
+        parse(text + "T00:00:00Z")
     }
 
     /// Formats as UTC with seconds and a `Z`, the form Graph's `$filter` takes unquoted:

@@ -136,9 +136,11 @@ extension JSONValue: Codable {
 
 extension JSONValue {
     /// Parses JSON text into a value.
-    /// - Throws: the decoder's error when the bytes are not JSON.
+    /// - Throws: `JSONParseError` with the byte offset when the bytes are not JSON.
+    /// - Complexity: O(n) in the length of `data`.
     public static func parse(_ data: Data) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: data)
+        var parser = JSONParser(data)
+        return try parser.parseDocument()
     }
 
     /// Compact JSON with sorted keys: the same value always gives the same bytes.

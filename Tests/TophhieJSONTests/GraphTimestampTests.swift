@@ -15,7 +15,7 @@ import TophhieJSON
         #expect(abs(date.timeIntervalSince1970 - epoch) < 1e-6)
     }
 
-    @Test(arguments: ["", "2020-03-13", "2020-03-13T19:15:41", "2020-13-13T19:15:41Z", "2020-03-13T19:15:41.Z", "'2020-03-13T19:15:41Z'", "2020-03-13T19:15:41Zjunk", "42"])
+    @Test(arguments: ["", "2020-03-13", "2020-03-13T19:15:41", "2020-13-13T19:15:41Z", "2020-03-13T19:15:41.Z", "'2020-03-13T19:15:41Z'", "2020-03-13T19:15:41Zjunk", "42", "2023-02-29T00:00:00Z", "2024-04-31T00:00:00Z", "2100-02-29T00:00:00Z"])
     func rejectsOtherText(text: String) {
         #expect(GraphTimestamp.parse(text) == nil)
     }

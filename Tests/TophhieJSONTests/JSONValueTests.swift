@@ -27,3 +27,51 @@ import Testing
         #expect(String(decoding: a.canonicalData(), as: UTF8.self) == #"{"a":[true,null],"b":1}"#)
     }
 }
+
+@Suite struct JSONParserTests {
+    @Test(arguments: [
+        (#"{"a":[1,-2,3.5,1e2,true,false,null,"x"]}"#, JSONValue.object(["a": .array([.int(1), .int(-2), .double(3.5), .double(100), .bool(true), .bool(false), .null, .string("x")])])),
+        (#""\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00""#, .string("\"\\/\u{08}\u{0C}\n\r\té😀")),
+        ("  [ ]  ", .array([])),
+        ("{}", .object([:])),
+        ("9223372036854775807", .int(Int64.max)),
+        ("9223372036854775808", .double(9_223_372_036_854_775_808)),
+        (#""ünïcødé""#, .string("ünïcødé")),
+    ])
+    func readsValues(text: String, value: JSONValue) throws {
+        #expect(try JSONValue.parse(Data(text.utf8)) == value)
+    }
+
+    @Test(arguments: [
+        ("", "invalid JSON at byte 0: unexpected end of input"),
+        ("[1,]", "invalid JSON at byte 3: unexpected character"),
+        ("{\"a\" 1}", "invalid JSON at byte 5: expected ':' after a member name"),
+        ("01", "invalid JSON at byte 2: leading zero in a number"),
+        ("\"\\ud800\"", "invalid JSON at byte 7: unpaired surrogate in a \\u escape"),
+        ("\"a\nb\"", "invalid JSON at byte 2: control character in a string"),
+        ("[1] x", "invalid JSON at byte 4: unexpected text after the value"),
+        ("{\"a\":1", "invalid JSON at byte 6: unexpected end of input in an object"),
+        ("tru", "invalid JSON at byte 0: unexpected end of input"),
+        ("1e999", "invalid JSON at byte 5: number out of range"),
+    ])
+    func rejectsWithOffsets(text: String, message: String) {
+        do {
+            _ = try JSONValue.parse(Data(text.utf8))
+            Issue.record("accepted \(text)")
+        } catch {
+            #expect("\(error)" == message)
+        }
+    }
+
+    @Test func deepNestingIsAnErrorNotACrash() {
+        let text = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+        #expect(throws: JSONParseError.self) { try JSONValue.parse(Data(text.utf8)) }
+    }
+
+    @Test func agreesWithTheDecodableReading() throws {
+        let text = #"{"id":"x","n":[0,-0.5,12345678901,{"k":"v"}],"t":true}"#
+        let viaParser = try JSONValue.parse(Data(text.utf8))
+        let viaDecoder = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        #expect(viaParser == viaDecoder)
+    }
+}

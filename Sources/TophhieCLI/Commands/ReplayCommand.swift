@@ -1,4 +1,5 @@
 import Foundation
+import TophhieAgent
 import TophhieJSON
 import TophhieRules
 
@@ -47,7 +48,7 @@ enum ReplayCommand: CLICommand {
         let set = RuleLoader.load(try RuleFiles.read(rulePaths))
         let errors = set.diagnostics.filter { $0.severity == .error }
         guard errors.isEmpty else {
-            for diagnostic in errors { io.err(TerminalText.escaped(diagnostic.description) + "\n") }
+            for diagnostic in errors { io.err(ControlCharacterEscaping.escape(diagnostic.description) + "\n") }
             throw UsageError("the rules have \(errors.count) error(s); run 'tophhie-watch rules check'")
         }
         guard let data = FileManager.default.contents(atPath: file) else {
@@ -75,7 +76,7 @@ enum ReplayCommand: CLICommand {
             processed += poll.events.count
             alertCount += alerts.count
             for alert in alerts {
-                io.out(format == "json" ? AlertJSON.line(alert) + "\n" : textLine(alert) + "\n")
+                io.out((format == "json" ? ControlCharacterEscaping.hardenJSON(AlertJSON.line(alert)) : textLine(alert)) + "\n")
             }
         }
         if progress { io.err("\u{1B}[2K") }
@@ -84,10 +85,7 @@ enum ReplayCommand: CLICommand {
     }
 
     static func textLine(_ alert: Alert) -> String {
-        var line = "\(GraphTimestamp.alertText(alert.detectedAt)) \(alert.level.rawValue.uppercased()) [\(alert.rule.id)] \(alert.summary)"
-        line += " (\(alert.events.count) event(s), \(GraphTimestamp.alertText(alert.firstEventTime)) – \(GraphTimestamp.alertText(alert.lastEventTime)))"
-        if alert.late, let by = alert.lateBySeconds { line += " late by \(Int(by))s" }
-        line += " id=\(alert.id)"
-        return TerminalText.escaped(line)
+        // The agent's stdout line, so replay output reads the same as live alerts.
+        "\(GraphTimestamp.alertText(alert.detectedAt)) \(AlertTextLine.body(alert))"
     }
 }

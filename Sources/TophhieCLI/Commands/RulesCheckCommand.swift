@@ -1,4 +1,5 @@
 import Foundation
+import TophhieAgent
 import TophhieRules
 
 /// `tophhie-watch rules check [PATH…]`: validates rule files and folders.
@@ -27,7 +28,7 @@ enum RulesCheckCommand: CLICommand {
         let set = RuleLoader.load(sources)
         let quiet = arguments.flag("quiet")
         for diagnostic in set.diagnostics where !quiet || diagnostic.severity == .error {
-            io.out(TerminalText.escaped(diagnostic.description) + "\n")
+            io.out(ControlCharacterEscaping.escape(diagnostic.description) + "\n")
         }
         let errors = set.diagnostics.filter { $0.severity == .error }.count
         let warnings = set.diagnostics.filter { $0.severity == .warning }.count
@@ -44,20 +45,5 @@ enum RuleFiles {
         } catch let error as RuleFileError {
             throw UsageError(error.description)
         }
-    }
-}
-
-/// Escapes control characters so attacker-controlled text cannot move the cursor or forge lines.
-enum TerminalText {
-    static func escaped(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            if scalar.value < 0x20 && scalar != "\t" || (0x7F...0x9F).contains(scalar.value) {
-                result += String(format: "\\u{%02X}", scalar.value)
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
     }
 }

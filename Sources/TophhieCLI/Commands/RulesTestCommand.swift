@@ -1,4 +1,5 @@
 import Foundation
+import TophhieAgent
 import TophhieRules
 
 /// `tophhie-watch rules test [PATH…]`: runs every rule's test cases.
@@ -25,11 +26,11 @@ enum RulesTestCommand: CLICommand {
         let set = RuleLoader.load(try RuleFiles.read(paths))
         let testSources = try RuleFiles.read(paths, select: RuleSource.isTestFile)
         for diagnostic in set.diagnostics where diagnostic.severity == .error {
-            io.err(TerminalText.escaped(diagnostic.description) + "\n")
+            io.err(ControlCharacterEscaping.escape(diagnostic.description) + "\n")
         }
         if set.hasErrors { return .usage }
         let report = RuleTestReport.run(testSources: testSources, rules: set)
-        for line in report.lines(verbose: arguments.flag("verbose")) { io.out(TerminalText.escaped(line) + "\n") }
+        for line in report.lines(verbose: arguments.flag("verbose")) { io.out(ControlCharacterEscaping.escape(line) + "\n") }
         if !report.loadErrors.isEmpty { return .usage }
         return report.failed == 0 && report.passed > 0 ? .ok : .failure
     }

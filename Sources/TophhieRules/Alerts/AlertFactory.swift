@@ -50,17 +50,13 @@ enum AlertFactory {
 
     private static func nonEmpty(_ s: String?) -> String? { s?.isEmpty == false ? s : nil }
 
-    static func groupText(_ group: [AlertGroupValue]) -> String {
-        group.isEmpty ? "" : " for " + group.map { "\($0.field)=\($0.value)" }.joined(separator: ", ")
-    }
-
-    static func singleSummary(_ title: String, _ event: AlertEvent) -> String {
+    static func singleSummary(_ event: AlertEvent) -> String {
         var parts: [String] = []
         if let code = event.errorCode { parts.append("error \(code)") }
         if let app = event.app { parts.append(app) }
         if let ip = event.ipAddress { parts.append("from \(ip)") }
         if let location = event.location { parts.append("(\(location))") }
-        return parts.isEmpty ? title : "\(title): " + parts.joined(separator: " ")
+        return parts.isEmpty ? "matched" : parts.joined(separator: " ")
     }
 
     static func duration(_ seconds: TimeInterval) -> String {

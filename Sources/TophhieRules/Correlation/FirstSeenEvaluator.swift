@@ -32,7 +32,7 @@ extension EngineRun {
         if learned && isNew {
             let group = zip(rule.groupBy, groupValues).map { AlertGroupValue(field: $0, value: $1) }
             let alertEvent = AlertFactory.alertEvent(event)
-            let summary = "\(rule.metadata.title): first \(spec.fields.joined(separator: " + ")) '\(value)'\(AlertFactory.groupText(group))"
+            let summary = "first \(spec.fields.joined(separator: " + ")) '\(value)'"
             emit(metadata: rule.metadata, options: rule.options, defaultSuppress: 0,
                  group: group, groupKey: groupKey + "\u{1F}" + valueKey, events: [alertEvent],
                  windowClose: event.eventTime, summary: summary)

@@ -58,7 +58,7 @@ extension EngineRun {
             let to = pair[0].id == other.id ? here.label : other.label
             let gap = abs(here.time.timeIntervalSince(other.time))
             let speedText = best.speed.isFinite ? "\(Int(best.speed.rounded())) km/h" : "at the same instant"
-            let summary = "\(rule.metadata.title): \(Int(best.distance.rounded())) km from \(from) to \(to) in \(AlertFactory.duration(gap)) (\(speedText))\(AlertFactory.groupText(group))"
+            let summary = "\(Int(best.distance.rounded())) km from \(from) to \(to) in \(AlertFactory.duration(gap)) (\(speedText))"
             emit(metadata: rule.metadata, options: rule.options, defaultSuppress: rule.timespan.interval,
                  group: group, groupKey: groupKey, events: pair, windowClose: pair[1].time, summary: summary)
         }

@@ -45,16 +45,16 @@ extension EngineRun {
     }
 
     func summary(_ rule: CorrelationRule, _ window: Window) -> String {
-        let group = AlertFactory.groupText(window.display)
+        // The title and the group travel beside the summary in every output; not repeated here.
         switch rule.kind {
         case .eventCount:
-            return "\(rule.metadata.title): \(window.metric) events within \(rule.timespan)\(group)"
+            return "\(window.metric) events within \(rule.timespan)"
         case .valueCount(let field):
-            return "\(rule.metadata.title): \(window.metric) distinct \(field) values within \(rule.timespan)\(group)"
+            return "\(window.metric) distinct \(field) values within \(rule.timespan)"
         case .temporal, .temporalOrdered:
-            return "\(rule.metadata.title): \(rule.rules.joined(separator: rule.kind == .temporal ? " + " : " → ")) within \(rule.timespan)\(group)"
+            return "\(rule.rules.joined(separator: rule.kind == .temporal ? " + " : " → ")) within \(rule.timespan)"
         default:
-            return rule.metadata.title
+            return "\(window.metric) events within \(rule.timespan)"
         }
     }
 

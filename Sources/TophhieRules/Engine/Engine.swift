@@ -133,7 +133,7 @@ struct EngineRun {
         let alertEvent = AlertFactory.alertEvent(event)
         emit(metadata: rule.metadata, options: rule.options, defaultSuppress: 0,
              group: [], groupKey: "", events: [alertEvent], windowClose: event.eventTime,
-             summary: AlertFactory.singleSummary(rule.metadata.title, alertEvent))
+             summary: AlertFactory.singleSummary(alertEvent))
     }
 
     /// Decides whether a candidate alert is new, suppressed, or withheld for learning, and

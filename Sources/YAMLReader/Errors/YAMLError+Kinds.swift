@@ -133,6 +133,12 @@ extension YAMLError {
         YAMLError("this line is not indented enough to continue the value above", at: mark)
     }
 
+    static func underIndentedFlow(sequence: Bool, openedAt start: YAMLMark, at mark: YAMLMark) -> YAMLError {
+        let what = sequence ? "flow sequence" : "flow mapping"
+        let closing = sequence ? "']'" : "'}'"
+        return YAMLError("this line is not indented enough to continue the \(what) opened at \(start); is a \(closing) missing?", at: mark)
+    }
+
     static func unterminatedFlow(sequence: Bool, at mark: YAMLMark) -> YAMLError {
         sequence
             ? YAMLError("unterminated flow sequence: missing ']'", at: mark)

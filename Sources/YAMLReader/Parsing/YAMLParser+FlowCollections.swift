@@ -138,7 +138,7 @@ extension YAMLParser {
                 }
                 if spaces < context.minSpaces {
                     if white > spaces { throw YAMLError.tabIndentation(at: source.mark(ahead: spaces)) }
-                    throw YAMLError.underIndentedContinuation(at: source.mark(ahead: spaces))
+                    throw YAMLError.underIndentedFlow(sequence: context.isSequence, openedAt: context.start, at: source.mark(ahead: spaces))
                 }
                 source.advance(by: white)
             } else if c == SourceText.end {

@@ -79,6 +79,11 @@ extension YAMLParser {
                 throw YAMLError.unterminatedQuote(double: isDouble, at: quoteStart)
             }
             if spaces < minSpaces {
+                // With no closing quote anywhere ahead, the real mistake is the missing quote.
+                let quote: Unicode.Scalar = isDouble ? "\"" : "'"
+                if !source.scalars[source.offset...].contains(quote) {
+                    throw YAMLError.unterminatedQuote(double: isDouble, at: quoteStart)
+                }
                 throw YAMLError.underIndentedContinuation(at: source.mark(ahead: spaces))
             }
             source.advance(by: white)

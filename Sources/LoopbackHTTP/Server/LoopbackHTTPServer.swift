@@ -1,0 +1,129 @@
+import Foundation
+
+/// A small HTTP/1.1 server bound to 127.0.0.1, for simulated services and test receivers.
+///
+/// Each connection carries one request and is closed after the response (`Connection: close`).
+/// Connections are served concurrently, each on its own thread, so a slow handler never blocks
+/// another request. Request heads over `maxHeaderBytes` get 431, bodies over `maxBodyBytes` get
+/// 413, chunked request bodies get 411, and malformed requests get 400; none of them can crash it.
+///
+/// Socket reads and writes run on dedicated threads; the handler runs as a Swift task, so it must
+/// suspend (`await`) rather than block a thread, or it starves the concurrency pool.
+public final class LoopbackHTTPServer: Sendable {
+    /// Answers one request.
+    public typealias Handler = @Sendable (HTTPRequest) async -> HTTPResponse
+
+    private let handler: Handler
+    private let limits: HTTPRequestDecoder.Limits
+    private let readTimeout: Double
+    private let maxConnections: Int
+    private let state = ServerState()
+
+    /// Creates a stopped server.
+    /// - Parameters:
+    ///   - maxHeaderBytes: the largest request line plus headers accepted (431 above it).
+    ///   - maxBodyBytes: the largest `Content-Length` accepted (413 above it).
+    ///   - readTimeout: seconds a connection may stay silent while its request is read.
+    ///   - maxConnections: connections served at once; more are answered 503.
+    ///   - handler: answers each request.
+    public init(
+        maxHeaderBytes: Int = 64 * 1024,
+        maxBodyBytes: Int = 16 * 1024 * 1024,
+        readTimeout: Double = 10,
+        maxConnections: Int = 256,
+        handler: @escaping Handler
+    ) {
+        self.handler = handler
+        self.limits = HTTPRequestDecoder.Limits(maxHeadBytes: maxHeaderBytes, maxBodyBytes: maxBodyBytes)
+        self.readTimeout = readTimeout
+        self.maxConnections = maxConnections
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// The bound port while running, else nil.
+    public var port: UInt16? {
+        state.port
+    }
+
+    /// `http://127.0.0.1:PORT` while running; port 0 when stopped.
+    public var baseURL: URL {
+        URL(string: "http://127.0.0.1:\(port ?? 0)")!
+    }
+
+    /// Starts listening on 127.0.0.1 and returns the bound port.
+    /// - Parameter port: the port to bind; 0 picks a free ephemeral port.
+    /// - Throws: `LoopbackHTTPError` when the server is already running or the port cannot be bound.
+    @discardableResult
+    public func start(port: UInt16 = 0) throws -> UInt16 {
+        if state.isRunning { throw LoopbackHTTPError("the server is already running on port \(state.port ?? 0)") }
+        let listener: (fd: Int32, port: UInt16)
+        do {
+            listener = try PlatformSocket.listenOnLoopback(port: port, backlog: 128)
+        } catch {
+            throw LoopbackHTTPError("could not listen on 127.0.0.1:\(port): \(error)")
+        }
+        let finished = DispatchSemaphore(value: 0)
+        guard state.begin(fd: listener.fd, port: listener.port, finished: finished) else {
+            PlatformSocket.close(listener.fd)
+            throw LoopbackHTTPError("the server is already running on port \(state.port ?? 0)")
+        }
+        let thread = Thread { [state, handler, limits, readTimeout, maxConnections] in
+            Self.acceptLoop(
+                fd: listener.fd, state: state, handler: handler, limits: limits,
+                readTimeout: readTimeout, maxConnections: maxConnections
+            )
+            PlatformSocket.close(listener.fd)
+            state.finishStop()
+            finished.signal()
+        }
+        thread.name = "loopback-http-accept-\(listener.port)"
+        thread.start()
+        return listener.port
+    }
+
+    /// Stops accepting, closes the listening socket and interrupts open connections.
+    ///
+    /// Returns once the port is closed. Safe to call more than once.
+    public func stop() {
+        guard let finished = state.beginStop() else { return }
+        finished.wait()
+    }
+
+    /// Serves until the calling task is cancelled, starting on an ephemeral port if not yet started.
+    /// - Throws: `LoopbackHTTPError` when the server cannot start.
+    public func run() async throws {
+        if !state.isRunning { try start() }
+        defer { stop() }
+        while !Task.isCancelled {
+            do { try await Task.sleep(for: .seconds(3600)) } catch { break }
+        }
+    }
+
+    private static func acceptLoop(
+        fd: Int32, state: ServerState, handler: @escaping Handler,
+        limits: HTTPRequestDecoder.Limits, readTimeout: Double, maxConnections: Int
+    ) {
+        while !state.isStopping {
+            switch PlatformSocket.accept(on: fd, timeoutMilliseconds: 250) {
+            case .timedOut:
+                continue
+            case .closed:
+                return
+            case .connection(let client):
+                guard state.register(client, limit: maxConnections) else {
+                    _ = PlatformSocket.sendAll(client, HTTPResponse.text(503, "too many connections\n").serialized(includeBody: true))
+                    PlatformSocket.shutdownWrite(client)
+                    PlatformSocket.close(client)
+                    continue
+                }
+                let connection = Connection(fd: client, limits: limits, readTimeout: readTimeout, handler: handler, state: state)
+                let worker = Thread { connection.serve() }
+                worker.name = "loopback-http-connection"
+                worker.start()
+            }
+        }
+    }
+}

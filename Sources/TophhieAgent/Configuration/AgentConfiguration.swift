@@ -1,0 +1,236 @@
+import Foundation
+import TophhieAuth
+import TophhieRules
+import YAMLReader
+
+/// Everything the agent and the commands read from the config file, with defaults.
+public struct AgentConfiguration: Sendable, Equatable {
+    public var tenant: String?
+    public var clientID: String?
+    /// The full authority; nil means `https://login.microsoftonline.com/{tenant}`.
+    public var authority: URL?
+    public var graphBaseURL: URL
+    public var stateDirectory: URL
+    /// 7 (Entra ID Free) or 30 (P1/P2): how far back Graph still has events.
+    public var retentionDays: Int
+    /// Seconds between polls in `run` (default 5 minutes).
+    public var pollInterval: Double
+    /// Up to this many seconds are added at random to each interval, so many agents spread out.
+    public var pollJitter: Double
+    /// How far back each poll re-reads, for events that land late (default 24 hours).
+    public var lookback: Double
+    /// Files or folders of rules.
+    public var rulePaths: [String]
+    public var notifiers: [NotifierConfiguration]
+    /// The file this came from, for messages.
+    public var sourceFile: String?
+
+    public init(stateDirectory: URL) {
+        self.graphBaseURL = TophhieConfiguration.defaultGraphBaseURL
+        self.stateDirectory = stateDirectory
+        self.retentionDays = 30
+        self.pollInterval = 300
+        self.pollJitter = 30
+        self.lookback = 86_400
+        self.rulePaths = []
+        self.notifiers = [NotifierConfiguration(name: "stdout", type: "stdout")]
+    }
+
+    /// `$STATE_DIRECTORY` (systemd), else `$XDG_STATE_HOME/tophhie-watch`, else `~/.local/state/tophhie-watch`.
+    public static func defaultStateDirectory(environment: [String: String]) -> URL {
+        if let systemd = environment["STATE_DIRECTORY"], !systemd.isEmpty { return URL(fileURLWithPath: systemd) }
+        if let xdg = environment["XDG_STATE_HOME"], !xdg.isEmpty { return URL(fileURLWithPath: xdg).appendingPathComponent("tophhie-watch") }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home).appendingPathComponent(".local/state/tophhie-watch")
+    }
+
+    /// The framework configuration these settings describe.
+    /// - Throws: `ConfigurationError` when the tenant or client id is missing or a URL is unusable.
+    public func authConfiguration() throws -> TophhieConfiguration {
+        guard let tenant, !tenant.isEmpty else {
+            throw ConfigurationError("no tenant: set 'tenant' in the config file, pass --tenant, or set TOPHHIE_TENANT", file: sourceFile)
+        }
+        guard let clientID, !clientID.isEmpty else {
+            throw ConfigurationError("no client id: set 'client_id' in the config file, pass --client-id, or set TOPHHIE_CLIENT_ID", file: sourceFile)
+        }
+        let configuration: TophhieConfiguration
+        if let authority {
+            configuration = TophhieConfiguration(tenant: tenant, clientID: clientID, authority: authority, graphBaseURL: graphBaseURL, stateDirectory: stateDirectory, retentionDays: retentionDays)
+        } else {
+            configuration = TophhieConfiguration(tenant: tenant, clientID: clientID, graphBaseURL: graphBaseURL, stateDirectory: stateDirectory, retentionDays: retentionDays)
+        }
+        do { try configuration.validate() } catch let error as TophhieAuthError {
+            throw ConfigurationError(error.localizedDescription.replacingOccurrences(of: "configuration: ", with: ""), file: sourceFile)
+        }
+        return configuration
+    }
+
+    /// Reads a config file.
+    /// - Parameter environment: where `secret_env` names are looked up later, and `${VAR}` is not expanded.
+    /// - Throws: `ConfigurationError` with `file:line:col` for every problem found first.
+    public static func load(file: URL, environment: [String: String]) throws -> AgentConfiguration {
+        let text: String
+        do { text = try String(contentsOf: file, encoding: .utf8) } catch {
+            throw ConfigurationError("cannot read the config file: \(error.localizedDescription)", file: file.path)
+        }
+        return try parse(text, file: file.path, baseDirectory: file.deletingLastPathComponent(), environment: environment)
+    }
+
+    /// Reads config text; relative paths are taken from `baseDirectory`.
+    public static func parse(_ text: String, file: String, baseDirectory: URL, environment: [String: String]) throws -> AgentConfiguration {
+        let root: YAMLNode
+        do {
+            let documents = try YAMLReader.documents(text)
+            guard documents.count <= 1 else { throw ConfigurationError("the config file must hold one YAML document, not \(documents.count)", file: file) }
+            guard let first = documents.first else {
+                throw ConfigurationError("the config file is empty", file: file)
+            }
+            root = first
+        } catch let error as YAMLError {
+            throw ConfigurationError(error.message, file: file, line: error.mark.line, column: error.mark.column)
+        }
+        let reader = ConfigReader(file: file)
+        let top = try reader.mapping(root, "the config file")
+        var configuration = AgentConfiguration(stateDirectory: defaultStateDirectory(environment: environment))
+        configuration.sourceFile = file
+        let known: Set<String> = ["tenant", "client_id", "authority", "graph_url", "state_dir", "retention_days", "poll", "rules", "notifiers"]
+        for (key, value) in top {
+            guard known.contains(key.text) else {
+                throw reader.error("unknown key '\(key.text)'; known keys: \(known.sorted().joined(separator: ", "))", at: key.node)
+            }
+            switch key.text {
+            case "tenant": configuration.tenant = try reader.string(value, key.text)
+            case "client_id": configuration.clientID = try reader.string(value, key.text)
+            case "authority": configuration.authority = try reader.url(value, key.text)
+            case "graph_url": configuration.graphBaseURL = try reader.url(value, key.text)
+            case "state_dir": configuration.stateDirectory = reader.path(try reader.string(value, key.text), base: baseDirectory)
+            case "retention_days":
+                let days = try reader.integer(value, key.text)
+                guard days == 7 || days == 30 || (1...90).contains(days) else { throw reader.error("retention_days must be between 1 and 90 (7 for Entra ID Free, 30 for P1/P2)", at: value) }
+                configuration.retentionDays = days
+            case "poll":
+                for (pollKey, pollValue) in try reader.mapping(value, "poll") {
+                    switch pollKey.text {
+                    case "interval":
+                        let seconds = try reader.duration(pollValue, "poll.interval")
+                        guard seconds >= 60 else { throw reader.error("poll.interval must be at least 1m: the sign-in log API allows about 5 requests per 10 s per app and tenant", at: pollValue) }
+                        configuration.pollInterval = seconds
+                    case "jitter": configuration.pollJitter = try reader.duration(pollValue, "poll.jitter")
+                    case "lookback":
+                        let seconds = try reader.duration(pollValue, "poll.lookback")
+                        guard seconds >= 3600 else { throw reader.error("poll.lookback must be at least 1h: sign-ins land minutes to hours late", at: pollValue) }
+                        configuration.lookback = seconds
+                    default: throw reader.error("unknown key 'poll.\(pollKey.text)'; known: interval, jitter, lookback", at: pollKey.node)
+                    }
+                }
+            case "rules":
+                configuration.rulePaths = try reader.stringList(value, "rules").map { reader.path($0, base: baseDirectory).path }
+            case "notifiers":
+                configuration.notifiers = try reader.notifiers(value)
+            default: break
+            }
+        }
+        return configuration
+    }
+}
+
+/// Reads typed values out of YAML nodes, with errors that point at the node.
+struct ConfigReader {
+    let file: String
+
+    func error(_ message: String, at node: YAMLNode) -> ConfigurationError {
+        ConfigurationError(message, file: file, line: node.mark.line, column: node.mark.column)
+    }
+
+    func mapping(_ node: YAMLNode, _ what: String) throws -> [(key: (text: String, node: YAMLNode), value: YAMLNode)] {
+        guard case .mapping(let pairs) = node.kind else { throw error("\(what) must be a mapping of keys to values", at: node) }
+        return try pairs.map { pair in
+            guard case .scalar(let scalar) = pair.key.kind else { throw error("keys must be plain text", at: pair.key) }
+            return ((scalar.text, pair.key), pair.value)
+        }
+    }
+
+    func string(_ node: YAMLNode, _ key: String) throws -> String {
+        guard case .scalar(let scalar) = node.kind, !(scalar.style == .plain && ["", "~", "null", "Null", "NULL"].contains(scalar.text)) else {
+            throw error("'\(key)' must be text", at: node)
+        }
+        return scalar.text
+    }
+
+    func integer(_ node: YAMLNode, _ key: String) throws -> Int {
+        guard case .scalar(let scalar) = node.kind, scalar.style == .plain, let value = Int(scalar.text) else {
+            throw error("'\(key)' must be a whole number", at: node)
+        }
+        return value
+    }
+
+    func duration(_ node: YAMLNode, _ key: String) throws -> Double {
+        let text = try string(node, key)
+        guard let seconds = DurationText.seconds(text) else {
+            throw error("'\(key)' must be a duration such as 90s, 5m, 24h or 7d, not '\(text)'", at: node)
+        }
+        return seconds
+    }
+
+    func url(_ node: YAMLNode, _ key: String) throws -> URL {
+        let text = try string(node, key)
+        guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme.lowercased()), url.host != nil else {
+            throw error("'\(key)' must be an https URL, not '\(text)'", at: node)
+        }
+        return url
+    }
+
+    func path(_ text: String, base: URL) -> URL {
+        if text.hasPrefix("/") { return URL(fileURLWithPath: text) }
+        if text.hasPrefix("~/") { return URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent(String(text.dropFirst(2))) }
+        return base.appendingPathComponent(text).standardizedFileURL
+    }
+
+    func stringList(_ node: YAMLNode, _ key: String) throws -> [String] {
+        switch node.kind {
+        case .sequence(let items): return try items.map { try string($0, key) }
+        case .scalar: return [try string(node, key)]
+        case .mapping: throw error("'\(key)' must be a list", at: node)
+        }
+    }
+
+    func notifiers(_ node: YAMLNode) throws -> [NotifierConfiguration] {
+        guard case .sequence(let items) = node.kind else { throw error("'notifiers' must be a list of notifiers", at: node) }
+        var result: [NotifierConfiguration] = []
+        var names: Set<String> = []
+        for item in items {
+            var options: [String: String] = [:]
+            var name: String?
+            var type: String?
+            var level = AlertLevel.informational
+            var rules: [String]?
+            for (key, value) in try mapping(item, "a notifier") {
+                switch key.text {
+                case "name": name = try string(value, "name")
+                case "type": type = try string(value, "type")
+                case "min_level":
+                    let text = try string(value, "min_level")
+                    guard let parsed = AlertLevel(rawValue: text) else {
+                        throw error("min_level must be one of \(AlertLevel.allCases.map(\.rawValue).joined(separator: ", ")), not '\(text)'", at: value)
+                    }
+                    level = parsed
+                case "rules": rules = try stringList(value, "rules")
+                default: options[key.text] = try string(value, key.text)
+                }
+            }
+            guard let type else { throw error("a notifier needs a 'type' (stdout, syslog or webhook)", at: item) }
+            guard ["stdout", "syslog", "webhook"].contains(type) else {
+                throw error("unknown notifier type '\(type)'; use stdout, syslog or webhook", at: item)
+            }
+            let finalName = name ?? type
+            guard finalName.range(of: "^[A-Za-z0-9_.-]{1,64}$", options: .regularExpression) != nil else {
+                throw error("notifier name '\(finalName)' may use letters, digits, '.', '_' and '-' only (it names a file)", at: item)
+            }
+            guard names.insert(finalName).inserted else {
+                throw error("two notifiers are named '\(finalName)'; give each a unique 'name'", at: item)
+            }
+            result.append(NotifierConfiguration(name: finalName, type: type, minimumLevel: level, ruleIDs: rules, options: options, file: file, line: item.mark.line, column: item.mark.column))
+        }
+        return result
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import TophhieRules
+
+/// Turns the config's notifier entries into notifiers, reading secrets from files or the
+/// environment. Errors point at the entry in the config file and never quote a secret.
+public struct NotifierFactory: Sendable {
+    public var environment: [String: String]
+    /// Whether standard output is a terminal (colour for `stdout` when `colour: auto`).
+    public var outputIsTerminal: Bool
+    /// Where stdout lines go; the CLI passes its writer so tests can capture it.
+    public var write: (@Sendable (String) -> Void)?
+
+    public init(environment: [String: String], outputIsTerminal: Bool, write: (@Sendable (String) -> Void)? = nil) {
+        self.environment = environment
+        self.outputIsTerminal = outputIsTerminal
+        self.write = write
+    }
+
+    /// The notifier and its route for one entry.
+    /// - Throws: `ConfigurationError` at the entry's position.
+    public func make(_ entry: NotifierConfiguration) throws -> (any Notifier, NotifierRoute) {
+        let route = NotifierRoute(minimumLevel: entry.minimumLevel, ruleIDs: entry.ruleIDs.map(Set.init))
+        try checkKeys(entry)
+        switch entry.type {
+        case "stdout":
+            let format: StdoutNotifier.Format
+            switch entry.options["format"] ?? "text" {
+            case "text": format = .text
+            case "json": format = .jsonLines
+            case let other: throw entry.error("format must be text or json, not '\(other)'")
+            }
+            let colour: Bool
+            switch entry.options["colour"] ?? "auto" {
+            case "auto": colour = outputIsTerminal
+            case "always": colour = true
+            case "never": colour = false
+            case let other: throw entry.error("colour must be auto, always or never, not '\(other)'")
+            }
+            return (StdoutNotifier(name: entry.name, settings: .init(format: format, colour: colour), write: write), route)
+        case "syslog":
+            let transportName = entry.options["transport"] ?? "unix"
+            let transport: SyslogNotifier.Transport
+            switch transportName {
+            case "unix":
+                transport = .unixDatagram(path: entry.options["address"] ?? "/dev/log")
+            case "udp", "tcp":
+                guard let address = entry.options["address"] else { throw entry.error("a \(transportName) syslog needs 'address: host:port'") }
+                let (host, port) = try hostPort(address, entry)
+                transport = transportName == "udp" ? .udp(host: host, port: port) : .tcp(host: host, port: port)
+            default:
+                throw entry.error("transport must be udp, tcp or unix, not '\(transportName)'")
+            }
+            var facility = SyslogFacility.auth
+            if let name = entry.options["facility"] {
+                do { facility = try SyslogFacility(parsing: name) } catch { throw entry.error("\(error)") }
+            }
+            var format: SyslogNotifier.Format?
+            if let name = entry.options["format"] {
+                guard let parsed = SyslogNotifier.Format(rawValue: name) else { throw entry.error("format must be rfc5424 or rfc3164, not '\(name)'") }
+                format = parsed
+            }
+            return (SyslogNotifier(name: entry.name, settings: .init(transport: transport, facility: facility, format: format)), route)
+        case "webhook":
+            guard let url = entry.options["url"] else { throw entry.error("a webhook needs 'url'") }
+            let endpoint: WebhookEndpoint
+            do { endpoint = try WebhookEndpoint(url) } catch { throw entry.error("\(error)") }
+            let secretText = try secret(entry, base: "secret")
+            var secret: WebhookSecret?
+            if let secretText {
+                do { secret = try WebhookSecret(parsing: secretText) } catch { throw entry.error("the signing secret is not a whsec_ secret: \(error)") }
+            }
+            let presetName = entry.options["preset"] ?? "generic"
+            let preset: WebhookPreset
+            switch presetName {
+            case "generic": preset = .generic
+            case "slack": preset = .slack
+            case "teams": preset = .teamsWorkflows
+            case "discord": preset = .discord
+            case "alertmanager": preset = .alertmanager
+            case "pagerduty":
+                guard let key = try self.secret(entry, base: "routing_key") else { throw entry.error("the pagerduty preset needs routing_key_file or routing_key_env") }
+                do { preset = .pagerDuty(routingKey: try PagerDutyRoutingKey(key)) } catch { throw entry.error("\(error)") }
+            default:
+                throw entry.error("preset must be one of \(WebhookPreset.names.joined(separator: ", ")), not '\(presetName)'")
+            }
+            var timeout = Duration.seconds(15)
+            if let text = entry.options["timeout"] {
+                guard let seconds = DurationText.seconds(text), seconds > 0, seconds <= 120 else { throw entry.error("timeout must be a duration up to 2m, not '\(text)'") }
+                timeout = .milliseconds(Int64(seconds * 1000))
+            }
+            do {
+                let settings = try WebhookNotifier.Settings(endpoint: endpoint, preset: preset, secret: secret, timeout: timeout)
+                return (WebhookNotifier(name: entry.name, settings: settings), route)
+            } catch {
+                throw entry.error("\(error)")
+            }
+        default:
+            throw entry.error("unknown notifier type '\(entry.type)'")
+        }
+    }
+
+    private func checkKeys(_ entry: NotifierConfiguration) throws {
+        let allowed: [String: Set<String>] = [
+            "stdout": ["format", "colour"],
+            "syslog": ["transport", "address", "facility", "format"],
+            "webhook": ["url", "preset", "secret", "secret_file", "secret_env", "routing_key", "routing_key_file", "routing_key_env", "timeout"],
+        ]
+        for key in entry.options.keys.sorted() where !(allowed[entry.type]?.contains(key) ?? false) {
+            throw entry.error("unknown key '\(key)' for a \(entry.type) notifier; known: \((allowed[entry.type] ?? []).sorted().joined(separator: ", "))")
+        }
+    }
+
+    /// A secret from `<base>_file`, `<base>_env` or `<base>` (in that order of preference).
+    private func secret(_ entry: NotifierConfiguration, base: String) throws -> String? {
+        let sources = [entry.options["\(base)_file"] != nil, entry.options["\(base)_env"] != nil, entry.options[base] != nil].filter { $0 }.count
+        guard sources <= 1 else { throw entry.error("give only one of \(base), \(base)_file and \(base)_env") }
+        if let path = entry.options["\(base)_file"] {
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                throw entry.error("cannot read \(base)_file \(path)")
+            }
+            return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        if let variable = entry.options["\(base)_env"] {
+            guard let value = environment[variable], !value.isEmpty else {
+                throw entry.error("the environment variable \(variable) named by \(base)_env is not set")
+            }
+            return value
+        }
+        return entry.options[base]
+    }
+
+    private func hostPort(_ text: String, _ entry: NotifierConfiguration) throws -> (String, UInt16) {
+        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]), port > 0 else {
+            throw entry.error("address must be host:port, not '\(text)'")
+        }
+        var host = String(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty else { throw entry.error("address must be host:port, not '\(text)'") }
+        return (host, port)
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import TophhieRules
+
+/// The agent's alert path: one durable outbox per notifier, filled before the state commits and
+/// drained after, so a crash or a receiver that is down loses nothing and repeats nothing.
+public struct OutboxDispatch: AlertDispatch {
+    /// One notifier with its route and its outbox.
+    public struct Channel: Sendable {
+        public let route: NotifierRoute
+        public let store: OutboxStore
+        public let delivery: OutboxDelivery
+    }
+
+    public let channels: [Channel]
+    private let now: @Sendable () -> Date
+
+    /// Opens (or creates) every notifier's outbox under `<stateDirectory>/outbox`.
+    /// - Parameters:
+    ///   - sleep: waits between delivery retries; the demo and tests pass their clock's.
+    public init(stateDirectory: URL, notifiers: [(any Notifier, NotifierRoute)], now: @escaping @Sendable () -> Date, sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }, random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) throws {
+        self.now = now
+        channels = try notifiers.map { notifier, route in
+            let store = try OutboxStore(stateDirectory: stateDirectory.path, notifier: notifier.name)
+            return Channel(route: route, store: store, delivery: OutboxDelivery(store: store, notifier: notifier, now: now, sleep: sleep, random: random))
+        }
+    }
+
+    public func append(_ alerts: [Alert]) async throws {
+        for channel in channels {
+            let accepted = alerts.filter(channel.route.accepts)
+            if !accepted.isEmpty { _ = try await channel.store.append(contentsOf: accepted, at: now()) }
+        }
+    }
+
+    public func deliverPending() async -> [DeliveryReport] {
+        var reports: [DeliveryReport] = []
+        for channel in channels {
+            do {
+                let drained = try await channel.delivery.drain()
+                reports.append(DeliveryReport(notifier: channel.store.notifier, delivered: drained.delivered.count, pending: drained.remaining, failed: drained.deadLettered.count, lastError: drained.stoppedAt?.reason ?? drained.deadLettered.last?.reason))
+            } catch {
+                let pending = await channel.store.pendingCount
+                reports.append(DeliveryReport(notifier: channel.store.notifier, delivered: 0, pending: pending, failed: 0, lastError: "\(error)"))
+            }
+        }
+        return reports
+    }
+}

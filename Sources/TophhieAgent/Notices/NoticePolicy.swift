@@ -1,0 +1,53 @@
+import Foundation
+
+/// How a poll ended, as far as notices care.
+public enum PollOutcome: Sendable, Equatable {
+    case succeeded
+    case failed(AgentProblem.Kind, detail: String)
+}
+
+/// What to tell the user about the agent itself.
+public enum NoticeKind: String, Sendable, Equatable, Codable {
+    case signInNeeded = "sign-in-needed"
+    case accessDenied = "access-denied"
+    case unavailable
+    case coverageGap = "coverage-gap"
+    case recovered
+}
+
+/// Decides which notices a poll outcome deserves, so a lasting problem is told once and its end
+/// is told once. Pure.
+public struct NoticePolicy: Sendable {
+    /// Network or Graph trouble is told only once it has lasted this long (seconds): one failed
+    /// poll is normal, an hour of them is news.
+    public var unavailableGrace: Double
+
+    public init(unavailableGrace: Double = 3600) {
+        self.unavailableGrace = unavailableGrace
+    }
+
+    /// - Returns: the problem to remember and the notices to send, each with the problem it is about.
+    public func decide(current: AgentProblem?, outcome: PollOutcome, now: Date) -> (AgentProblem?, [(NoticeKind, AgentProblem)]) {
+        switch outcome {
+        case .succeeded:
+            guard let current else { return (nil, []) }
+            return (nil, current.notified ? [(.recovered, current)] : [])
+        case .failed(let kind, let detail):
+            var problem = current?.kind == kind ? current! : AgentProblem(kind: kind, detail: detail, since: now, notified: false)
+            problem.detail = detail
+            guard !problem.notified else { return (problem, []) }
+            switch kind {
+            case .signInNeeded:
+                problem.notified = true
+                return (problem, [(.signInNeeded, problem)])
+            case .accessDenied:
+                problem.notified = true
+                return (problem, [(.accessDenied, problem)])
+            case .unavailable:
+                guard now.timeIntervalSince(problem.since) >= unavailableGrace else { return (problem, []) }
+                problem.notified = true
+                return (problem, [(.unavailable, problem)])
+            }
+        }
+    }
+}

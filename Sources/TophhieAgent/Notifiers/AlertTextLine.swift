@@ -1,0 +1,36 @@
+import TophhieJSON
+import TophhieRules
+
+/// The one-line human form of an alert, shared by stdout and syslog.
+///
+/// Every field from sign-in data or rule files is escaped with `ControlCharacterEscaping`.
+public enum AlertTextLine {
+    /// `HIGH [rule-id] Title: summary (ipAddress=203.0.113.9) events=5 first=… last=… late-by=3h0m id=…`
+    public static func body(_ alert: Alert) -> String {
+        let e = ControlCharacterEscaping.escape
+        var parts: [String] = []
+        parts.append("\(alert.level.rawValue.uppercased()) [\(e(alert.rule.id))] \(e(alert.rule.title)): \(e(alert.summary))")
+        if !alert.group.isEmpty {
+            parts.append("(" + alert.group.map { "\(e($0.field))=\(e($0.value))" }.joined(separator: ", ") + ")")
+        }
+        if alert.kind == .detection {
+            parts.append("events=\(alert.events.count)")
+            parts.append("first=\(GraphTimestamp.alertText(alert.firstEventTime))")
+            parts.append("last=\(GraphTimestamp.alertText(alert.lastEventTime))")
+        }
+        if alert.late {
+            parts.append("late-by=\(durationText(alert.lateBySeconds ?? 0))")
+        }
+        parts.append("id=\(e(alert.id))")
+        return parts.joined(separator: " ")
+    }
+
+    /// `3h5m`, `12m`, `40s`: how late an alert is, for people.
+    static func durationText(_ seconds: Double) -> String {
+        let total = max(0, Int(seconds.rounded()))
+        let hours = total / 3600, minutes = (total % 3600) / 60, secs = total % 60
+        if hours > 0 { return "\(hours)h\(minutes)m" }
+        if minutes > 0 { return "\(minutes)m" }
+        return "\(secs)s"
+    }
+}

@@ -1,0 +1,60 @@
+/// Makes attacker-controlled text (device and app names) safe to print.
+///
+/// A device named `"\u{1b}[2J"` or `"ok\nFAKE ALERT"` must not clear a terminal or forge a line,
+/// and a bidi override must not reorder what an operator reads. Every such character is shown as a
+/// visible escape instead.
+public enum ControlCharacterEscaping {
+    /// Whether a scalar is escaped: C0, DEL, C1, line and paragraph separators, bidi controls,
+    /// zero-width characters and the byte-order mark.
+    public static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F, 0x80...0x9F: return true
+        case 0x061C: return true                      // Arabic letter mark
+        case 0x200B...0x200F: return true             // zero-width spaces and joiners, LRM, RLM
+        case 0x2028, 0x2029: return true              // line and paragraph separators
+        case 0x202A...0x202E: return true             // bidi embeddings and overrides
+        case 0x2060...0x2064, 0x2066...0x2069: return true  // word joiner, invisible operators, isolates
+        case 0xFEFF: return true                      // byte-order mark / zero-width no-break space
+        default: return false
+        }
+    }
+
+    /// `text` with control characters as `\n`, `\r`, `\t` or `\u{…}` and `\` doubled, so the
+    /// escaped form cannot be confused with a literal backslash sequence.
+    /// - Complexity: O(n).
+    public static func escape(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { needsEscape($0) || $0 == "\\" }) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": out.append(contentsOf: #"\\"#.unicodeScalars)
+            case "\n": out.append(contentsOf: #"\n"#.unicodeScalars)
+            case "\r": out.append(contentsOf: #"\r"#.unicodeScalars)
+            case "\t": out.append(contentsOf: #"\t"#.unicodeScalars)
+            default:
+                if needsEscape(scalar) {
+                    out.append(contentsOf: "\\u{\(String(scalar.value, radix: 16))}".unicodeScalars)
+                } else {
+                    out.append(scalar)
+                }
+            }
+        }
+        return String(out)
+    }
+
+    /// JSON text with the characters JSON allows raw (DEL, C1, separators, bidi) turned into
+    /// `\uXXXX`; the parsed value is unchanged. Used after `JSONEncoder`, which escapes only C0.
+    public static func hardenJSON(_ json: String) -> String {
+        guard json.unicodeScalars.contains(where: needsEscape) else { return json }
+        var out = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            if needsEscape(scalar) {
+                let hex = String(scalar.value, radix: 16)
+                out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import TophhieJSON
+import TophhieRules
+
+/// POSTs each alert as JSON, signed per Standard Webhooks.
+///
+/// Headers: `webhook-id` (the alert id, the same on every retry so receivers can drop copies),
+/// `webhook-timestamp` (this attempt), `webhook-signature: v1,…`, `content-type` and
+/// `user-agent`. One call is one attempt with an overall deadline; `OutboxDelivery` retries.
+public struct WebhookNotifier: Notifier {
+    public struct Settings: Sendable {
+        public var endpoint: WebhookEndpoint
+        public var preset: WebhookPreset
+        /// Required for `.generic`; optional for chat presets whose URL is itself the credential.
+        public var secret: WebhookSecret?
+        /// The whole attempt, connect to last byte. Standard Webhooks suggests 15–30 s.
+        public var timeout: Duration
+        public var userAgent: String
+        /// PagerDuty's `source`; nil for this machine's name.
+        public var source: String?
+
+        /// - Throws: `WebhookSettingError` when the generic preset has no secret or the timeout
+        ///   is not positive.
+        public init(endpoint: WebhookEndpoint, preset: WebhookPreset = .generic, secret: WebhookSecret?,
+                    timeout: Duration = .seconds(15), userAgent: String = "tophhie-watch/\(WebhookNotifier.version)", source: String? = nil) throws {
+            if preset == .generic, secret == nil {
+                throw WebhookSettingError("the generic webhook needs a signing secret (whsec_…) so the receiver can verify each alert")
+            }
+            guard timeout > .zero else { throw WebhookSettingError("the webhook timeout must be more than zero") }
+            self.endpoint = endpoint
+            self.preset = preset
+            self.secret = secret
+            self.timeout = timeout
+            self.userAgent = userAgent
+            self.source = source
+        }
+    }
+
+    /// The version in the default `User-Agent`.
+    public static let version = "0.1.0"
+
+    public let name: String
+    public let settings: Settings
+    private let client: WebhookHTTPClient
+    private let now: @Sendable () -> Date
+
+    /// - Parameters:
+    ///   - now: the clock for `webhook-timestamp` and `Retry-After` dates.
+    public init(name: String = "webhook", settings: Settings, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.name = name
+        self.settings = settings
+        self.now = now
+        self.client = WebhookHTTPClient()
+    }
+
+    /// The exact body bytes for `alert`: compact JSON with sorted keys.
+    public func body(for alert: Alert) -> Data {
+        let context = WebhookPreset.Context(source: settings.source ?? Platform.hostName() ?? "tophhie-watch", receiver: name)
+        return settings.preset.body(for: alert, context: context).canonicalData()
+    }
+
+    /// The request for one attempt at `timestamp` (Unix seconds).
+    public func request(for alert: Alert, timestamp: Int64) -> URLRequest {
+        let body = body(for: alert)
+        var request = URLRequest(url: settings.endpoint.url)
+        request.httpMethod = "POST"
+        request.httpBody = body
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue(settings.userAgent, forHTTPHeaderField: "User-Agent")
+        request.setValue(Self.webhookID(alert.id), forHTTPHeaderField: "webhook-id")
+        request.setValue(String(timestamp), forHTTPHeaderField: "webhook-timestamp")
+        if let secret = settings.secret {
+            let signature = StandardWebhookSignature.sign(id: Self.webhookID(alert.id), timestamp: timestamp, body: Array(body), secret: secret)
+            request.setValue(signature, forHTTPHeaderField: "webhook-signature")
+        }
+        return request
+    }
+
+    /// The alert id as a `webhook-id`: the specification forbids `.` in it (it separates the
+    /// signed parts), and header values must stay on one line.
+    public static func webhookID(_ alertID: String) -> String {
+        String(alertID.unicodeScalars.map { scalar -> Character in
+            scalar == "." || scalar.value < 0x21 || scalar.value > 0x7E ? "_" : Character(scalar)
+        })
+    }
+
+    public func deliver(_ alert: Alert) async throws {
+        let timestamp = Int64(now().timeIntervalSince1970.rounded(.down))
+        let request = request(for: alert, timestamp: timestamp)
+        let response: WebhookHTTPClient.Response
+        do {
+            response = try await client.send(request, deadline: settings.timeout)
+        } catch WebhookHTTPClient.Failure.deadlineExceeded {
+            throw NotifierError.transient("webhook \(settings.endpoint): no answer within \(Self.secondsText(settings.timeout))")
+        } catch WebhookHTTPClient.Failure.network(_, let words) {
+            throw NotifierError.transient("webhook \(settings.endpoint): \(words)")
+        }
+        if let error = WebhookResponseClassifier.classify(status: response.status, retryAfter: response.retryAfter,
+                                                          endpoint: settings.endpoint.description, now: now()) {
+            throw error
+        }
+    }
+
+    static func secondsText(_ duration: Duration) -> String {
+        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return seconds.rounded() == seconds ? "\(Int(seconds)) s" : String(format: "%.1f s", seconds)
+    }
+}

@@ -1,0 +1,265 @@
+import Foundation
+import TophhieJSON
+import TophhieRules
+
+/// The body shape a webhook receiver expects. Every preset is sent with the same Standard
+/// Webhooks headers; only the JSON differs.
+public enum WebhookPreset: Sendable, Hashable {
+    /// Standard Webhooks envelope: `{"type":"alert.fired","timestamp":…,"data":<alert>}`.
+    case generic
+    /// Slack incoming webhook: `text` fallback plus `blocks`.
+    case slack
+    /// Microsoft Teams Workflows: an Adaptive Card in `attachments`.
+    case teamsWorkflows
+    /// Discord execute-webhook: an embed, mentions disabled.
+    case discord
+    /// PagerDuty Events API v2 `trigger`, deduplicated on the alert id.
+    case pagerDuty(routingKey: PagerDutyRoutingKey)
+    /// Prometheus Alertmanager webhook format, version 4.
+    case alertmanager
+
+    /// The names accepted in configuration.
+    public static let names = ["generic", "slack", "teams", "discord", "pagerduty", "alertmanager"]
+
+    /// Where the body carries text for people, the length limits of the receiver.
+    enum Limits {
+        static let slackSectionText = 3000
+        static let teamsText = 20_000
+        static let discordTitle = 256
+        static let discordDescription = 4096
+        static let discordFieldValue = 1024
+        static let pagerDutySummary = 1024
+    }
+
+    /// What the preset needs besides the alert.
+    public struct Context: Sendable, Hashable {
+        /// The machine the agent runs on: PagerDuty's `source`.
+        public var source: String
+        /// The notifier's name: Alertmanager's `receiver`.
+        public var receiver: String
+
+        public init(source: String, receiver: String) {
+            self.source = source
+            self.receiver = receiver
+        }
+    }
+
+    /// The JSON body for `alert`.
+    public func body(for alert: Alert, context: Context) -> JSONValue {
+        switch self {
+        case .generic: return Self.generic(alert)
+        case .slack: return Self.slack(alert)
+        case .teamsWorkflows: return Self.teams(alert)
+        case .discord: return Self.discord(alert)
+        case .pagerDuty(let key): return Self.pagerDuty(alert, routingKey: key, context: context)
+        case .alertmanager: return Self.alertmanager(alert, context: context)
+        }
+    }
+
+    /// The Standard Webhooks event type: `alert.fired` or `agent.notice`.
+    public static func eventType(_ alert: Alert) -> String {
+        alert.kind == .detection ? "alert.fired" : "agent.notice"
+    }
+
+    static func generic(_ alert: Alert) -> JSONValue {
+        .object([
+            "type": .string(eventType(alert)),
+            "timestamp": .string(GraphTimestamp.alertText(alert.detectedAt)),
+            "data": AlertJSON.value(alert),
+        ])
+    }
+
+    /// Facts a person reads under the title, already escaped for control characters.
+    static func facts(_ alert: Alert) -> [(String, String)] {
+        let e = ControlCharacterEscaping.escape
+        var facts: [(String, String)] = [("Rule", e(alert.rule.id)), ("Level", alert.level.rawValue)]
+        if !alert.group.isEmpty {
+            facts.append(("Group", alert.group.map { "\(e($0.field))=\(e($0.value))" }.joined(separator: ", ")))
+        }
+        if alert.kind == .detection {
+            facts.append(("Events", "\(alert.events.count)"))
+            facts.append(("First event", GraphTimestamp.alertText(alert.firstEventTime)))
+            facts.append(("Last event", GraphTimestamp.alertText(alert.lastEventTime)))
+        }
+        if alert.late { facts.append(("Late by", AlertTextLine.durationText(alert.lateBySeconds ?? 0))) }
+        facts.append(("Alert id", e(alert.id)))
+        return facts
+    }
+
+    static func title(_ alert: Alert) -> String {
+        "[\(alert.level.rawValue.uppercased())] \(ControlCharacterEscaping.escape(alert.rule.title))"
+    }
+
+    /// Slack mrkdwn treats `&`, `<` and `>` as markup; a device name must not become a link.
+    static func slackEscape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+    }
+
+    static func slack(_ alert: Alert) -> JSONValue {
+        let summary = ControlCharacterEscaping.escape(alert.summary)
+        let fallback = slackEscape("\(title(alert)): \(summary)")
+        let head = "*\(slackEscape(title(alert)))*\n\(slackEscape(summary))"
+        let details = facts(alert).map { "*\(slackEscape($0.0)):* \(slackEscape($0.1))" }.joined(separator: "\n")
+        return .object([
+            "text": .string(truncate(fallback, Limits.slackSectionText)),
+            "blocks": .array([
+                .object(["type": .string("section"), "text": .object(["type": .string("mrkdwn"), "text": .string(truncate(head, Limits.slackSectionText))])]),
+                .object(["type": .string("section"), "text": .object(["type": .string("mrkdwn"), "text": .string(truncate(details, Limits.slackSectionText))])]),
+            ]),
+        ])
+    }
+
+    static func teams(_ alert: Alert) -> JSONValue {
+        let colour: String
+        switch alert.level {
+        case .critical, .high: colour = "Attention"
+        case .medium: colour = "Warning"
+        case .low, .informational: colour = "Default"
+        }
+        let card: JSONValue = .object([
+            "$schema": .string("http://adaptivecards.io/schemas/adaptive-card.json"),
+            "type": .string("AdaptiveCard"),
+            "version": .string("1.2"),
+            "body": .array([
+                .object(["type": .string("TextBlock"), "text": .string(truncate(title(alert), Limits.teamsText)), "weight": .string("Bolder"),
+                         "size": .string("Medium"), "wrap": .bool(true), "style": .string("heading"), "color": .string(colour)]),
+                .object(["type": .string("TextBlock"), "text": .string(truncate(ControlCharacterEscaping.escape(alert.summary), Limits.teamsText)), "wrap": .bool(true)]),
+                .object(["type": .string("FactSet"), "facts": .array(facts(alert).map { .object(["title": .string($0.0), "value": .string($0.1)]) })]),
+            ]),
+            "msteams": .object(["width": .string("Full")]),
+        ])
+        return .object([
+            "type": .string("message"),
+            "attachments": .array([.object([
+                "contentType": .string("application/vnd.microsoft.card.adaptive"),
+                "contentUrl": .null,
+                "content": card,
+            ])]),
+        ])
+    }
+
+    static func discord(_ alert: Alert) -> JSONValue {
+        let colour: Int64
+        switch alert.level {
+        case .critical: colour = 0x992D22
+        case .high: colour = 0xE74C3C
+        case .medium: colour = 0xE67E22
+        case .low: colour = 0xF1C40F
+        case .informational: colour = 0x95A5A6
+        }
+        let fields: [JSONValue] = facts(alert).prefix(25).map {
+            .object(["name": .string($0.0), "value": .string(truncate($0.1, Limits.discordFieldValue)), "inline": .bool($0.1.count < 40)])
+        }
+        return .object([
+            "embeds": .array([.object([
+                "title": .string(truncate(title(alert), Limits.discordTitle)),
+                "description": .string(truncate(ControlCharacterEscaping.escape(alert.summary), Limits.discordDescription)),
+                "color": .int(colour),
+                "timestamp": .string(GraphTimestamp.alertText(alert.detectedAt)),
+                "fields": .array(fields),
+                "footer": .object(["text": .string("tophhie-watch")]),
+            ])]),
+            // Sign-in text must never ping @everyone or a role.
+            "allowed_mentions": .object(["parse": .array([])]),
+        ])
+    }
+
+    /// Alert level as PagerDuty severity: critical, error, warning or info.
+    static func pagerDutySeverity(_ level: AlertLevel) -> String {
+        switch level {
+        case .critical: return "critical"
+        case .high: return "error"
+        case .medium: return "warning"
+        case .low, .informational: return "info"
+        }
+    }
+
+    static func pagerDuty(_ alert: Alert, routingKey: PagerDutyRoutingKey, context: Context) -> JSONValue {
+        .object([
+            "routing_key": .string(routingKey.value),
+            "event_action": .string("trigger"),
+            "dedup_key": .string(alert.id),
+            "client": .string("tophhie-watch"),
+            "payload": .object([
+                "summary": .string(truncate("\(title(alert)): \(ControlCharacterEscaping.escape(alert.summary))", Limits.pagerDutySummary)),
+                "source": .string(context.source),
+                "severity": .string(pagerDutySeverity(alert.level)),
+                "timestamp": .string(GraphTimestamp.alertText(alert.detectedAt)),
+                "component": .string("entra-sign-ins"),
+                "group": .string(alert.rule.id),
+                "class": .string(eventType(alert)),
+                "custom_details": AlertJSON.value(alert),
+            ]),
+        ])
+    }
+
+    /// A Prometheus label name: `[a-zA-Z_][a-zA-Z0-9_]*`.
+    static func labelName(_ field: String) -> String {
+        var name = String(field.unicodeScalars.map { scalar -> Character in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)) ? Character(scalar) : "_"
+        })
+        if name.first.map({ $0.isNumber }) ?? true { name = "_" + name }
+        return name
+    }
+
+    static func alertmanager(_ alert: Alert, context: Context) -> JSONValue {
+        var labels: [String: JSONValue] = [
+            "alertname": .string(alert.rule.id),
+            "severity": .string(alert.level.rawValue),
+            "kind": .string(alert.kind.rawValue),
+        ]
+        for entry in alert.group where labels[labelName(entry.field)] == nil {
+            labels[labelName(entry.field)] = .string(entry.value)
+        }
+        var annotations: [String: JSONValue] = [
+            "title": .string(alert.rule.title),
+            "summary": .string(alert.summary),
+            "alert_id": .string(alert.id),
+        ]
+        if let description = alert.rule.description { annotations["description"] = .string(description) }
+        let fingerprint = SHA256.hash(Array(alert.id.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+        return .object([
+            "version": .string("4"),
+            "groupKey": .string("{}:{alertname=\"\(alert.rule.id)\"}"),
+            "truncatedAlerts": .int(0),
+            "status": .string("firing"),
+            "receiver": .string(context.receiver),
+            "groupLabels": .object(["alertname": .string(alert.rule.id)]),
+            "commonLabels": .object(labels),
+            "commonAnnotations": .object(annotations),
+            "externalURL": .string(""),
+            "alerts": .array([.object([
+                "status": .string("firing"),
+                "labels": .object(labels),
+                "annotations": .object(annotations),
+                "startsAt": .string(GraphTimestamp.alertText(alert.firstEventTime)),
+                "endsAt": .string("0001-01-01T00:00:00Z"),
+                "generatorURL": .string(""),
+                "fingerprint": .string(fingerprint),
+            ])]),
+        ])
+    }
+
+    /// `text` cut to `limit` characters with `…`.
+    static func truncate(_ text: String, _ limit: Int) -> String {
+        guard text.count > limit else { return text }
+        return String(text.prefix(limit - 1)) + "…"
+    }
+}
+
+/// A PagerDuty integration key: it lets anyone open incidents, so it is never printed.
+public struct PagerDutyRoutingKey: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
+    let value: String
+
+    /// - Throws: `WebhookSettingError` when empty or not 32 printable characters.
+    public init(_ value: String) throws {
+        let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard trimmed.count == 32, trimmed.unicodeScalars.allSatisfy({ $0.value > 32 && $0.value < 127 }) else {
+            throw WebhookSettingError("the PagerDuty routing key must be the 32-character integration key")
+        }
+        self.value = trimmed
+    }
+
+    public var description: String { "<redacted routing key>" }
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import TophhieRules
+
+/// What one drain of an outbox did.
+public struct OutboxDrainReport: Sendable, Hashable {
+    /// An alert that was not delivered, and why.
+    public struct Failure: Sendable, Hashable {
+        public var id: String
+        public var reason: String
+    }
+
+    /// Ids delivered, in order.
+    public var delivered: [String] = []
+    /// Alerts given up on, in order.
+    public var deadLettered: [Failure] = []
+    /// The alert the drain stopped at, when a transient failure outlasted this cycle.
+    public var stoppedAt: Failure?
+    /// Alerts still queued after the drain.
+    public var remaining = 0
+    /// Attempts made, failures included.
+    public var attempts = 0
+    /// True when nothing was tried because the receiver's `Retry-After` has not passed.
+    public var waitingForRetryAfter = false
+}
+
+/// Drains one notifier's outbox in order, with retries.
+///
+/// A transient failure is retried per `DeliveryRetryPolicy`; when the policy defers, the drain
+/// stops there so order is kept, and the next drain starts with the same alert. A permanent
+/// failure dead-letters the alert (reported) and the drain moves on.
+public actor OutboxDelivery {
+    public nonisolated let store: OutboxStore
+    public nonisolated let notifier: any Notifier
+    private let policySettings: DeliveryRetryPolicy.Settings
+    private let now: @Sendable () -> Date
+    private let sleep: @Sendable (Duration) async throws -> Void
+    private let random: @Sendable () -> Double
+    /// Set when a receiver's `Retry-After` reaches past a drain.
+    private var notBefore: Date?
+
+    /// - Parameters:
+    ///   - now: the clock for ages and settlement times.
+    ///   - sleep: waits between retries; tests pass one that returns at once.
+    ///   - random: uniform draws in [0, 1) for jitter.
+    public init(store: OutboxStore, notifier: any Notifier, policy: DeliveryRetryPolicy.Settings = .init(),
+                now: @escaping @Sendable () -> Date = { Date() },
+                sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+        self.store = store
+        self.notifier = notifier
+        self.policySettings = policy
+        self.now = now
+        self.sleep = sleep
+        self.random = random
+    }
+
+    /// Delivers queued alerts oldest first until the queue is empty or a transient failure
+    /// defers the rest to the next drain.
+    /// - Throws: `OutboxError` when the outbox cannot be written, `CancellationError` when
+    ///   cancelled; delivery failures are reported, not thrown.
+    public func drain() async throws -> OutboxDrainReport {
+        var report = OutboxDrainReport()
+        if let notBefore, now() < notBefore {
+            report.remaining = await store.pendingCount
+            report.waitingForRetryAfter = report.remaining > 0
+            return report
+        }
+        notBefore = nil
+        var policy = DeliveryRetryPolicy(settings: policySettings)
+        drainLoop: for entry in await store.pendingEntries() {
+            try Task.checkCancellation()
+            policy.nextAlert()
+            while true {
+                report.attempts += 1
+                do {
+                    try await notifier.deliver(entry.alert)
+                    try await store.markDelivered(entry.alert.id, at: now())
+                    report.delivered.append(entry.alert.id)
+                    continue drainLoop
+                } catch let error as OutboxError {
+                    throw error
+                } catch is CancellationError {
+                    throw CancellationError()
+                } catch {
+                    let failure = NotifierError.wrapping(error)
+                    let age = Duration.milliseconds(Int64(max(0, now().timeIntervalSince(entry.appendedAt)) * 1000))
+                    switch policy.decide(after: failure, age: age, random: random()) {
+                    case .retry(let delay):
+                        try await sleep(delay)
+                    case .deferToNextCycle(let wait):
+                        if let wait { notBefore = now().addingTimeInterval(Double(wait.components.seconds)) }
+                        report.stoppedAt = .init(id: entry.alert.id, reason: failure.message)
+                        break drainLoop
+                    case .deadLetter(let reason):
+                        try await store.markDeadLettered(entry.alert.id, reason: reason, at: now())
+                        report.deadLettered.append(.init(id: entry.alert.id, reason: reason))
+                        continue drainLoop
+                    }
+                }
+            }
+        }
+        report.remaining = await store.pendingCount
+        return report
+    }
+}

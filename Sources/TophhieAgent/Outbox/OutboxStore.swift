@@ -1,0 +1,228 @@
+import Foundation
+import TophhieRules
+
+/// A durable, ordered, de-duplicating queue of alerts for one notifier.
+///
+/// Files under `<stateDir>/outbox/`, all 0600:
+/// - `<notifier>.jsonl`: one `OutboxEntry` per line, in append order.
+/// - `<notifier>.settled.jsonl`: ids that left the queue (delivered or dead-lettered), so a
+///   replayed alert is never queued or sent again.
+/// - `<notifier>.dead.jsonl`: alerts given up on, with the reason, for the operator.
+///
+/// Every append is fsynced (and the directory, when a file is created) before it returns. A crash
+/// mid-append leaves a torn last line: opening the store drops it, truncates the file back to the
+/// last whole line and reports it in `recoveryNotes`.
+public actor OutboxStore {
+    public nonisolated let notifier: String
+    public nonisolated let directory: String
+    nonisolated let queuePath: String
+    nonisolated let settledPath: String
+    nonisolated let deadPath: String
+
+    private var pending: [OutboxEntry] = []
+    private var pendingIDs: Set<String> = []
+    /// Settled ids and when; pruned after `settledRetention`.
+    private var settled: [String: OutboxSettlement] = [:]
+    /// Entries still in the queue file that are already settled, until compaction.
+    private var settledInQueueFile = 0
+    private let compactionThreshold: Int
+    private let settledRetention: TimeInterval
+    /// What opening had to repair, in words.
+    public private(set) var recoveryNotes: [String] = []
+
+    /// Opens (creating if needed) the outbox of `notifier` under `stateDirectory`.
+    /// - Parameters:
+    ///   - compactionThreshold: settled entries tolerated in the queue file before it is rewritten.
+    ///   - settledRetention: how long settled ids are remembered; longer than any replay window
+    ///     (Graph keeps sign-ins at most 30 days).
+    /// - Throws: `OutboxError` when the name is unusable or the files cannot be read or repaired.
+    public init(stateDirectory: String, notifier: String, compactionThreshold: Int = 64, settledRetention: TimeInterval = 90 * 86_400) throws {
+        guard Self.isUsableName(notifier) else {
+            throw OutboxError("notifier name \"\(ControlCharacterEscaping.escape(notifier))\" cannot name an outbox file; use letters, digits, '-', '_' or '.', not starting with '.'")
+        }
+        self.notifier = notifier
+        self.directory = stateDirectory + "/outbox"
+        self.queuePath = directory + "/\(notifier).jsonl"
+        self.settledPath = directory + "/\(notifier).settled.jsonl"
+        self.deadPath = directory + "/\(notifier).dead.jsonl"
+        self.compactionThreshold = compactionThreshold
+        self.settledRetention = settledRetention
+        do {
+            try Platform.makeDirectory(directory, mode: 0o700)
+        } catch {
+            throw OutboxError("\(error)")
+        }
+        var notes: [String] = []
+        let settledLines: [OutboxSettlement] = try Self.readLines(settledPath, notes: &notes)
+        for line in settledLines { settled[line.id] = line }
+        let entries: [OutboxEntry] = try Self.readLines(queuePath, notes: &notes)
+        for entry in entries {
+            if settled[entry.alert.id] != nil {
+                settledInQueueFile += 1
+            } else if pendingIDs.insert(entry.alert.id).inserted {
+                pending.append(entry)
+            }
+        }
+        recoveryNotes = notes
+    }
+
+    static func isUsableName(_ name: String) -> Bool {
+        guard !name.isEmpty, name.count <= 64, !name.hasPrefix(".") else { return false }
+        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)) }
+    }
+
+    /// Queues `alert` durably unless its id is already queued or settled.
+    /// - Returns: false when it was a duplicate and nothing was written.
+    @discardableResult
+    public func append(_ alert: Alert, at now: Date) throws -> Bool {
+        try append(contentsOf: [alert], at: now) == 1
+    }
+
+    /// Queues several alerts with one fsync, skipping duplicates (also within `alerts`).
+    /// - Returns: how many were queued.
+    @discardableResult
+    public func append(contentsOf alerts: [Alert], at now: Date) throws -> Int {
+        var bytes: [UInt8] = []
+        var added: [OutboxEntry] = []
+        var seen = Set<String>()
+        for alert in alerts where !pendingIDs.contains(alert.id) && settled[alert.id] == nil && seen.insert(alert.id).inserted {
+            let entry = OutboxEntry(alert: alert, appendedAt: now)
+            bytes += try encode(entry)
+            added.append(entry)
+        }
+        guard !added.isEmpty else { return 0 }
+        try durableAppend(bytes, to: queuePath)
+        for entry in added {
+            pending.append(entry)
+            pendingIDs.insert(entry.alert.id)
+        }
+        return added.count
+    }
+
+    /// The queued alerts, oldest first.
+    public func pendingEntries() -> [OutboxEntry] { pending }
+
+    /// How many alerts wait.
+    public var pendingCount: Int { pending.count }
+
+    /// Whether `id` was delivered or dead-lettered (and is remembered).
+    public func isSettled(_ id: String) -> Bool { settled[id] != nil }
+
+    /// Records durably that `id` was delivered; it will never be queued or sent again.
+    public func markDelivered(_ id: String, at now: Date) throws {
+        try settle(id, outcome: .delivered, at: now)
+    }
+
+    /// Moves `id` to the dead-letter file with `reason`, durably, and settles it.
+    public func markDeadLettered(_ id: String, reason: String, at now: Date) throws {
+        guard let entry = pending.first(where: { $0.alert.id == id }) else { return }
+        try durableAppend(try encode(DeadLetter(alert: entry.alert, at: now, reason: reason)), to: deadPath)
+        try settle(id, outcome: .deadLettered, at: now)
+    }
+
+    /// The dead-lettered alerts, oldest first.
+    public func deadLetters() throws -> [DeadLetter] {
+        var notes: [String] = []
+        return try Self.readLines(deadPath, notes: &notes, repair: false)
+    }
+
+    private func settle(_ id: String, outcome: OutboxSettlement.Outcome, at now: Date) throws {
+        guard settled[id] == nil else { return }
+        let settlement = OutboxSettlement(id: id, at: now, outcome: outcome)
+        try durableAppend(try encode(settlement), to: settledPath)
+        settled[id] = settlement
+        if pendingIDs.remove(id) != nil {
+            pending.removeAll { $0.alert.id == id }
+            settledInQueueFile += 1
+        }
+        if settledInQueueFile >= compactionThreshold { try compact(now: now) }
+    }
+
+    /// Rewrites the queue file with only pending entries and forgets settled ids older than the
+    /// retention; both files are replaced atomically.
+    public func compact(now: Date) throws {
+        var queue: [UInt8] = []
+        for entry in pending { queue += try encode(entry) }
+        try replace(queuePath, with: queue)
+        settledInQueueFile = 0
+        let cutoff = now.addingTimeInterval(-settledRetention)
+        let kept = settled.filter { $0.value.at >= cutoff }
+        if kept.count != settled.count {
+            var log: [UInt8] = []
+            for settlement in kept.values.sorted(by: { ($0.at, $0.id) < ($1.at, $1.id) }) {
+                log += try encode(settlement)
+            }
+            try replace(settledPath, with: log)
+            settled = kept
+        }
+    }
+
+    private func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
+        do {
+            return try OutboxCoding.line(value)
+        } catch {
+            throw OutboxError("cannot encode an outbox entry for \(notifier): \(error)")
+        }
+    }
+
+    private func durableAppend(_ bytes: [UInt8], to path: String) throws {
+        let existed = Platform.permissions(of: path) != nil
+        do {
+            try Platform.appendDurably(bytes, to: path, mode: 0o600)
+            if !existed { try Platform.fsyncDirectory(directory) }
+        } catch {
+            throw OutboxError("\(error)")
+        }
+    }
+
+    private func replace(_ path: String, with bytes: [UInt8]) throws {
+        do {
+            try Platform.replaceDurably(bytes, at: path, mode: 0o600)
+        } catch {
+            throw OutboxError("\(error)")
+        }
+    }
+
+    /// Decodes a JSON-lines file. A last line without its newline is a torn append: it is dropped
+    /// and, when `repair`, cut off the file. An unreadable whole line is skipped and reported.
+    private static func readLines<T: Decodable>(_ path: String, notes: inout [String], repair: Bool = true) throws -> [T] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            if Platform.permissions(of: path) != nil { throw OutboxError("cannot read \(path)") }
+            return []
+        }
+        let bytes = Array(data)
+        var values: [T] = []
+        var lineStart = 0
+        var lineNumber = 0
+        let decoder = OutboxCoding.decoder()
+        for index in bytes.indices where bytes[index] == 0x0A {
+            lineNumber += 1
+            let line = bytes[lineStart..<index]
+            lineStart = index + 1
+            if line.isEmpty { continue }
+            if let value = try? decoder.decode(T.self, from: Data(line)) {
+                values.append(value)
+            } else {
+                notes.append("\(path):\(lineNumber): skipped an unreadable line (\(line.count) bytes)")
+            }
+        }
+        if lineStart < bytes.count {
+            let torn = bytes.count - lineStart
+            notes.append("\(path):\(lineNumber + 1): dropped a torn last line (\(torn) bytes, an append cut short by a crash)")
+            if repair {
+                do {
+                    try Platform.replaceDurably(Array(bytes[..<lineStart]), at: path, mode: 0o600)
+                } catch {
+                    throw OutboxError("cannot repair \(path): \(error)")
+                }
+            }
+        }
+        return values
+    }
+}
+
+/// An outbox file problem, in words.
+public struct OutboxError: Error, Hashable, CustomStringConvertible {
+    public var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import TophhieAuth
+import TophhieJSON
+import TophhieRules
+
+/// What one poll did, for the log line and the tests.
+public struct PollReport: Sendable {
+    public var outcome: PollOutcome
+    public var plan: PollPlan
+    public var fetched: Int = 0
+    /// Events the engine had not seen before.
+    public var newEvents: Int = 0
+    public var skipped: [MalformedSignIn] = []
+    public var alerts: [Alert] = []
+    public var notices: [Alert] = []
+    public var delivery: [DeliveryReport] = []
+
+    /// One line for the agent's log; never a token, never raw event text.
+    public var summary: String {
+        var parts: [String] = []
+        switch outcome {
+        case .succeeded:
+            parts.append("\(plan.learning ? "learned from" : "read") \(fetched) sign-in\(fetched == 1 ? "" : "s") since \(GraphTimestamp.filterText(plan.lowerBound)) (\(newEvents) new)")
+        case .failed(let kind, let detail):
+            parts.append("poll failed (\(kind.rawValue)): \(detail)")
+        }
+        if !skipped.isEmpty { parts.append("\(skipped.count) malformed skipped") }
+        parts.append("\(alerts.count) alert\(alerts.count == 1 ? "" : "s")")
+        if !notices.isEmpty { parts.append("\(notices.count) notice\(notices.count == 1 ? "" : "s")") }
+        for report in delivery where report.delivered + report.pending + report.failed > 0 {
+            parts.append("\(report.notifier): \(report.delivered) delivered\(report.pending > 0 ? ", \(report.pending) pending" : "")\(report.failed > 0 ? ", \(report.failed) failed" : "")")
+        }
+        return parts.joined(separator: "; ")
+    }
+}
+
+/// How delivery went for one notifier in one cycle.
+public struct DeliveryReport: Sendable, Equatable {
+    public var notifier: String
+    public var delivered: Int
+    /// Still in the outbox after a transient failure; retried next cycle.
+    public var pending: Int
+    /// Permanent failures, moved aside and reported.
+    public var failed: Int
+    public var lastError: String?
+
+    public init(notifier: String, delivered: Int, pending: Int, failed: Int, lastError: String? = nil) {
+        self.notifier = notifier
+        self.delivered = delivered
+        self.pending = pending
+        self.failed = failed
+        self.lastError = lastError
+    }
+}
+
+/// Where alerts go after the engine: appended durably before the state commits, delivered after.
+public protocol AlertDispatch: Sendable {
+    /// Appends alerts to every notifier's outbox and fsyncs; ids already there are dropped.
+    func append(_ alerts: [Alert]) async throws
+    /// Sends what is pending, in order, and marks what was delivered.
+    func deliverPending() async -> [DeliveryReport]
+}
+
+/// One poll: load state → fetch the window → engine → outbox (fsync) → commit state → deliver.
+///
+/// Alert ids come from the rule, the group and the events, so a crash between the outbox append
+/// and the state commit repeats the same ids next time and the outbox drops the copies.
+public struct PollCycle: Sendable {
+    public var auth: TophhieAuth
+    public var engine: Engine
+    public var store: StateStore
+    public var planner: PollPlanner
+    public var notices: NoticePolicy
+    public var dispatch: any AlertDispatch
+
+    public init(auth: TophhieAuth, engine: Engine, store: StateStore, planner: PollPlanner, notices: NoticePolicy = NoticePolicy(), dispatch: any AlertDispatch) {
+        self.auth = auth
+        self.engine = engine
+        self.store = store
+        self.planner = planner
+        self.notices = notices
+        self.dispatch = dispatch
+    }
+
+    /// Runs one cycle at `now`.
+    /// - Throws: state or outbox errors (disk); Graph and sign-in failures become notices instead.
+    public func run(now: Date) async throws -> PollReport {
+        var state = try store.load()
+        let plan = planner.plan(state, now: now)
+        var report = PollReport(outcome: .succeeded, plan: plan)
+        var outgoing: [Alert] = []
+        if let gap = plan.gap {
+            outgoing.append(SystemNotice.alert(.coverageGap, problem: nil, gap: gap, now: now))
+            state.reportedGapEnd = gap.to
+        }
+        do {
+            let fetch = try await auth.fetchSignIns(since: plan.lowerBound)
+            report.fetched = fetch.events.count
+            report.skipped = fetch.skipped
+            let before = state.engine
+            let (engineState, alerts) = engine.process(before, events: fetch.events, now: now, alertOnlyAfter: plan.alertOnlyAfter)
+            report.newEvents = fetch.events.filter { before.hasSeen($0.id) == false }.count
+            state.engine = engineState
+            state.lastSuccessfulPoll = now
+            state.learned = true
+            if let newest = fetch.events.map(\.createdDateTime).max() { state.newestEventTime = max(newest, state.newestEventTime ?? newest) }
+            report.alerts = alerts
+            outgoing += alerts
+        } catch let error as TophhieAuthError {
+            report.outcome = .failed(Self.problemKind(error), detail: error.localizedDescription)
+        }
+        let (problem, decided) = notices.decide(current: state.problem, outcome: report.outcome, now: now)
+        state.problem = problem
+        let noticeAlerts = decided.map { SystemNotice.alert($0.0, problem: $0.1, now: now) }
+        report.notices = outgoing.filter { $0.kind == .notice } + noticeAlerts
+        outgoing += noticeAlerts
+        try await dispatch.append(outgoing)
+        try store.commit(state)
+        report.delivery = await dispatch.deliverPending()
+        return report
+    }
+
+    /// Which standing problem an error is.
+    static func problemKind(_ error: TophhieAuthError) -> AgentProblem.Kind {
+        switch error {
+        case .interactionRequired, .signIn: return .signInNeeded
+        default: return error.accessGate == nil ? .unavailable : .accessDenied
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import TophhieAuth
+import TophhieRules
+
+/// Everything one configuration builds: the framework, the rules, the notifiers and their outboxes.
+public struct AgentSetup: Sendable {
+    public let configuration: AgentConfiguration
+    public let auth: TophhieAuth
+    public let rules: RuleSet
+    public let cycle: PollCycle
+    public let dispatch: OutboxDispatch
+    /// Rule warnings and notes worth a log line (errors stop the build instead).
+    public let ruleNotes: [RuleDiagnostic]
+
+    /// The external pieces the setup uses; the demo and tests replace the clock.
+    public struct Environment: Sendable {
+        public var variables: [String: String]
+        public var outputIsTerminal: Bool
+        public var write: (@Sendable (String) -> Void)?
+        public var clock: any TophhieClock
+        /// Where rules are looked for when the config names none.
+        public var workingDirectory: URL
+
+        public init(variables: [String: String], outputIsTerminal: Bool = false, write: (@Sendable (String) -> Void)? = nil, clock: any TophhieClock = SystemClock(), workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) {
+            self.variables = variables
+            self.outputIsTerminal = outputIsTerminal
+            self.write = write
+            self.clock = clock
+            self.workingDirectory = workingDirectory
+        }
+    }
+
+    /// Builds the agent from a configuration.
+    /// - Throws: `ConfigurationError` for a bad notifier, unreadable rules, or rules with errors
+    ///   (each `file:line:col` listed).
+    public static func build(_ configuration: AgentConfiguration, environment: Environment) throws -> AgentSetup {
+        let authConfiguration = try configuration.authConfiguration()
+        let clock = environment.clock
+        let auth = TophhieAuth(configuration: authConfiguration, clock: clock)
+        let rules = try loadRules(configuration, environment: environment)
+        let factory = NotifierFactory(environment: environment.variables, outputIsTerminal: environment.outputIsTerminal, write: environment.write)
+        let notifiers = try configuration.notifiers.map(factory.make)
+        let dispatch = try OutboxDispatch(stateDirectory: configuration.stateDirectory, notifiers: notifiers, now: { clock.now() }, sleep: { duration in
+            let parts = duration.components
+            try await clock.sleep(seconds: Double(parts.seconds) + Double(parts.attoseconds) / 1e18)
+        })
+        let engine = Engine(rules: rules, settings: EngineSettings(lookback: configuration.lookback))
+        let cycle = PollCycle(auth: auth, engine: engine, store: StateStore(stateDirectory: configuration.stateDirectory), planner: PollPlanner(retentionDays: configuration.retentionDays, lookback: configuration.lookback), dispatch: dispatch)
+        return AgentSetup(configuration: configuration, auth: auth, rules: rules, cycle: cycle, dispatch: dispatch, ruleNotes: rules.diagnostics.filter { $0.severity != .error })
+    }
+
+    /// The configured rule paths, or `$TOPHHIE_RULES`, or `./rules`.
+    public static func rulePaths(_ configuration: AgentConfiguration, environment: Environment) -> [String] {
+        if !configuration.rulePaths.isEmpty { return configuration.rulePaths }
+        if let fromEnvironment = environment.variables["TOPHHIE_RULES"], !fromEnvironment.isEmpty {
+            return fromEnvironment.split(separator: ":").map(String.init)
+        }
+        return [environment.workingDirectory.appendingPathComponent("rules").path]
+    }
+
+    static func loadRules(_ configuration: AgentConfiguration, environment: Environment) throws -> RuleSet {
+        let paths = rulePaths(configuration, environment: environment)
+        let sources: [RuleSource]
+        do { sources = try RuleSource.read(paths: paths) } catch {
+            throw ConfigurationError("cannot read rules: \(error); set 'rules:' in the config file or TOPHHIE_RULES", file: configuration.sourceFile)
+        }
+        let rules = RuleLoader.load(sources)
+        if rules.hasErrors {
+            let errors = rules.diagnostics.filter { $0.severity == .error }
+            throw ConfigurationError("the rules have \(errors.count) error\(errors.count == 1 ? "" : "s"):\n" + errors.map { "  \($0)" }.joined(separator: "\n"), file: configuration.sourceFile)
+        }
+        guard rules.ruleCount > 0 else {
+            throw ConfigurationError("no rules found in \(paths.joined(separator: ", "))", file: configuration.sourceFile)
+        }
+        return rules
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import TophhieRules
+
+/// What the agent keeps between polls: the engine's state, how far the log has been read, and
+/// the problem it last told the user about (so a notice is sent once, not once per poll).
+public struct AgentState: Codable, Sendable, Equatable {
+    /// Bumped when the shape changes; an unknown version is refused, not misread.
+    public var version: Int
+    public var engine: EngineState
+    /// The last poll that read the log successfully: the next window starts a lookback before it.
+    public var lastSuccessfulPoll: Date?
+    /// The newest `createdDateTime` seen.
+    public var newestEventTime: Date?
+    /// Whether the first run (learning baselines from history) has completed.
+    public var learned: Bool
+    /// The condition the user was last told about, until a poll succeeds again.
+    public var problem: AgentProblem?
+    /// The end of the last coverage gap reported, so one gap is reported once.
+    public var reportedGapEnd: Date?
+
+    public static let currentVersion = 1
+
+    public init() {
+        version = Self.currentVersion
+        engine = EngineState()
+        learned = false
+    }
+}
+
+/// A condition that stops monitoring, remembered so its notice goes out once.
+public struct AgentProblem: Codable, Sendable, Equatable {
+    public enum Kind: String, Codable, Sendable {
+        /// The refresh token was refused or never existed: `login` must be run again.
+        case signInNeeded
+        /// Graph refused access (licence, role or consent).
+        case accessDenied
+        /// Network or Graph failures that persisted.
+        case unavailable
+    }
+
+    public var kind: Kind
+    /// Plain words: the cause and the fix.
+    public var detail: String
+    public var since: Date
+    /// Whether the notice for it has been sent (an unavailable spell is told only when it lasts).
+    public var notified: Bool
+
+    public init(kind: Kind, detail: String, since: Date, notified: Bool) {
+        self.kind = kind
+        self.detail = detail
+        self.since = since
+        self.notified = notified
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// One agent per state directory: an exclusive lock on `<state>/agent.lock`, held for a poll
+/// (cron) or for the daemon's life.
+public final class StateDirectoryLock: @unchecked Sendable {
+    public let path: String
+    private var descriptor: Int32?
+
+    private init(path: String, descriptor: Int32) {
+        self.path = path
+        self.descriptor = descriptor
+    }
+
+    /// Another process holds the lock.
+    public struct Held: Error, CustomStringConvertible, Sendable {
+        public let path: String
+        /// The holder's pid as it wrote it, when readable.
+        public let owner: String?
+        public var description: String {
+            "another tophhie-watch\(owner.map { " (pid \($0))" } ?? "") is already running on this state directory (\(path) is locked); nothing to do"
+        }
+    }
+
+    /// Takes the lock or says who has it.
+    /// - Throws: `Held` when another process holds it; `ConfigurationError` when the folder cannot be made.
+    public static func acquire(stateDirectory: URL) throws -> StateDirectoryLock {
+        do { try Platform.makeDirectory(stateDirectory.path) } catch {
+            throw ConfigurationError("cannot create the state directory: \(error)")
+        }
+        let path = stateDirectory.appendingPathComponent("agent.lock").path
+        guard let fd = try Platform.tryLock(path) else {
+            let owner = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+            throw Held(path: path, owner: owner?.isEmpty == false ? owner : nil)
+        }
+        Platform.writeLockOwner(fd, "\(Platform.processID)\n")
+        return StateDirectoryLock(path: path, descriptor: fd)
+    }
+
+    /// Lets the next agent in.
+    public func release() {
+        if let descriptor { Platform.unlock(descriptor) }
+        descriptor = nil
+    }
+
+    deinit { release() }
+}

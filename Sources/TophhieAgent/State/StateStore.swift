@@ -1,0 +1,44 @@
+import Foundation
+import TophhieRules
+
+/// Reads and commits `<state>/state.json` atomically (temporary file, fsync, rename).
+public struct StateStore: Sendable {
+    public let file: URL
+
+    public init(stateDirectory: URL) {
+        file = stateDirectory.appendingPathComponent("state.json")
+    }
+
+    /// The saved state, or a fresh one when there is none.
+    /// - Throws: `ConfigurationError` when the file is damaged or from a newer version; it is
+    ///   never silently replaced, because that would re-alert on the whole history.
+    public func load() throws -> AgentState {
+        guard FileManager.default.fileExists(atPath: file.path) else { return AgentState() }
+        let data: Data
+        do { data = try Data(contentsOf: file) } catch {
+            throw ConfigurationError("cannot read the agent state: \(error.localizedDescription)", file: file.path)
+        }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        struct Version: Decodable { let version: Int }
+        guard let version = try? decoder.decode(Version.self, from: data) else {
+            throw ConfigurationError("the agent state is damaged; move it aside to start learning again (alerts already sent are kept in the outbox)", file: file.path)
+        }
+        guard version.version == AgentState.currentVersion else {
+            throw ConfigurationError("the agent state has version \(version.version), this build reads version \(AgentState.currentVersion)", file: file.path)
+        }
+        do { return try decoder.decode(AgentState.self, from: data) } catch {
+            throw ConfigurationError("the agent state is damaged; move it aside to start learning again", file: file.path)
+        }
+    }
+
+    /// Replaces the state so a crash leaves the old one or the new one, never a part.
+    public func commit(_ state: AgentState) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .secondsSince1970
+        let data = try encoder.encode(state)
+        try Platform.makeDirectory(file.deletingLastPathComponent().path)
+        try Platform.replaceDurably(Array(data), at: file.path)
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// The delegated permissions the framework asks for, and the sets `login --scopes` names.
+public enum TophhieScopes {
+    public static let userRead = "User.Read"
+    public static let userReadWrite = "User.ReadWrite"
+    public static let directoryAccessAsUser = "Directory.AccessAsUser.All"
+    public static let auditLogRead = "AuditLog.Read.All"
+    /// Always requested: without it the identity platform issues no refresh token.
+    public static let offlineAccess = "offline_access"
+    static let identityScopes: Set<String> = ["offline_access", "openid", "profile", "email"]
+
+    /// Named sets for `login --scopes`: what each feature needs.
+    public static let sets: [(name: String, scopes: [String], purpose: String)] = [
+        ("profile", [userRead], "read your profile (User.Read)"),
+        ("history", [auditLogRead], "read your sign-in history (AuditLog.Read.All, admin consent)"),
+        ("profile-edit", [userReadWrite], "edit your profile (User.ReadWrite)"),
+        ("member-edit", [directoryAccessAsUser], "edit your profile on a member account (Directory.AccessAsUser.All, admin consent)"),
+    ]
+
+    /// What `login` asks for when no set is named: the profile and the sign-in history.
+    public static let defaultSignIn = [userRead, auditLogRead]
+
+    /// The scopes for named sets, or raw scope names given as they are.
+    /// - Throws: `TophhieAuthError.configuration` for an unknown name that does not look like a scope.
+    public static func resolve(_ names: [String]) throws -> [String] {
+        var result: [String] = []
+        for name in names {
+            if let set = sets.first(where: { $0.name == name }) { result += set.scopes }
+            else if name.contains(".") || identityScopes.contains(name) { result.append(name) }
+            else {
+                throw TophhieAuthError.configuration("unknown scope set '\(name)'; use \(sets.map(\.name).joined(separator: ", ")) or a scope name such as User.Read")
+            }
+        }
+        return result
+    }
+
+    /// Scope names as the identity platform needs them for this Graph: bare names for the global
+    /// service, prefixed with the Graph root for national clouds (tokens are not interchangeable).
+    static func qualified(_ scopes: [String], graphBaseURL: URL) -> [String] {
+        let host = graphBaseURL.host?.lowercased() ?? ""
+        let nationalRoots = ["graph.microsoft.us", "dod-graph.microsoft.us", "microsoftgraph.chinacloudapi.cn"]
+        guard nationalRoots.contains(host) else { return scopes }
+        return scopes.map { identityScopes.contains($0) || $0.contains("://") ? $0 : "https://\(host)/\($0)" }
+    }
+
+    /// Whether `granted` covers `needed`, comparing case-insensitively and ignoring a resource prefix.
+    public static func covers(_ granted: [String], _ needed: String) -> Bool {
+        let bare = { (s: String) -> String in (s.split(separator: "/").last.map(String.init) ?? s).lowercased() }
+        let want = bare(needed)
+        return granted.contains { bare($0) == want }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import TophhieJSON
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Authorised Graph calls: a bearer token for the needed scope, one refresh-and-retry on 401.
+struct GraphClient: Sendable {
+    let configuration: TophhieConfiguration
+    let requester: RetryingRequester
+    let tokens: TokenProvider
+
+    /// Sends a request and returns the final reply (after throttling retries) for the caller to map.
+    func send(_ method: String, _ url: URL, scope: String, body: Data? = nil, extraHeaders: [String: String] = [:]) async throws -> HTTPReply {
+        try checkOrigin(url)
+        var forceRefresh = false
+        for _ in 0..<2 {
+            let token = try await tokens.accessToken(covering: scope, forceRefresh: forceRefresh)
+            let reply = try await requester.send {
+                var request = URLRequest(url: url)
+                request.httpMethod = method
+                request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+                request.setValue("application/json", forHTTPHeaderField: "Accept")
+                for (name, value) in extraHeaders { request.setValue(value, forHTTPHeaderField: name) }
+                if let body {
+                    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+                    request.httpBody = body
+                }
+                return request
+            }
+            if reply.status == 401 && !forceRefresh {
+                forceRefresh = true
+                continue
+            }
+            return reply
+        }
+        preconditionFailure("the loop returns on its second pass")
+    }
+
+    /// Refuses to send the token anywhere but the configured Graph origin (a `nextLink` is
+    /// followed verbatim, so it is checked here).
+    private func checkOrigin(_ url: URL) throws {
+        let base = configuration.graphBaseURL
+        guard url.scheme?.lowercased() == base.scheme?.lowercased(), url.host?.lowercased() == base.host?.lowercased(), url.port == base.port else {
+            throw TophhieAuthError.malformedResponse("Graph sent a link to another origin (\(URLSessionTransport.origin(url))); not following it with your token")
+        }
+    }
+
+    /// Decodes a JSON body.
+    static func json(_ reply: HTTPReply, what: String) throws -> JSONValue {
+        do { return try JSONValue.parse(reply.body) } catch {
+            throw TophhieAuthError.malformedResponse("\(what) is not JSON (HTTP \(reply.status), \(reply.body.count) bytes)")
+        }
+    }
+}

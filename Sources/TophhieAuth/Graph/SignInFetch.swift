@@ -1,0 +1,18 @@
+import Foundation
+
+/// What one windowed fetch of the sign-in log returned.
+public struct SignInFetch: Sendable {
+    /// Events in the order Graph sent them (newest first), duplicates by id removed.
+    public var events: [TophhieSignInEvent]
+    /// Events that could not be read, each reported and skipped.
+    public var skipped: [MalformedSignIn]
+    /// The lower bound actually sent, after clamping to retention and Graph's 90-day limit.
+    public var lowerBound: Date
+    /// The lower bound asked for, when clamping moved it (a coverage gap: events before
+    /// `lowerBound` are gone).
+    public var requestedLowerBound: Date?
+    /// How many pages were read.
+    public var pages: Int
+    /// Ids seen more than once across the pages (Graph republishes events).
+    public var duplicatesDropped: Int
+}

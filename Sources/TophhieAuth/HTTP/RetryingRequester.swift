@@ -1,0 +1,50 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Sends a request, retrying throttled, unavailable and failed attempts by the policy, and
+/// returns the last reply (which may still be an error status for the caller to map).
+struct RetryingRequester: Sendable {
+    let transport: any HTTPTransport
+    let clock: any TophhieClock
+    let policy: RetryPolicy
+    let deadline: Double
+    let userAgent: String
+    /// Jitter source; the default is random, tests pass a constant.
+    let jitter: @Sendable () -> Double
+
+    /// - Throws: `TophhieAuthError.network` when every attempt failed to get a reply;
+    ///   `CancellationError` when the task is cancelled while waiting.
+    func send(_ build: @Sendable () async throws -> URLRequest) async throws -> HTTPReply {
+        var attempt = 0
+        while true {
+            attempt += 1
+            try Task.checkCancellation()
+            var request = try await build()
+            request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
+            let outcome: RetryPolicy.Outcome
+            var failure: TophhieAuthError?
+            var lastReply: HTTPReply?
+            do {
+                let reply = try await transport.send(request, deadline: deadline)
+                if !RetryPolicy.isTransient(reply.status) { return reply }
+                lastReply = reply
+                outcome = .status(reply.status, retryAfter: RetryAfter.seconds(reply.header("retry-after"), now: clock.now()))
+            } catch let error as TophhieAuthError {
+                failure = error
+                outcome = .networkFailure
+            }
+            switch policy.decide(attempt: attempt, outcome: outcome, jitter: jitter()) {
+            case .retry(let wait):
+                try await clock.sleep(seconds: wait)
+            case .stop:
+                if let lastReply { return lastReply }
+                if case .network(let message)? = failure {
+                    throw TophhieAuthError.network("\(message) (after \(attempt) attempt\(attempt == 1 ? "" : "s"))")
+                }
+                throw failure ?? TophhieAuthError.network("request failed")
+            }
+        }
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import TophhieJSON
+
+/// One sign-in from `auditLogs/signIns`, with the seed's fields, the other v1.0 fields a detection
+/// needs, and the original JSON for anything else (`event.field("deviceDetail.trustType")`).
+///
+/// Decoding is tolerant: unknown enum values stay strings, absent and null fields are nil.
+/// Only `id`, `createdDateTime` and `status.errorCode` are required.
+public struct TophhieSignInEvent: Codable, Sendable, Identifiable, Hashable {
+    public let id: String
+    /// UTC; Graph lists newest first.
+    public let createdDateTime: Date
+    public let appDisplayName: String?
+    public let ipAddress: String?
+    public let clientAppUsed: String?
+    public let isInteractive: Bool?
+    /// `errorCode` 0 is success.
+    public let status: Status
+    public let deviceDetail: DeviceDetail?
+    public let location: Location?
+
+    public let userId: String?
+    public let userPrincipalName: String?
+    public let appId: String?
+    public let correlationId: String?
+    /// `success`, `failure`, `notApplied`, or a value newer than this code.
+    public let conditionalAccessStatus: String?
+    public let riskLevelAggregated: String?
+    public let riskLevelDuringSignIn: String?
+    public let riskState: String?
+    public let riskDetail: String?
+    public let riskEventTypes: [String]?
+    public let resourceDisplayName: String?
+
+    /// The event exactly as Graph sent it.
+    public let json: JSONValue
+
+    /// `status`: the result code and Graph's words for it.
+    public struct Status: Codable, Sendable, Hashable {
+        public let errorCode: Int
+        public let failureReason: String?
+        public let additionalDetails: String?
+    }
+
+    /// `deviceDetail`: what the device said about itself (attacker-controlled text).
+    public struct DeviceDetail: Codable, Sendable, Hashable {
+        public let deviceId: String?
+        public let displayName: String?
+        public let operatingSystem: String?
+        public let browser: String?
+        public let isCompliant: Bool?
+        public let isManaged: Bool?
+        public let trustType: String?
+    }
+
+    /// `location`: derived by Entra from the IP address.
+    public struct Location: Codable, Sendable, Hashable {
+        public let city: String?
+        public let state: String?
+        /// Two-letter code such as `GB`.
+        public let countryOrRegion: String?
+        public let geoCoordinates: GeoCoordinates?
+    }
+
+    /// `location.geoCoordinates`.
+    public struct GeoCoordinates: Codable, Sendable, Hashable {
+        public let latitude: Double?
+        public let longitude: Double?
+        public let altitude: Double?
+    }
+
+    /// Whether the sign-in succeeded (`status.errorCode == 0`).
+    public var wasSuccessful: Bool { status.errorCode == 0 }
+
+    /// "City, Country", or whichever of the two is known; nil when neither is.
+    public var locationText: String? {
+        let parts = [location?.city, location?.countryOrRegion].compactMap { $0?.trimmed }.filter { !$0.isEmpty }
+        return parts.isEmpty ? nil : parts.joined(separator: ", ")
+    }
+
+    /// "Safari on iOS", or whichever of the two is known; nil when neither is.
+    public var deviceText: String? {
+        let browser = deviceDetail?.browser?.trimmed.nonEmpty
+        let system = deviceDetail?.operatingSystem?.trimmed.nonEmpty
+        switch (browser, system) {
+        case let (b?, s?): return "\(b) on \(s)"
+        case let (b?, nil): return b
+        case let (nil, s?): return s
+        case (nil, nil): return nil
+        }
+    }
+
+    /// Any field of the original JSON by dotted path; nil when absent.
+    public func field(_ path: String) -> JSONValue? { json.value(atPath: path) }
+
+    /// Reads an event from Graph's JSON.
+    /// - Throws: `MalformedSignIn` naming the field when `id`, `createdDateTime` or
+    ///   `status.errorCode` is missing or of the wrong type.
+    public init(json: JSONValue) throws {
+        guard case .object = json else { throw MalformedSignIn(id: nil, problem: "the event is not a JSON object") }
+        guard let id = json["id"]?.stringValue, !id.isEmpty else {
+            throw MalformedSignIn(id: nil, problem: "'id' is missing or not a string")
+        }
+        guard let created = json["createdDateTime"] else {
+            throw MalformedSignIn(id: id, problem: "'createdDateTime' is missing")
+        }
+        guard let text = created.stringValue, let date = GraphTimestamp.parse(text) else {
+            throw MalformedSignIn(id: id, problem: "'createdDateTime' is not an ISO-8601 time")
+        }
+        guard let statusObject = json["status"], case .object = statusObject else {
+            throw MalformedSignIn(id: id, problem: "'status' is missing or not an object")
+        }
+        guard let code = statusObject["errorCode"]?.intValue, let errorCode = Int(exactly: code) else {
+            throw MalformedSignIn(id: id, problem: "'status.errorCode' is missing or not a whole number")
+        }
+        self.id = id
+        self.createdDateTime = date
+        self.json = json
+        self.status = Status(errorCode: errorCode, failureReason: statusObject["failureReason"]?.stringValue, additionalDetails: statusObject["additionalDetails"]?.stringValue)
+        appDisplayName = json["appDisplayName"]?.stringValue
+        ipAddress = json["ipAddress"]?.stringValue
+        clientAppUsed = json["clientAppUsed"]?.stringValue
+        isInteractive = json["isInteractive"]?.boolValue
+        userId = json["userId"]?.stringValue
+        userPrincipalName = json["userPrincipalName"]?.stringValue
+        appId = json["appId"]?.stringValue
+        correlationId = json["correlationId"]?.stringValue
+        conditionalAccessStatus = json["conditionalAccessStatus"]?.stringValue
+        riskLevelAggregated = json["riskLevelAggregated"]?.stringValue
+        riskLevelDuringSignIn = json["riskLevelDuringSignIn"]?.stringValue
+        riskState = json["riskState"]?.stringValue
+        riskDetail = json["riskDetail"]?.stringValue
+        if case .array(let items)? = json["riskEventTypes"] { riskEventTypes = items.compactMap(\.stringValue) } else { riskEventTypes = nil }
+        resourceDisplayName = json["resourceDisplayName"]?.stringValue
+        if let device = json["deviceDetail"], case .object = device {
+            deviceDetail = DeviceDetail(deviceId: device["deviceId"]?.stringValue, displayName: device["displayName"]?.stringValue, operatingSystem: device["operatingSystem"]?.stringValue, browser: device["browser"]?.stringValue, isCompliant: device["isCompliant"]?.boolValue, isManaged: device["isManaged"]?.boolValue, trustType: device["trustType"]?.stringValue)
+        } else {
+            deviceDetail = nil
+        }
+        if let place = json["location"], case .object = place {
+            var coordinates: GeoCoordinates?
+            if let geo = place["geoCoordinates"], case .object = geo {
+                coordinates = GeoCoordinates(latitude: geo["latitude"]?.doubleValue, longitude: geo["longitude"]?.doubleValue, altitude: geo["altitude"]?.doubleValue)
+            }
+            location = Location(city: place["city"]?.stringValue, state: place["state"]?.stringValue, countryOrRegion: place["countryOrRegion"]?.stringValue, geoCoordinates: coordinates)
+        } else {
+            location = nil
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try self.init(json: JSONValue(from: decoder))
+    }
+
+    /// Encodes the original JSON, so a stored event reads back exactly as Graph sent it.
+    public func encode(to encoder: any Encoder) throws {
+        try json.encode(to: encoder)
+    }
+
+    public static func == (a: TophhieSignInEvent, b: TophhieSignInEvent) -> Bool { a.json == b.json }
+    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+}
+
+/// An event Graph returned that could not be read; it is reported and skipped.
+public struct MalformedSignIn: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The event's id when it had one.
+    public let id: String?
+    public let problem: String
+    public var description: String { "sign-in event \(id ?? "without an id") skipped: \(problem)" }
+}
+
+extension String {
+    var trimmed: String { trimmingCharacters(in: .whitespacesAndNewlines) }
+    var nonEmpty: String? { isEmpty ? nil : self }
+}

@@ -1,0 +1,228 @@
+import Foundation
+import TophhieJSON
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The framework's entry point: sign in, read and edit your profile, read your own sign-ins.
+///
+/// Construct one with a configuration; `shared` is a convenience for apps that configure once.
+public final class TophhieAuth: Sendable {
+    public let configuration: TophhieConfiguration
+    private let clock: any TophhieClock
+    private let identity: IdentityClient
+    private let tokens: TokenProvider
+    private let graph: GraphClient
+
+    /// - Parameters:
+    ///   - transport: how requests are sent; URLSession by default.
+    ///   - clock: where time comes from; tests and the demo pass a `ManualClock`.
+    ///   - jitter: spreads retry waits; tests pass a constant.
+    public init(configuration: TophhieConfiguration, transport: any HTTPTransport = URLSessionTransport(), clock: any TophhieClock = SystemClock(), jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+        self.configuration = configuration
+        self.clock = clock
+        let requester = RetryingRequester(transport: transport, clock: clock, policy: RetryPolicy(maxAttempts: configuration.maxAttempts), deadline: configuration.requestDeadline, userAgent: configuration.userAgent, jitter: jitter)
+        identity = IdentityClient(configuration: configuration, requester: requester, clock: clock)
+        tokens = TokenProvider(configuration: configuration, identity: identity, cache: TokenCache(file: configuration.tokenCacheFile), clock: clock)
+        graph = GraphClient(configuration: configuration, requester: requester, tokens: tokens)
+    }
+
+    private static let sharedBox = SharedBox()
+
+    /// The instance set with `configureShared(_:)`.
+    /// - Precondition: `configureShared(_:)` was called.
+    public static var shared: TophhieAuth {
+        guard let instance = sharedBox.value else { preconditionFailure("call TophhieAuth.configureShared(_:) before using TophhieAuth.shared") }
+        return instance
+    }
+
+    /// Sets the instance `shared` returns.
+    public static func configureShared(_ configuration: TophhieConfiguration) {
+        sharedBox.value = TophhieAuth(configuration: configuration)
+    }
+
+    // MARK: Sign-in
+
+    /// Signs in with the device-code flow: shows the prompt, polls until the person finishes.
+    ///
+    /// `offline_access` is always requested so a refresh token comes back.
+    /// - Parameters:
+    ///   - scopes: Graph permissions such as `AuditLog.Read.All`.
+    ///   - prompt: shows the identity platform's message with the code.
+    /// - Throws: `.signIn(.declined / .expired / .badVerificationCode)`, `.identity`, `.network`.
+    @discardableResult
+    public func signIn(scopes: [String], prompt: @Sendable (DeviceCodePrompt) -> Void) async throws -> CachedSession {
+        try configuration.validate()
+        var requested = [TophhieScopes.offlineAccess]
+        for scope in TophhieScopes.qualified(scopes, graphBaseURL: configuration.graphBaseURL) where !requested.contains(scope) { requested.append(scope) }
+        let authorization = try await identity.requestDeviceCode(scopes: requested)
+        let message = authorization.message ?? "To sign in, use a web browser to open the page \(authorization.verification_uri) and enter the code \(authorization.user_code) to authenticate."
+        prompt(DeviceCodePrompt(message: message, userCode: authorization.user_code, verificationURI: authorization.verification_uri, expiresIn: authorization.expires_in))
+        let grant = try await identity.pollForToken(authorization)
+        guard let refreshToken = grant.refresh_token else {
+            throw TophhieAuthError.identity(status: 200, error: "no refresh token was issued although offline_access was requested", aadsts: [])
+        }
+        let now = clock.now()
+        let session = CachedSession(objectID: nil, userPrincipalName: nil, grantedScopes: grant.scope.map { $0.split(separator: " ").map(String.init) } ?? requested, requestedScopes: requested, accessToken: grant.access_token, accessTokenExpiresAt: now.addingTimeInterval(grant.expires_in), refreshToken: refreshToken, authority: configuration.authority.absoluteString, clientID: configuration.clientID, signedInAt: now, refreshedAt: nil)
+        try await tokens.store(session)
+        if TophhieScopes.covers(session.grantedScopes, TophhieScopes.userRead) || TophhieScopes.covers(session.grantedScopes, TophhieScopes.userReadWrite) {
+            _ = try? await getUserProfile()
+        }
+        return try await tokens.currentSession() ?? session
+    }
+
+    /// Forgets the signed-in user: deletes the token cache.
+    public func signOut() async throws {
+        try await tokens.clear()
+    }
+
+    /// The cached session, if any, without touching the network.
+    public func currentSession() async throws -> CachedSession? {
+        try await tokens.currentSession()
+    }
+
+    /// Checks that a silent token can be had for `scope` (refreshing if needed).
+    public func verifyToken(covering scope: String = TophhieScopes.userRead) async throws {
+        _ = try await tokens.accessToken(covering: scope)
+    }
+
+    // MARK: Profile
+
+    /// Reads `GET /me` with the framework's `$select` list.
+    /// - Throws: `.profileFetch(status:graphCode:)`, `.interactionRequired`, `.network`.
+    public func getUserProfile() async throws -> TophhieUserProfile {
+        let url = URL(string: configuration.graphBaseURL.appendingPathComponent("me").absoluteString + "?$select=" + TophhieUserProfile.selectFields.joined(separator: ","))!
+        let reply = try await graph.send("GET", url, scope: TophhieScopes.userRead)
+        guard reply.status == 200 else {
+            throw TophhieAuthError.profileFetch(status: reply.status, graphCode: GraphErrorBody.code(in: reply.body))
+        }
+        let profile: TophhieUserProfile
+        do { profile = try JSONDecoder().decode(TophhieUserProfile.self, from: reply.body) } catch {
+            throw TophhieAuthError.malformedResponse("the profile from GET /me lacks id or userPrincipalName, or is not JSON")
+        }
+        try await tokens.remember(objectID: profile.id, userPrincipalName: profile.userPrincipalName)
+        return profile
+    }
+
+    /// Writes the changed fields with `PATCH /me`, then re-reads and returns the canonical profile.
+    ///
+    /// Sends nothing when `update.hasChanges` is false (returns a fresh read).
+    /// - Throws: `.invalidLanguageTag` before any request; `.profileUpdate(status:graphCode:)` with
+    ///   the 403 cause in `accessGate`; `.interactionRequired` when User.ReadWrite was not granted.
+    public func updateProfile(_ update: TophhieProfileUpdate) async throws -> TophhieUserProfile {
+        if let tag = update.preferredLanguage, !tag.isEmpty, !TophhieLanguages.isValidTag(tag) {
+            throw TophhieAuthError.invalidLanguageTag(tag)
+        }
+        guard update.hasChanges else { return try await getUserProfile() }
+        let url = configuration.graphBaseURL.appendingPathComponent("me")
+        let reply = try await graph.send("PATCH", url, scope: TophhieScopes.userReadWrite, body: update.requestBody())
+        guard reply.status == 204 || reply.status == 200 else {
+            throw TophhieAuthError.profileUpdate(status: reply.status, graphCode: GraphErrorBody.code(in: reply.body))
+        }
+        return try await getUserProfile()
+    }
+
+    // MARK: Sign-in history
+
+    /// The user's own object id, from the cache or `GET /me`.
+    public func userObjectID() async throws -> String {
+        if let id = try await tokens.currentSession()?.objectID { return id }
+        return try await getUserProfile().id
+    }
+
+    /// The newest `top` of your own sign-ins, newest first. Malformed events are skipped.
+    /// - Parameter top: how many; more than 1,000 are read across pages.
+    /// - Throws: `.signInHistory(status:graphCode:)` with the 403 cause in `accessGate`.
+    public func getSignInHistory(top: Int = 50) async throws -> [TophhieSignInEvent] {
+        guard top >= 1 else { throw TophhieAuthError.configuration("top must be at least 1, not \(top)") }
+        let query = try SignInQuery(userID: try await userObjectID(), top: min(top, 1000))
+        let result = try await fetchPages(query, limit: top)
+        return result.events
+    }
+
+    /// Your sign-ins with `createdDateTime` at or after `since` (and at or before `until`), for the
+    /// agent's windowed poll. The lower bound is clamped to retention and to Graph's 90-day limit;
+    /// `requestedLowerBound` in the result says when that happened.
+    /// - Parameters:
+    ///   - since: the earliest event time wanted.
+    ///   - until: the latest, or nil for "up to now".
+    /// - Complexity: one request per page of up to 1,000 events.
+    public func fetchSignIns(since: Date, until: Date? = nil) async throws -> SignInFetch {
+        let now = clock.now()
+        let retentionFloor = now.addingTimeInterval(-Double(configuration.retentionDays) * 86_400)
+        // A minute inside Graph's limit, so the request is not refused for a 90-day-old bound.
+        let graphFloor = now.addingTimeInterval(-90 * 86_400 + 60)
+        let floor = max(retentionFloor, graphFloor)
+        let lower = max(since, floor)
+        let query = try SignInQuery(userID: try await userObjectID(), notBefore: lower, notAfter: until, top: 1000)
+        var result = try await fetchPages(query, limit: nil)
+        result.lowerBound = lower
+        result.requestedLowerBound = since < floor ? since : nil
+        return result
+    }
+
+    /// Follows `@odata.nextLink` verbatim until it is absent, repeats, or `limit` events are read.
+    private func fetchPages(_ query: SignInQuery, limit: Int?) async throws -> SignInFetch {
+        var url = query.url(graphBaseURL: configuration.graphBaseURL)
+        var seenLinks: Set<String> = [url.absoluteString]
+        var seenIDs: Set<String> = []
+        var fetch = SignInFetch(events: [], skipped: [], lowerBound: query.notBefore ?? .distantPast, requestedLowerBound: nil, pages: 0, duplicatesDropped: 0)
+        while true {
+            let reply = try await graph.send("GET", url, scope: TophhieScopes.auditLogRead)
+            guard reply.status == 200 else {
+                throw TophhieAuthError.signInHistory(status: reply.status, graphCode: GraphErrorBody.code(in: reply.body))
+            }
+            fetch.pages += 1
+            let page = try GraphClient.json(reply, what: "page \(fetch.pages) of the sign-in log")
+            guard case .array(let items)? = page["value"] else {
+                throw TophhieAuthError.malformedResponse("page \(fetch.pages) of the sign-in log has no 'value' array")
+            }
+            for item in items {
+                do {
+                    let event = try TophhieSignInEvent(json: item)
+                    if seenIDs.insert(event.id).inserted { fetch.events.append(event) } else { fetch.duplicatesDropped += 1 }
+                } catch let malformed as MalformedSignIn {
+                    fetch.skipped.append(malformed)
+                }
+                if let limit, fetch.events.count >= limit { return fetch }
+            }
+            guard let next = page["@odata.nextLink"]?.stringValue else { return fetch }
+            guard seenLinks.insert(next).inserted else { return fetch }
+            guard let nextURL = URL(string: next) else {
+                throw TophhieAuthError.malformedResponse("page \(fetch.pages) of the sign-in log has an unreadable @odata.nextLink")
+            }
+            try Self.checkNextLink(nextURL, continues: query, graphBaseURL: configuration.graphBaseURL)
+            url = nextURL
+        }
+    }
+}
+
+extension TophhieAuth {
+    /// A `nextLink` is followed verbatim, but only when it continues the same self-filtered query:
+    /// the same path, and either our own filter or none beside a `$skiptoken`. Anything else
+    /// (another resource, a filter without the user id) is refused rather than sent a token.
+    static func checkNextLink(_ next: URL, continues query: SignInQuery, graphBaseURL: URL) throws {
+        let expectedPath = graphBaseURL.appendingPathComponent("auditLogs/signIns").path
+        guard let parts = URLComponents(url: next, resolvingAgainstBaseURL: false), parts.path == expectedPath else {
+            throw TophhieAuthError.malformedResponse("Graph's @odata.nextLink points away from the sign-in log; not following it")
+        }
+        let items = parts.queryItems ?? []
+        if let filter = items.first(where: { $0.name == "$filter" })?.value {
+            guard filter == query.filter else {
+                throw TophhieAuthError.malformedResponse("Graph's @odata.nextLink changes the sign-in filter; not following it")
+            }
+        } else if !items.contains(where: { $0.name == "$skiptoken" }) {
+            throw TophhieAuthError.malformedResponse("Graph's @odata.nextLink has neither the sign-in filter nor a $skiptoken; not following it")
+        }
+    }
+}
+
+/// Holds the shared instance behind a lock.
+private final class SharedBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var instance: TophhieAuth?
+    var value: TophhieAuth? {
+        get { lock.withLock { instance } }
+        set { lock.withLock { instance = newValue } }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import TophhieAuth
+import TophhieAgent
+
+/// The options every command that talks to the tenant takes, and how they become a configuration.
+///
+/// Precedence: flags, then `TOPHHIE_*` environment variables, then the config file, then defaults.
+enum ConnectionOptions {
+    static let specs: [OptionSpec] = [
+        OptionSpec("config", value: "FILE", help: "config file (default: $TOPHHIE_CONFIG, or tophhie-watch.yml in the state directory if present)"),
+        OptionSpec("tenant", value: "ID", help: "tenant id or domain ($TOPHHIE_TENANT)"),
+        OptionSpec("client-id", value: "ID", help: "app registration's client id ($TOPHHIE_CLIENT_ID)"),
+        OptionSpec("authority", value: "URL", help: "full authority, e.g. https://contoso.ciamlogin.com/<tenant> ($TOPHHIE_AUTHORITY)"),
+        OptionSpec("graph-url", value: "URL", help: "Graph root with version (default https://graph.microsoft.com/v1.0; $TOPHHIE_GRAPH_URL)"),
+        OptionSpec("state-dir", value: "DIR", help: "folder for the token cache and state ($TOPHHIE_STATE_DIR; default ~/.local/state/tophhie-watch)"),
+    ]
+
+    /// The agent configuration the flags, environment and file describe.
+    /// - Throws: `UsageError` when the tenant or client id is missing or a value is malformed;
+    ///   `ConfigurationError` (with file:line:col) from the config file.
+    static func agentConfiguration(_ arguments: ParsedArguments, io: CommandIO) throws -> AgentConfiguration {
+        let env = io.environment
+        let stateDirectory = arguments.value("state-dir") ?? env["TOPHHIE_STATE_DIR"] ?? env["STATE_DIRECTORY"]
+        var configuration: AgentConfiguration
+        let explicitFile = arguments.value("config") ?? env["TOPHHIE_CONFIG"]
+        if let explicitFile {
+            configuration = try AgentConfiguration.load(file: URL(fileURLWithPath: explicitFile), environment: env)
+        } else {
+            let defaultState = URL(fileURLWithPath: stateDirectory ?? AgentConfiguration.defaultStateDirectory(environment: env).path)
+            let candidate = defaultState.appendingPathComponent("tophhie-watch.yml")
+            if FileManager.default.fileExists(atPath: candidate.path) {
+                configuration = try AgentConfiguration.load(file: candidate, environment: env)
+            } else {
+                configuration = AgentConfiguration(stateDirectory: defaultState)
+            }
+        }
+        if let stateDirectory { configuration.stateDirectory = URL(fileURLWithPath: stateDirectory) }
+        if let tenant = arguments.value("tenant") ?? env["TOPHHIE_TENANT"] { configuration.tenant = tenant }
+        if let client = arguments.value("client-id") ?? env["TOPHHIE_CLIENT_ID"] { configuration.clientID = client }
+        if let authority = arguments.value("authority") ?? env["TOPHHIE_AUTHORITY"] {
+            guard let url = URL(string: authority), url.host != nil else { throw UsageError("'\(authority)' is not an authority URL") }
+            configuration.authority = url
+        }
+        if let graph = arguments.value("graph-url") ?? env["TOPHHIE_GRAPH_URL"] {
+            guard let url = URL(string: graph), url.host != nil else { throw UsageError("'\(graph)' is not a Graph URL") }
+            configuration.graphBaseURL = url
+        }
+        return configuration
+    }
+
+    /// The framework configuration, checked.
+    static func authConfiguration(_ arguments: ParsedArguments, io: CommandIO) throws -> TophhieConfiguration {
+        try agentConfiguration(arguments, io: io).authConfiguration()
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import TophhieAuth
+import TophhieAgent
+import TophhieJSON
+
+/// `history`: your recent sign-ins as a table or JSON.
+enum HistoryCommand: CLICommand {
+    static let spec = CommandSpec(
+        path: ["history"],
+        summary: "List your recent sign-ins, newest first (GET /auditLogs/signIns, self-filtered)",
+        options: ConnectionOptions.specs + [
+            OptionSpec("top", value: "N", help: "how many sign-ins, 1 to 10000 (default 20)"),
+            OptionSpec("json", help: "print the events as Graph sent them, one JSON object per line"),
+        ],
+        discussion: """
+        Reads only your own sign-ins: every request carries $filter=userId eq '<your object id>'.
+        Needs AuditLog.Read.All (admin consent), an Entra ID P1/P2 tenant, and, on most tenants, a
+        reporting role; 'tophhie-watch doctor' checks each. Only sign-ins inside the tenant's
+        retention (7 or 30 days) come back, and a new sign-in can take minutes to hours to appear.
+
+        columns: time (UTC), result (ok, or failed with the error code), app, location, device, IP
+
+        examples:
+          tophhie-watch history
+          tophhie-watch history --top 100 --json | jq .ipAddress
+        """)
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
+        let top = try arguments.integer("top", in: 1...10_000) ?? 20
+        let auth = TophhieAuth(configuration: try ConnectionOptions.authConfiguration(arguments, io: io))
+        let events = try await auth.getSignInHistory(top: top)
+        if arguments.flag("json") {
+            for event in events { io.out(String(decoding: event.json.canonicalData(), as: UTF8.self) + "\n") }
+            return .ok
+        }
+        if events.isEmpty {
+            io.out("No sign-ins in the retention window. New sign-ins can take minutes to hours to appear.\n")
+            return .ok
+        }
+        io.out(render(events))
+        return .ok
+    }
+
+    /// The table; every field from Graph is escaped, since device and app names are attacker-controlled.
+    static func render(_ events: [TophhieSignInEvent]) -> String {
+        let header = ["TIME (UTC)", "RESULT", "APP", "LOCATION", "DEVICE", "IP"]
+        let rows = events.map { event -> [String] in
+            [
+                GraphTimestamp.filterText(event.createdDateTime).replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: ""),
+                event.wasSuccessful ? "ok" : "failed \(event.status.errorCode)",
+                clip(event.appDisplayName, 28),
+                clip(event.locationText, 24),
+                clip(event.deviceText, 30),
+                clip(event.ipAddress, 39),
+            ]
+        }
+        var widths = header.map(\.count)
+        for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { i, cell in i == cells.count - 1 ? cell : cell.padding(toLength: widths[i], withPad: " ", startingAt: 0) }.joined(separator: "  ")
+        }
+        return ([line(header)] + rows.map(line)).joined(separator: "\n") + "\n"
+    }
+
+    static func clip(_ text: String?, _ limit: Int) -> String {
+        guard let text, !text.isEmpty else { return "—" }
+        let escaped = ControlCharacterEscaping.escape(text)
+        return escaped.count <= limit ? escaped : String(escaped.prefix(limit - 1)) + "…"
+    }
+}

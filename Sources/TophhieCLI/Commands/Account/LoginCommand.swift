@@ -1,0 +1,95 @@
+import Foundation
+import TophhieAuth
+import TophhieJSON
+
+/// `login`: device-code sign-in.
+enum LoginCommand: CLICommand {
+    static let spec = CommandSpec(
+        path: ["login"],
+        summary: "Sign in with a device code and keep a refresh token for the agent",
+        options: ConnectionOptions.specs + [
+            OptionSpec("scopes", value: "SETS", repeatable: true, help: "what to request, comma-separated: \(TophhieScopes.sets.map(\.name).joined(separator: ", ")) or scope names (default: profile,history)"),
+        ],
+        discussion: """
+        Prints a code and a web address; open the address on any device, enter the code and sign in.
+        offline_access is always requested so the agent can refresh silently.
+
+        scope sets:
+        \(TophhieScopes.sets.map { "  \($0.name.padding(toLength: 14, withPad: " ", startingAt: 0))\($0.purpose)" }.joined(separator: "\n"))
+
+        examples:
+          tophhie-watch login --tenant contoso.onmicrosoft.com --client-id 11111111-2222-3333-4444-555555555555
+          tophhie-watch login --scopes profile,history,profile-edit
+        """)
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
+        let configuration = try ConnectionOptions.authConfiguration(arguments, io: io)
+        let names = arguments.values("scopes").flatMap { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }
+        let scopes: [String]
+        do { scopes = names.isEmpty ? TophhieScopes.defaultSignIn : try TophhieScopes.resolve(names) } catch let error as TophhieAuthError {
+            throw UsageError(error.localizedDescription.replacingOccurrences(of: "configuration: ", with: ""))
+        }
+        let auth = TophhieAuth(configuration: configuration)
+        let session = try await auth.signIn(scopes: scopes) { prompt in
+            io.out(prompt.message + "\n")
+            io.out("Waiting for the sign-in to finish (the code expires in \(Int(prompt.expiresIn / 60)) minutes)…\n")
+        }
+        io.out("Signed in as \(session.userPrincipalName ?? "(profile not readable)").\n")
+        io.out("Granted: \(session.grantedScopes.joined(separator: " "))\n")
+        let missing = scopes.filter { !TophhieScopes.covers(session.grantedScopes, $0) }
+        if !missing.isEmpty {
+            io.out("Not granted: \(missing.joined(separator: " ")) — an administrator may need to consent on the app registration.\n")
+        }
+        io.out("Token cache: \(configuration.stateDirectory.appendingPathComponent("tokens.json").path) (mode 0600)\n")
+        return .ok
+    }
+}
+
+/// `logout`: forget the signed-in user.
+enum LogoutCommand: CLICommand {
+    static let spec = CommandSpec(
+        path: ["logout"],
+        summary: "Delete the token cache (the agent stops until the next login)",
+        options: ConnectionOptions.specs,
+        discussion: "example:\n  tophhie-watch logout")
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
+        let configuration = try ConnectionOptions.authConfiguration(arguments, io: io)
+        let auth = TophhieAuth(configuration: configuration)
+        let had = try await auth.currentSession() != nil
+        try await auth.signOut()
+        io.out(had ? "Signed out; the token cache was deleted.\n" : "Nobody was signed in.\n")
+        return .ok
+    }
+}
+
+/// `status`: who is signed in, with which scopes, until when. Never a token.
+enum StatusCommand: CLICommand {
+    static let spec = CommandSpec(
+        path: ["status"],
+        summary: "Show who is signed in, the granted scopes and token expiry",
+        options: ConnectionOptions.specs,
+        discussion: "Reads the token cache only; no network. Tokens are never printed.\n\nexample:\n  tophhie-watch status")
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
+        let configuration = try ConnectionOptions.authConfiguration(arguments, io: io)
+        let auth = TophhieAuth(configuration: configuration)
+        guard let session = try await auth.currentSession() else {
+            io.out("Not signed in. Run 'tophhie-watch login'.\n")
+            return .signInNeeded
+        }
+        let cache = TokenCache(file: configuration.stateDirectory.appendingPathComponent("tokens.json"))
+        io.out("User:          \(session.userPrincipalName ?? "unknown (profile not read yet)")\n")
+        io.out("Object id:     \(session.objectID ?? "unknown")\n")
+        io.out("Tenant:        \(configuration.tenant) via \(configuration.authority.absoluteString)\n")
+        io.out("Scopes:        \(session.grantedScopes.joined(separator: " "))\n")
+        let now = Date()
+        if let expiry = session.accessTokenExpiresAt {
+            let left = expiry.timeIntervalSince(now)
+            io.out("Access token:  \(left > 0 ? "valid for \(Int(left / 60)) more minutes" : "expired (refreshed on next use)") (\(GraphTimestamp.filterText(expiry)))\n")
+        }
+        io.out("Signed in:     \(GraphTimestamp.filterText(session.signedInAt))\(session.refreshedAt.map { ", last refreshed \(GraphTimestamp.filterText($0))" } ?? "")\n")
+        io.out("Token cache:   \(cache.file.path) (mode \(cache.fileMode.map { String($0, radix: 8) } ?? "?"))\n")
+        return .ok
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import TophhieAgent
+
+/// `demo`: the first thing to run — no tenant, no configuration.
+enum DemoCommand: CLICommand {
+    static let spec = CommandSpec(
+        path: ["demo"],
+        summary: "Watch the agent catch a scripted attack on a simulated tenant (no setup needed)",
+        options: [
+            OptionSpec("rules", value: "PATH", repeatable: true, help: "rule files or folders (default: ./rules or $TOPHHIE_RULES)"),
+            OptionSpec("fast", help: "no pauses between polls"),
+        ],
+        discussion: """
+        Starts a simulated tenant with a normal month of sign-ins, signs in with a device code, and
+        runs the real agent loop on an accelerated clock (a 5-minute poll interval passes in a
+        blink) while the story unfolds: a burst of failures from a new country that Graph
+        publishes three hours late, a success after failures from one address, impossible travel,
+        and a throttling storm. Alerts print as they fire; the story goes to standard error.
+
+        example:
+          swift run tophhie-watch demo
+        """)
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
+        var paths = arguments.values("rules")
+        if paths.isEmpty {
+            paths = AgentSetup.rulePaths(AgentConfiguration(stateDirectory: URL(fileURLWithPath: "/")), environment: .init(variables: io.environment))
+        }
+        let runner = DemoRunner(rulePaths: paths, write: io.out, narrate: { io.err($0 + "\n") }, colour: io.outIsTerminal, pace: arguments.flag("fast") ? 0 : 0.05)
+        let alerts = try await runner.run()
+        return alerts.contains { $0.kind == .detection } ? .ok : .failure
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import TophhieAgent
+import TophhieAuth
+
+/// `poll`: one cycle, for cron.
+enum PollCommand: CLICommand {
+    static let spec = CommandSpec(
+        path: ["poll"],
+        summary: "Run one poll cycle (for cron or a systemd timer) and deliver its alerts",
+        options: ConnectionOptions.specs,
+        discussion: """
+        Locks the state directory, reads your sign-ins since a lookback before the last poll
+        (default 24 h, never past retention), runs the rules, appends alerts to each notifier's
+        outbox, commits the state, then delivers. The first poll learns baselines from the whole
+        retained history and alerts only on the last lookback. A second poll started while one
+        runs exits 0 with a message. The log goes to standard error; alerts to the notifiers.
+
+        exit codes: 0 ok (or another poll was running), 1 failure, 2 configuration error,
+        3 sign-in needed, 4 access denied by Graph.
+
+        examples:
+          tophhie-watch poll --config /etc/tophhie-watch/config.yml
+          */5 * * * * tophhie-watch poll --config ~/.config/tophhie-watch/config.yml
+        """)
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
+        let configuration = try ConnectionOptions.agentConfiguration(arguments, io: io)
+        let log = AgentLog.writer(io)
+        guard let lock = try AgentLog.lock(configuration, log: log) else { return .ok }
+        defer { lock.release() }
+        let setup = try AgentSetup.build(configuration, environment: .init(variables: io.environment, outputIsTerminal: io.outIsTerminal, write: io.out))
+        AgentLog.warnings(setup, log: log)
+        let report = try await setup.cycle.run(now: Date())
+        log(report.summary)
+        for skipped in report.skipped { log(skipped.description) }
+        switch report.outcome {
+        case .succeeded:
+            return report.delivery.contains { $0.pending > 0 || $0.failed > 0 } ? .failure : .ok
+        case .failed(let kind, _):
+            switch kind {
+            case .signInNeeded: return .signInNeeded
+            case .accessDenied: return .accessDenied
+            case .unavailable: return .failure
+            }
+        }
+    }
+}
+
+/// `run`: the daemon loop.
+enum RunCommand: CLICommand {
+    static let spec = CommandSpec(
+        path: ["run"],
+        summary: "Poll every interval until stopped (daemon mode; SIGHUP reloads, SIGTERM stops)",
+        options: ConnectionOptions.specs,
+        discussion: """
+        Holds the state-directory lock for its whole life and polls every poll.interval (default
+        5m) plus up to poll.jitter. SIGTERM or SIGINT lets the current cycle finish, then exits 0.
+        SIGHUP re-reads the config file and rules; a broken reload keeps the old ones and says so.
+
+        examples:
+          tophhie-watch run --config /etc/tophhie-watch/config.yml
+          systemctl start tophhie-watch   (see examples/systemd/)
+        """)
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
+        let configuration = try ConnectionOptions.agentConfiguration(arguments, io: io)
+        let log = AgentLog.writer(io)
+        guard let lock = try AgentLog.lock(configuration, log: log) else { return .ok }
+        defer { lock.release() }
+        let environment = AgentSetup.Environment(variables: io.environment, outputIsTerminal: io.outIsTerminal, write: io.out)
+        let setup = try AgentSetup.build(configuration, environment: environment)
+        AgentLog.warnings(setup, log: log)
+        let loop = AgentLoop(setup: setup, rebuild: {
+            try AgentSetup.build(try ConnectionOptions.agentConfiguration(arguments, io: io), environment: environment)
+        }, clock: SystemClock(), log: log)
+        let signals = SignalHandlers { signal in
+            Task {
+                switch signal {
+                case .hangup:
+                    log("SIGHUP: reloading before the next cycle")
+                    await loop.reload()
+                case .terminate, .interrupt:
+                    log("stopping after the current cycle")
+                    await loop.stop()
+                }
+            }
+        }
+        log("running: \(setup.rules.ruleCount) rules, \(configuration.notifiers.count) notifier\(configuration.notifiers.count == 1 ? "" : "s"), every \(DurationText.text(configuration.pollInterval)) (+ up to \(DurationText.text(configuration.pollJitter)))")
+        try await loop.run()
+        signals.cancel()
+        return .ok
+    }
+}

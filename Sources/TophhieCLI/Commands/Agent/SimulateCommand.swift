@@ -1,0 +1,126 @@
+import Foundation
+import TophhieJSON
+import TophhieSimulator
+import TophhieAgent
+
+/// `simulate`: a simulated tenant on loopback for trying every command without Entra.
+enum SimulateCommand: CLICommand {
+    static let spec = CommandSpec(
+        path: ["simulate"],
+        summary: "Serve a simulated Entra tenant and Graph on a loopback port (no tenant needed)",
+        options: [
+            OptionSpec("port", value: "N", help: "port on 127.0.0.1 (default: any free port)"),
+            OptionSpec("scenario", value: "FILE", help: "scenario JSON (default: a premium tenant with two weeks of history; see examples/scenarios/)"),
+        ],
+        discussion: """
+        Prints the settings to point the CLI (or any HTTP client) at, then serves until Ctrl-C.
+        Device codes are approved automatically after 3 seconds in the default scenario; a
+        scenario can script pending/slow_down/decline/expire, faults, throttling and latency.
+        Control endpoints under /_sim (approve a code, revoke tokens, add sign-ins, inject faults).
+
+        examples:
+          tophhie-watch simulate --port 8765
+          tophhie-watch simulate --scenario examples/scenarios/basic.json
+        """)
+
+    /// The tenant `simulate` serves without a scenario file.
+    static func defaultScenario() -> SimulatorScenario {
+        SimulatorScenario(
+            tenantID: "8f2d6c1e-6b55-4a8e-9f0a-3b1c2d4e5f60",
+            tenantAliases: ["contoso.onmicrosoft.com"],
+            clientID: "5c3b2a10-1d2e-4f3a-8b9c-0d1e2f3a4b5c",
+            user: SimulatedUser(id: "26be570a-ae82-4189-b4e2-a37c6808512d", userPrincipalName: "jane@contoso.com", kind: .consumer, profile: [
+                "displayName": .string("Jane Doe"), "givenName": .string("Jane"), "surname": .string("Doe"),
+                "city": .string("London"), "country": .string("GB"), "preferredLanguage": .string("en-GB"),
+            ]),
+            consentedScopes: ["User.Read", "User.ReadWrite", "AuditLog.Read.All"],
+            deviceCode: DeviceCodeSettings(autoApproveAfterSeconds: 3, expiresIn: 900, interval: 1),
+            generate: [
+                SignInGeneration(pattern: .normalHistory, seed: 7, days: 14),
+                SignInGeneration(pattern: .failureBurst, seed: 8, secondsAgo: 5400, count: 6, place: "lagos", endingWithSuccess: true),
+            ])
+    }
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
+        let port = UInt16(try arguments.integer("port", in: 0...65_535) ?? 0)
+        let scenario: SimulatorScenario
+        if let file = arguments.value("scenario") {
+            do { scenario = try SimulatorScenario.load(from: URL(fileURLWithPath: file)) } catch {
+                throw UsageError("\(error)")
+            }
+        } else {
+            scenario = defaultScenario()
+        }
+        let tenant = SimulatedTenant(scenario: scenario)
+        let endpoints: SimulatorEndpoints
+        do { endpoints = try await tenant.start(port: port) } catch {
+            throw UsageError("cannot listen on 127.0.0.1:\(port): \(error)")
+        }
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("tophhie-sim-\(endpoints.port)").path
+        io.out("""
+        Simulated tenant on 127.0.0.1:\(endpoints.port)
+          authority   \(endpoints.authority.absoluteString)
+          Graph URL   \(endpoints.graphBaseURL.absoluteString)
+          tenant      \(endpoints.tenantID)
+          client id   \(endpoints.clientID)
+          user        \(scenario.user.userPrincipalName) (\(scenario.user.kind.rawValue) account)
+          control     \(endpoints.controlURL.absoluteString)
+
+        Point the CLI at it (in another terminal):
+          export TOPHHIE_TENANT=\(endpoints.tenantID) TOPHHIE_CLIENT_ID=\(endpoints.clientID)
+          export TOPHHIE_AUTHORITY=\(endpoints.authority.absoluteString) TOPHHIE_GRAPH_URL=\(endpoints.graphBaseURL.absoluteString)
+          export TOPHHIE_STATE_DIR=\(state)
+          tophhie-watch login && tophhie-watch history && tophhie-watch poll
+
+        Approve a pending device code by hand:
+          curl -X POST \(endpoints.controlURL.absoluteString)/device/approve -d user_code=CODE
+
+        Serving until Ctrl-C.
+
+        """)
+        let stop = SignalStop()
+        await withTaskCancellationHandler {
+            await stop.wait()
+        } onCancel: {}
+        await tenant.stop()
+        io.out("Stopped.\n")
+        return .ok
+    }
+}
+
+
+/// Waits for SIGINT or SIGTERM.
+final class SignalStop: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Void, Never>?
+    private var fired = false
+    private var handlers: SignalHandlers?
+
+    init() {
+        handlers = SignalHandlers { [weak self] signal in
+            guard signal != .hangup else { return }
+            self?.fire()
+        }
+    }
+
+    private func fire() {
+        let waiting = lock.withLock { () -> CheckedContinuation<Void, Never>? in
+            fired = true
+            defer { continuation = nil }
+            return continuation
+        }
+        waiting?.resume()
+    }
+
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let already = lock.withLock { () -> Bool in
+                if fired { return true }
+                self.continuation = continuation
+                return false
+            }
+            if already { continuation.resume() }
+        }
+        handlers?.cancel()
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import LoopbackHTTP
+import TophhieJSON
+
+extension SimulatedTenant {
+    /// How many paging cursors are kept before the oldest is forgotten.
+    static let cursorLimit = 256
+
+    /// `GET /v1.0/auditLogs/signIns` with Graph's gates, in Graph's order: token, permission,
+    /// licence, throttling, filter syntax, role (self-filter), `$top`; then retention, latency,
+    /// filter, newest first, paging.
+    func listSignIns(_ request: HTTPRequest, requestID: String, malformEvent: Bool) -> HTTPResponse {
+        let clock = now()
+        func fail(_ error: GraphError) -> HTTPResponse { error.response(now: clock, requestID: requestID) }
+        let scopes: ScopeSet
+        switch authorize(request, requestID: requestID) {
+        case .denied(let response): return response
+        case .granted(let granted): scopes = granted
+        }
+        guard scopes.containsAny(["AuditLog.Read.All", "Directory.Read.All"]) else { return fail(.insufficientPrivileges) }
+        guard scenario.premium else { return fail(.nonPremiumTenant) }
+        if var window = throttle {
+            let wait = window.admit(at: clock)
+            throttle = window
+            if let wait { return fail(.throttled(retryAfter: Self.formatRetryAfter(wait))) }
+        }
+
+        let filterText = request.query["$filter"] ?? ""
+        var filter = SignInFilter()
+        if !filterText.trimmingCharacters(in: .whitespaces).isEmpty {
+            do {
+                filter = try SignInFilter.parse(filterText)
+            } catch {
+                return fail(.invalidFilter)
+            }
+        }
+        if !scenario.hasReportingRole && !filter.isSelfFilter(for: user.id) {
+            return fail(.unsupportedUserRole)
+        }
+        if let notBefore = filter.notBefore, notBefore < clock.addingTimeInterval(-90 * 86_400) {
+            return fail(.invalidFilter)
+        }
+        var pageSize = 1000
+        if let top = request.query["$top"] {
+            guard let value = Int(top), (1...1000).contains(value) else {
+                return fail(GraphError(status: 400, code: "BadRequest", message: "Invalid page size specified: '\(top)'. Must be between 1 and 1000 inclusive."))
+            }
+            pageSize = value
+        }
+
+        var cursor: SignInCursor
+        var cursorKey: String
+        if let token = request.query["$skiptoken"] {
+            guard let stored = cursors[token], stored.filterText == filterText else {
+                return fail(GraphError(status: 400, code: "BadRequest", message: "Invalid $skiptoken."))
+            }
+            cursor = stored
+            cursorKey = token
+        } else {
+            let retentionStart = clock.addingTimeInterval(-Double(scenario.retentionDays) * 86_400)
+            let items = signIns
+                .filter { $0.visibleAt <= clock && $0.createdAt >= retentionStart }
+                .filter { filter.matches(userID: $0.event["userId"]?.stringValue, createdAt: $0.createdAt) }
+                .sorted { ($0.createdAt, $0.sequence) > ($1.createdAt, $1.sequence) }
+                .map(\.event)
+            cursor = SignInCursor(filterText: filterText, pageSize: pageSize, items: items, offset: 0)
+            cursorKey = ""
+        }
+        let end = min(cursor.items.count, cursor.offset + pageSize)
+        var page = Array(cursor.items[cursor.offset..<end])
+        if !cursorKey.isEmpty {
+            // A cursor is good for one page, like Graph's, so replaying an old nextLink is an error.
+            cursors.removeValue(forKey: cursorKey)
+            cursorOrder.removeAll { $0 == cursorKey }
+        }
+        if malformEvent, case .object(var first)? = page.first {
+            first["createdDateTime"] = .int(42)
+            page[0] = .object(first)
+        }
+        var body: [String: JSONValue] = [
+            "@odata.context": .string("\(host)/v1.0/$metadata#auditLogs/signIns"),
+            "value": .array(page),
+        ]
+        if end < cursor.items.count {
+            cursor.offset = end
+            cursor.pageSize = pageSize
+            let token = OpaqueToken.make(prefix: "", bytes: 18)
+            cursors[token] = cursor
+            cursorOrder.append(token)
+            if cursorOrder.count > Self.cursorLimit { cursors.removeValue(forKey: cursorOrder.removeFirst()) }
+            var link = "\(host)/v1.0/auditLogs/signIns?$top=\(pageSize)"
+            if !filterText.isEmpty { link += "&$filter=\(Self.queryEscape(filterText))" }
+            link += "&$skiptoken=\(token)"
+            body["@odata.nextLink"] = .string(link)
+        }
+        return .json(200, data: JSONValue.object(body).canonicalData(), headers: [("request-id", requestID)])
+    }
+
+    /// Seconds as Graph writes them in `Retry-After`: whole when whole, else up to three decimals.
+    static func formatRetryAfter(_ seconds: Double) -> String {
+        let rounded = (seconds * 1000).rounded(.up) / 1000
+        if rounded == rounded.rounded() { return String(Int(rounded)) }
+        return String(format: "%.3f", rounded).replacingOccurrences(of: #"0+$"#, with: "", options: .regularExpression)
+    }
+
+    /// Percent-encodes a query value the way Graph's nextLinks do (spaces as %20, quotes kept).
+    static func queryEscape(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~'():,")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+}

@@ -1,0 +1,258 @@
+import Foundation
+import TophhieJSON
+
+/// Builds realistic Graph v1.0 `signIn` objects, deterministic from a seed.
+///
+/// The same seed, account and calls give byte-identical events, so demos, tests and benchmarks can
+/// share histories without shipping large files.
+public struct SignInFactory: Sendable {
+    /// Whose sign-ins these are.
+    public struct Account: Sendable, Equatable {
+        public var userID: String
+        public var userPrincipalName: String
+        public var displayName: String
+
+        public init(userID: String, userPrincipalName: String, displayName: String) {
+            self.userID = userID
+            self.userPrincipalName = userPrincipalName
+            self.displayName = displayName
+        }
+    }
+
+    /// Where a sign-in came from.
+    public struct Place: Sendable, Equatable, Codable {
+        public var city: String
+        public var state: String
+        public var countryOrRegion: String
+        public var latitude: Double
+        public var longitude: Double
+        /// The first three octets of the addresses used there, e.g. `"81.2.69"`.
+        public var ipPrefix: String
+
+        public init(city: String, state: String, countryOrRegion: String, latitude: Double, longitude: Double, ipPrefix: String) {
+            self.city = city
+            self.state = state
+            self.countryOrRegion = countryOrRegion
+            self.latitude = latitude
+            self.longitude = longitude
+            self.ipPrefix = ipPrefix
+        }
+
+        public static let london = Place(city: "London", state: "England", countryOrRegion: "GB", latitude: 51.5073, longitude: -0.1277, ipPrefix: "81.2.69")
+        public static let manchester = Place(city: "Manchester", state: "England", countryOrRegion: "GB", latitude: 53.4807, longitude: -2.2426, ipPrefix: "86.142.11")
+        public static let newYork = Place(city: "New York", state: "New York", countryOrRegion: "US", latitude: 40.7128, longitude: -74.006, ipPrefix: "72.229.28")
+        public static let saoPaulo = Place(city: "Sao Paulo", state: "Sao Paulo", countryOrRegion: "BR", latitude: -23.5505, longitude: -46.6333, ipPrefix: "177.71.207")
+        public static let lagos = Place(city: "Lagos", state: "Lagos", countryOrRegion: "NG", latitude: 6.5244, longitude: 3.3792, ipPrefix: "105.112.96")
+        public static let moscow = Place(city: "Moscow", state: "Moscow", countryOrRegion: "RU", latitude: 55.7558, longitude: 37.6173, ipPrefix: "95.165.28")
+        public static let sydney = Place(city: "Sydney", state: "New South Wales", countryOrRegion: "AU", latitude: -33.8688, longitude: 151.2093, ipPrefix: "101.181.47")
+
+        /// The named places, keyed by the names scenario files use.
+        public static let named: [String: Place] = [
+            "london": .london, "manchester": .manchester, "newYork": .newYork, "saoPaulo": .saoPaulo,
+            "lagos": .lagos, "moscow": .moscow, "sydney": .sydney,
+        ]
+    }
+
+    /// The device and browser a sign-in used.
+    public struct Device: Sendable, Equatable {
+        public var deviceID: String
+        public var displayName: String?
+        public var operatingSystem: String
+        public var browser: String
+        public var isCompliant: Bool?
+        public var isManaged: Bool?
+        public var trustType: String?
+
+        public init(deviceID: String, displayName: String?, operatingSystem: String, browser: String, isCompliant: Bool?, isManaged: Bool?, trustType: String?) {
+            self.deviceID = deviceID
+            self.displayName = displayName
+            self.operatingSystem = operatingSystem
+            self.browser = browser
+            self.isCompliant = isCompliant
+            self.isManaged = isManaged
+            self.trustType = trustType
+        }
+
+        public static let laptop = Device(deviceID: "3c5e1d0a-8f1b-4a57-9d61-0b7f2e4c9a11", displayName: "JANE-LAPTOP", operatingSystem: "Windows 11", browser: "Edge 126.0.0", isCompliant: true, isManaged: true, trustType: "Azure AD joined")
+        public static let phone = Device(deviceID: "", displayName: nil, operatingSystem: "iOS 17", browser: "Mobile Safari", isCompliant: nil, isManaged: nil, trustType: nil)
+        public static let unknownLinux = Device(deviceID: "", displayName: nil, operatingSystem: "Linux", browser: "Firefox 115.0", isCompliant: false, isManaged: false, trustType: nil)
+    }
+
+    /// The application signed in to.
+    public struct App: Sendable, Equatable {
+        public var appID: String
+        public var displayName: String
+        public var clientAppUsed: String
+        public var resourceDisplayName: String
+        public var resourceID: String
+
+        public init(appID: String, displayName: String, clientAppUsed: String, resourceDisplayName: String, resourceID: String) {
+            self.appID = appID
+            self.displayName = displayName
+            self.clientAppUsed = clientAppUsed
+            self.resourceDisplayName = resourceDisplayName
+            self.resourceID = resourceID
+        }
+
+        public static let office = App(appID: "4765445b-32c6-49b0-83e6-1d93765276ca", displayName: "OfficeHome", clientAppUsed: "Browser", resourceDisplayName: "Office 365 SharePoint Online", resourceID: "00000003-0000-0ff1-ce00-000000000000")
+        public static let outlook = App(appID: "27922004-5251-4030-b22d-91ecd9a37ea4", displayName: "Outlook Mobile", clientAppUsed: "Mobile Apps and Desktop clients", resourceDisplayName: "Office 365 Exchange Online", resourceID: "00000002-0000-0ff1-ce00-000000000000")
+        public static let teams = App(appID: "1fec8e78-bce4-4aaf-ab1b-5451cc387264", displayName: "Microsoft Teams", clientAppUsed: "Mobile Apps and Desktop clients", resourceDisplayName: "Microsoft Teams Services", resourceID: "cc15fd57-2c6c-4117-a88c-83b1d56b4bbe")
+        public static let graphExplorer = App(appID: "de8bc8b5-d9f9-48b1-a8ad-b748da725064", displayName: "Graph Explorer", clientAppUsed: "Browser", resourceDisplayName: "Microsoft Graph", resourceID: "00000003-0000-0000-c000-000000000000")
+        public static let legacyIMAP = App(appID: "00000002-0000-0ff1-ce00-000000000000", displayName: "Office 365 Exchange Online", clientAppUsed: "IMAP4", resourceDisplayName: "Office 365 Exchange Online", resourceID: "00000002-0000-0ff1-ce00-000000000000")
+    }
+
+    /// Failure texts for the error codes the factory uses, as the sign-in log words them.
+    public static let failureReasons: [Int: (reason: String, details: String?)] = [
+        50126: ("Error validating credentials due to invalid username or password.", "The user didn't enter the right credentials. It's expected to see some number of these errors in your logs due to users making mistakes."),
+        50053: ("The account is locked, you've tried to sign in too many times with an incorrect user ID or password.", nil),
+        50074: ("Strong Authentication is required.", "The user is required to complete a second factor challenge."),
+        50076: ("Due to a configuration change made by your administrator, or because you moved to a new location, you must use multi-factor authentication to access the resource.", "MFA required in Azure AD"),
+        500121: ("Authentication failed during strong authentication request.", "The user didn't complete the MFA prompt."),
+        53003: ("Access has been blocked by Conditional Access policies. The access policy does not allow token issuance.", nil),
+        50057: ("The user account is disabled.", nil),
+        50140: ("This error occurred due to 'Keep me signed in' interrupt when the user was signing in.", nil),
+    ]
+
+    public var account: Account
+    public var home: Place
+    private var random: SeededRandom
+
+    /// Creates a factory for `account` whose usual location is `home`.
+    public init(seed: UInt64, account: Account, home: Place = .london) {
+        self.account = account
+        self.home = home
+        self.random = SeededRandom(seed: seed)
+    }
+
+    /// One sign-in at `date`.
+    /// - Parameters:
+    ///   - errorCode: 0 for success, else a failure code (see `failureReasons`).
+    ///   - riskLevel: `none`, `low`, `medium`, `high` or `hidden`.
+    public mutating func signIn(
+        at date: Date,
+        place: Place? = nil,
+        device: Device = .laptop,
+        app: App = .office,
+        errorCode: Int = 0,
+        interactive: Bool = true,
+        riskLevel: String = "none"
+    ) -> JSONValue {
+        let place = place ?? home
+        // Jitter within the second so events never share a timestamp by accident.
+        let ticks = Double(Int.random(in: 0..<10_000_000, using: &random)) / 10_000_000
+        let created = Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down) + ticks)
+        let ip = "\(place.ipPrefix).\(Int.random(in: 2...254, using: &random))"
+        let failure = errorCode == 0 ? nil : Self.failureReasons[errorCode] ?? ("Other.", nil)
+        let caStatus: String = errorCode == 53003 ? "failure" : (errorCode == 0 ? "success" : "notApplied")
+        let policies: [JSONValue] = [
+            .object([
+                "id": .string("6701123a-b4c6-48af-8565-565c8bf7cabc"),
+                "displayName": .string("Require MFA for all users"),
+                "enforcedGrantControls": .array([.string("Mfa")]),
+                "enforcedSessionControls": .array([]),
+                "result": .string(errorCode == 53003 ? "failure" : (errorCode == 0 ? "success" : "notApplied")),
+            ]),
+        ]
+        let risky = riskLevel != "none"
+        return .object([
+            "id": .string(random.guid()),
+            "createdDateTime": .string(GraphTimestamp.graphText(created)),
+            "userDisplayName": .string(account.displayName),
+            "userPrincipalName": .string(account.userPrincipalName.lowercased()),
+            "userId": .string(account.userID),
+            "appId": .string(app.appID),
+            "appDisplayName": .string(app.displayName),
+            "ipAddress": .string(ip),
+            "clientAppUsed": .string(app.clientAppUsed),
+            "correlationId": .string(random.guid()),
+            "conditionalAccessStatus": .string(caStatus),
+            "isInteractive": .bool(interactive),
+            "riskDetail": .string("none"),
+            "riskLevelAggregated": .string(riskLevel),
+            "riskLevelDuringSignIn": .string(riskLevel),
+            "riskState": .string(risky ? "atRisk" : "none"),
+            "riskEventTypes": .array(risky ? [.string("unfamiliarFeatures")] : []),
+            "riskEventTypes_v2": .array(risky ? [.string("unfamiliarFeatures")] : []),
+            "resourceDisplayName": .string(app.resourceDisplayName),
+            "resourceId": .string(app.resourceID),
+            "status": .object([
+                "errorCode": .int(Int64(errorCode)),
+                "failureReason": failure.map { .string($0.reason) } ?? .null,
+                "additionalDetails": failure?.details.map { .string($0) } ?? .null,
+            ]),
+            "deviceDetail": .object([
+                "deviceId": .string(device.deviceID),
+                "displayName": device.displayName.map { .string($0) } ?? .null,
+                "operatingSystem": .string(device.operatingSystem),
+                "browser": .string(device.browser),
+                "isCompliant": device.isCompliant.map { .bool($0) } ?? .null,
+                "isManaged": device.isManaged.map { .bool($0) } ?? .null,
+                "trustType": device.trustType.map { .string($0) } ?? .null,
+            ]),
+            "location": .object([
+                "city": .string(place.city),
+                "state": .string(place.state),
+                "countryOrRegion": .string(place.countryOrRegion),
+                "geoCoordinates": .object([
+                    "altitude": .null,
+                    "latitude": .double(place.latitude),
+                    "longitude": .double(place.longitude),
+                ]),
+            ]),
+            "appliedConditionalAccessPolicies": .array(policies),
+        ])
+    }
+
+    /// A normal stretch of sign-ins from home: a few a day, mostly daytime, a rare typo, laptop
+    /// and phone, oldest first.
+    /// - Parameters:
+    ///   - endingAt: the latest moment a sign-in may have.
+    ///   - days: how many days back the history reaches.
+    ///   - perDay: how many sign-ins each day has.
+    public mutating func normalHistory(endingAt end: Date, days: Int, perDay: ClosedRange<Int> = 2...5) -> [JSONValue] {
+        guard days > 0 else { return [] }
+        var events: [(Date, JSONValue)] = []
+        let startOfEnd = end.timeIntervalSince1970 - end.timeIntervalSince1970.truncatingRemainder(dividingBy: 86_400)
+        for dayBack in stride(from: days - 1, through: 0, by: -1) {
+            let dayStart = startOfEnd - Double(dayBack) * 86_400
+            let count = Int.random(in: perDay, using: &random)
+            var times = (0..<count).map { _ in dayStart + Double(Int.random(in: 7 * 3600..<23 * 3600, using: &random)) }
+            times.sort()
+            for time in times where time <= end.timeIntervalSince1970 - 1 {
+                let onPhone = Int.random(in: 0..<3, using: &random) == 0
+                // Roughly one in twenty-five sign-ins is a mistyped password, as in real logs.
+                let typo = Int.random(in: 0..<25, using: &random) == 0
+                let date = Date(timeIntervalSince1970: time)
+                let event = signIn(
+                    at: date,
+                    device: onPhone ? .phone : .laptop,
+                    app: onPhone ? .outlook : (Bool.random(using: &random) ? .office : .teams),
+                    errorCode: typo ? 50126 : 0
+                )
+                events.append((date, event))
+            }
+        }
+        return events.map(\.1)
+    }
+
+    /// A run of failed sign-ins `spacing` seconds apart from `place`, optionally followed by a success.
+    public mutating func failureBurst(
+        at start: Date,
+        count: Int,
+        spacing: TimeInterval = 20,
+        place: Place,
+        device: Device = .unknownLinux,
+        app: App = .office,
+        errorCode: Int = 50126,
+        endingWithSuccess: Bool = false
+    ) -> [JSONValue] {
+        var events: [JSONValue] = []
+        for index in 0..<max(0, count) {
+            events.append(signIn(at: start.addingTimeInterval(Double(index) * spacing), place: place, device: device, app: app, errorCode: errorCode))
+        }
+        if endingWithSuccess {
+            events.append(signIn(at: start.addingTimeInterval(Double(max(0, count)) * spacing), place: place, device: device, app: app))
+        }
+        return events
+    }
+}

@@ -1,0 +1,308 @@
+import Foundation
+import LoopbackHTTP
+import TophhieJSON
+
+/// A simulated Entra tenant and Microsoft Graph, served over loopback HTTP.
+///
+/// Identity platform under `/{tenant}/oauth2/v2.0/…`, Graph under `/v1.0/…`, control endpoints
+/// under `/_sim/…` (see `examples/scenarios/README.md`). Behaviour comes from a
+/// `SimulatorScenario`; time comes from an injected clock, so tests and the accelerated demo
+/// decide what "now" is.
+public actor SimulatedTenant {
+    /// The scenario the tenant was built from.
+    public nonisolated let scenario: SimulatorScenario
+    let now: @Sendable () -> Date
+    /// The clock, when the tenant may move it (`/_sim/clock`, `advanceClock(by:)`).
+    public nonisolated let clock: SimulatorClock?
+
+    var user: SimulatedUser
+    var tokens = TokenLedger()
+    var deviceCodes: DeviceCodeFlow
+    var signIns: [StoredSignIn] = []
+    var nextSignInSequence = 0
+    var faults: FaultPlan
+    var throttle: ThrottleWindow?
+    var cursors: [String: SignInCursor] = [:]
+    var cursorOrder: [String] = []
+
+    /// Every request served outside `/_sim`, oldest first.
+    public private(set) var requests: [RecordedRequest] = []
+    /// The raw body of every `PATCH /v1.0/me` received, accepted or not, oldest first.
+    public private(set) var patchBodies: [Data] = []
+
+    private var server: LoopbackHTTPServer?
+    private var boundPort: UInt16?
+
+    /// A sign-in as stored: the served object, when it becomes visible, and insertion order.
+    struct StoredSignIn: Sendable {
+        var event: JSONValue
+        var createdAt: Date
+        var visibleAt: Date
+        var sequence: Int
+    }
+
+    /// A paging position: the result list frozen at the first page, and how far the client got.
+    struct SignInCursor: Sendable {
+        var filterText: String
+        var pageSize: Int
+        var items: [JSONValue]
+        var offset: Int
+    }
+
+    /// A tenant whose clock the caller drives through `now`. `/_sim/clock` is refused.
+    public init(scenario: SimulatorScenario, now: @escaping @Sendable () -> Date) {
+        self.init(scenario: scenario, now: now, clock: nil)
+    }
+
+    /// A tenant on `clock`, which it may also move (control endpoint, `advanceClock(by:)`).
+    public init(scenario: SimulatorScenario, clock: SimulatorClock) {
+        self.init(scenario: scenario, now: { clock.now() }, clock: clock)
+    }
+
+    /// A tenant on its own running clock, started as the scenario's `clock` section says.
+    public init(scenario: SimulatorScenario) {
+        let clock = SimulatorClock.running(from: scenario.clock?.start ?? Date(), speed: scenario.clock?.speed ?? 1)
+        self.init(scenario: scenario, clock: clock)
+    }
+
+    private init(scenario: SimulatorScenario, now: @escaping @Sendable () -> Date, clock: SimulatorClock?) {
+        self.scenario = scenario
+        self.now = now
+        self.clock = clock
+        self.user = scenario.user
+        self.deviceCodes = DeviceCodeFlow(settings: scenario.deviceCode)
+        self.faults = FaultPlan(scenario.faults)
+        self.throttle = scenario.throttle.enabled
+            ? ThrottleWindow(limit: scenario.throttle.requests, window: scenario.throttle.windowSeconds) : nil
+        let start = now()
+        let account = SignInFactory.Account(userID: scenario.user.id, userPrincipalName: scenario.user.userPrincipalName, displayName: scenario.user.displayName)
+        var initial = scenario.signIns
+        for generation in scenario.generate {
+            initial += generation.events(account: account, endingAt: start)
+        }
+        var sequence = 0
+        for signIn in initial {
+            guard let createdAt = signIn.createdAt else { continue }
+            let latency = signIn.latencySeconds ?? scenario.defaultLatencySeconds
+            signIns.append(StoredSignIn(event: signIn.event, createdAt: createdAt, visibleAt: createdAt.addingTimeInterval(latency), sequence: sequence))
+            sequence += 1
+        }
+        nextSignInSequence = sequence
+    }
+
+    // MARK: Serving
+
+    /// Starts serving on 127.0.0.1 and says where.
+    /// - Parameter port: 0 picks a free port.
+    /// - Throws: `LoopbackHTTPError` when the port cannot be bound or the tenant is already serving.
+    @discardableResult
+    public func start(port: UInt16 = 0) throws -> SimulatorEndpoints {
+        if let boundPort { throw LoopbackHTTPError("the simulated tenant is already serving on port \(boundPort)") }
+        let server = LoopbackHTTPServer { [weak self] request in
+            guard let self else { return .text(503, "the simulated tenant is gone") }
+            return await self.handle(request)
+        }
+        let port = try server.start(port: port)
+        self.server = server
+        self.boundPort = port
+        return SimulatorEndpoints(port: port, tenantID: scenario.tenantID, clientID: scenario.clientID)
+    }
+
+    /// Stops serving and closes the port.
+    public func stop() {
+        server?.stop()
+        server = nil
+        boundPort = nil
+    }
+
+    /// Serves until the calling task is cancelled (for `tophhie-watch simulate`), starting on
+    /// `port` if not yet started.
+    /// - Throws: `LoopbackHTTPError` when the port cannot be bound.
+    public func run(port: UInt16 = 0) async throws {
+        if boundPort == nil { try start(port: port) }
+        guard let server else { return }
+        try await server.run()
+        stop()
+    }
+
+    /// Where the tenant answers, once started.
+    public var endpoints: SimulatorEndpoints? {
+        boundPort.map { SimulatorEndpoints(port: $0, tenantID: scenario.tenantID, clientID: scenario.clientID) }
+    }
+
+    var host: String {
+        "http://127.0.0.1:\(boundPort ?? 0)"
+    }
+
+    /// Answers one request; the server calls this, and tests may call it directly.
+    public func handle(_ request: HTTPRequest) async -> HTTPResponse {
+        if request.path == "/_sim" || request.path.hasPrefix("/_sim/") || request.path == "/devicelogin" {
+            return control(request)
+        }
+        let arrival = now()
+        let requestID = UUID().uuidString.lowercased()
+        var response: HTTPResponse
+        let fault = faults.take(method: request.method, path: request.path)
+        if let fault, let faulted = faultResponse(fault, path: request.path, requestID: requestID) {
+            response = faulted
+        } else {
+            response = route(request, requestID: requestID, malformEvent: fault?.kind == .malformedEvent)
+            if let fault, fault.kind == .delay { response.delay = fault.seconds ?? 0 }
+        }
+        requests.append(RecordedRequest(
+            method: request.method,
+            path: request.path,
+            rawQuery: request.rawQuery,
+            query: request.query,
+            headers: request.headers.map { header in
+                let secret = ["authorization", "cookie", "proxy-authorization"].contains(header.name.lowercased())
+                return RecordedRequest.Header(name: header.name, value: secret ? "[redacted]" : header.value)
+            },
+            status: response.fault == nil ? response.status : 0,
+            time: arrival
+        ))
+        return response
+    }
+
+    private func route(_ request: HTTPRequest, requestID: String, malformEvent: Bool) -> HTTPResponse {
+        let segments = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        if segments.first == "v1.0" {
+            switch (request.method, Array(segments.dropFirst())) {
+            case ("GET", ["me"]):
+                return getMe(request, requestID: requestID)
+            case ("PATCH", ["me"]):
+                return patchMe(request, requestID: requestID)
+            case ("GET", ["auditLogs", "signIns"]):
+                return listSignIns(request, requestID: requestID, malformEvent: malformEvent)
+            case (_, ["me"]), (_, ["auditLogs", "signIns"]):
+                return GraphError(status: 405, code: "Request_BadRequest", message: "Specified HTTP method is not allowed for the request target.")
+                    .response(now: now(), requestID: requestID)
+            default:
+                return GraphError(status: 404, code: "Request_ResourceNotFound", message: "Resource not found for the segment '\(segments.dropFirst().first ?? "")'.")
+                    .response(now: now(), requestID: requestID)
+            }
+        }
+        if segments.count >= 2 {
+            let tenant = segments[0]
+            switch (request.method, Array(segments.dropFirst())) {
+            case ("POST", ["oauth2", "v2.0", "devicecode"]):
+                return deviceAuthorization(request, tenant: tenant)
+            case ("POST", ["oauth2", "v2.0", "token"]):
+                return token(request, tenant: tenant)
+            case ("GET", ["v2.0", ".well-known", "openid-configuration"]):
+                return discovery(tenant: tenant)
+            default:
+                break
+            }
+        }
+        return .json(404, ["error": "not_found", "error_description": "No simulated endpoint at \(request.method) \(request.path)."])
+    }
+
+    /// The response a fault replaces the real one with; nil for faults that wrap the real response.
+    private func faultResponse(_ fault: FaultRule, path: String, requestID: String) -> HTTPResponse? {
+        let identity = path.contains("/oauth2/")
+        switch fault.kind {
+        case .delay, .malformedEvent:
+            return nil
+        case .throttle:
+            let retryAfter = fault.retryAfter ?? "1"
+            if identity {
+                var response = IdentityError(status: 429, error: "temporarily_unavailable", code: 90033, description: "Too many requests. Please try again later.")
+                    .response(now: now(), host: host)
+                response.headers.append(("Retry-After", retryAfter))
+                return response
+            }
+            return GraphError.throttled(retryAfter: retryAfter).response(now: now(), requestID: requestID)
+        case .status:
+            let status = fault.status ?? 503
+            if identity {
+                var response = IdentityError.transient(status: status).response(now: now(), host: host)
+                if let retryAfter = fault.retryAfter { response.headers.append(("Retry-After", retryAfter)) }
+                return response
+            }
+            return GraphError.server(status: status, retryAfter: fault.retryAfter).response(now: now(), requestID: requestID)
+        case .invalidJSON:
+            return .json(200, data: Data(#"{"@odata.context":"\#(host)/v1.0/$metadata#auditLogs/signIns","value":[{"id":"b7c1"#.utf8))
+        case .truncatedBody:
+            let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 4096\r\nConnection: close\r\n\r\n{\"value\":["
+            return .raw(Data(head.utf8))
+        case .dropConnection:
+            return .dropConnection
+        }
+    }
+
+    // MARK: Operations for tests and the control endpoints
+
+    /// Approves the pending device code with this user code; false when there is none.
+    @discardableResult
+    public func approve(userCode: String) -> Bool {
+        deviceCodes.decide(userCode: userCode, approve: true)
+    }
+
+    /// Declines the pending device code with this user code; false when there is none.
+    @discardableResult
+    public func decline(userCode: String) -> Bool {
+        deviceCodes.decide(userCode: userCode, approve: false)
+    }
+
+    /// User codes waiting for approval, oldest first.
+    public var pendingUserCodes: [String] {
+        deviceCodes.pendingUserCodes(now: now())
+    }
+
+    /// Revokes every refresh token issued so far (AADSTS50173 on next use); returns how many were live.
+    @discardableResult
+    public func revokeRefreshTokens() -> Int {
+        tokens.revokeAllRefreshTokens()
+    }
+
+    /// Adds sign-in events; each becomes visible `latencySeconds` (or the scenario default) after it happened.
+    public func addSignIns(_ events: [ScenarioSignIn]) {
+        for signIn in events {
+            guard let createdAt = signIn.createdAt else { continue }
+            let latency = signIn.latencySeconds ?? scenario.defaultLatencySeconds
+            signIns.append(StoredSignIn(event: signIn.event, createdAt: createdAt, visibleAt: createdAt.addingTimeInterval(latency), sequence: nextSignInSequence))
+            nextSignInSequence += 1
+        }
+    }
+
+    /// Adds Graph signIn objects, all with the same visibility delay.
+    public func addSignIns(_ events: [JSONValue], latencySeconds: Double? = nil) {
+        addSignIns(events.map { ScenarioSignIn(event: $0, latencySeconds: latencySeconds) })
+    }
+
+    /// Adds a fault after the scenario's ones.
+    public func addFault(_ rule: FaultRule) {
+        faults.append(rule)
+    }
+
+    /// Moves the tenant's own clock.
+    /// - Throws: `SimulatorControlError` when the clock belongs to the caller (`init(scenario:now:)`).
+    public func advanceClock(by seconds: TimeInterval) throws {
+        guard let clock else { throw SimulatorControlError(message: "the clock is driven by the host; advance it there") }
+        clock.advance(by: seconds)
+    }
+
+    /// The user's current properties as `GET /me?$select=…` would show them.
+    public var userProperties: [String: JSONValue] {
+        user.properties
+    }
+
+    /// Forgets the request log and recorded PATCH bodies.
+    public func clearRequestLog() {
+        requests.removeAll()
+        patchBodies.removeAll()
+    }
+
+    func recordPatch(_ body: Data) {
+        patchBodies.append(body)
+    }
+
+    var serverPort: UInt16? { boundPort }
+}
+
+/// Why a control operation was refused.
+public struct SimulatorControlError: Error, Equatable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}

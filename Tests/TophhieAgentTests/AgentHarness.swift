@@ -1,0 +1,93 @@
+import Foundation
+import TophhieAuth
+import TophhieJSON
+import TophhieRules
+import TophhieSimulator
+@testable import TophhieAgent
+
+/// A simulated tenant, a signed-in framework and a poll cycle with a recording notifier, all on
+/// one manual clock. Rules are small inline ones so the tests do not depend on the pack's tuning.
+struct AgentHarness {
+    static let userID = "26be570a-ae82-4189-b4e2-a37c6808512d"
+    static let start = Date(timeIntervalSince1970: 1_788_000_000)
+
+    static let rulesText = """
+    title: Failed password
+    id: test-failed
+    name: test-failed
+    logsource: {product: azure, service: signinlogs}
+    detection:
+        selection:
+            status.errorCode: 50126
+        condition: selection
+    level: low
+    ---
+    title: Burst of failed sign-ins
+    id: test-burst
+    author: Test Author
+    correlation:
+        type: event_count
+        rules: [test-failed]
+        group-by: [userId]
+        timespan: 10m
+        condition: {gte: 5}
+    level: high
+    """
+
+    let clock: ManualClock
+    let tenant: SimulatedTenant
+    let endpoints: SimulatorEndpoints
+    let stateDirectory: URL
+    let recorder: RecordingNotifier
+    var factory: SignInFactory
+
+    static func start(retentionDays: Int = 30) async throws -> AgentHarness {
+        let clock = ManualClock(start)
+        let scenario = SimulatorScenario(
+            tenantID: "8f2d6c1e-6b55-4a8e-9f0a-3b1c2d4e5f60",
+            clientID: "5c3b2a10-1d2e-4f3a-8b9c-0d1e2f3a4b5c",
+            user: SimulatedUser(id: userID, userPrincipalName: "jane@contoso.com", kind: .member),
+            retentionDays: retentionDays,
+            consentedScopes: ["User.Read", "AuditLog.Read.All"],
+            deviceCode: DeviceCodeSettings(script: [.approve]))
+        let tenant = SimulatedTenant(scenario: scenario, now: { clock.now() })
+        let endpoints = try await tenant.start()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tophhie-agent-\(UUID().uuidString)")
+        let harness = AgentHarness(clock: clock, tenant: tenant, endpoints: endpoints, stateDirectory: directory, recorder: RecordingNotifier(name: "recorder"), factory: SignInFactory(seed: 11, account: .init(userID: userID, userPrincipalName: "jane@contoso.com", displayName: "Jane")))
+        try await harness.auth().signIn(scopes: [TophhieScopes.userRead, TophhieScopes.auditLogRead]) { _ in }
+        return harness
+    }
+
+    func auth() -> TophhieAuth {
+        var configuration = TophhieConfiguration(tenant: endpoints.tenantID, clientID: endpoints.clientID, authority: endpoints.authority, graphBaseURL: endpoints.graphBaseURL, stateDirectory: stateDirectory, retentionDays: 30)
+        configuration.requestDeadline = 5
+        return TophhieAuth(configuration: configuration, clock: clock, jitter: { 0.5 })
+    }
+
+    func rules() throws -> RuleSet {
+        let set = RuleLoader.load([RuleSource(path: "test-rules.yml", text: Self.rulesText)])
+        guard !set.hasErrors else { throw ConfigurationError("\(set.diagnostics)") }
+        return set
+    }
+
+    /// A poll cycle as the agent builds it, with the recorder as its one notifier.
+    func cycle(store: StateStore? = nil, retentionDays: Int = 30) throws -> PollCycle {
+        let clock = self.clock
+        let dispatch = try OutboxDispatch(stateDirectory: stateDirectory, notifiers: [(recorder, NotifierRoute())], now: { clock.now() }, sleep: { _ in }, random: { 0 })
+        return PollCycle(auth: auth(), engine: Engine(rules: try rules()), store: store ?? StateStore(stateDirectory: stateDirectory), planner: PollPlanner(retentionDays: retentionDays, lookback: 86_400), dispatch: dispatch)
+    }
+
+    /// Failed sign-ins `spacing` seconds apart starting at `at`, visible after `latency`.
+    mutating func failures(_ count: Int, at: Date, spacing: Double = 30, latency: Double = 60) async {
+        var events: [ScenarioSignIn] = []
+        for index in 0..<count {
+            events.append(ScenarioSignIn(event: factory.signIn(at: at.addingTimeInterval(Double(index) * spacing), place: .lagos, errorCode: 50126), latencySeconds: latency))
+        }
+        await tenant.addSignIns(events)
+    }
+
+    func stop() async {
+        await tenant.stop()
+        try? FileManager.default.removeItem(at: stateDirectory)
+    }
+}

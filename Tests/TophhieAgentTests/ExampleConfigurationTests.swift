@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+@testable import TophhieAgent
+
+/// The shipped example must stay a working configuration, and errors must point at the line.
+@Suite struct ExampleConfigurationTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test func theExampleConfigReadsAndBuildsItsNotifiers() throws {
+        let file = Self.repository.appendingPathComponent("examples/config.yml")
+        let configuration = try AgentConfiguration.load(file: file, environment: [:])
+        #expect(configuration.tenant == "contoso.onmicrosoft.com")
+        #expect(configuration.pollInterval == 300)
+        #expect(configuration.lookback == 86_400)
+        #expect(configuration.retentionDays == 30)
+        #expect(configuration.notifiers.map(\.name) == ["console", "local-syslog", "hook"])
+        #expect(configuration.notifiers[1].minimumLevel == .low)
+        let factory = NotifierFactory(environment: [:], outputIsTerminal: false)
+        _ = try factory.make(configuration.notifiers[0])
+        _ = try factory.make(configuration.notifiers[1])
+        // The webhook's secret file does not exist here: the error names the entry, not a secret.
+        do {
+            _ = try factory.make(configuration.notifiers[2])
+            Issue.record("a missing secret file was accepted")
+        } catch let error as ConfigurationError {
+            #expect(error.description.hasPrefix("\(file.path):"))
+            #expect(error.message.contains("cannot read secret_file"))
+        }
+    }
+
+    @Test(arguments: [
+        ("tenant: x\nbogus: 1\n", "cfg.yml:2:1: error: unknown key 'bogus'; known keys: authority, client_id, graph_url, notifiers, poll, retention_days, rules, state_dir, tenant"),
+        ("poll:\n  interval: 10s\n", "cfg.yml:2:13: error: poll.interval must be at least 1m: the sign-in log API allows about 5 requests per 10 s per app and tenant"),
+        ("poll:\n  lookback: soon\n", "cfg.yml:2:13: error: 'poll.lookback' must be a duration such as 90s, 5m, 24h or 7d, not 'soon'"),
+        ("notifiers:\n  - type: pager\n", "cfg.yml:2:5: error: unknown notifier type 'pager'; use stdout, syslog or webhook"),
+        ("notifiers:\n  - type: stdout\n  - type: stdout\n", "cfg.yml:3:5: error: two notifiers are named 'stdout'; give each a unique 'name'"),
+        ("notifiers:\n  - type: stdout\n    min_level: severe\n", "cfg.yml:3:16: error: min_level must be one of informational, low, medium, high, critical, not 'severe'"),
+        ("graph_url: ftp://x\n", "cfg.yml:1:12: error: 'graph_url' must be an https URL, not 'ftp://x'"),
+        ("tenant: [a\n", "cfg.yml:1:9: error: unterminated flow sequence: missing ']'"),
+    ])
+    func errorsPointAtTheLine(text: String, message: String) {
+        do {
+            _ = try AgentConfiguration.parse(text, file: "cfg.yml", baseDirectory: URL(fileURLWithPath: "/tmp"), environment: [:])
+            Issue.record("accepted: \(text)")
+        } catch {
+            #expect("\(error)" == message)
+        }
+    }
+
+    @Test func secretsComeFromTheEnvironmentAndNeverShow() throws {
+        let text = """
+        notifiers:
+          - name: hook
+            type: webhook
+            url: http://127.0.0.1:9/x
+            secret_env: HOOK_SECRET
+        """
+        let configuration = try AgentConfiguration.parse(text, file: "cfg.yml", baseDirectory: URL(fileURLWithPath: "/tmp"), environment: [:])
+        let secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+        let notifier = try NotifierFactory(environment: ["HOOK_SECRET": secret], outputIsTerminal: false).make(configuration.notifiers[0]).0
+        #expect(!String(describing: notifier).contains("MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"))
+        do {
+            _ = try NotifierFactory(environment: [:], outputIsTerminal: false).make(configuration.notifiers[0])
+            Issue.record("a missing variable was accepted")
+        } catch let error as ConfigurationError {
+            #expect(error.description == "cfg.yml:2:5: error: notifier 'hook': the environment variable HOOK_SECRET named by secret_env is not set")
+        }
+    }
+}

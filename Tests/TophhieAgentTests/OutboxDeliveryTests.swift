@@ -1,0 +1,206 @@
+import Foundation
+import LoopbackHTTP
+import Testing
+import TophhieRules
+@testable import TophhieAgent
+
+/// Records requested sleeps instead of sleeping.
+final class RecordedSleeps: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [Duration] = []
+    var sleeps: [Duration] {
+        lock.lock(); defer { lock.unlock() }
+        return storage
+    }
+    func sleep(_ duration: Duration) async throws {
+        record(duration)
+    }
+    private func record(_ duration: Duration) {
+        lock.lock(); defer { lock.unlock() }
+        storage.append(duration)
+    }
+}
+
+/// A switch the test flips while the receiver runs.
+final class ReceiverSwitch: @unchecked Sendable {
+    private let lock = NSLock()
+    private var up = false
+    var isUp: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return up
+    }
+    func set(_ value: Bool) {
+        lock.lock(); defer { lock.unlock() }
+        up = value
+    }
+}
+
+@Suite struct OutboxDeliveryTests {
+    static let t0 = Date(timeIntervalSince1970: 1_764_680_000)
+
+    func delivery(_ store: OutboxStore, _ notifier: any Notifier, sleeps: RecordedSleeps, clock: TestClock? = nil,
+                  policy: DeliveryRetryPolicy.Settings = .init()) -> OutboxDelivery {
+        let clock = clock ?? TestClock(start: Self.t0)
+        return OutboxDelivery(store: store, notifier: notifier, policy: policy, now: { clock.now }, sleep: sleeps.sleep, random: { 0.5 })
+    }
+
+    @Test func transientFailuresAreRetriedWithBackoff() async throws {
+        let dir = TemporaryStateDirectory()
+        let store = try OutboxStore(stateDirectory: dir.path, notifier: "rec")
+        try await store.append(contentsOf: [NotifierTestAlerts.alert(id: "a-1"), NotifierTestAlerts.alert(id: "a-2")], at: Self.t0)
+        let recorder = RecordingNotifier(name: "rec")
+        await recorder.failNext([.transient("down"), .transient("down")])
+        let sleeps = RecordedSleeps()
+        let report = try await delivery(store, recorder, sleeps: sleeps).drain()
+        #expect(report.delivered == ["a-1", "a-2"])
+        #expect(report.attempts == 4)
+        #expect(report.remaining == 0)
+        #expect(sleeps.sleeps == [.milliseconds(500), .seconds(1)])
+        #expect(await recorder.deliveredIDs == ["a-1", "a-2"])
+    }
+
+    @Test func permanentFailureIsDeadLetteredAndTheRestGoesOn() async throws {
+        let dir = TemporaryStateDirectory()
+        let store = try OutboxStore(stateDirectory: dir.path, notifier: "rec")
+        try await store.append(contentsOf: (1...3).map { NotifierTestAlerts.alert(id: "a-\($0)") }, at: Self.t0)
+        let recorder = RecordingNotifier(name: "rec")
+        await recorder.failNext([.permanent("HTTP 400")])
+        let report = try await delivery(store, recorder, sleeps: RecordedSleeps()).drain()
+        #expect(report.deadLettered == [.init(id: "a-1", reason: "HTTP 400")])
+        #expect(report.delivered == ["a-2", "a-3"])
+        #expect(try await store.deadLetters().map(\.alert.id) == ["a-1"])
+        #expect(await recorder.deliveredIDs == ["a-2", "a-3"])
+    }
+
+    @Test func persistentTransientFailureStopsTheDrainInOrder() async throws {
+        let dir = TemporaryStateDirectory()
+        let store = try OutboxStore(stateDirectory: dir.path, notifier: "rec")
+        try await store.append(contentsOf: (1...3).map { NotifierTestAlerts.alert(id: "a-\($0)") }, at: Self.t0)
+        let recorder = RecordingNotifier(name: "rec")
+        await recorder.failNext(Array(repeating: .transient("connection refused"), count: 5))
+        let sleeps = RecordedSleeps()
+        let drain = delivery(store, recorder, sleeps: sleeps)
+        let first = try await drain.drain()
+        #expect(first.delivered == [])
+        #expect(first.stoppedAt == .init(id: "a-1", reason: "connection refused"))
+        #expect(first.remaining == 3)
+        #expect(first.attempts == 5)
+        #expect(await recorder.attempts == 5, "a-2 and a-3 were not tried out of order")
+        let second = try await drain.drain()
+        #expect(second.delivered == ["a-1", "a-2", "a-3"])
+    }
+
+    @Test func retryAfterLongerThanACycleIsHonouredAcrossDrains() async throws {
+        let dir = TemporaryStateDirectory()
+        let store = try OutboxStore(stateDirectory: dir.path, notifier: "rec")
+        try await store.append(NotifierTestAlerts.alert(id: "a-1"), at: Self.t0)
+        let recorder = RecordingNotifier(name: "rec")
+        await recorder.failNext([.transient("HTTP 429", retryAfter: .seconds(600))])
+        let clock = TestClock(start: Self.t0)
+        let drain = delivery(store, recorder, sleeps: RecordedSleeps(), clock: clock)
+        #expect(try await drain.drain().stoppedAt?.id == "a-1")
+        clock.advance(by: 300)
+        let early = try await drain.drain()
+        #expect(early.waitingForRetryAfter && early.attempts == 0)
+        clock.advance(by: 301)
+        #expect(try await drain.drain().delivered == ["a-1"])
+        #expect(await recorder.attempts == 2)
+    }
+
+    @Test func tooOldTransientFailureIsDeadLettered() async throws {
+        let dir = TemporaryStateDirectory()
+        let store = try OutboxStore(stateDirectory: dir.path, notifier: "rec")
+        try await store.append(NotifierTestAlerts.alert(id: "a-1"), at: Self.t0)
+        let recorder = RecordingNotifier(name: "rec")
+        await recorder.failNext([.transient("down")])
+        let clock = TestClock(start: Self.t0.addingTimeInterval(4 * 86_400))
+        let report = try await delivery(store, recorder, sleeps: RecordedSleeps(), clock: clock).drain()
+        #expect(report.deadLettered == [.init(id: "a-1", reason: "still failing after 4 days in the outbox: down")])
+    }
+
+    @Test func receiverDownThenUpGetsEverythingInOrderOncePerID() async throws {
+        let up = ReceiverSwitch()
+        let (server, received, port) = try startReceiver { request, _ in
+            guard up.isUp else { return .text(503, "down for maintenance") }
+            let ok = StandardWebhookSignature.verify(header: request.header("webhook-signature") ?? "", id: request.header("webhook-id") ?? "",
+                                                     timestamp: Int64(request.header("webhook-timestamp") ?? "") ?? 0,
+                                                     body: Array(request.body), secret: testSecret)
+            return ok ? .empty(204) : .text(401, "bad signature")
+        }
+        defer { server.stop() }
+        let dir = TemporaryStateDirectory()
+        let store = try OutboxStore(stateDirectory: dir.path, notifier: "hook")
+        let ids = (1...6).map { "alert-\($0)" }
+        try await store.append(contentsOf: ids.map { NotifierTestAlerts.alert(id: $0) }, at: Self.t0)
+        let sleeps = RecordedSleeps()
+        let drain = delivery(store, try webhook(port: port), sleeps: sleeps)
+
+        // Down for several cycles: nothing is lost, nothing skips ahead.
+        for _ in 0..<3 {
+            let report = try await drain.drain()
+            #expect(report.delivered.isEmpty && report.stoppedAt?.id == "alert-1" && report.remaining == 6)
+        }
+        #expect(Set(await received.requests.compactMap { $0.header("webhook-id") }) == ["alert-1"])
+
+        up.set(true)
+        let report = try await drain.drain()
+        #expect(report.delivered == ids)
+        #expect(report.remaining == 0)
+        let accepted = await received.requests.suffix(6).compactMap { $0.header("webhook-id") }
+        #expect(accepted == ids, "every alert once, in order, after recovery")
+        #expect(try await drain.drain().attempts == 0, "nothing is sent twice")
+    }
+
+    @Test func rateLimitStormIsSurvived() async throws {
+        let (server, received, port) = try startReceiver { _, n in
+            n <= 3 ? .text(429, "slow down", headers: [("Retry-After", "2")]) : .empty(200)
+        }
+        defer { server.stop() }
+        let dir = TemporaryStateDirectory()
+        let store = try OutboxStore(stateDirectory: dir.path, notifier: "hook")
+        try await store.append(contentsOf: [NotifierTestAlerts.alert(id: "a-1"), NotifierTestAlerts.alert(id: "a-2")], at: Self.t0)
+        let sleeps = RecordedSleeps()
+        let report = try await delivery(store, try webhook(port: port), sleeps: sleeps).drain()
+        #expect(report.delivered == ["a-1", "a-2"])
+        #expect(sleeps.sleeps == [.seconds(2), .seconds(2), .seconds(2)])
+        #expect(await received.requests.map { $0.header("webhook-id") } == ["a-1", "a-1", "a-1", "a-1", "a-2"])
+    }
+
+    @Test func crashAndRestartNeitherDuplicatesNorLoses() async throws {
+        let dir = TemporaryStateDirectory()
+        let alerts = (1...4).map { NotifierTestAlerts.alert(id: "a-\($0)") }
+
+        // First life: alerts appended, two delivered, then the receiver dies and so does the process.
+        let firstRecorder = RecordingNotifier(name: "rec")
+        do {
+            let store = try OutboxStore(stateDirectory: dir.path, notifier: "rec")
+            try await store.append(contentsOf: alerts, at: Self.t0)
+            let drainer = delivery(store, FailAfter(firstRecorder, successes: 2), sleeps: RecordedSleeps(), policy: .init(maxAttemptsPerCycle: 1))
+            let report = try await drainer.drain()
+            #expect(report.delivered == ["a-1", "a-2"])
+        }
+        // Second life: a fresh store on the same directory; the replayed poll appends the same alerts.
+        let store = try OutboxStore(stateDirectory: dir.path, notifier: "rec")
+        #expect(try await store.append(contentsOf: alerts, at: Self.t0) == 0)
+        let secondRecorder = RecordingNotifier(name: "rec")
+        let report = try await delivery(store, secondRecorder, sleeps: RecordedSleeps()).drain()
+        #expect(report.delivered == ["a-3", "a-4"])
+        #expect(await firstRecorder.deliveredIDs + secondRecorder.deliveredIDs == ["a-1", "a-2", "a-3", "a-4"])
+    }
+}
+
+/// Delivers through `inner` for the first `successes` calls, then fails as if the receiver died.
+actor FailAfter: Notifier {
+    nonisolated let name = "rec"
+    let inner: RecordingNotifier
+    var remaining: Int
+    init(_ inner: RecordingNotifier, successes: Int) {
+        self.inner = inner
+        self.remaining = successes
+    }
+    func deliver(_ alert: Alert) async throws {
+        guard remaining > 0 else { throw NotifierError.transient("receiver died") }
+        remaining -= 1
+        try await inner.deliver(alert)
+    }
+}

@@ -1,0 +1,220 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import TophhieJSON
+import TophhieRules
+@testable import TophhieAgent
+
+/// Where `scripts/peer-checks.sh` started the real peers; absent in the hermetic run.
+enum PeerEnvironment {
+    static let values = ProcessInfo.processInfo.environment
+    static let syslogHost = values["TOPHHIE_PEER_SYSLOG_HOST"] ?? "127.0.0.1"
+    static let syslogPort = values["TOPHHIE_PEER_SYSLOG_PORT"].flatMap { UInt16($0) }
+    static let syslogSocket = values["TOPHHIE_PEER_SYSLOG_SOCKET"]
+    static let syslogParsed = values["TOPHHIE_PEER_SYSLOG_PARSED"]
+    static let webhookURL = values["TOPHHIE_PEER_WEBHOOK_URL"]
+    static let webhookSecret = values["TOPHHIE_PEER_WEBHOOK_SECRET"]
+    static let webhookRecords = values["TOPHHIE_PEER_WEBHOOK_RECORDS"]
+    static let python = values["TOPHHIE_PEER_PYTHON"]
+    static let signScript = values["TOPHHIE_PEER_SIGN_SCRIPT"]
+
+    static var syslogConfigured: Bool { syslogPort != nil && syslogSocket != nil && syslogParsed != nil }
+    static var webhookConfigured: Bool { webhookURL != nil && webhookSecret != nil && webhookRecords != nil && python != nil && signScript != nil }
+
+    /// JSON lines of `path` until one satisfies `match`, polling for up to 5 s.
+    static func awaitLine(in path: String, where match: (JSONValue) -> Bool) async throws -> JSONValue? {
+        for _ in 0..<100 {
+            if let data = FileManager.default.contents(atPath: path) {
+                for line in data.split(separator: 0x0A) {
+                    if let value = try? JSONValue.parse(Data(line)), match(value) { return value }
+                }
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return nil
+    }
+
+    static func uniqueID(_ label: String) -> String {
+        "peer-\(label)-\(UUID().uuidString.prefix(8).lowercased())"
+    }
+}
+
+/// rsyslog, as a real independent parser, reads what the syslog notifier sends.
+@Suite(.enabled(if: PeerEnvironment.syslogConfigured, "run by scripts/peer-checks.sh"), .serialized)
+struct PeerChecksSyslog {
+    func notifier(_ transport: SyslogNotifier.Transport, facility: SyslogFacility = .auth) -> SyslogNotifier {
+        SyslogNotifier(name: "peer-syslog", settings: .init(transport: transport, facility: facility, hostname: "peerhost"))
+    }
+
+    func parsed(_ id: String) async throws -> JSONValue {
+        try #require(try await PeerEnvironment.awaitLine(in: PeerEnvironment.syslogParsed!) {
+            ($0["raw"]?.stringValue ?? "").contains(id)
+        }, "rsyslog wrote no line for \(id)")
+    }
+
+    @Test func udpRFC5424IsParsedFieldByField() async throws {
+        let id = PeerEnvironment.uniqueID("udp")
+        let alert = NotifierTestAlerts.alert(id: id)
+        try await notifier(.udp(host: PeerEnvironment.syslogHost, port: PeerEnvironment.syslogPort!)).deliver(alert)
+        let line = try await parsed(id)
+        #expect(line["input"] == .string("imudp"))
+        #expect(line["protocolVersion"] == .string("1"))
+        #expect(line["facility"] == .string("4"))
+        #expect(line["severity"] == .string("3"))
+        #expect(line["hostname"] == .string("peerhost"))
+        #expect(line["appName"] == .string("tophhie-watch"))
+        #expect(line["procID"] == .string(String(Platform.processID)))
+        #expect(line["msgID"] == .string("alert.fired"))
+        #expect(line["structuredData"] == .string("[tophhie@32473 id=\"\(id)\" rule=\"failed-burst\" level=\"high\" kind=\"detection\" group=\"ipAddress=203.0.113.9\"]"))
+        #expect(line["msg"] == .string(AlertTextLine.body(alert)))
+    }
+
+    @Test func tcpOctetCountedKeepsEscapesAndOneMessage() async throws {
+        let id = PeerEnvironment.uniqueID("tcp")
+        var alert = NotifierTestAlerts.alert(id: id, level: .critical, summary: "line one\nline two \u{1b}[31m")
+        alert.group = [AlertGroupValue(field: "device", value: #"ssh "brute" \x ]"#)]
+        try await notifier(.tcp(host: PeerEnvironment.syslogHost, port: PeerEnvironment.syslogPort!)).deliver(alert)
+        let line = try await parsed(id)
+        #expect(line["input"] == .string("imtcp"))
+        #expect(line["severity"] == .string("2"))
+        #expect(line["msg"] == .string(AlertTextLine.body(alert)))
+        let msg = line["msg"]?.stringValue ?? ""
+        #expect(msg.contains(#"line one\nline two \u{1b}[31m"#))
+        // The SD value as rsyslog keeps it: RFC 5424 escapes of the control-escaped text.
+        #expect(line["structuredData"]?.stringValue?.hasSuffix(#" group="device=ssh \"brute\" \\\\x \]"]"#) == true)
+    }
+
+    @Test(arguments: [(AlertLevel.critical, "2"), (.high, "3"), (.medium, "4"), (.low, "5"), (.informational, "6")])
+    func severityAndAuthprivFacility(level: AlertLevel, severity: String) async throws {
+        let id = PeerEnvironment.uniqueID("sev-\(level.rawValue)")
+        try await notifier(.udp(host: PeerEnvironment.syslogHost, port: PeerEnvironment.syslogPort!), facility: .authpriv)
+            .deliver(NotifierTestAlerts.alert(id: id, level: level))
+        let line = try await parsed(id)
+        #expect(line["severity"] == .string(severity))
+        #expect(line["facility"] == .string("10"))
+    }
+
+    @Test func nonASCIIMessageCarriesTheBOM() async throws {
+        let id = PeerEnvironment.uniqueID("utf8")
+        let alert = NotifierTestAlerts.alert(id: id, summary: "sign-in from Zürich, 東京")
+        try await notifier(.udp(host: PeerEnvironment.syslogHost, port: PeerEnvironment.syslogPort!)).deliver(alert)
+        let line = try await parsed(id)
+        #expect(line["msg"] == .string("\u{FEFF}" + AlertTextLine.body(alert)))
+    }
+
+    @Test func unixSocketRFC3164IsParsedByTheLocalParser() async throws {
+        let id = PeerEnvironment.uniqueID("unix")
+        let alert = NotifierTestAlerts.alert(id: id, level: .medium)
+        try await notifier(.unixDatagram(path: PeerEnvironment.syslogSocket!)).deliver(alert)
+        let line = try await parsed(id)
+        #expect(line["input"] == .string("imuxsock"))
+        #expect(line["facility"] == .string("4"))
+        #expect(line["severity"] == .string("4"))
+        #expect(line["programName"] == .string("tophhie-watch"))
+        let msg = line["msg"]?.stringValue ?? ""
+        #expect(msg.hasPrefix(" " + AlertTextLine.body(alert)))
+        #expect(msg.hasSuffix(" id=\"\(id)\" rule=\"failed-burst\" level=\"medium\" kind=\"detection\" group=\"ipAddress=203.0.113.9\""))
+    }
+}
+
+/// The reference `standardwebhooks` library verifies what the webhook notifier signs.
+@Suite(.enabled(if: PeerEnvironment.webhookConfigured, "run by scripts/peer-checks.sh"), .serialized)
+struct PeerChecksWebhook {
+    func notifier(secret: String? = PeerEnvironment.webhookSecret) throws -> WebhookNotifier {
+        WebhookNotifier(name: "peer-hook", settings: try .init(endpoint: try WebhookEndpoint(PeerEnvironment.webhookURL!),
+                                                               secret: try WebhookSecret(parsing: secret!)))
+    }
+
+    func record(_ id: String) async throws -> JSONValue {
+        try #require(try await PeerEnvironment.awaitLine(in: PeerEnvironment.webhookRecords!) { $0["webhookId"] == .string(id) },
+                     "the receiver recorded nothing for \(id)")
+    }
+
+    @Test func signedAlertsVerify() async throws {
+        let notifier = try notifier()
+        for label in ["first", "second"] {
+            let id = PeerEnvironment.uniqueID(label)
+            try await notifier.deliver(NotifierTestAlerts.alert(id: id))
+            let record = try await record(id)
+            #expect(record["verified"] == .bool(true), "\(record)")
+            #expect(record["type"] == .string("alert.fired"))
+            #expect(record["userAgent"] == .string("tophhie-watch/\(WebhookNotifier.version)"))
+            #expect(record["contentType"] == .string("application/json"))
+        }
+    }
+
+    @Test func wrongSecretIsRejected() async throws {
+        let id = PeerEnvironment.uniqueID("wrong-secret")
+        let other = "whsec_" + Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+        do {
+            try await notifier(secret: other).deliver(NotifierTestAlerts.alert(id: id))
+            Issue.record("the receiver should have refused a signature made with another secret")
+        } catch let error as NotifierError {
+            #expect(error.code == .permanent)
+            #expect(error.message.hasSuffix("HTTP 401"))
+        }
+        let record = try await record(id)
+        #expect(record["verified"] == .bool(false))
+        #expect(record["error"] == .string("WebhookVerificationError: No matching signature found"))
+    }
+
+    /// Sends a request built by the notifier after changing it, as an attacker would.
+    func sendTampered(_ id: String, timestampOffset: Int64 = 0, tamper: (inout URLRequest) -> Void) async throws -> Int {
+        let notifier = try notifier()
+        var request = notifier.request(for: NotifierTestAlerts.alert(id: id), timestamp: Int64(Date().timeIntervalSince1970) + timestampOffset)
+        tamper(&request)
+        let (_, response) = try await URLSession.shared.data(for: request)
+        return (response as? HTTPURLResponse)?.statusCode ?? 0
+    }
+
+    @Test func tamperedBodyIsRejected() async throws {
+        let id = PeerEnvironment.uniqueID("tampered-body")
+        let status = try await sendTampered(id) { request in
+            let text = String(decoding: request.httpBody!, as: UTF8.self).replacingOccurrences(of: "\"high\"", with: "\"low\"")
+            request.httpBody = Data(text.utf8)
+        }
+        #expect(status == 401)
+        #expect(try await record(id)["verified"] == .bool(false))
+    }
+
+    @Test func tamperedSignatureIsRejected() async throws {
+        let id = PeerEnvironment.uniqueID("tampered-signature")
+        let status = try await sendTampered(id) { request in
+            var signature = Array(request.value(forHTTPHeaderField: "webhook-signature")!)
+            signature[5] = signature[5] == "A" ? "B" : "A"
+            request.setValue(String(signature), forHTTPHeaderField: "webhook-signature")
+        }
+        #expect(status == 401)
+        #expect(try await record(id)["error"] == .string("WebhookVerificationError: No matching signature found"))
+    }
+
+    @Test func staleTimestampIsRejected() async throws {
+        let id = PeerEnvironment.uniqueID("stale")
+        let status = try await sendTampered(id, timestampOffset: -600) { _ in }
+        #expect(status == 401)
+        #expect(try await record(id)["error"] == .string("WebhookVerificationError: Message timestamp too old"))
+    }
+
+    @Test func signaturesMatchTheReferenceSign() throws {
+        let secret = try WebhookSecret(parsing: PeerEnvironment.webhookSecret!)
+        for (index, body) in [#"{"test": 2432232314}"#, "{}", #"{"device":"ünï \u{1b} ]"}"#, String(repeating: "x", count: 1000)].enumerated() {
+            let id = "msg_\(index)_\(UUID().uuidString.prefix(6))"
+            let timestamp = Int64(1_700_000_000 + index * 7919)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: PeerEnvironment.python!)
+            process.arguments = [PeerEnvironment.signScript!, id, String(timestamp)]
+            let input = Pipe(), output = Pipe()
+            process.standardInput = input
+            process.standardOutput = output
+            try process.run()
+            input.fileHandleForWriting.write(Data(body.utf8))
+            try input.fileHandleForWriting.close()
+            let reference = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            #expect(StandardWebhookSignature.sign(id: id, timestamp: timestamp, body: Array(body.utf8), secret: secret) == reference, "body \(index)")
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+import TophhieRules
+@testable import TophhieAgent
+
+@Suite struct SyslogMessageTests {
+    static let fixedTime = Date(timeIntervalSince1970: 1_764_669_600.123456) // 2025-12-02T10:00:00.123456Z
+
+    static func message(text: String = "HIGH alert text", value: String = "203.0.113.9") -> SyslogMessage {
+        SyslogMessage(facility: .auth, severity: .error, timestamp: fixedTime, hostname: "host one", appName: "tophhie-watch",
+                      processID: "4242", messageID: "alert.fired",
+                      structuredData: [.init(id: "tophhie@32473", parameters: [("id", "a-1"), ("group", value)])], text: text)
+    }
+
+    @Test func rfc5424ExactBytes() {
+        let text = String(decoding: Self.message().rfc5424(), as: UTF8.self)
+        #expect(text == #"<35>1 2025-12-02T10:00:00.123456Z hostone tophhie-watch 4242 alert.fired [tophhie@32473 id="a-1" group="203.0.113.9"] HIGH alert text"#)
+    }
+
+    @Test func parameterEscaping() {
+        let text = String(decoding: Self.message(value: #"ssh "brute" \x ]"#).rfc5424(), as: UTF8.self)
+        #expect(text.contains(#"group="ssh \"brute\" \\x \]""#))
+    }
+
+    @Test func bomOnlyForNonASCII() {
+        let ascii = Self.message(text: "plain").rfc5424()
+        #expect(!ascii.starts(with: [0xEF]) && !ascii.contains(0xEF))
+        let utf8 = Self.message(text: "Zürich").rfc5424()
+        let marker = Array(#"] "#.utf8) + [0xEF, 0xBB, 0xBF] + Array("Zürich".utf8)
+        #expect(utf8.suffix(marker.count).elementsEqual(marker))
+    }
+
+    @Test func truncatesAtCharacterBoundary() {
+        let long = String(repeating: "é", count: 3000)
+        let bytes = Self.message(text: long).rfc5424(maxBytes: 480)
+        #expect(bytes.count <= 480)
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.hasSuffix("é…"))
+        #expect(!text.contains("\u{FFFD}"), "no split character")
+    }
+
+    @Test func rfc3164Form() {
+        let text = String(decoding: Self.message().rfc3164(timeZone: TimeZone(identifier: "UTC")!), as: UTF8.self)
+        #expect(text == #"<35>Dec  2 10:00:00 tophhie-watch[4242]: HIGH alert text id="a-1" group="203.0.113.9""#)
+    }
+
+    @Test func octetCounting() {
+        #expect(SyslogMessage.octetCounted(Array("<35>1 x".utf8)) == Array("7 <35>1 x".utf8))
+        #expect(SyslogMessage.octetCounted(Array("é".utf8)) == Array("2 é".utf8))
+    }
+
+    @Test(arguments: [(AlertLevel.critical, 2), (.high, 3), (.medium, 4), (.low, 5), (.informational, 6)])
+    func severityFromLevel(level: AlertLevel, severity: Int) {
+        #expect(SyslogSeverity(level: level).rawValue == severity)
+    }
+
+    @Test(arguments: [("auth", 4), ("authpriv", 10), ("AUTH", 4), ("local0", 16), ("local7", 23), ("user", 1), ("13", 13)])
+    func facilityNames(text: String, code: Int) throws {
+        #expect(try SyslogFacility(parsing: text).code == code)
+    }
+
+    @Test func unknownFacility() {
+        #expect(throws: SyslogSettingError.self) { try SyslogFacility(parsing: "local8") }
+        do {
+            _ = try SyslogFacility(parsing: "bogus")
+        } catch {
+            #expect("\(error)".hasPrefix(#"unknown syslog facility "bogus"; use one of kern, user"#))
+        }
+        #expect(SyslogFacility.local(3)?.code == 19)
+        #expect(SyslogFacility.local(8) == nil)
+    }
+}
+
+@Suite struct SyslogNotifierTests {
+    static let clock: @Sendable () -> Date = { SyslogMessageTests.fixedTime }
+
+    func notifier(_ transport: SyslogNotifier.Transport, facility: SyslogFacility = .auth) -> SyslogNotifier {
+        SyslogNotifier(settings: .init(transport: transport, facility: facility, hostname: "testhost"), now: Self.clock,
+                       timeZone: TimeZone(identifier: "UTC")!)
+    }
+
+    @Test func alertFieldsAndEscapedText() {
+        let hostile = NotifierTestAlerts.alert(summary: "fail\n<34>1 forged ] \"q\"")
+        let text = String(decoding: notifier(.udp(host: "127.0.0.1", port: 9)).wireBytes(for: hostile), as: UTF8.self)
+        let pid = Platform.processID
+        #expect(text.hasPrefix("<35>1 2025-12-02T10:00:00.123456Z testhost tophhie-watch \(pid) alert.fired [tophhie@32473 id=\"a-1\" rule=\"failed-burst\" level=\"high\" kind=\"detection\" group=\"ipAddress=203.0.113.9\"] HIGH [failed-burst]"))
+        #expect(!text.contains("\n"))
+        #expect(text.contains(#"fail\n<34>1 forged ] "q""#))
+    }
+
+    @Test func noticeUsesItsOwnMessageID() {
+        let notice = NotifierTestAlerts.alert(level: .critical, ruleID: "agent.sign-in-needed", kind: .notice)
+        let text = String(decoding: notifier(.udp(host: "127.0.0.1", port: 9), facility: .authpriv).wireBytes(for: notice), as: UTF8.self)
+        #expect(text.hasPrefix("<82>1 "))
+        #expect(text.contains(" agent.notice [tophhie@32473 "))
+    }
+
+    @Test func udpDatagramArrives() async throws {
+        let (listener, port) = try Platform.bindListener(kind: .datagram)
+        let syslog = notifier(.udp(host: "127.0.0.1", port: port))
+        let alert = NotifierTestAlerts.alert()
+        try await syslog.deliver(alert)
+        let received = try #require(try Platform.receiveDatagram(listener, timeout: .seconds(2)))
+        #expect(received == syslog.wireBytes(for: alert))
+        #expect(received.starts(with: Array("<35>1 ".utf8)))
+    }
+
+    @Test func tcpOctetCountedFrameArrives() async throws {
+        let (listener, port) = try Platform.bindListener(kind: .stream)
+        let syslog = notifier(.tcp(host: "127.0.0.1", port: port))
+        let alert = NotifierTestAlerts.alert(summary: "two\nlines stay one message")
+        async let received = Task.detached { try Platform.acceptAndReadAll(listener, timeout: .seconds(2)) }.value
+        try await syslog.deliver(alert)
+        let bytes = try #require(try await received)
+        let space = try #require(bytes.firstIndex(of: 0x20))
+        let length = try #require(Int(String(decoding: bytes[..<space], as: UTF8.self)))
+        let body = Array(bytes[(space + 1)...])
+        #expect(body.count == length)
+        #expect(body.starts(with: Array("<35>1 2025-12-02T10:00:00.123456Z testhost".utf8)))
+    }
+
+    @Test func unixSocketGetsRFC3164() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tw-syslog-\(UUID().uuidString.prefix(8)).sock").path
+        let listener = try Platform.bindUnixDatagram(path: path)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let syslog = notifier(.unixDatagram(path: path))
+        try await syslog.deliver(NotifierTestAlerts.alert())
+        let received = String(decoding: try #require(try Platform.receiveDatagram(listener, timeout: .seconds(2))), as: UTF8.self)
+        #expect(received.hasPrefix("<35>Dec  2 10:00:00 tophhie-watch[\(Platform.processID)]: HIGH [failed-burst] Failed sign-in burst: "))
+        #expect(received.hasSuffix(#" id="a-1" rule="failed-burst" level="high" kind="detection" group="ipAddress=203.0.113.9""#))
+    }
+
+    @Test func missingUnixSocketIsAnError() async {
+        let path = "/tmp/tw-no-such-socket-\(UUID().uuidString.prefix(8))"
+        await #expect(throws: NotifierError.transient("syslog: cannot send to unix socket \(path): No such file or directory")) {
+            try await notifier(.unixDatagram(path: path)).deliver(NotifierTestAlerts.alert())
+        }
+    }
+
+    @Test func refusedTCPIsAnError() async throws {
+        // Bind then close to find a port nothing listens on.
+        let port = try { () throws -> UInt16 in let (_, port) = try Platform.bindListener(kind: .stream); return port }()
+        await #expect(throws: NotifierError.transient("syslog: cannot connect to tcp 127.0.0.1:\(port): Connection refused")) {
+            try await notifier(.tcp(host: "127.0.0.1", port: port)).deliver(NotifierTestAlerts.alert())
+        }
+    }
+
+    @Test func closedUDPPortIsAnError() async throws {
+        let port = try { () throws -> UInt16 in let (_, port) = try Platform.bindListener(kind: .datagram); return port }()
+        await #expect(throws: NotifierError.transient("syslog: cannot send to udp 127.0.0.1:\(port): Connection refused")) {
+            try await notifier(.udp(host: "127.0.0.1", port: port)).deliver(NotifierTestAlerts.alert())
+        }
+    }
+}

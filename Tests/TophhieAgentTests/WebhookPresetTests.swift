@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+import TophhieJSON
+import TophhieRules
+@testable import TophhieAgent
+
+@Suite struct WebhookPresetTests {
+    static let context = WebhookPreset.Context(source: "host-a", receiver: "pager")
+
+    func body(_ preset: WebhookPreset, _ alert: Alert = NotifierTestAlerts.alert()) -> JSONValue {
+        // Through bytes, as sent, to catch anything that does not survive encoding.
+        try! JSONValue.parse(preset.body(for: alert, context: Self.context).canonicalData())
+    }
+
+    @Test func genericEnvelope() {
+        let value = body(.generic)
+        #expect(value["type"] == .string("alert.fired"))
+        #expect(value["timestamp"] == .string("2025-12-02T13:05:00.000Z"))
+        #expect(value["data"] == AlertJSON.value(NotifierTestAlerts.alert()))
+        #expect(body(.generic, NotifierTestAlerts.alert(kind: .notice))["type"] == .string("agent.notice"))
+    }
+
+    @Test func slackTextAndBlocksEscapeMarkup() {
+        let value = body(.slack, NotifierTestAlerts.alert(summary: "device <!channel> & <http://evil|click>\nline"))
+        let text = value["text"]?.stringValue ?? ""
+        #expect(text == #"[HIGH] Failed sign-in burst: device &lt;!channel&gt; &amp; &lt;http://evil|click&gt;\nline"#)
+        #expect(value.value(atPath: "blocks.0.type") == .string("section"))
+        #expect(value.value(atPath: "blocks.0.text.type") == .string("mrkdwn"))
+        let details = value.value(atPath: "blocks.1.text.text")?.stringValue ?? ""
+        #expect(details.contains("*Alert id:* a-1"))
+        #expect(details.contains("*Group:* ipAddress=203.0.113.9"))
+    }
+
+    @Test func teamsAdaptiveCard() {
+        let value = body(.teamsWorkflows)
+        #expect(value["type"] == .string("message"))
+        #expect(value.value(atPath: "attachments.0.contentType") == .string("application/vnd.microsoft.card.adaptive"))
+        #expect(value.value(atPath: "attachments.0.contentUrl") == .null)
+        #expect(value.value(atPath: "attachments.0.content.type") == .string("AdaptiveCard"))
+        #expect(value.value(atPath: "attachments.0.content.body.0.color") == .string("Attention"))
+        #expect(value.value(atPath: "attachments.0.content.body.0.text") == .string("[HIGH] Failed sign-in burst"))
+        #expect(value.value(atPath: "attachments.0.content.body.2.type") == .string("FactSet"))
+        #expect(value.value(atPath: "attachments.0.content.body.2.facts.0.title") == .string("Rule"))
+        #expect(body(.teamsWorkflows, NotifierTestAlerts.alert(level: .medium)).value(atPath: "attachments.0.content.body.0.color") == .string("Warning"))
+    }
+
+    @Test func discordEmbedWithMentionsOff() {
+        let long = String(repeating: "x", count: 5000)
+        let value = body(.discord, NotifierTestAlerts.alert(summary: "@everyone " + long))
+        #expect(value.value(atPath: "allowed_mentions.parse") == .array([]))
+        #expect(value.value(atPath: "embeds.0.title") == .string("[HIGH] Failed sign-in burst"))
+        let description = value.value(atPath: "embeds.0.description")?.stringValue ?? ""
+        #expect(description.count == 4096 && description.hasSuffix("…"))
+        #expect(value.value(atPath: "embeds.0.color") == .int(0xE74C3C))
+        #expect(value.value(atPath: "embeds.0.timestamp") == .string("2025-12-02T13:05:00.000Z"))
+    }
+
+    @Test func pagerDutyTrigger() throws {
+        let key = try PagerDutyRoutingKey("R0123456789abcdef0123456789abcde")
+        let value = body(.pagerDuty(routingKey: key), NotifierTestAlerts.alert(level: .critical))
+        #expect(value["routing_key"] == .string("R0123456789abcdef0123456789abcde"))
+        #expect(value["event_action"] == .string("trigger"))
+        #expect(value["dedup_key"] == .string("a-1"))
+        #expect(value.value(atPath: "payload.severity") == .string("critical"))
+        #expect(value.value(atPath: "payload.source") == .string("host-a"))
+        #expect(value.value(atPath: "payload.summary") == .string("[CRITICAL] Failed sign-in burst: 5 failed sign-ins from 203.0.113.9 in 10m"))
+        #expect(value.value(atPath: "payload.timestamp") == .string("2025-12-02T13:05:00.000Z"))
+        #expect(value.value(atPath: "payload.custom_details.id") == .string("a-1"))
+    }
+
+    @Test(arguments: [(AlertLevel.critical, "critical"), (.high, "error"), (.medium, "warning"), (.low, "info"), (.informational, "info")])
+    func pagerDutySeverities(level: AlertLevel, severity: String) {
+        #expect(WebhookPreset.pagerDutySeverity(level) == severity)
+    }
+
+    @Test func alertmanagerVersion4() {
+        var alert = NotifierTestAlerts.alert()
+        alert.group.append(AlertGroupValue(field: "location.countryOrRegion", value: "FR"))
+        let value = body(.alertmanager, alert)
+        #expect(value["version"] == .string("4"))
+        #expect(value["status"] == .string("firing"))
+        #expect(value["receiver"] == .string("pager"))
+        #expect(value["groupKey"] == .string(#"{}:{alertname="failed-burst"}"#))
+        #expect(value.value(atPath: "alerts.0.labels.alertname") == .string("failed-burst"))
+        #expect(value.value(atPath: "alerts.0.labels.severity") == .string("high"))
+        #expect(value.value(atPath: "alerts.0.labels.ipAddress") == .string("203.0.113.9"))
+        #expect(value.value(atPath: "alerts.0.labels.location_countryOrRegion") == .string("FR"))
+        #expect(value.value(atPath: "alerts.0.annotations.summary") == .string("5 failed sign-ins from 203.0.113.9 in 10m"))
+        #expect(value.value(atPath: "alerts.0.startsAt") == .string("2025-12-02T10:00:00.250Z"))
+        #expect(value.value(atPath: "alerts.0.fingerprint")?.stringValue?.count == 16)
+    }
+
+    @Test(arguments: [("ipAddress", "ipAddress"), ("location.city", "location_city"), ("1st", "_1st"), ("", "_")])
+    func labelNames(field: String, label: String) {
+        #expect(WebhookPreset.labelName(field) == label)
+    }
+}

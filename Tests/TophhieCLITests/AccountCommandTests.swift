@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+import TophhieAgent
+import TophhieJSON
+import TophhieSimulator
+@testable import TophhieCLI
+
+/// The account commands against a simulated tenant over loopback, as a person would run them.
+@Suite struct AccountCommandTests {
+    struct Tenant {
+        let tenant: SimulatedTenant
+        let environment: [String: String]
+        let stateDirectory: String
+    }
+
+    static func tenant(deviceName: String = "JANE-LAPTOP", premium: Bool = true) async throws -> Tenant {
+        var scenario = SimulateCommand.defaultScenario()
+        scenario.premium = premium
+        scenario.deviceCode = DeviceCodeSettings(script: [.authorizationPending, .approve], interval: 1)
+        scenario.generate = []
+        var factory = SignInFactory(seed: 3, account: .init(userID: scenario.user.id, userPrincipalName: scenario.user.userPrincipalName, displayName: "Jane"))
+        var device = SignInFactory.Device.laptop
+        device.browser = deviceName
+        scenario.signIns = [
+            ScenarioSignIn(event: factory.signIn(at: Date().addingTimeInterval(-3600), device: device), latencySeconds: 0),
+            ScenarioSignIn(event: factory.signIn(at: Date().addingTimeInterval(-7200), place: .lagos, errorCode: 50126), latencySeconds: 0),
+        ]
+        let tenant = SimulatedTenant(scenario: scenario, now: { Date() })
+        let endpoints = try await tenant.start()
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("tophhie-cli-\(UUID().uuidString)").path
+        return Tenant(tenant: tenant, environment: [
+            "TOPHHIE_TENANT": endpoints.tenantID, "TOPHHIE_CLIENT_ID": endpoints.clientID,
+            "TOPHHIE_AUTHORITY": endpoints.authority.absoluteString, "TOPHHIE_GRAPH_URL": endpoints.graphBaseURL.absoluteString,
+            "TOPHHIE_STATE_DIR": state, "HOME": state,
+        ], stateDirectory: state)
+    }
+
+    func run(_ arguments: [String], _ environment: [String: String]) async -> (ExitCode, CommandOutputRecorder) {
+        let recorder = CommandOutputRecorder()
+        let code = await TophhieCommandLine.run(arguments, io: recorder.io(environment: environment))
+        return (code, recorder)
+    }
+
+    @Test func loginPrintsTheDeviceCodePromptThenStatusHistoryAndProfileWork() async throws {
+        let context = try await Self.tenant()
+        defer { let tenant = context.tenant; Task { await tenant.stop() }; try? FileManager.default.removeItem(atPath: context.stateDirectory) }
+        let (loginCode, login) = await run(["login"], context.environment)
+        #expect(loginCode == .ok, "\(login.err)")
+        #expect(login.out.contains("To sign in, use a web browser to open the page"))
+        #expect(login.out.contains("Signed in as jane@contoso.com."))
+
+        let (statusCode, status) = await run(["status"], context.environment)
+        #expect(statusCode == .ok)
+        #expect(status.out.contains("AuditLog.Read.All"))
+        #expect(status.out.contains("(mode 600)"))
+        let tokens = try String(contentsOfFile: context.stateDirectory + "/tokens.json", encoding: .utf8)
+        let cached = try JSONValue.parse(Data(tokens.utf8))
+        let refresh = try #require(cached["refreshToken"]?.stringValue)
+        #expect(!status.out.contains(refresh) && !login.out.contains(refresh), "a token reached the output")
+
+        let (historyCode, history) = await run(["history", "--top", "5"], context.environment)
+        #expect(historyCode == .ok, "\(history.err)")
+        let lines = history.out.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("TIME (UTC)") == true)
+        #expect(lines.count == 3)
+        #expect(history.out.contains("failed 50126"))
+        #expect(history.out.contains("Lagos, NG"))
+
+        let (jsonCode, json) = await run(["history", "--json"], context.environment)
+        #expect(jsonCode == .ok)
+        for line in json.out.split(separator: "\n") { #expect(throws: Never.self) { try JSONValue.parse(Data(line.utf8)) } }
+
+        let (profileCode, profile) = await run(["profile", "show"], context.environment)
+        #expect(profileCode == .ok)
+        #expect(profile.out.contains("English (United Kingdom)"))
+    }
+
+    @Test func hostileDeviceNamesCannotForgeTheTable() async throws {
+        let context = try await Self.tenant(deviceName: "Edge\u{1b}[2J\u{1b}[31m\nfake row\r")
+        defer { let tenant = context.tenant; Task { await tenant.stop() }; try? FileManager.default.removeItem(atPath: context.stateDirectory) }
+        _ = await run(["login"], context.environment)
+        let (code, history) = await run(["history"], context.environment)
+        #expect(code == .ok)
+        #expect(!history.out.contains("\u{1b}"))
+        #expect(!history.out.contains("\r"))
+        #expect(history.out.split(separator: "\n").count == 3, "the newline in the device name did not start a row")
+    }
+
+    @Test func doctorPassesOnAHealthyTenantAndNamesTheLicenceOnAFreeOne() async throws {
+        let healthy = try await Self.tenant()
+        defer { let tenant = healthy.tenant; Task { await tenant.stop() }; try? FileManager.default.removeItem(atPath: healthy.stateDirectory) }
+        _ = await run(["login"], healthy.environment)
+        let (code, report) = await run(["doctor"], healthy.environment)
+        #expect(code == .ok, "\(report.out)")
+        #expect(report.out.hasSuffix("All checks passed.\n"))
+
+        let free = try await Self.tenant(premium: false)
+        defer { let tenant = free.tenant; Task { await tenant.stop() }; try? FileManager.default.removeItem(atPath: free.stateDirectory) }
+        _ = await run(["login"], free.environment)
+        let (freeCode, freeReport) = await run(["doctor"], free.environment)
+        #expect(freeCode == .accessDenied)
+        #expect(freeReport.out.contains("  FAIL  licence: Graph failed reading your sign-in history (GET /auditLogs/signIns): HTTP 403 Authentication_RequestFromNonPremiumTenantOrB2CTenant"))
+        #expect(freeReport.out.contains("fix: the tenant has no Microsoft Entra ID P1 or P2 licence"))
+    }
+
+    @Test func statusWithoutSignInExitsWithTheSignInCode() async throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("tophhie-cli-\(UUID().uuidString)").path
+        let environment = ["TOPHHIE_TENANT": "t", "TOPHHIE_CLIENT_ID": "c", "TOPHHIE_STATE_DIR": state]
+        let (code, output) = await run(["status"], environment)
+        #expect(code == .signInNeeded)
+        #expect(output.out.contains("Not signed in"))
+        let (historyCode, history) = await run(["history"], environment)
+        #expect(historyCode == .signInNeeded)
+        #expect(history.err.contains("sign-in needed: nobody is signed in; run 'tophhie-watch login'"))
+    }
+
+    @Test(arguments: [
+        (["history", "--top", "0"], "tophhie-watch history: option '--top' takes a whole number from 1 to 10000, not '0'"),
+        (["history", "--bogus"], "tophhie-watch history: unknown option '--bogus' for 'tophhie-watch history'"),
+        (["profile", "set"], "tophhie-watch profile set: nothing to change: name at least one field, e.g. --city London or --clear job-title"),
+        (["profile", "set", "--clear", "mail"], "tophhie-watch profile set: cannot clear 'mail': writable fields are display-name, given-name, surname, job-title, street-address, city, state, postal-code, country, preferred-language"),
+        (["profile", "set", "--preferred-language", "english"], "tophhie-watch profile set: 'english' is not a BCP-47 language tag such as en-GB; see --list-languages"),
+        (["login", "--scopes", "everything"], "tophhie-watch login: unknown scope set 'everything'; use profile, history, profile-edit, member-edit or a scope name such as User.Read"),
+        (["frobnicate"], "tophhie-watch: unknown command 'frobnicate'; see 'tophhie-watch --help'"),
+    ])
+    func usageErrorsExitTwoWithAPlainMessage(arguments: [String], message: String) async {
+        let (code, output) = await run(arguments, ["TOPHHIE_TENANT": "t", "TOPHHIE_CLIENT_ID": "c", "TOPHHIE_STATE_DIR": "/nonexistent/tophhie"])
+        #expect(code == .usage)
+        #expect(output.err.hasPrefix(message), "\(output.err)")
+    }
+
+    @Test func missingTenantIsAConfigurationError() async {
+        let (code, output) = await run(["history"], ["TOPHHIE_STATE_DIR": "/nonexistent/tophhie"])
+        #expect(code == .usage)
+        #expect(output.err.contains("no tenant: set 'tenant' in the config file, pass --tenant, or set TOPHHIE_TENANT"))
+    }
+
+    @Test func everyCommandHasHelp() async {
+        for command in TophhieCommandLine.commands {
+            let (code, output) = await run(command.spec.path + ["--help"], [:])
+            #expect(code == .ok)
+            #expect(output.out.contains("usage: \(command.spec.displayName)"), "\(command.spec.displayName)")
+            #expect(output.out.contains("example"), "\(command.spec.displayName) --help has no example")
+        }
+        let (code, overview) = await run(["--help"], [:])
+        #expect(code == .ok)
+        #expect(overview.out.contains("Exit codes: 0 ok, 1 runtime failure, 2 usage or configuration error, 3 sign-in needed, 4 access denied by Graph."))
+    }
+
+    @Test func aSecondPollWhileOneHoldsTheLockExitsCleanly() async throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("tophhie-cli-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let held = try StateDirectoryLock.acquire(stateDirectory: state)
+        defer { held.release() }
+        let (code, output) = await run(["poll"], ["TOPHHIE_TENANT": "t", "TOPHHIE_CLIENT_ID": "c", "TOPHHIE_STATE_DIR": state.path])
+        #expect(code == .ok)
+        #expect(output.err.contains("is already running on this state directory"))
+    }
+}

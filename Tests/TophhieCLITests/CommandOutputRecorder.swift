@@ -1,0 +1,19 @@
+import Foundation
+@testable import TophhieCLI
+
+/// Collects what a command writes.
+final class CommandOutputRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var outText = ""
+    private var errText = ""
+    var out: String { lock.withLock { outText } }
+    var err: String { lock.withLock { errText } }
+    var io: CommandIO { io(environment: [:]) }
+
+    func io(environment: [String: String]) -> CommandIO {
+        CommandIO(out: { text in self.lock.withLock { self.outText += text } },
+                  err: { text in self.lock.withLock { self.errText += text } },
+                  environment: environment)
+    }
+}
+

@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# Checks the notifiers against real, independent peers (the second documented test command):
+#   - rsyslog (Debian package) receives the syslog notifier's RFC 5424 messages over UDP and TCP
+#     (octet-counted) and its RFC 3164 messages on a unix socket, and writes what it parsed;
+#   - the Python `standardwebhooks` library (PyPI, in a venv) verifies the webhook signatures.
+# It installs what is missing, starts both peers on 127.0.0.1 / a temp dir (never the system
+# rsyslog or /dev/log), runs `swift test --filter PeerChecks` with their addresses in the
+# environment, stops everything it started, and ends with one "N passed, N failed" line.
+#
+# Environment:
+#   SWIFT_BUILD_LOCK  lock file serialising swift builds (default /tmp/swift-build.lock; set it
+#                     empty when the caller already holds the lock, to avoid waiting on itself)
+set -uo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+PEERS="$ROOT/scripts/peers"
+VENV="$ROOT/.peer/venv"
+LOCK="${SWIFT_BUILD_LOCK-/tmp/swift-build.lock}"
+WORK="$(mktemp -d /tmp/tophhie-peers.XXXXXX)"
+PASSED=0
+FAILED=0
+STARTED_PIDS=()
+
+cleanup() {
+    for pid in "${STARTED_PIDS[@]}"; do
+        kill "$pid" 2>/dev/null || true
+    done
+    for pid in "${STARTED_PIDS[@]}"; do
+        wait "$pid" 2>/dev/null || true
+    done
+    if [ -n "${PEER_CHECKS_KEEP:-}" ]; then echo "kept $WORK"; else rm -rf "$WORK"; fi
+}
+trap cleanup EXIT
+
+check() { # check NAME COMMAND...: one script-level check, counted in the final line
+    local name="$1"; shift
+    if "$@"; then
+        echo "peer check passed: $name"; PASSED=$((PASSED + 1))
+    else
+        echo "peer check FAILED: $name"; FAILED=$((FAILED + 1))
+    fi
+}
+
+finish() {
+    echo "$PASSED passed, $FAILED failed"
+    [ "$FAILED" -eq 0 ] && [ "$PASSED" -gt 0 ]
+    exit $?
+}
+
+# --- what the checks need -------------------------------------------------------------------
+APT_UPDATED=0
+apt_install() {
+    if [ "$APT_UPDATED" -eq 0 ]; then apt-get update -qq >/dev/null && APT_UPDATED=1; fi
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+
+if ! command -v rsyslogd >/dev/null 2>&1 && [ ! -x /usr/sbin/rsyslogd ]; then
+    echo "installing rsyslog (apt-get)"
+    apt_install rsyslog || { echo "could not install rsyslog"; FAILED=$((FAILED + 1)); finish; }
+fi
+RSYSLOGD="$(command -v rsyslogd || echo /usr/sbin/rsyslogd)"
+
+if ! "$VENV/bin/python" -c "import standardwebhooks" >/dev/null 2>&1; then
+    echo "creating $VENV with standardwebhooks==1.1.0 (pip)"
+    if ! python3 -m venv "$VENV" >/dev/null 2>&1; then
+        apt_install python3-venv python3-pip && python3 -m venv "$VENV" \
+            || { echo "could not create a Python venv"; FAILED=$((FAILED + 1)); finish; }
+    fi
+    "$VENV/bin/pip" install --quiet --disable-pip-version-check standardwebhooks==1.1.0 \
+        || { echo "could not install standardwebhooks"; FAILED=$((FAILED + 1)); finish; }
+fi
+PYTHON="$VENV/bin/python"
+
+free_port() {
+    "$PYTHON" -c 'import socket
+for _ in range(50):
+    t = socket.socket(); t.bind(("127.0.0.1", 0)); port = t.getsockname()[1]
+    u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        u.bind(("127.0.0.1", port)); print(port); break
+    except OSError:
+        pass
+    finally:
+        u.close(); t.close()'
+}
+
+wait_for_tcp() { # wait_for_tcp PORT: up to 10 s
+    "$PYTHON" -c 'import socket, sys, time
+deadline = time.time() + 10
+while time.time() < deadline:
+    try:
+        socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=0.5).close(); sys.exit(0)
+    except OSError:
+        time.sleep(0.1)
+sys.exit(1)' "$1"
+}
+
+# --- rsyslog --------------------------------------------------------------------------------
+SYSLOG_PORT="$(free_port)"
+mkdir -p "$WORK/rsyslog-work"
+sed -e "s|@WORK@|$WORK|g" -e "s|@PORT@|$SYSLOG_PORT|g" "$PEERS/rsyslog.conf.template" > "$WORK/rsyslog.conf"
+check "rsyslog accepts the peer configuration" "$RSYSLOGD" -N1 -f "$WORK/rsyslog.conf"
+"$RSYSLOGD" -n -f "$WORK/rsyslog.conf" -i "$WORK/rsyslogd.pid" > "$WORK/rsyslogd.log" 2>&1 &
+STARTED_PIDS+=($!)
+check "rsyslog listens on 127.0.0.1:$SYSLOG_PORT" wait_for_tcp "$SYSLOG_PORT"
+for _ in $(seq 50); do [ -S "$WORK/log.sock" ] && break; sleep 0.1; done
+
+# --- webhook receiver -----------------------------------------------------------------------
+SECRET="$("$PYTHON" -c 'import base64, os; print("whsec_" + base64.b64encode(os.urandom(32)).decode())')"
+export TOPHHIE_PEER_WEBHOOK_SECRET="$SECRET"
+"$PYTHON" "$PEERS/webhook_receiver.py" --port-file "$WORK/receiver.port" --records "$WORK/webhooks.jsonl" \
+    > "$WORK/receiver.log" 2>&1 &
+STARTED_PIDS+=($!)
+for _ in $(seq 100); do [ -s "$WORK/receiver.port" ] && break; sleep 0.1; done
+WEBHOOK_PORT="$(cat "$WORK/receiver.port" 2>/dev/null || echo 0)"
+check "webhook receiver listens on 127.0.0.1:$WEBHOOK_PORT" wait_for_tcp "$WEBHOOK_PORT"
+check "standardwebhooks reproduces the specification's test vector" "$PYTHON" "$PEERS/sign_vector.py" --official
+
+# --- the Swift side -------------------------------------------------------------------------
+export TOPHHIE_PEER_SYSLOG_HOST=127.0.0.1
+export TOPHHIE_PEER_SYSLOG_PORT="$SYSLOG_PORT"
+export TOPHHIE_PEER_SYSLOG_SOCKET="$WORK/log.sock"
+export TOPHHIE_PEER_SYSLOG_PARSED="$WORK/parsed.jsonl"
+export TOPHHIE_PEER_WEBHOOK_URL="http://127.0.0.1:$WEBHOOK_PORT/hook"
+export TOPHHIE_PEER_WEBHOOK_RECORDS="$WORK/webhooks.jsonl"
+export TOPHHIE_PEER_PYTHON="$PYTHON"
+export TOPHHIE_PEER_SIGN_SCRIPT="$PEERS/sign_vector.py"
+
+cd "$ROOT"
+run_swift_tests() {
+    if [ -n "$LOCK" ] && command -v flock >/dev/null 2>&1; then
+        flock "$LOCK" swift test --filter PeerChecks
+    else
+        swift test --filter PeerChecks
+    fi
+}
+run_swift_tests > "$WORK/swift-test.log" 2>&1
+SWIFT_STATUS=$?
+grep -E '^(✔|✘|􀟈|􀢄) Test [^r]|^(✔|✘) Suite|Test run with|error:' "$WORK/swift-test.log" | sed 's/^/  /'
+# One result per test function (a parameterised test counts once).
+SWIFT_PASSED=$(grep -cE '^✔ Test [a-zA-Z0-9_]+\(.*\) (with [0-9]+ test cases? )?passed' "$WORK/swift-test.log")
+SWIFT_FAILED=$(grep -cE '^✘ Test [a-zA-Z0-9_]+\(.*\) (with [0-9]+ test cases? )?failed' "$WORK/swift-test.log")
+PASSED=$((PASSED + SWIFT_PASSED))
+FAILED=$((FAILED + SWIFT_FAILED))
+if [ "$SWIFT_STATUS" -ne 0 ] && [ "$SWIFT_FAILED" -eq 0 ]; then
+    echo "swift test exited $SWIFT_STATUS without a failing test (build error?):"
+    tail -30 "$WORK/swift-test.log"
+    FAILED=$((FAILED + 1))
+fi
+if [ "$SWIFT_PASSED" -eq 0 ] && [ "$SWIFT_FAILED" -eq 0 ]; then
+    echo "no PeerChecks test ran"
+    FAILED=$((FAILED + 1))
+fi
+if [ "$FAILED" -ne 0 ]; then
+    echo "--- rsyslog log"; tail -20 "$WORK/rsyslogd.log"
+    echo "--- receiver log"; tail -20 "$WORK/receiver.log"
+fi
+finish
