@@ -28,7 +28,7 @@ public struct ReplayInput: Sendable {
         guard first == UInt8(ascii: "{") else {
             throw SignInEventError("the replay file must be JSON: a Graph page {\"value\":[…]}, an array, JSON lines, or a scenario {\"polls\":[…]}")
         }
-        if let whole = try? JSONTextReader.parse(data) {
+        if let whole = try? JSONValue.parse(data) {
             if let value = whole["value"] {
                 polls = [try ReplayInput.singlePoll(value, what: "'value'")]
             } else if let scenario = whole["polls"] {
@@ -52,8 +52,8 @@ public struct ReplayInput: Sendable {
 
     static func parse(_ data: Data, what: String) throws -> JSONValue {
         do {
-            return try JSONTextReader.parse(data)
-        } catch let failure as JSONTextReader.Failure {
+            return try JSONValue.parse(data)
+        } catch let failure as JSONParseError {
             throw SignInEventError("\(what) is not valid JSON (\(failure))")
         }
     }
