@@ -22,7 +22,7 @@ extension EngineRun {
         let valueKey = value.lowercased()
         let groupKey = groupValues.map { $0.lowercased() }.joined(separator: "\u{1F}")
         let ruleKey = rule.metadata.id
-        var baseline = state.baselines[ruleKey]?[groupKey]
+        var baseline = state.baselines[ruleKey]?.removeValue(forKey: groupKey)
             ?? EngineState.Baseline(learningStart: event.eventTime, events: 0, known: [:])
         if event.eventTime < baseline.learningStart { baseline.learningStart = event.eventTime }
         let learned = baseline.events >= spec.learningEvents

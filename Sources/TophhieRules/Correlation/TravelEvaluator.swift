@@ -18,12 +18,27 @@ extension EngineRun {
         let ruleKey = rule.metadata.id
         let alertEvent = AlertFactory.alertEvent(event)
         let here = EngineState.Place(id: event.eventID, time: event.eventTime, latitude: latitude, longitude: longitude,
-                                     label: alertEvent.location ?? String(format: "%.2f,%.2f", latitude, longitude))
-        var places = state.places[ruleKey]?[groupKey] ?? []
+                                     label: alertEvent.location ?? String(format: "%.2f,%.2f", latitude, longitude), detail: alertEvent)
+        // Taken out of the state while it changes, so appending does not copy the whole list.
+        var places = state.places[ruleKey]?.removeValue(forKey: groupKey) ?? []
 
-        // The fastest qualifying pair with any remembered sign-in in the timespan, earlier or later.
+        // Places stay sorted by time; compare with the neighbours in time only. By the triangle
+        // inequality, if any remembered sign-in is too far for the time between, so is one of
+        // the consecutive pairs it spans — and comparing neighbours keeps this O(log n).
+        let keepAfter = here.time.addingTimeInterval(-(rule.timespan.interval + settings.lookback))
+        // Trimmed in batches: removing from the front shifts the whole list.
+        if let oldest = places.first, oldest.time < keepAfter, places.count >= 64,
+           let firstKept = places.firstIndex(where: { $0.time >= keepAfter }), firstKept >= places.count / 4 {
+            places.removeFirst(firstKept)
+        }
+        var low = 0, high = places.count
+        while low < high {
+            let mid = (low + high) / 2
+            if (places[mid].time, places[mid].id) < (here.time, here.id) { low = mid + 1 } else { high = mid }
+        }
         var best: (place: EngineState.Place, distance: Double, speed: Double)?
-        for place in places where place.id != here.id {
+        for index in [low - 1, low] where places.indices.contains(index) && places[index].id != here.id {
+            let place = places[index]
             let gap = abs(here.time.timeIntervalSince(place.time))
             guard gap <= rule.timespan.interval else { continue }
             let distance = EngineRun.greatCircleKm(place.latitude, place.longitude, latitude, longitude)
@@ -36,10 +51,7 @@ extension EngineRun {
         }
         if let best {
             let other = best.place
-            let otherEvent: AlertEvent = {
-                if let stored = state.recent.first(where: { $0.id == other.id }) { return AlertFactory.alertEvent(stored) }
-                return AlertEvent(id: other.id, time: other.time, location: other.label)
-            }()
+            let otherEvent = other.detail
             let pair = [otherEvent, alertEvent].sorted { ($0.time, $0.id) < ($1.time, $1.id) }
             let group = zip(rule.groupBy, groupValues).map { AlertGroupValue(field: $0, value: $1) }
             let from = pair[0].id == other.id ? other.label : here.label
@@ -50,8 +62,7 @@ extension EngineRun {
             emit(metadata: rule.metadata, options: rule.options, defaultSuppress: rule.timespan.interval,
                  group: group, groupKey: groupKey, events: pair, windowClose: pair[1].time, summary: summary)
         }
-        places.append(here)
-        places.sort { ($0.time, $0.id) < ($1.time, $1.id) }
+        places.insert(here, at: low)
         state.places[ruleKey, default: [:]][groupKey] = places
     }
 

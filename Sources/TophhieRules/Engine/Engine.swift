@@ -81,7 +81,7 @@ struct EngineRun {
             fresh.insert(event.eventID)
 
             var matched: [Int] = []
-            for (index, rule) in plan.detections.enumerated() where rule.detection.matches(event) {
+            for index in plan.detections.indices where plan.detections[index].detection.matches(event) {
                 matched.append(index)
             }
             guard !matched.isEmpty else { continue }

@@ -57,5 +57,7 @@ public struct EngineState: Codable, Sendable, Equatable {
         var latitude: Double
         var longitude: Double
         var label: String
+        /// The readable fields, so the pair's alert can show both sign-ins.
+        var detail: AlertEvent
     }
 }

@@ -4,6 +4,8 @@ public struct Detection: Sendable, Hashable {
     /// One or more conditions; a list in the rule means any of them.
     public var conditions: [ConditionExpression]
     let names: [String]
+    /// The searches in `names` order, so evaluation indexes instead of hashing names.
+    let ordered: [SearchIdentifier]
     let compiled: [Compiled]
 
     indirect enum Compiled: Sendable, Hashable {
@@ -21,6 +23,7 @@ public struct Detection: Sendable, Hashable {
         self.conditions = conditions
         let names = searches.keys.sorted()
         self.names = names
+        self.ordered = names.map { searches[$0]! }
         let index = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
         func compile(_ expression: ConditionExpression) throws -> Compiled {
             switch expression {
@@ -59,7 +62,7 @@ public struct Detection: Sendable, Hashable {
         var cache = [Bool?](repeating: nil, count: names.count)
         func search(_ i: Int) -> Bool {
             if let known = cache[i] { return known }
-            let result = searches[names[i]]!.matches(event)
+            let result = ordered[i].matches(event)
             cache[i] = result
             return result
         }

@@ -53,8 +53,8 @@ public struct ReplayInput: Sendable {
     static func parse(_ data: Data, what: String) throws -> JSONValue {
         do {
             return try JSONValue.parse(data)
-        } catch {
-            throw SignInEventError("\(what) is not valid JSON")
+        } catch let failure as JSONParseError {
+            throw SignInEventError("\(what) is not valid JSON (\(failure))")
         }
     }
 
