@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 @testable import TophhieAuth
 
@@ -106,5 +109,23 @@ import Testing
         } else {
             #expect(throws: TophhieAuthError.self) { try TophhieAuth.checkNextLink(URL(string: link)!, continues: query, graphBaseURL: graph) }
         }
+    }
+}
+
+/// A transport that always fails, for the call budget.
+struct RefusingTransport: HTTPTransport {
+    func send(_ request: URLRequest, deadline: Double) async throws -> HTTPReply {
+        HTTPReply(status: 429, headers: ["retry-after": "100"], body: Data())
+    }
+}
+
+@Suite struct CallBudgetTests {
+    @Test func retriesStopBeforeTheCallBudgetIsSpent() async throws {
+        let clock = ManualClock(Date(timeIntervalSince1970: 0))
+        var requester = RetryingRequester(transport: RefusingTransport(), clock: clock, policy: RetryPolicy(maxAttempts: 10, maxRetryAfter: 120), deadline: 5, userAgent: "t", jitter: { 0 })
+        requester.callBudget = 250
+        let reply = try await requester.send { URLRequest(url: URL(string: "http://127.0.0.1/x")!) }
+        #expect(reply.status == 429)
+        #expect(clock.sleeps == [100, 100], "a third wait would end past 250 s")
     }
 }

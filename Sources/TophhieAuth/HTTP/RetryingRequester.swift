@@ -13,11 +13,15 @@ struct RetryingRequester: Sendable {
     let userAgent: String
     /// Jitter source; the default is random, tests pass a constant.
     let jitter: @Sendable () -> Double
+    /// The whole call, retries and waits included, gives up rather than start a wait that would
+    /// end past this many seconds.
+    var callBudget: Double = 300
 
     /// - Throws: `TophhieAuthError.network` when every attempt failed to get a reply;
     ///   `CancellationError` when the task is cancelled while waiting.
     func send(_ build: @Sendable () async throws -> URLRequest) async throws -> HTTPReply {
         var attempt = 0
+        let started = clock.now()
         while true {
             attempt += 1
             try Task.checkCancellation()
@@ -35,7 +39,11 @@ struct RetryingRequester: Sendable {
                 failure = error
                 outcome = .networkFailure
             }
-            switch policy.decide(attempt: attempt, outcome: outcome, jitter: jitter()) {
+            var decision = policy.decide(attempt: attempt, outcome: outcome, jitter: jitter())
+            if case .retry(let wait) = decision, clock.now().addingTimeInterval(wait).timeIntervalSince(started) > callBudget {
+                decision = .stop
+            }
+            switch decision {
             case .retry(let wait):
                 try await clock.sleep(seconds: wait)
             case .stop:
