@@ -37,7 +37,7 @@ let package = Package(
         .testTarget(name: "TophhieSimulatorTests", dependencies: ["TophhieSimulator", "LoopbackHTTP", "TophhieJSON"]),
         .testTarget(name: "TophhieRulesTests", dependencies: ["TophhieRules", "YAMLReader", "TophhieJSON"]),
         .testTarget(name: "TophhieAgentTests", dependencies: ["TophhieAgent", "TophhieAuth", "TophhieRules", "TophhieSimulator", "LoopbackHTTP", "TophhieJSON"]),
-        .testTarget(name: "TophhieCLITests", dependencies: ["TophhieCLI", "TophhieAgent", "TophhieSimulator"]),
+        .testTarget(name: "TophhieCLITests", dependencies: ["TophhieCLI", "TophhieAgent", "TophhieSimulator", "LoopbackHTTP", "TophhieJSON"]),
     ]
 )
 

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import LoopbackHTTP
+@testable import TophhieCLI
+
+@Suite struct NotifyTestCommandTests {
+    @Test func eachNotifierIsTriedAndItsResultReported() async throws {
+        let received = ReceivedBodies()
+        let server = LoopbackHTTPServer { request in
+            received.add(request)
+            return .empty(204)
+        }
+        let port = try server.start()
+        defer { server.stop() }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tophhie-notify-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let config = folder.appendingPathComponent("config.yml")
+        try """
+        tenant: t
+        client_id: c
+        notifiers:
+          - name: console
+            type: stdout
+            format: json
+          - name: hook
+            type: webhook
+            url: http://127.0.0.1:\(port)/alerts
+            secret_env: HOOK_SECRET
+          - name: dead
+            type: syslog
+            transport: tcp
+            address: 127.0.0.1:9
+        """.write(to: config, atomically: true, encoding: .utf8)
+        let recorder = CommandOutputRecorder()
+        let code = await TophhieCommandLine.run(["notify", "test", "--config", config.path], io: recorder.io(environment: ["HOOK_SECRET": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"]))
+        #expect(code == .failure, "one notifier failed")
+        #expect(recorder.err.contains("console (stdout): delivered"))
+        #expect(recorder.err.contains("hook (webhook): delivered"))
+        #expect(recorder.err.contains("dead (syslog): FAILED"))
+        #expect(recorder.out.contains("\"rule\":{\"author\":\"Tophhie Watch\""))
+        let request = try #require(received.all.first)
+        #expect(request.header("webhook-signature")?.hasPrefix("v1,") == true)
+        #expect(request.header("webhook-id")?.hasPrefix("test-") == true)
+        #expect(!recorder.err.contains("MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw") && !recorder.out.contains("MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"))
+    }
+}
+
+final class ReceivedBodies: @unchecked Sendable {
+    private let lock = NSLock()
+    private var requests: [HTTPRequest] = []
+    func add(_ request: HTTPRequest) { lock.withLock { requests.append(request) } }
+    var all: [HTTPRequest] { lock.withLock { requests } }
+}
