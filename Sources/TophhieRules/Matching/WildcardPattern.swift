@@ -79,21 +79,25 @@ public struct WildcardPattern: Sendable, Hashable {
     public func matches(_ subject: String) -> Bool {
         let folded = caseSensitive ? subject : subject.lowercased()
         switch shape {
-        case .exact(let s): return folded.unicodeScalars.elementsEqual(s.unicodeScalars)
-        case .prefix(let s): return folded.unicodeScalars.starts(with: s.unicodeScalars)
-        case .suffix(let s): return folded.unicodeScalars.reversed().starts(with: s.unicodeScalars.reversed())
-        case .contains(let s): return s.isEmpty || scalarContains(folded, s)
+        // UTF-8 is self-synchronising: byte comparisons agree with scalar comparisons.
+        case .exact(let s): return folded.utf8.elementsEqual(s.utf8)
+        case .prefix(let s): return folded.utf8.starts(with: s.utf8)
+        case .suffix(let s): return folded.utf8.count >= s.utf8.count && folded.utf8.suffix(s.utf8.count).elementsEqual(s.utf8)
+        case .contains(let s): return s.isEmpty || bytesContain(folded, s)
         case .general: return generalMatch(Array(folded.unicodeScalars))
         }
     }
 
-    // String.contains works on grapheme clusters; confirm on scalars so combining marks behave
-    // the same way as in the general matcher.
-    private func scalarContains(_ haystack: String, _ needle: String) -> Bool {
-        let h = Array(haystack.unicodeScalars), n = Array(needle.unicodeScalars)
+    // String.contains works on grapheme clusters; search bytes so combining marks behave the
+    // same way as in the general matcher.
+    private func bytesContain(_ haystack: String, _ needle: String) -> Bool {
+        let h = Array(haystack.utf8), n = Array(needle.utf8)
         guard n.count <= h.count else { return false }
-        for start in 0...(h.count - n.count) where h[start] == n[0] {
-            if h[start..<(start + n.count)].elementsEqual(n) { return true }
+        let first = n[0]
+        for start in 0...(h.count - n.count) where h[start] == first {
+            var i = 1
+            while i < n.count && h[start + i] == n[i] { i += 1 }
+            if i == n.count { return true }
         }
         return false
     }
