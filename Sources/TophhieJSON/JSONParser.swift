@@ -96,6 +96,15 @@ struct JSONParser {
 
     private mutating func parseString() throws -> String {
         index += 1
+        // Most strings have no escapes: read them straight from the bytes.
+        var scan = index
+        while scan < bytes.count, bytes[scan] != UInt8(ascii: "\""), bytes[scan] != UInt8(ascii: "\\"), bytes[scan] >= 0x20 { scan += 1 }
+        if scan < bytes.count, bytes[scan] == UInt8(ascii: "\"") {
+            let text = bytes.withUnsafeBufferPointer { String(validating: UnsafeBufferPointer(rebasing: $0[index..<scan]), as: UTF8.self) }
+            guard let text else { throw error("invalid UTF-8 in a string") }
+            index = scan + 1
+            return text
+        }
         var scalars = String.UnicodeScalarView()
         var runStart = index
         func flush(_ end: Int) throws {
@@ -190,6 +199,11 @@ struct JSONParser {
             if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
             guard digits() > 0 else { throw error("expected digits in an exponent") }
             integral = false
+        }
+        if integral, index - intStart <= 18 {
+            var value: Int64 = 0
+            for position in intStart..<index { value = value * 10 + Int64(bytes[position] - UInt8(ascii: "0")) }
+            return .int(bytes[start] == UInt8(ascii: "-") ? -value : value)
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         if integral, let value = Int64(text) { return .int(value) }

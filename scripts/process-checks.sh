@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# End-to-end checks of the real binary as an operator runs it: the simulated tenant in one
+# process, login, a daemon that reloads on SIGHUP and finishes its cycle on SIGTERM (exit 0),
+# a second poll that steps aside while the daemon holds the lock, and the demo.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export PATH="/opt/swift/usr/bin:$PATH"
+LOCK="${SWIFT_BUILD_LOCK-/tmp/swift-build.lock}"
+if [ -n "$LOCK" ]; then flock "$LOCK" swift build --product tophhie-watch >/dev/null; else swift build --product tophhie-watch >/dev/null; fi
+BIN="$(swift build --show-bin-path)/tophhie-watch"
+WORK="$(mktemp -d)"
+PIDS=()
+cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null; done; rm -rf "$WORK"; }
+trap cleanup EXIT
+passed=0; failed=0
+check() { # name, condition…
+  local name="$1"; shift
+  if "$@"; then passed=$((passed + 1)); echo "  ok    $name"; else failed=$((failed + 1)); echo "  FAIL  $name"; fi
+}
+
+"$BIN" simulate >"$WORK/sim.out" 2>&1 &
+PIDS+=($!)
+for _ in $(seq 50); do grep -q "Serving until" "$WORK/sim.out" && break; sleep 0.1; done
+AUTHORITY=$(awk '/authority/ {print $2; exit}' "$WORK/sim.out")
+GRAPH=$(awk '/Graph URL/ {print $3; exit}' "$WORK/sim.out")
+TENANT=$(awk '/ tenant / {print $2; exit}' "$WORK/sim.out")
+CLIENT=$(awk '/client id/ {print $3; exit}' "$WORK/sim.out")
+export TOPHHIE_TENANT="$TENANT" TOPHHIE_CLIENT_ID="$CLIENT" TOPHHIE_AUTHORITY="$AUTHORITY" TOPHHIE_GRAPH_URL="$GRAPH" TOPHHIE_STATE_DIR="$WORK/state"
+
+"$BIN" login >"$WORK/login.out" 2>&1
+check "login prints the device-code prompt and signs in" grep -q "enter the code" "$WORK/login.out"
+check "the token cache is 0600" test "$(stat -c %a "$WORK/state/tokens.json")" = 600
+
+"$BIN" run >"$WORK/run.out" 2>"$WORK/run.err" &
+RUN=$!
+PIDS+=($RUN)
+for _ in $(seq 100); do grep -q "learned from" "$WORK/run.err" && break; sleep 0.1; done
+check "the daemon's first cycle learns and alerts on the recent burst" grep -q "failure-burst" "$WORK/run.out"
+"$BIN" poll >"$WORK/poll.out" 2>"$WORK/poll.err"
+check "a second poll exits 0 while the daemon holds the lock" test $? -eq 0
+check "and says why" grep -q "already running on this state directory" "$WORK/poll.err"
+kill -HUP "$RUN"
+for _ in $(seq 50); do grep -q "reloaded configuration" "$WORK/run.err" && break; sleep 0.1; done
+check "SIGHUP reloads" grep -q "reloaded configuration and" "$WORK/run.err"
+kill -TERM "$RUN"
+wait "$RUN"
+check "SIGTERM finishes the cycle and exits 0" test $? -eq 0
+check "and logs that it stopped" grep -q "stopped after" "$WORK/run.err"
+check "no token reached the logs" bash -c "! grep -qiE 'eyJ|refresh_token|access_token' '$WORK/run.err' '$WORK/run.out' '$WORK/login.out'"
+
+"$BIN" demo --fast >"$WORK/demo.out" 2>"$WORK/demo.err"
+check "the demo exits 0" test $? -eq 0
+for rule in failure-burst success-after-failures impossible-travel new-country; do
+  check "the demo fires $rule" grep -q "\[$rule\]" "$WORK/demo.out"
+done
+check "the late burst is marked late" grep -q "late-by=" "$WORK/demo.out"
+
+echo "process checks: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
