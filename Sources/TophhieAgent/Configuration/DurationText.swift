@@ -1,18 +1,11 @@
 import Foundation
+import TophhieRules
 
-/// Reads durations written as `90s`, `5m`, `24h`, `7d` (a bare number is seconds).
+/// Durations in the config, written as rule timespans are: `90s`, `5m`, `24h`, `7d`.
 public enum DurationText {
-    /// Seconds, or nil when the text is not a duration.
+    /// Seconds, or nil when the text is not a duration. The same grammar as rule timespans.
     public static func seconds(_ text: String) -> Double? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard let unit = trimmed.last else { return nil }
-        let multipliers: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800]
-        if let multiplier = multipliers[unit] {
-            guard let value = Double(trimmed.dropLast()), value.isFinite, value >= 0 else { return nil }
-            return value * multiplier
-        }
-        guard let value = Double(trimmed), value.isFinite, value >= 0 else { return nil }
-        return value
+        RuleDuration.parse(text)?.interval
     }
 
     /// The shortest whole form: `300` → `5m`.
