@@ -41,12 +41,13 @@ struct AgentHarness {
     let recorder: RecordingNotifier
     var factory: SignInFactory
 
-    static func start(retentionDays: Int = 30) async throws -> AgentHarness {
+    static func start(retentionDays: Int = 30, premium: Bool = true) async throws -> AgentHarness {
         let clock = ManualClock(start)
         let scenario = SimulatorScenario(
             tenantID: "8f2d6c1e-6b55-4a8e-9f0a-3b1c2d4e5f60",
             clientID: "5c3b2a10-1d2e-4f3a-8b9c-0d1e2f3a4b5c",
             user: SimulatedUser(id: userID, userPrincipalName: "jane@contoso.com", kind: .member),
+            premium: premium,
             retentionDays: retentionDays,
             consentedScopes: ["User.Read", "AuditLog.Read.All"],
             deviceCode: DeviceCodeSettings(script: [.approve]))

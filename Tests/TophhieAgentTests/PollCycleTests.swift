@@ -151,6 +151,22 @@ import TophhieSimulator
         #expect(await harness.recorder.deliveredIDs.count == 1, "the notice queued before the crash and the one after share an id")
     }
 
+    @Test func aLicenceRefusalIsConfirmedOverThreePollsThenToldOnce() async throws {
+        let harness = try await AgentHarness.start(premium: false)
+        defer { Task { await harness.stop() } }
+        let cycle = try harness.cycle()
+        var noticesPerPoll: [Int] = []
+        for _ in 0..<5 {
+            let report = try await cycle.run(now: harness.clock.now())
+            noticesPerPoll.append(report.notices.count)
+            harness.clock.advance(by: 300)
+        }
+        #expect(noticesPerPoll == [0, 0, 1, 0, 0])
+        let notice = try #require(await harness.recorder.delivered.first)
+        #expect(notice.rule.id == "tophhie.notice.access-denied")
+        #expect(notice.summary.contains("P1 or P2"))
+    }
+
     @Test func downtimeLongerThanRetentionGivesOneCoverageGapNotice() async throws {
         let harness = try await AgentHarness.start(retentionDays: 7)
         defer { let finished = harness; Task { await finished.stop() } }

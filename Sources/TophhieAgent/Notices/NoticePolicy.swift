@@ -3,7 +3,9 @@ import Foundation
 /// How a poll ended, as far as notices care.
 public enum PollOutcome: Sendable, Equatable {
     case succeeded
-    case failed(AgentProblem.Kind, detail: String)
+    /// - Parameter confirmAfter: polls in a row this must repeat before it is told (Graph's
+    ///   licence 403 is reported to come and go on some P1 tenants).
+    case failed(AgentProblem.Kind, detail: String, confirmAfter: Int = 1)
 }
 
 /// What to tell the user about the agent itself.
@@ -32,10 +34,16 @@ public struct NoticePolicy: Sendable {
         case .succeeded:
             guard let current else { return (nil, []) }
             return (nil, current.notified ? [(.recovered, current)] : [])
-        case .failed(let kind, let detail):
-            var problem = current?.kind == kind ? current! : AgentProblem(kind: kind, detail: detail, since: now, notified: false)
+        case .failed(let kind, let detail, let confirmAfter):
+            var problem: AgentProblem
+            if var same = current, same.kind == kind {
+                same.polls += 1
+                problem = same
+            } else {
+                problem = AgentProblem(kind: kind, detail: detail, since: now, notified: false)
+            }
             problem.detail = detail
-            guard !problem.notified else { return (problem, []) }
+            guard !problem.notified, problem.polls >= confirmAfter else { return (problem, []) }
             switch kind {
             case .signInNeeded:
                 problem.notified = true

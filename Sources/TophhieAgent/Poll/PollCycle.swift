@@ -21,7 +21,7 @@ public struct PollReport: Sendable {
         switch outcome {
         case .succeeded:
             parts.append("\(plan.learning ? "learned from" : "read") \(fetched) sign-in\(fetched == 1 ? "" : "s") since \(GraphTimestamp.filterText(plan.lowerBound)) (\(newEvents) new)")
-        case .failed(let kind, let detail):
+        case .failed(let kind, let detail, _):
             parts.append("poll failed (\(kind.rawValue)): \(detail)")
         }
         if !skipped.isEmpty { parts.append("\(skipped.count) malformed skipped") }
@@ -108,7 +108,8 @@ public struct PollCycle: Sendable {
             report.alerts = alerts
             outgoing += alerts
         } catch let error as TophhieAuthError {
-            report.outcome = .failed(Self.problemKind(error), detail: error.localizedDescription)
+            // A licence 403 is confirmed over three polls before monitoring is declared stopped.
+            report.outcome = .failed(Self.problemKind(error), detail: error.localizedDescription, confirmAfter: error.accessGate == .licence ? 3 : 1)
         }
         let remembered = state.problem
         let (problem, decided) = notices.decide(current: remembered, outcome: report.outcome, now: now)

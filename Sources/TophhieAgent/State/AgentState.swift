@@ -44,11 +44,23 @@ public struct AgentProblem: Codable, Sendable, Equatable {
     public var since: Date
     /// Whether the notice for it has been sent (an unavailable spell is told only when it lasts).
     public var notified: Bool
+    /// Polls in a row that ended this way.
+    public var polls: Int
 
-    public init(kind: Kind, detail: String, since: Date, notified: Bool) {
+    public init(kind: Kind, detail: String, since: Date, notified: Bool, polls: Int = 1) {
         self.kind = kind
         self.detail = detail
         self.since = since
         self.notified = notified
+        self.polls = polls
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        kind = try container.decode(Kind.self, forKey: .kind)
+        detail = try container.decode(String.self, forKey: .detail)
+        since = try container.decode(Date.self, forKey: .since)
+        notified = try container.decode(Bool.self, forKey: .notified)
+        polls = try container.decodeIfPresent(Int.self, forKey: .polls) ?? 1
     }
 }

@@ -36,7 +36,7 @@ enum PollCommand: CLICommand {
         switch report.outcome {
         case .succeeded:
             return report.delivery.contains { $0.pending > 0 || $0.failed > 0 } ? .failure : .ok
-        case .failed(let kind, _):
+        case .failed(let kind, _, _):
             switch kind {
             case .signInNeeded: return .signInNeeded
             case .accessDenied: return .accessDenied
