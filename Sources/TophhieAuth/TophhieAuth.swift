@@ -199,8 +199,9 @@ public final class TophhieAuth: Sendable {
 
 extension TophhieAuth {
     /// A `nextLink` is followed verbatim, but only when it continues the same self-filtered query:
-    /// the same path, and either our own filter or none beside a `$skiptoken`. Anything else
-    /// (another resource, a filter without the user id) is refused rather than sent a token.
+    /// the same path, and either a filter that still holds `userId eq '<oid>'` or none beside a
+    /// `$skiptoken`. Anything else (another resource, a filter without the user id) is refused
+    /// rather than sent a token.
     static func checkNextLink(_ next: URL, continues query: SignInQuery, graphBaseURL: URL) throws {
         let expectedPath = graphBaseURL.appendingPathComponent("auditLogs/signIns").path
         guard let parts = URLComponents(url: next, resolvingAgainstBaseURL: false), parts.path == expectedPath else {
@@ -208,8 +209,10 @@ extension TophhieAuth {
         }
         let items = parts.queryItems ?? []
         if let filter = items.first(where: { $0.name == "$filter" })?.value {
-            guard filter == query.filter else {
-                throw TophhieAuthError.malformedResponse("Graph's @odata.nextLink changes the sign-in filter; not following it")
+            // Graph may re-serialise the rest of the filter; the self-filter is what must survive.
+            let normalised = filter.replacingOccurrences(of: "+", with: " ").lowercased()
+            guard normalised.contains("userid eq '\(query.userID.lowercased())'") else {
+                throw TophhieAuthError.malformedResponse("Graph's @odata.nextLink drops the self-filter on your user id; not following it")
             }
         } else if !items.contains(where: { $0.name == "$skiptoken" }) {
             throw TophhieAuthError.malformedResponse("Graph's @odata.nextLink has neither the sign-in filter nor a $skiptoken; not following it")

@@ -98,6 +98,7 @@ import Testing
     @Test(arguments: [
         ("https://graph.microsoft.com/v1.0/auditLogs/signIns?$top=1000&$skiptoken=abc", true),
         ("https://graph.microsoft.com/v1.0/auditLogs/signIns?$filter=userId%20eq%20'26be570a-ae82-4189-b4e2-a37c6808512d'&$skiptoken=abc", true),
+        ("https://graph.microsoft.com/v1.0/auditLogs/signIns?$filter=createdDateTime+ge+2020-01-01T00:00:00.000Z+and+userId+eq+'26be570a-ae82-4189-b4e2-a37c6808512d'&$skiptoken=x", true),
         ("https://graph.microsoft.com/v1.0/auditLogs/signIns?$top=1000", false),
         ("https://graph.microsoft.com/v1.0/auditLogs/signIns?$filter=createdDateTime%20ge%202020-01-01T00:00:00Z&$skiptoken=abc", false),
         ("https://graph.microsoft.com/v1.0/me/messages?$skiptoken=abc", false),
