@@ -44,6 +44,27 @@ final class SteppingClock: TophhieClock, @unchecked Sendable {
         #expect(lines.all.last == "stopped after 1 cycle")
     }
 
+    @Test func cancellingRunEndsTheWaitAtOnce() async throws {
+        let harness = try await AgentHarness.start()
+        defer { Task { await harness.stop() } }
+        let built = try setup(harness, rules: AgentHarness.rulesText)
+        let loop = AgentLoop(setup: built, rebuild: { built }, clock: SteppingClock(harness.clock.now()), random: { 0 }, log: { _ in })
+        let running = Task { try await loop.run() }
+        while await loop.cycles < 1 { try await Task.sleep(nanoseconds: 5_000_000) }
+        running.cancel()
+        // The stepping clock parks for 10 s per interval; returning well before that shows the
+        // cancellation reached the wait.
+        let finished = Task { try await running.value; return true }
+        let outcome = try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask { try await finished.value }
+            group.addTask { try await Task.sleep(nanoseconds: 3_000_000_000); return false }
+            let first = try await group.next()!
+            group.cancelAll()
+            return first
+        }
+        #expect(outcome, "run() did not return after cancellation")
+    }
+
     @Test func aBrokenReloadKeepsTheOldRulesAndSaysSo() async throws {
         let harness = try await AgentHarness.start()
         defer { Task { await harness.stop() } }

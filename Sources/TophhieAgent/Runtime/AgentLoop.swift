@@ -46,7 +46,13 @@ public actor AgentLoop {
             let clock = self.clock
             let task = Task { try await clock.sleep(seconds: wait) }
             sleeper = task
-            _ = try? await task.value
+            // The wait is its own task so stop() and reload() can cut it short; cancelling run()
+            // cuts it short too.
+            await withTaskCancellationHandler {
+                _ = try? await task.value
+            } onCancel: {
+                task.cancel()
+            }
             sleeper = nil
         }
         log("stopped after \(cycles) cycle\(cycles == 1 ? "" : "s")")
