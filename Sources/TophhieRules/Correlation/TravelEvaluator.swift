@@ -60,7 +60,8 @@ extension EngineRun {
             let speedText = best.speed.isFinite ? "\(Int(best.speed.rounded())) km/h" : "at the same instant"
             let summary = "\(Int(best.distance.rounded())) km from \(from) to \(to) in \(AlertFactory.duration(gap)) (\(speedText))"
             emit(metadata: rule.metadata, options: rule.options, defaultSuppress: rule.timespan.interval,
-                 group: group, groupKey: groupKey, events: pair, windowClose: pair[1].time, summary: summary)
+                 group: group, groupKey: groupKey, events: pair, windowClose: pair[1].time, summary: summary,
+                 episodeFrom: pair[1].time)
         }
         places.insert(here, at: low)
         state.places[ruleKey, default: [:]][groupKey] = places

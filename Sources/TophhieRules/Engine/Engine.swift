@@ -138,13 +138,17 @@ struct EngineRun {
 
     /// Decides whether a candidate alert is new, suppressed, or withheld for learning, and
     /// records its episode.
-    mutating func emit(metadata: RuleMetadata, options: RuleEngineOptions, defaultSuppress: TimeInterval, group: [AlertGroupValue], groupKey: String, events: [AlertEvent], windowClose: Date, summary: String) {
+    /// - Parameter episodeFrom: where the candidate's episode starts for the suppression test;
+    ///   by default its first event. A travel pair passes its later sign-in: a new hop that shares
+    ///   a sign-in with an alerted pair is still news once the quiet period is over.
+    mutating func emit(metadata: RuleMetadata, options: RuleEngineOptions, defaultSuppress: TimeInterval, group: [AlertGroupValue], groupKey: String, events: [AlertEvent], windowClose: Date, summary: String, episodeFrom: Date? = nil) {
         guard let first = events.first?.time, let last = events.last?.time else { return }
         let suppress = options.suppress?.interval ?? defaultSuppress
         if suppress > 0 {
             let key = metadata.id + "\u{1F}" + groupKey
             let episodes = state.episodes[key] ?? []
-            if episodes.contains(where: { first <= $0.end && last >= $0.start }) { return }
+            let from = episodeFrom ?? first
+            if episodes.contains(where: { from <= $0.end && last >= $0.start }) { return }
             state.episodes[key] = episodes + [EngineState.Episode(start: first, end: last.addingTimeInterval(suppress))]
         }
         if let alertOnlyAfter, last <= alertOnlyAfter { return }
