@@ -36,7 +36,8 @@ import Testing
         ("notifiers:\n  - type: stdout\n  - type: stdout\n", "cfg.yml:3:5: error: two notifiers are named 'stdout'; give each a unique 'name'"),
         ("notifiers:\n  - type: stdout\n    min_level: severe\n", "cfg.yml:3:16: error: min_level must be one of informational, low, medium, high, critical, not 'severe'"),
         ("notifiers:\n  - {type: stdout, name: a.settled}\n", "cfg.yml:2:5: error: notifier name 'a.settled' may not end in .settled or .dead (the outbox uses those names)"),
-        ("graph_url: ftp://x\n", "cfg.yml:1:12: error: 'graph_url' must be an https URL, not 'ftp://x'"),
+        ("notifiers:\n  - {type: stdout, name: .hidden}\n", "cfg.yml:2:5: error: notifier name '.hidden' may use letters, digits, '.', '_' and '-' only, and may not start with '.' (it names a file)"),
+        ("graph_url: ftp://x\n", "cfg.yml:1:12: error: 'graph_url' must be an http(s) URL (https except to loopback), not 'ftp://x'"),
         ("tenant: [a\n", "cfg.yml:1:9: error: unterminated flow sequence: missing ']'"),
     ])
     func errorsPointAtTheLine(text: String, message: String) {

@@ -68,7 +68,9 @@ import TophhieSimulator
 
         let (jsonCode, json) = await run(["history", "--json"], context.environment)
         #expect(jsonCode == .ok)
-        for line in json.out.split(separator: "\n") { #expect(throws: Never.self) { try JSONValue.parse(Data(line.utf8)) } }
+        let jsonLines = json.out.split(separator: "\n")
+        #expect(jsonLines.count == 2, "two sign-ins in the tenant")
+        for line in jsonLines { #expect(throws: Never.self) { try JSONValue.parse(Data(line.utf8)) } }
 
         let (profileCode, profile) = await run(["profile", "show"], context.environment)
         #expect(profileCode == .ok)

@@ -52,3 +52,20 @@ final class ReceivedBodies: @unchecked Sendable {
     func add(_ request: HTTPRequest) { lock.withLock { requests.append(request) } }
     var all: [HTTPRequest] { lock.withLock { requests } }
 }
+
+@Suite struct ConnectionOptionsTests {
+    @Test func systemdStateDirectoryIsOnlyADefault() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tophhie-opts-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let config = folder.appendingPathComponent("config.yml")
+        try "tenant: t\nclient_id: c\nstate_dir: /srv/tophhie\n".write(to: config, atomically: true, encoding: .utf8)
+        let spec = PollCommand.spec
+        let fromFile = try ConnectionOptions.agentConfiguration(try ParsedArguments(["--config", config.path], spec: spec), io: CommandIO(out: { _ in }, err: { _ in }, environment: ["STATE_DIRECTORY": "/var/lib/tophhie-watch"]))
+        #expect(fromFile.stateDirectory.path == "/srv/tophhie")
+        let fromFlag = try ConnectionOptions.agentConfiguration(try ParsedArguments(["--config", config.path, "--state-dir", "/tmp/x"], spec: spec), io: CommandIO(out: { _ in }, err: { _ in }, environment: ["STATE_DIRECTORY": "/var/lib/tophhie-watch"]))
+        #expect(fromFlag.stateDirectory.path == "/tmp/x")
+        let noFile = try ConnectionOptions.agentConfiguration(try ParsedArguments([], spec: spec), io: CommandIO(out: { _ in }, err: { _ in }, environment: ["STATE_DIRECTORY": "/var/lib/tophhie-watch"]))
+        #expect(noFile.stateDirectory.path == "/var/lib/tophhie-watch")
+    }
+}

@@ -175,7 +175,7 @@ struct ConfigReader {
     func url(_ node: YAMLNode, _ key: String) throws -> URL {
         let text = try string(node, key)
         guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme.lowercased()), url.host != nil else {
-            throw error("'\(key)' must be an https URL, not '\(text)'", at: node)
+            throw error("'\(key)' must be an http(s) URL (https except to loopback), not '\(text)'", at: node)
         }
         return url
     }
@@ -223,8 +223,8 @@ struct ConfigReader {
                 throw error("unknown notifier type '\(type)'; use stdout, syslog or webhook", at: item)
             }
             let finalName = name ?? type
-            guard finalName.range(of: "^[A-Za-z0-9_.-]{1,64}$", options: .regularExpression) != nil else {
-                throw error("notifier name '\(finalName)' may use letters, digits, '.', '_' and '-' only (it names a file)", at: item)
+            guard finalName.range(of: "^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,63}$", options: .regularExpression) != nil else {
+                throw error("notifier name '\(finalName)' may use letters, digits, '.', '_' and '-' only, and may not start with '.' (it names a file)", at: item)
             }
             // The outbox keeps <name>.jsonl beside <name>.settled.jsonl and <name>.dead.jsonl.
             guard !finalName.hasSuffix(".settled"), !finalName.hasSuffix(".dead") else {

@@ -12,7 +12,7 @@ enum HelpText {
             let labels = spec.options.map { option -> String in
                 "--\(option.name)" + (option.valueName.map { " \($0)" } ?? "")
             }
-            let width = min(28, (labels.map(\.count).max() ?? 0) + 2)
+            let width = min(28, max(labels.map(\.count).max() ?? 0, "-h, --help".count) + 2)
             for (option, label) in zip(spec.options, labels) {
                 let padded = label.count < width ? label + String(repeating: " ", count: width - label.count) : label + "  "
                 lines.append("  " + padded + option.help)

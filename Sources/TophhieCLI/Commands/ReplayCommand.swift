@@ -21,8 +21,9 @@ enum ReplayCommand: CLICommand {
         arrive long after they happened. Each poll is deduplicated by id, ordered by event time
         and run through the engine with now = the poll time.
 
-        JSON alerts carry id, rule{id,title,level,tags,author}, level, group, events (ids),
-        eventDetails, firstEventTime, lastEventTime, detectedAt, late and lateBySeconds.
+        JSON alerts carry id, kind, rule{id,title,level,tags,author,description}, author, level,
+summary, group, events (ids), eventDetails, firstEventTime, lastEventTime, detectedAt, late
+and lateBySeconds (the README's alert schema).
 
         examples:
           tophhie-watch replay signins.json

@@ -20,7 +20,9 @@ enum ConnectionOptions {
     ///   `ConfigurationError` (with file:line:col) from the config file.
     static func agentConfiguration(_ arguments: ParsedArguments, io: CommandIO) throws -> AgentConfiguration {
         let env = io.environment
-        let stateDirectory = arguments.value("state-dir") ?? env["TOPHHIE_STATE_DIR"] ?? env["STATE_DIRECTORY"]
+        // systemd's $STATE_DIRECTORY is only the default (AgentConfiguration.defaultStateDirectory):
+        // a state_dir in the file still wins over it.
+        let stateDirectory = arguments.value("state-dir") ?? env["TOPHHIE_STATE_DIR"]
         var configuration: AgentConfiguration
         let explicitFile = arguments.value("config") ?? env["TOPHHIE_CONFIG"]
         if let explicitFile {

@@ -38,7 +38,12 @@ enum NotifyTestCommand: CLICommand {
         let alert = sampleAlert(now: Date())
         var failures = 0
         for entry in entries {
-            let notifier = try factory.make(entry).0
+            let notifier: any Notifier
+            do { notifier = try factory.make(entry).0 } catch {
+                failures += 1
+                io.err("\(entry.name) (\(entry.type)): NOT SENT — \(error)\n")
+                continue
+            }
             do {
                 try await notifier.deliver(alert)
                 io.err("\(entry.name) (\(entry.type)): delivered\n")
