@@ -22,8 +22,8 @@ enum ReplayCommand: CLICommand {
         and run through the engine with now = the poll time.
 
         JSON alerts carry id, kind, rule{id,title,level,tags,author,description}, author, level,
-summary, group, events (ids), eventDetails, firstEventTime, lastEventTime, detectedAt, late
-and lateBySeconds (the README's alert schema).
+        summary, group, events (ids), eventDetails, firstEventTime, lastEventTime, detectedAt, late
+        and lateBySeconds (the README's alert schema).
 
         examples:
           tophhie-watch replay signins.json
