@@ -1,4 +1,5 @@
 import Foundation
+import TophhieJSON
 
 /// The fields to change with `PATCH /me`.
 ///
@@ -66,28 +67,10 @@ public struct TophhieProfileUpdate: Sendable, Equatable {
     public func requestBody() -> Data {
         var parts: [String] = []
         for (field, value) in changes {
-            parts.append("\"\(field)\":" + (value.map(Self.jsonString) ?? "null"))
+            // Each value through the shared JSON encoder; only the key order is ours.
+            let encoded = value.map { JSONValue.string($0) } ?? .null
+            parts.append("\"\(field)\":" + String(decoding: encoded.canonicalData(), as: UTF8.self))
         }
         return Data(("{" + parts.joined(separator: ",") + "}").utf8)
-    }
-
-    static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                    out += String(format: "\\u%04x", scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
     }
 }
