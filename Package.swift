@@ -12,32 +12,39 @@ let package = Package(
         .library(name: "YAMLReader", targets: ["YAMLReader"]),
     ],
     targets: [
+        // The one platform layer and the only importer of Glibc, split by concern: sockets, durable
+        // files, locks, signals, the blocking-work pool, the HTTP client and the clock.
+        .target(name: "TophhieSystem"),
         // Values shared by the fetcher and the rule engine: a JSON tree with dotted-path lookup.
         .target(name: "TophhieJSON"),
         // The YAML subset that rules and config use, with line:column marks. Pure.
         .target(name: "YAMLReader"),
         // The seed framework on Linux: identity platform, Graph client, public types.
-        .target(name: "TophhieAuth", dependencies: ["TophhieJSON"]),
-        // A small HTTP/1.1 server on POSIX sockets, for the simulated tenant and test receivers.
-        .target(name: "LoopbackHTTP"),
-        // The simulated tenant (identity + Graph) served over loopback HTTP.
-        .target(name: "TophhieSimulator", dependencies: ["TophhieAuth", "TophhieJSON", "LoopbackHTTP"]),
+        .target(name: "TophhieAuth", dependencies: ["TophhieSystem", "TophhieJSON"]),
+        // A small HTTP/1.1 server on POSIX sockets, and the embedded transport that calls the same
+        // handlers in-process.
+        .target(name: "LoopbackHTTP", dependencies: ["TophhieSystem"]),
+        // The simulated tenant (identity + Graph): a socket-free handler, served over loopback or embedded.
+        .target(name: "TophhieSimulator", dependencies: ["TophhieSystem", "TophhieJSON", "LoopbackHTTP"]),
         // The rule language and the pure engine.
         .target(name: "TophhieRules", dependencies: ["YAMLReader", "TophhieJSON"]),
-        // The runtime: config, scheduler, state, outbox, notifiers. The only reader of the real clock.
-        .target(name: "TophhieAgent", dependencies: ["TophhieAuth", "TophhieRules", "YAMLReader", "TophhieJSON", "TophhieSimulator", "LoopbackHTTP"]),
+        // The runtime: config, scheduler, state, outbox, notifiers. It does not link the simulator.
+        .target(name: "TophhieAgent", dependencies: ["TophhieSystem", "TophhieAuth", "TophhieRules", "YAMLReader", "TophhieJSON"]),
+        // The scripted demo: the simulator and the agent on an accelerated clock.
+        .target(name: "TophhieDemo", dependencies: ["TophhieAgent", "TophhieAuth", "TophhieRules", "TophhieJSON", "TophhieSimulator", "TophhieSystem"]),
         // The command tree.
-        .target(name: "TophhieCLI", dependencies: ["TophhieAuth", "TophhieRules", "TophhieAgent", "TophhieSimulator", "YAMLReader", "TophhieJSON"]),
+        .target(name: "TophhieCLI", dependencies: ["TophhieSystem", "TophhieAuth", "TophhieRules", "TophhieAgent", "TophhieDemo", "TophhieSimulator", "YAMLReader", "TophhieJSON"]),
         .executableTarget(name: "tophhie-watch", dependencies: ["TophhieCLI"]),
 
+        .testTarget(name: "TophhieSystemTests", dependencies: ["TophhieSystem"]),
         .testTarget(name: "TophhieJSONTests", dependencies: ["TophhieJSON"]),
         .testTarget(name: "YAMLReaderTests", dependencies: ["YAMLReader"]),
-        .testTarget(name: "TophhieAuthTests", dependencies: ["TophhieAuth", "TophhieSimulator", "LoopbackHTTP", "TophhieJSON"]),
-        .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP"]),
-        .testTarget(name: "TophhieSimulatorTests", dependencies: ["TophhieSimulator", "LoopbackHTTP", "TophhieJSON"]),
+        .testTarget(name: "TophhieAuthTests", dependencies: ["TophhieAuth", "TophhieSystem", "TophhieSimulator", "LoopbackHTTP", "TophhieJSON"]),
+        .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP", "TophhieSystem"]),
+        .testTarget(name: "TophhieSimulatorTests", dependencies: ["TophhieSimulator", "TophhieSystem", "LoopbackHTTP", "TophhieJSON"]),
         .testTarget(name: "TophhieRulesTests", dependencies: ["TophhieRules", "YAMLReader", "TophhieJSON"]),
-        .testTarget(name: "TophhieAgentTests", dependencies: ["TophhieAgent", "TophhieAuth", "TophhieRules", "TophhieSimulator", "LoopbackHTTP", "TophhieJSON"]),
-        .testTarget(name: "TophhieCLITests", dependencies: ["TophhieCLI", "TophhieAgent", "TophhieSimulator", "LoopbackHTTP", "TophhieJSON"]),
+        .testTarget(name: "TophhieAgentTests", dependencies: ["TophhieAgent", "TophhieSystem", "TophhieAuth", "TophhieRules", "TophhieSimulator", "LoopbackHTTP", "TophhieJSON"]),
+        .testTarget(name: "TophhieCLITests", dependencies: ["TophhieCLI", "TophhieAgent", "TophhieDemo", "TophhieSystem", "TophhieSimulator", "LoopbackHTTP", "TophhieJSON"]),
     ]
 )
 

@@ -5,7 +5,7 @@ import FoundationNetworking
 import LoopbackHTTP
 import Testing
 
-@Suite("LoopbackHTTPServer over URLSession")
+@Suite("LoopbackHTTPServer over URLSession", .serialized, .timeLimit(.minutes(1)))
 struct ServerTests {
     struct Echo: Codable {
         var method: String
@@ -173,15 +173,15 @@ struct ServerTests {
         #expect(server.port == port)
         #expect(await canConnect(port: port))
         #expect(throws: LoopbackHTTPError.self) { try server.start() }
-        server.stop()
+        await server.stop()
         #expect(server.port == nil)
         #expect(await !canConnect(port: port))
-        server.stop()  // a second stop is harmless
+        await server.stop()  // a second stop is harmless
 
         let again = try server.start()
-        defer { server.stop() }
         let (data, _) = try await makeSession().data(from: URL(string: "http://127.0.0.1:\(again)/")!)
         #expect(String(decoding: data, as: UTF8.self) == "up")
+        await server.stop()
     }
 
     @Test func runServesUntilCancelled() async throws {
@@ -196,10 +196,9 @@ struct ServerTests {
         #expect(await !canConnect(port: port))
     }
 
-    @Test func busyPortGivesAClearError() throws {
+    @Test func busyPortGivesAClearError() async throws {
         let first = LoopbackHTTPServer { _ in .empty(204) }
         let port = try first.start()
-        defer { first.stop() }
         let second = LoopbackHTTPServer { _ in .empty(204) }
         do {
             try second.start(port: port)
@@ -207,5 +206,6 @@ struct ServerTests {
         } catch let error as LoopbackHTTPError {
             #expect(error.message == "could not listen on 127.0.0.1:\(port): bind failed: Address already in use (errno 98)")
         }
+        await first.stop()
     }
 }

@@ -20,8 +20,14 @@ func withServer<T>(
 ) async throws -> T {
     let server = LoopbackHTTPServer(handler: handler)
     let port = try server.start()
-    defer { server.stop() }
-    return try await body(server, port)
+    do {
+        let result = try await body(server, port)
+        await server.stop()
+        return result
+    } catch {
+        await server.stop()
+        throw error
+    }
 }
 
 /// The status line and body of a raw HTTP response.

@@ -5,7 +5,7 @@ import TophhieRules
 import TophhieSimulator
 @testable import TophhieAgent
 
-/// A simulated tenant, a signed-in framework and a poll cycle with a recording notifier, all on
+/// A simulated tenant reached in-process, a signed-in framework and a poll cycle with a recording notifier, all on
 /// one manual clock. Rules are small inline ones so the tests do not depend on the pack's tuning.
 struct AgentHarness {
     static let userID = "26be570a-ae82-4189-b4e2-a37c6808512d"
@@ -52,7 +52,7 @@ struct AgentHarness {
             consentedScopes: ["User.Read", "AuditLog.Read.All"],
             deviceCode: DeviceCodeSettings(script: [.approve]))
         let tenant = SimulatedTenant(scenario: scenario, now: { clock.now() })
-        let endpoints = try await tenant.start()
+        let endpoints = await tenant.embeddedEndpoints()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tophhie-agent-\(UUID().uuidString)")
         let harness = AgentHarness(clock: clock, tenant: tenant, endpoints: endpoints, stateDirectory: directory, recorder: RecordingNotifier(name: "recorder"), factory: SignInFactory(seed: 11, account: .init(userID: userID, userPrincipalName: "jane@contoso.com", displayName: "Jane")))
         try await harness.auth().signIn(scopes: [TophhieScopes.userRead, TophhieScopes.auditLogRead]) { _ in }
@@ -62,7 +62,7 @@ struct AgentHarness {
     func auth() -> TophhieAuth {
         var configuration = TophhieConfiguration(tenant: endpoints.tenantID, clientID: endpoints.clientID, authority: endpoints.authority, graphBaseURL: endpoints.graphBaseURL, stateDirectory: stateDirectory, retentionDays: 30)
         configuration.requestDeadline = 5
-        return TophhieAuth(configuration: configuration, clock: clock, jitter: { 0.5 })
+        return TophhieAuth(configuration: configuration, transport: tenant.transport(clock: clock), clock: clock, jitter: { 0.5 })
     }
 
     func rules() throws -> RuleSet {
@@ -90,5 +90,20 @@ struct AgentHarness {
     func stop() async {
         await tenant.stop()
         try? FileManager.default.removeItem(at: stateDirectory)
+    }
+}
+
+extension AgentHarness {
+    /// Runs `body` against a fresh, signed-in harness and always cleans up after it.
+    static func with<T>(retentionDays: Int = 30, premium: Bool = true, _ body: (inout AgentHarness) async throws -> T) async throws -> T {
+        var harness = try await start(retentionDays: retentionDays, premium: premium)
+        do {
+            let result = try await body(&harness)
+            await harness.stop()
+            return result
+        } catch {
+            await harness.stop()
+            throw error
+        }
     }
 }

@@ -3,19 +3,7 @@ import Testing
 import TophhieAuth
 @testable import TophhieAgent
 
-/// A clock whose waits return at once but park until told, so a test can act mid-sleep.
-final class SteppingClock: TophhieClock, @unchecked Sendable {
-    private let manual: ManualClock
-    init(_ start: Date) { manual = ManualClock(start) }
-    func now() -> Date { manual.now() }
-    func sleep(seconds: Double) async throws {
-        try await manual.sleep(seconds: seconds)
-        // Long waits (the poll interval) park so the test can stop or reload the loop.
-        if seconds >= 60 { try await Task.sleep(nanoseconds: 10_000_000_000) }
-    }
-}
-
-@Suite struct AgentLoopTests {
+@Suite(.timeLimit(.minutes(1))) struct AgentLoopTests {
     func setup(_ harness: AgentHarness, rules: String) throws -> AgentSetup {
         let rulesFile = harness.stateDirectory.appendingPathComponent("rules.yml")
         try FileManager.default.createDirectory(at: harness.stateDirectory, withIntermediateDirectories: true)
@@ -27,62 +15,59 @@ final class SteppingClock: TophhieClock, @unchecked Sendable {
         configuration.graphBaseURL = harness.endpoints.graphBaseURL
         configuration.rulePaths = [rulesFile.path]
         configuration.notifiers = [NotifierConfiguration(name: "quiet", type: "stdout", minimumLevel: .critical)]
-        return try AgentSetup.build(configuration, environment: .init(variables: [:], write: { _ in }, clock: harness.clock))
+        return try AgentSetup.build(configuration, environment: .init(variables: [:], write: { _ in }, clock: harness.clock, transport: harness.tenant.transport(clock: harness.clock)))
     }
 
     @Test func stopFinishesTheCycleAndReturns() async throws {
-        let harness = try await AgentHarness.start()
-        defer { Task { await harness.stop() } }
-        let built = try setup(harness, rules: AgentHarness.rulesText)
-        let lines = LineLog()
-        let loop = AgentLoop(setup: built, rebuild: { built }, clock: SteppingClock(harness.clock.now()), random: { 0 }, log: lines.add)
-        let running = Task { try await loop.run() }
-        while await loop.cycles < 1 { try await Task.sleep(nanoseconds: 5_000_000) }
-        await loop.stop()
-        try await running.value
-        #expect(await loop.cycles == 1)
-        #expect(lines.all.last == "stopped after 1 cycle")
+        try await AgentHarness.with { (harness: inout AgentHarness) in
+            let built = try setup(harness, rules: AgentHarness.rulesText)
+            let lines = LineLog()
+            let clock = ParkingClock(harness.clock.now())
+            let loop = AgentLoop(setup: built, rebuild: { built }, clock: clock, random: { 0 }, log: lines.add)
+            let running = Task { try await loop.run() }
+            await clock.parked(atLeast: 1) // the first cycle is done; the loop waits for the next
+            await loop.stop()
+            try await running.value
+            #expect(await loop.cycles == 1)
+            #expect(lines.all.last == "stopped after 1 cycle")
+        }
     }
 
     @Test func cancellingRunEndsTheWaitAtOnce() async throws {
-        let harness = try await AgentHarness.start()
-        defer { Task { await harness.stop() } }
-        let built = try setup(harness, rules: AgentHarness.rulesText)
-        let loop = AgentLoop(setup: built, rebuild: { built }, clock: SteppingClock(harness.clock.now()), random: { 0 }, log: { _ in })
-        let running = Task { try await loop.run() }
-        while await loop.cycles < 1 { try await Task.sleep(nanoseconds: 5_000_000) }
-        running.cancel()
-        // The stepping clock parks for 10 s per interval; returning well before that shows the
-        // cancellation reached the wait.
-        let finished = Task { try await running.value; return true }
-        let outcome = try await withThrowingTaskGroup(of: Bool.self) { group in
-            group.addTask { try await finished.value }
-            group.addTask { try await Task.sleep(nanoseconds: 3_000_000_000); return false }
-            let first = try await group.next()!
-            group.cancelAll()
-            return first
+        try await AgentHarness.with { (harness: inout AgentHarness) in
+            let built = try setup(harness, rules: AgentHarness.rulesText)
+            let clock = ParkingClock(harness.clock.now())
+            let loop = AgentLoop(setup: built, rebuild: { built }, clock: clock, random: { 0 }, log: { _ in })
+            let running = Task { try await loop.run() }
+            await clock.parked(atLeast: 1)
+            running.cancel()
+            // The parked wait never ends by itself: run() returns only if the cancellation reached
+            // it (otherwise the suite's time limit names this test).
+            try await running.value
+            #expect(await loop.cycles == 1)
+            #expect(clock.parkedCount == 0)
         }
-        #expect(outcome, "run() did not return after cancellation")
     }
 
     @Test func aBrokenReloadKeepsTheOldRulesAndSaysSo() async throws {
-        let harness = try await AgentHarness.start()
-        defer { Task { await harness.stop() } }
-        let built = try setup(harness, rules: AgentHarness.rulesText)
-        let lines = LineLog()
-        let loop = AgentLoop(setup: built, rebuild: {
-            throw ConfigurationError("the rules have 1 error:\n  rules.yml:3:5: error: unknown condition", file: "config.yml")
-        }, clock: SteppingClock(harness.clock.now()), random: { 0 }, log: lines.add)
-        let running = Task { try await loop.run() }
-        while await loop.cycles < 1 { try await Task.sleep(nanoseconds: 5_000_000) }
-        await loop.reload()
-        while await loop.cycles < 2 { try await Task.sleep(nanoseconds: 5_000_000) }
-        await loop.stop()
-        try await running.value
-        #expect(lines.all.contains { $0.hasPrefix("reload failed, keeping the previous configuration and rules: config.yml: error: the rules have 1 error") })
-        let reports = await loop.reports
-        #expect(reports.count == 2)
-        #expect(reports.allSatisfy { $0.outcome == .succeeded }, "polling went on with the old rules")
+        try await AgentHarness.with { (harness: inout AgentHarness) in
+            let built = try setup(harness, rules: AgentHarness.rulesText)
+            let lines = LineLog()
+            let clock = ParkingClock(harness.clock.now())
+            let loop = AgentLoop(setup: built, rebuild: {
+                throw ConfigurationError("the rules have 1 error:\n  rules.yml:3:5: error: unknown condition", file: "config.yml")
+            }, clock: clock, random: { 0 }, log: lines.add)
+            let running = Task { try await loop.run() }
+            await clock.parked(atLeast: 1)
+            await loop.reload()
+            while await loop.cycles < 2 { await clock.parked(atLeast: 1) }
+            await loop.stop()
+            try await running.value
+            #expect(lines.all.contains { $0.hasPrefix("reload failed, keeping the previous configuration and rules: config.yml: error: the rules have 1 error") })
+            let reports = await loop.reports
+            #expect(reports.count == 2)
+            #expect(reports.allSatisfy { $0.outcome == .succeeded }, "polling went on with the old rules")
+        }
     }
 }
 

@@ -120,20 +120,19 @@ final class ReceiverSwitch: @unchecked Sendable {
 
     @Test func receiverDownThenUpGetsEverythingInOrderOncePerID() async throws {
         let up = ReceiverSwitch()
-        let (server, received, port) = try startReceiver { request, _ in
+        let (receiver, received) = inProcessReceiver { request, _ in
             guard up.isUp else { return .text(503, "down for maintenance") }
             let ok = StandardWebhookSignature.verify(header: request.header("webhook-signature") ?? "", id: request.header("webhook-id") ?? "",
                                                      timestamp: Int64(request.header("webhook-timestamp") ?? "") ?? 0,
                                                      body: Array(request.body), secret: testSecret)
             return ok ? .empty(204) : .text(401, "bad signature")
         }
-        defer { server.stop() }
         let dir = TemporaryStateDirectory()
         let store = try OutboxStore(stateDirectory: dir.path, notifier: "hook")
         let ids = (1...6).map { "alert-\($0)" }
         try await store.append(contentsOf: ids.map { NotifierTestAlerts.alert(id: $0) }, at: Self.t0)
         let sleeps = RecordedSleeps()
-        let drain = delivery(store, try webhook(port: port), sleeps: sleeps)
+        let drain = delivery(store, try webhook(receiver), sleeps: sleeps)
 
         // Down for several cycles: nothing is lost, nothing skips ahead.
         for _ in 0..<3 {
@@ -152,15 +151,14 @@ final class ReceiverSwitch: @unchecked Sendable {
     }
 
     @Test func rateLimitStormIsSurvived() async throws {
-        let (server, received, port) = try startReceiver { _, n in
+        let (receiver, received) = inProcessReceiver { _, n in
             n <= 3 ? .text(429, "slow down", headers: [("Retry-After", "2")]) : .empty(200)
         }
-        defer { server.stop() }
         let dir = TemporaryStateDirectory()
         let store = try OutboxStore(stateDirectory: dir.path, notifier: "hook")
         try await store.append(contentsOf: [NotifierTestAlerts.alert(id: "a-1"), NotifierTestAlerts.alert(id: "a-2")], at: Self.t0)
         let sleeps = RecordedSleeps()
-        let report = try await delivery(store, try webhook(port: port), sleeps: sleeps).drain()
+        let report = try await delivery(store, try webhook(receiver), sleeps: sleeps).drain()
         #expect(report.delivered == ["a-1", "a-2"])
         #expect(sleeps.sleeps == [.seconds(2), .seconds(2), .seconds(2)])
         #expect(await received.requests.map { $0.header("webhook-id") } == ["a-1", "a-1", "a-1", "a-1", "a-2"])

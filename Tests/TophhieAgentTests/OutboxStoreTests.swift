@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TophhieSystem
 import TophhieRules
 @testable import TophhieAgent
 
@@ -44,9 +45,9 @@ final class TemporaryStateDirectory {
         try await store.append(NotifierTestAlerts.alert(id: "a-2"), at: Self.t0)
         try await store.markDelivered("a-1", at: Self.t0)
         try await store.markDeadLettered("a-2", reason: "HTTP 404", at: Self.t0)
-        #expect(Platform.permissions(of: "\(dir.path)/outbox") == 0o700)
+        #expect(DurableFile.permissions(of: "\(dir.path)/outbox") == 0o700)
         for file in ["hook.jsonl", "hook.settled.jsonl", "hook.dead.jsonl"] {
-            #expect(Platform.permissions(of: "\(dir.path)/outbox/\(file)") == 0o600, "\(file)")
+            #expect(DurableFile.permissions(of: "\(dir.path)/outbox/\(file)") == 0o600, "\(file)")
         }
     }
 
@@ -112,7 +113,7 @@ final class TemporaryStateDirectory {
         let store = try OutboxStore(stateDirectory: dir.path, notifier: "hook")
         try await store.append(NotifierTestAlerts.alert(id: "a-1"), at: Self.t0)
         let queue = "\(dir.path)/outbox/hook.jsonl"
-        try Platform.appendDurably(Array("{not json}\n".utf8), to: queue)
+        try DurableFile.append(Array("{not json}\n".utf8), to: queue)
         try await store.append(NotifierTestAlerts.alert(id: "a-2"), at: Self.t0)
         let reopened = try OutboxStore(stateDirectory: dir.path, notifier: "hook")
         #expect(await reopened.pendingEntries().map(\.alert.id) == ["a-1", "a-2"])

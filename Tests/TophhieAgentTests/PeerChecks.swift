@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
+import TophhieSystem
 import TophhieJSON
 import TophhieRules
 @testable import TophhieAgent
@@ -65,7 +66,7 @@ struct PeerChecksSyslog {
         #expect(line["severity"] == .string("3"))
         #expect(line["hostname"] == .string("peerhost"))
         #expect(line["appName"] == .string("tophhie-watch"))
-        #expect(line["procID"] == .string(String(Platform.processID)))
+        #expect(line["procID"] == .string(String(ProcessFacts.processID)))
         #expect(line["msgID"] == .string("alert.fired"))
         #expect(line["structuredData"] == .string("[tophhie@32473 id=\"\(id)\" rule=\"failed-burst\" level=\"high\" kind=\"detection\" group=\"ipAddress=203.0.113.9\"]"))
         #expect(line["msg"] == .string(AlertTextLine.body(alert)))

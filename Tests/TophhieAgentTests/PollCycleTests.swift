@@ -7,191 +7,191 @@ import TophhieSimulator
 
 @Suite struct PollCycleTests {
     @Test func lateEventsFireOnceAndOnlyOnce() async throws {
-        var harness = try await AgentHarness.start()
-        defer { let finished = harness; Task { await finished.stop() } }
-        let cycle = try harness.cycle()
-        _ = try await cycle.run(now: harness.clock.now()) // learns the (empty) history
-        let burstStart = harness.clock.now().addingTimeInterval(300)
-        await harness.failures(3, at: burstStart, latency: 60)
-        await harness.failures(2, at: burstStart.addingTimeInterval(120), latency: 3 * 3600)
+        try await AgentHarness.with { (harness: inout AgentHarness) in
+            let cycle = try harness.cycle()
+            _ = try await cycle.run(now: harness.clock.now()) // learns the (empty) history
+            let burstStart = harness.clock.now().addingTimeInterval(300)
+            await harness.failures(3, at: burstStart, latency: 60)
+            await harness.failures(2, at: burstStart.addingTimeInterval(120), latency: 3 * 3600)
 
-        var fired: [Alert] = []
-        for _ in 0..<48 { // four hours of 5-minute polls
-            harness.clock.advance(by: 300)
-            let report = try await cycle.run(now: harness.clock.now())
-            #expect(report.outcome == .succeeded)
-            fired += report.alerts
+            var fired: [Alert] = []
+            for _ in 0..<48 { // four hours of 5-minute polls
+                harness.clock.advance(by: 300)
+                let report = try await cycle.run(now: harness.clock.now())
+                #expect(report.outcome == .succeeded)
+                fired += report.alerts
+            }
+            #expect(fired.map(\.rule.id) == ["test-burst"], "exactly one alert across every poll")
+            let alert = try #require(fired.first)
+            #expect(alert.late)
+            #expect((alert.lateBySeconds ?? 0) > 2 * 3600)
+            #expect(alert.events.count == 5)
+            #expect(alert.rule.author == "Test Author")
+            #expect(await harness.recorder.deliveredIDs == [alert.id])
         }
-        #expect(fired.map(\.rule.id) == ["test-burst"], "exactly one alert across every poll")
-        let alert = try #require(fired.first)
-        #expect(alert.late)
-        #expect((alert.lateBySeconds ?? 0) > 2 * 3600)
-        #expect(alert.events.count == 5)
-        #expect(alert.rule.author == "Test Author")
-        #expect(await harness.recorder.deliveredIDs == [alert.id])
     }
 
     @Test func crashBetweenOutboxAppendAndStateCommitLosesNothingAndRepeatsNothing() async throws {
-        var harness = try await AgentHarness.start()
-        defer { let finished = harness; Task { await finished.stop() } }
-        _ = try await harness.cycle().run(now: harness.clock.now())
-        await harness.failures(5, at: harness.clock.now().addingTimeInterval(60))
-        harness.clock.advance(by: 600)
+        try await AgentHarness.with { (harness: inout AgentHarness) in
+            _ = try await harness.cycle().run(now: harness.clock.now())
+            await harness.failures(5, at: harness.clock.now().addingTimeInterval(60))
+            harness.clock.advance(by: 600)
 
-        // The state file is a folder for this poll: the commit fails after the outbox append,
-        // as a crash between the two would leave things.
-        let stateFile = harness.stateDirectory.appendingPathComponent("state.json")
-        let saved = try Data(contentsOf: stateFile)
-        try FileManager.default.removeItem(at: stateFile)
-        try FileManager.default.createDirectory(at: stateFile, withIntermediateDirectories: false)
-        try FileManager.default.createDirectory(at: stateFile.appendingPathComponent("blocker"), withIntermediateDirectories: false)
-        await #expect(throws: (any Error).self) { _ = try await harness.cycle().run(now: harness.clock.now()) }
-        #expect(await harness.recorder.deliveredIDs.isEmpty, "nothing was delivered before the state committed")
+            // The state file is a folder for this poll: the commit fails after the outbox append,
+            // as a crash between the two would leave things.
+            let stateFile = harness.stateDirectory.appendingPathComponent("state.json")
+            let saved = try Data(contentsOf: stateFile)
+            try FileManager.default.removeItem(at: stateFile)
+            try FileManager.default.createDirectory(at: stateFile, withIntermediateDirectories: false)
+            try FileManager.default.createDirectory(at: stateFile.appendingPathComponent("blocker"), withIntermediateDirectories: false)
+            await #expect(throws: (any Error).self) { _ = try await harness.cycle().run(now: harness.clock.now()) }
+            #expect(await harness.recorder.deliveredIDs.isEmpty, "nothing was delivered before the state committed")
 
-        // Restart: the old state is back, the poll runs again and produces the same alert id.
-        try FileManager.default.removeItem(at: stateFile)
-        try saved.write(to: stateFile)
-        harness.clock.advance(by: 60)
-        let report = try await harness.cycle().run(now: harness.clock.now())
-        #expect(report.alerts.count == 1)
-        let outbox = try OutboxStore(stateDirectory: harness.stateDirectory.path, notifier: "recorder")
-        #expect(await outbox.pendingCount == 0)
-        #expect(await harness.recorder.deliveredIDs == report.alerts.map(\.id), "delivered once, with the id the crashed poll had queued")
+            // Restart: the old state is back, the poll runs again and produces the same alert id.
+            try FileManager.default.removeItem(at: stateFile)
+            try saved.write(to: stateFile)
+            harness.clock.advance(by: 60)
+            let report = try await harness.cycle().run(now: harness.clock.now())
+            #expect(report.alerts.count == 1)
+            let outbox = try OutboxStore(stateDirectory: harness.stateDirectory.path, notifier: "recorder")
+            #expect(await outbox.pendingCount == 0)
+            #expect(await harness.recorder.deliveredIDs == report.alerts.map(\.id), "delivered once, with the id the crashed poll had queued")
+        }
     }
 
     @Test func receiverDownThenUpGetsEveryAlertInOrderOnce() async throws {
-        var harness = try await AgentHarness.start()
-        defer { let finished = harness; Task { await finished.stop() } }
-        let cycle = try harness.cycle()
-        _ = try await cycle.run(now: harness.clock.now())
-        await harness.recorder.failNext(Array(repeating: NotifierError.transient("connection refused"), count: 40))
-        for burst in 0..<3 {
-            await harness.failures(5, at: harness.clock.now().addingTimeInterval(60))
-            harness.clock.advance(by: 3600)
-            let report = try await cycle.run(now: harness.clock.now())
-            #expect(report.alerts.count == 1, "burst \(burst)")
-        }
-        #expect(await harness.recorder.deliveredIDs.isEmpty)
-        let queued = try await OutboxStore(stateDirectory: harness.stateDirectory.path, notifier: "recorder").pendingEntries().map(\.alert.id)
-        #expect(queued.count == 3)
-        await harness.recorder.failNext([])
-        var drained: [String] = []
-        for _ in 0..<20 where drained.count < 3 {
-            harness.clock.advance(by: 300)
+        try await AgentHarness.with { (harness: inout AgentHarness) in
+            let cycle = try harness.cycle()
             _ = try await cycle.run(now: harness.clock.now())
-            drained = await harness.recorder.deliveredIDs
+            await harness.recorder.failNext(Array(repeating: NotifierError.transient("connection refused"), count: 40))
+            for burst in 0..<3 {
+                await harness.failures(5, at: harness.clock.now().addingTimeInterval(60))
+                harness.clock.advance(by: 3600)
+                let report = try await cycle.run(now: harness.clock.now())
+                #expect(report.alerts.count == 1, "burst \(burst)")
+            }
+            #expect(await harness.recorder.deliveredIDs.isEmpty)
+            let queued = try await OutboxStore(stateDirectory: harness.stateDirectory.path, notifier: "recorder").pendingEntries().map(\.alert.id)
+            #expect(queued.count == 3)
+            await harness.recorder.failNext([])
+            var drained: [String] = []
+            for _ in 0..<20 where drained.count < 3 {
+                harness.clock.advance(by: 300)
+                _ = try await cycle.run(now: harness.clock.now())
+                drained = await harness.recorder.deliveredIDs
+            }
+            #expect(drained == queued, "every alert, in the order it was queued, once")
         }
-        #expect(drained == queued, "every alert, in the order it was queued, once")
     }
 
     @Test func throttlingStormIsSurvived() async throws {
-        var harness = try await AgentHarness.start()
-        defer { let finished = harness; Task { await finished.stop() } }
-        let cycle = try harness.cycle()
-        _ = try await cycle.run(now: harness.clock.now())
-        await harness.tenant.addFault(FaultRule(pathPrefix: "/v1.0/auditLogs/signIns", kind: .throttle, count: 6, retryAfter: "2.5"))
-        await harness.failures(5, at: harness.clock.now().addingTimeInterval(60))
-        var outcomes: [PollOutcome] = []
-        var alerts = 0
-        for _ in 0..<3 {
-            harness.clock.advance(by: 300)
-            let report = try await cycle.run(now: harness.clock.now())
-            outcomes.append(report.outcome)
-            alerts += report.alerts.count
-            #expect(report.notices.isEmpty, "a short storm is not news")
+        try await AgentHarness.with { (harness: inout AgentHarness) in
+            let cycle = try harness.cycle()
+            _ = try await cycle.run(now: harness.clock.now())
+            await harness.tenant.addFault(FaultRule(pathPrefix: "/v1.0/auditLogs/signIns", kind: .throttle, count: 6, retryAfter: "2.5"))
+            await harness.failures(5, at: harness.clock.now().addingTimeInterval(60))
+            var outcomes: [PollOutcome] = []
+            var alerts = 0
+            for _ in 0..<3 {
+                harness.clock.advance(by: 300)
+                let report = try await cycle.run(now: harness.clock.now())
+                outcomes.append(report.outcome)
+                alerts += report.alerts.count
+                #expect(report.notices.isEmpty, "a short storm is not news")
+            }
+            #expect(outcomes.first != .succeeded)
+            #expect(outcomes.last == .succeeded)
+            #expect(alerts == 1)
+            #expect(harness.clock.sleeps.contains(2.5))
         }
-        #expect(outcomes.first != .succeeded)
-        #expect(outcomes.last == .succeeded)
-        #expect(alerts == 1)
-        #expect(harness.clock.sleeps.contains(2.5))
     }
 
     @Test func revokedRefreshTokenGivesOneSignInNeededNoticeThenOneRecovery() async throws {
-        let harness = try await AgentHarness.start()
-        defer { let finished = harness; Task { await finished.stop() } }
-        let cycle = try harness.cycle()
-        _ = try await cycle.run(now: harness.clock.now())
-        _ = await harness.tenant.revokeRefreshTokens()
-        var notices: [Alert] = []
-        for _ in 0..<30 { // 2.5 hours: the access token expires and every refresh is refused
-            harness.clock.advance(by: 300)
-            let report = try await cycle.run(now: harness.clock.now())
-            notices += report.notices
-        }
-        #expect(notices.map(\.rule.id) == ["tophhie.notice.sign-in-needed"])
-        #expect(notices.first?.summary.contains("tophhie-watch login") == true)
-        #expect(notices.first?.kind == .notice)
+        try await AgentHarness.with { (harness: inout AgentHarness) in
+            let cycle = try harness.cycle()
+            _ = try await cycle.run(now: harness.clock.now())
+            _ = await harness.tenant.revokeRefreshTokens()
+            var notices: [Alert] = []
+            for _ in 0..<30 { // 2.5 hours: the access token expires and every refresh is refused
+                harness.clock.advance(by: 300)
+                let report = try await cycle.run(now: harness.clock.now())
+                notices += report.notices
+            }
+            #expect(notices.map(\.rule.id) == ["tophhie.notice.sign-in-needed"])
+            #expect(notices.first?.summary.contains("tophhie-watch login") == true)
+            #expect(notices.first?.kind == .notice)
 
-        try await harness.auth().signIn(scopes: [TophhieScopes.userRead, TophhieScopes.auditLogRead]) { _ in }
-        harness.clock.advance(by: 300)
-        let recovered = try await cycle.run(now: harness.clock.now())
-        #expect(recovered.notices.map(\.rule.id) == ["tophhie.notice.recovered"])
-        harness.clock.advance(by: 300)
-        #expect(try await cycle.run(now: harness.clock.now()).notices.isEmpty)
-        let delivered = await harness.recorder.deliveredIDs
-        #expect(delivered.count == 2)
+            try await harness.auth().signIn(scopes: [TophhieScopes.userRead, TophhieScopes.auditLogRead]) { _ in }
+            harness.clock.advance(by: 300)
+            let recovered = try await cycle.run(now: harness.clock.now())
+            #expect(recovered.notices.map(\.rule.id) == ["tophhie.notice.recovered"])
+            harness.clock.advance(by: 300)
+            #expect(try await cycle.run(now: harness.clock.now()).notices.isEmpty)
+            let delivered = await harness.recorder.deliveredIDs
+            #expect(delivered.count == 2)
+        }
     }
 
     @Test func aCrashAfterQueuingANoticeDoesNotSendItTwice() async throws {
-        let harness = try await AgentHarness.start()
-        defer { Task { await harness.stop() } }
-        _ = try await harness.cycle().run(now: harness.clock.now())
-        _ = await harness.tenant.revokeRefreshTokens()
-        harness.clock.advance(by: 7200)
-        let stateFile = harness.stateDirectory.appendingPathComponent("state.json")
-        let saved = try Data(contentsOf: stateFile)
-        try FileManager.default.removeItem(at: stateFile)
-        try FileManager.default.createDirectory(at: stateFile.appendingPathComponent("blocker"), withIntermediateDirectories: true)
-        await #expect(throws: (any Error).self) { _ = try await harness.cycle().run(now: harness.clock.now()) }
-        try FileManager.default.removeItem(at: stateFile)
-        try saved.write(to: stateFile)
-        harness.clock.advance(by: 300)
-        let report = try await harness.cycle().run(now: harness.clock.now())
-        #expect(report.notices.map(\.rule.id) == ["tophhie.notice.sign-in-needed"])
-        #expect(await harness.recorder.deliveredIDs.count == 1, "the notice queued before the crash and the one after share an id")
+        try await AgentHarness.with { (harness: inout AgentHarness) in
+            _ = try await harness.cycle().run(now: harness.clock.now())
+            _ = await harness.tenant.revokeRefreshTokens()
+            harness.clock.advance(by: 7200)
+            let stateFile = harness.stateDirectory.appendingPathComponent("state.json")
+            let saved = try Data(contentsOf: stateFile)
+            try FileManager.default.removeItem(at: stateFile)
+            try FileManager.default.createDirectory(at: stateFile.appendingPathComponent("blocker"), withIntermediateDirectories: true)
+            await #expect(throws: (any Error).self) { _ = try await harness.cycle().run(now: harness.clock.now()) }
+            try FileManager.default.removeItem(at: stateFile)
+            try saved.write(to: stateFile)
+            harness.clock.advance(by: 300)
+            let report = try await harness.cycle().run(now: harness.clock.now())
+            #expect(report.notices.map(\.rule.id) == ["tophhie.notice.sign-in-needed"])
+            #expect(await harness.recorder.deliveredIDs.count == 1, "the notice queued before the crash and the one after share an id")
+        }
     }
 
     @Test func aLicenceRefusalIsConfirmedOverThreePollsThenToldOnce() async throws {
-        let harness = try await AgentHarness.start(premium: false)
-        defer { Task { await harness.stop() } }
-        let cycle = try harness.cycle()
-        var noticesPerPoll: [Int] = []
-        for _ in 0..<5 {
-            let report = try await cycle.run(now: harness.clock.now())
-            noticesPerPoll.append(report.notices.count)
-            harness.clock.advance(by: 300)
+        try await AgentHarness.with(premium: false) { (harness: inout AgentHarness) in
+            let cycle = try harness.cycle()
+            var noticesPerPoll: [Int] = []
+            for _ in 0..<5 {
+                let report = try await cycle.run(now: harness.clock.now())
+                noticesPerPoll.append(report.notices.count)
+                harness.clock.advance(by: 300)
+            }
+            #expect(noticesPerPoll == [0, 0, 1, 0, 0])
+            let notice = try #require(await harness.recorder.delivered.first)
+            #expect(notice.rule.id == "tophhie.notice.access-denied")
+            #expect(notice.summary.contains("P1 or P2"))
         }
-        #expect(noticesPerPoll == [0, 0, 1, 0, 0])
-        let notice = try #require(await harness.recorder.delivered.first)
-        #expect(notice.rule.id == "tophhie.notice.access-denied")
-        #expect(notice.summary.contains("P1 or P2"))
     }
 
     @Test func downtimeLongerThanRetentionGivesOneCoverageGapNotice() async throws {
-        let harness = try await AgentHarness.start(retentionDays: 7)
-        defer { let finished = harness; Task { await finished.stop() } }
-        let cycle = try harness.cycle(retentionDays: 7)
-        _ = try await cycle.run(now: harness.clock.now())
-        let lastPoll = harness.clock.now()
-        harness.clock.advance(by: 10 * 86_400)
-        let report = try await cycle.run(now: harness.clock.now())
-        let gap = try #require(report.plan.gap)
-        #expect(gap.from == lastPoll)
-        #expect(gap.to == harness.clock.now().addingTimeInterval(-7 * 86_400))
-        #expect(report.notices.map(\.rule.id) == ["tophhie.notice.coverage-gap"])
-        #expect(report.notices.first?.summary.contains("can no longer be read") == true)
-        harness.clock.advance(by: 300)
-        #expect(try await cycle.run(now: harness.clock.now()).notices.isEmpty)
+        try await AgentHarness.with(retentionDays: 7) { (harness: inout AgentHarness) in
+            let cycle = try harness.cycle(retentionDays: 7)
+            _ = try await cycle.run(now: harness.clock.now())
+            let lastPoll = harness.clock.now()
+            harness.clock.advance(by: 10 * 86_400)
+            let report = try await cycle.run(now: harness.clock.now())
+            let gap = try #require(report.plan.gap)
+            #expect(gap.from == lastPoll)
+            #expect(gap.to == harness.clock.now().addingTimeInterval(-7 * 86_400))
+            #expect(report.notices.map(\.rule.id) == ["tophhie.notice.coverage-gap"])
+            #expect(report.notices.first?.summary.contains("can no longer be read") == true)
+            harness.clock.advance(by: 300)
+            #expect(try await cycle.run(now: harness.clock.now()).notices.isEmpty)
+        }
     }
 
     @Test func firstRunLearnsHistoryWithoutAlertingOnIt() async throws {
-        var harness = try await AgentHarness.start()
-        defer { let finished = harness; Task { await finished.stop() } }
-        await harness.failures(5, at: harness.clock.now().addingTimeInterval(-5 * 86_400))
-        let report = try await harness.cycle().run(now: harness.clock.now())
-        #expect(report.plan.learning)
-        #expect(report.fetched == 5)
-        #expect(report.alerts.isEmpty, "a burst five days ago is history, not news")
+        try await AgentHarness.with { (harness: inout AgentHarness) in
+            await harness.failures(5, at: harness.clock.now().addingTimeInterval(-5 * 86_400))
+            let report = try await harness.cycle().run(now: harness.clock.now())
+            #expect(report.plan.learning)
+            #expect(report.fetched == 5)
+            #expect(report.alerts.isEmpty, "a burst five days ago is history, not news")
+        }
     }
 
     @Test func aSecondAgentOnTheSameStateDirectoryIsTurnedAway() throws {

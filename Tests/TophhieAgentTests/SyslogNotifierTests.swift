@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TophhieSystem
 import TophhieRules
 @testable import TophhieAgent
 
@@ -82,7 +83,7 @@ import TophhieRules
     @Test func alertFieldsAndEscapedText() {
         let hostile = NotifierTestAlerts.alert(summary: "fail\n<34>1 forged ] \"q\"")
         let text = String(decoding: notifier(.udp(host: "127.0.0.1", port: 9)).wireBytes(for: hostile), as: UTF8.self)
-        let pid = Platform.processID
+        let pid = ProcessFacts.processID
         #expect(text.hasPrefix("<35>1 2025-12-02T10:00:00.123456Z testhost tophhie-watch \(pid) alert.fired [tophhie@32473 id=\"a-1\" rule=\"failed-burst\" level=\"high\" kind=\"detection\" group=\"ipAddress=203.0.113.9\"] HIGH [failed-burst]"))
         #expect(!text.contains("\n"))
         #expect(text.contains(#"fail\n<34>1 forged ] "q""#))
@@ -96,20 +97,20 @@ import TophhieRules
     }
 
     @Test func udpDatagramArrives() async throws {
-        let (listener, port) = try Platform.bindListener(kind: .datagram)
+        let (listener, port) = try ListeningSocket.bindListener(kind: .datagram)
         let syslog = notifier(.udp(host: "127.0.0.1", port: port))
         let alert = NotifierTestAlerts.alert()
         try await syslog.deliver(alert)
-        let received = try #require(try Platform.receiveDatagram(listener, timeout: .seconds(2)))
+        let received = try #require(try ListeningSocket.receiveDatagram(listener, timeout: .seconds(2)))
         #expect(received == syslog.wireBytes(for: alert))
         #expect(received.starts(with: Array("<35>1 ".utf8)))
     }
 
     @Test func tcpOctetCountedFrameArrives() async throws {
-        let (listener, port) = try Platform.bindListener(kind: .stream)
+        let (listener, port) = try ListeningSocket.bindListener(kind: .stream)
         let syslog = notifier(.tcp(host: "127.0.0.1", port: port))
         let alert = NotifierTestAlerts.alert(summary: "two\nlines stay one message")
-        async let received = Task.detached { try Platform.acceptAndReadAll(listener, timeout: .seconds(2)) }.value
+        async let received = Task.detached { try ListeningSocket.acceptAndReadAll(listener, timeout: .seconds(2)) }.value
         try await syslog.deliver(alert)
         let bytes = try #require(try await received)
         let space = try #require(bytes.firstIndex(of: 0x20))
@@ -121,12 +122,12 @@ import TophhieRules
 
     @Test func unixSocketGetsRFC3164() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tw-syslog-\(UUID().uuidString.prefix(8)).sock").path
-        let listener = try Platform.bindUnixDatagram(path: path)
+        let listener = try ListeningSocket.bindUnixDatagram(path: path)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let syslog = notifier(.unixDatagram(path: path))
         try await syslog.deliver(NotifierTestAlerts.alert())
-        let received = String(decoding: try #require(try Platform.receiveDatagram(listener, timeout: .seconds(2))), as: UTF8.self)
-        #expect(received.hasPrefix("<35>Dec  2 10:00:00 tophhie-watch[\(Platform.processID)]: HIGH [failed-burst] Failed sign-in burst: "))
+        let received = String(decoding: try #require(try ListeningSocket.receiveDatagram(listener, timeout: .seconds(2))), as: UTF8.self)
+        #expect(received.hasPrefix("<35>Dec  2 10:00:00 tophhie-watch[\(ProcessFacts.processID)]: HIGH [failed-burst] Failed sign-in burst: "))
         #expect(received.hasSuffix(#" id="a-1" rule="failed-burst" level="high" kind="detection" group="ipAddress=203.0.113.9""#))
     }
 
@@ -139,14 +140,14 @@ import TophhieRules
 
     @Test func refusedTCPIsAnError() async throws {
         // Bind then close to find a port nothing listens on.
-        let port = try { () throws -> UInt16 in let (_, port) = try Platform.bindListener(kind: .stream); return port }()
+        let port = try { () throws -> UInt16 in let (_, port) = try ListeningSocket.bindListener(kind: .stream); return port }()
         await #expect(throws: NotifierError.transient("syslog: cannot connect to tcp 127.0.0.1:\(port): Connection refused")) {
             try await notifier(.tcp(host: "127.0.0.1", port: port)).deliver(NotifierTestAlerts.alert())
         }
     }
 
     @Test func closedUDPPortIsAnError() async throws {
-        let port = try { () throws -> UInt16 in let (_, port) = try Platform.bindListener(kind: .datagram); return port }()
+        let port = try { () throws -> UInt16 in let (_, port) = try ListeningSocket.bindListener(kind: .datagram); return port }()
         await #expect(throws: NotifierError.transient("syslog: cannot send to udp 127.0.0.1:\(port): Connection refused")) {
             try await notifier(.udp(host: "127.0.0.1", port: port)).deliver(NotifierTestAlerts.alert())
         }

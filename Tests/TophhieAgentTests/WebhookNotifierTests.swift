@@ -3,6 +3,7 @@ import LoopbackHTTP
 import Testing
 import TophhieJSON
 import TophhieRules
+import TophhieSystem
 @testable import TophhieAgent
 
 /// Requests a loopback receiver saw, in order.
@@ -12,7 +13,26 @@ actor ReceivedRequests {
     var count: Int { requests.count }
 }
 
-/// A loopback receiver answering with `respond` and recording every request.
+/// A receiver called in-process through the embedded transport: what the webhook notifier sends,
+/// without a socket. Its URL names 127.0.0.1 port 9, where nothing listens.
+struct InProcessReceiver: Sendable {
+    let transport: EmbeddedTransport
+    let clock: ManualClock
+    var port: UInt16 { 9 }
+}
+
+/// An in-process receiver answering with `respond` (given the request and its 1-based number).
+func inProcessReceiver(_ respond: @escaping @Sendable (HTTPRequest, Int) async -> HTTPResponse) -> (InProcessReceiver, ReceivedRequests) {
+    let received = ReceivedRequests()
+    let clock = ManualClock(fixedNow())
+    let transport = EmbeddedTransport(clock: clock) { request in
+        await received.add(request)
+        return await respond(request, await received.count)
+    }
+    return (InProcessReceiver(transport: transport, clock: clock), received)
+}
+
+/// A loopback receiver answering with `respond` and recording every request, for the wire tests.
 func startReceiver(_ respond: @escaping @Sendable (HTTPRequest, Int) async -> HTTPResponse) throws -> (LoopbackHTTPServer, ReceivedRequests, UInt16) {
     let received = ReceivedRequests()
     let server = LoopbackHTTPServer { request in
@@ -27,40 +47,22 @@ let testSecret = try! WebhookSecret(parsing: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2La
 let fixedNow: @Sendable () -> Date = { Date(timeIntervalSince1970: 1_764_680_000) }
 
 func webhook(port: UInt16, path: String = "/hook", preset: WebhookPreset = .generic, timeout: Duration = .seconds(5),
-             now: @escaping @Sendable () -> Date = fixedNow) throws -> WebhookNotifier {
+             now: @escaping @Sendable () -> Date = fixedNow, transport: any HTTPTransport = URLSessionTransport()) throws -> WebhookNotifier {
     WebhookNotifier(name: "hook", settings: try .init(endpoint: try WebhookEndpoint("http://127.0.0.1:\(port)\(path)"), preset: preset,
-                                                      secret: testSecret, timeout: timeout, source: "host-a"), now: now)
+                                                      secret: testSecret, timeout: timeout, source: "host-a"), now: now, transport: transport)
+}
+
+/// A webhook notifier that posts to `receiver` in-process.
+func webhook(_ receiver: InProcessReceiver, path: String = "/hook", preset: WebhookPreset = .generic, timeout: Duration = .seconds(5),
+             now: @escaping @Sendable () -> Date = fixedNow) throws -> WebhookNotifier {
+    try webhook(port: receiver.port, path: path, preset: preset, timeout: timeout, now: now, transport: receiver.transport)
 }
 
 @Suite struct WebhookNotifierTests {
-    @Test func signedPostWithStandardHeaders() async throws {
-        let (server, received, port) = try startReceiver { _, _ in .empty(204) }
-        defer { server.stop() }
-        let alert = NotifierTestAlerts.alert()
-        try await webhook(port: port).deliver(alert)
-        let request = try #require(await received.requests.first)
-        #expect(request.method == "POST")
-        #expect(request.path == "/hook")
-        #expect(request.header("webhook-id") == "a-1")
-        #expect(request.header("webhook-timestamp") == "1764680000")
-        #expect(request.header("content-type") == "application/json")
-        #expect(request.header("user-agent") == "tophhie-watch/\(WebhookNotifier.version)")
-        let signature = try #require(request.header("webhook-signature"))
-        #expect(signature.hasPrefix("v1,"))
-        #expect(StandardWebhookSignature.verify(header: signature, id: "a-1", timestamp: 1_764_680_000, body: Array(request.body), secret: testSecret))
-        #expect(!StandardWebhookSignature.verify(header: signature, id: "a-2", timestamp: 1_764_680_000, body: Array(request.body), secret: testSecret))
-        let body = try JSONValue.parse(request.body)
-        #expect(body["type"] == .string("alert.fired"))
-        #expect(body["timestamp"] == .string("2025-12-02T13:05:00.000Z"))
-        #expect(body.value(atPath: "data.id") == .string("a-1"))
-        #expect(body.value(atPath: "data.rule.id") == .string("failed-burst"))
-    }
-
     @Test func sameWebhookIDOnEveryAttemptNewTimestamp() async throws {
-        let (server, received, port) = try startReceiver { _, n in n == 1 ? .text(503, "busy") : .empty(200) }
-        defer { server.stop() }
+        let (receiver, received) = inProcessReceiver { _, n in n == 1 ? .text(503, "busy") : .empty(200) }
         let clock = TestClock(start: Date(timeIntervalSince1970: 1_764_680_000))
-        let notifier = try webhook(port: port, now: { clock.now })
+        let notifier = try webhook(receiver, now: { clock.now })
         await #expect(throws: NotifierError.self) { try await notifier.deliver(NotifierTestAlerts.alert()) }
         clock.advance(by: 30)
         try await notifier.deliver(NotifierTestAlerts.alert())
@@ -76,47 +78,29 @@ func webhook(port: UInt16, path: String = "/hook", preset: WebhookPreset = .gene
         (400, "permanent"), (401, "permanent"), (403, "permanent"), (404, "permanent"), (410, "permanent"), (422, "permanent"),
     ] as [(Int, String?)])
     func statusClassificationOverTheWire(status: Int, expected: String?) async throws {
-        let (server, _, port) = try startReceiver { _, _ in .text(status, "answer") }
-        defer { server.stop() }
+        let (receiver, _) = inProcessReceiver { _, _ in .text(status, "answer") }
         do {
-            try await webhook(port: port).deliver(NotifierTestAlerts.alert())
+            try await webhook(receiver).deliver(NotifierTestAlerts.alert())
             #expect(expected == nil, "HTTP \(status) should have failed")
         } catch let error as NotifierError {
             #expect(error.code.description == expected, "HTTP \(status): \(error.message)")
-            #expect(error.message.hasPrefix("webhook http://127.0.0.1:\(port)/…: HTTP \(status)"))
+            #expect(error.message.hasPrefix("webhook http://127.0.0.1:\(receiver.port)/…: HTTP \(status)"))
             #expect(!error.message.contains("/hook"), "the path may hold a credential")
         }
     }
 
-    @Test(arguments: [302, 307, 308, 301])
-    func redirectsAreNotFollowed(status: Int) async throws {
-        let (target, targetReceived, targetPort) = try startReceiver { _, _ in .empty(200) }
-        defer { target.stop() }
-        let (server, received, port) = try startReceiver { _, _ in
-            HTTPResponse(status: status, headers: [("Location", "http://127.0.0.1:\(targetPort)/elsewhere")])
-        }
-        defer { server.stop() }
-        await #expect(throws: NotifierError.permanent("webhook http://127.0.0.1:\(port)/…: HTTP \(status) redirect not followed; configure the final URL")) {
-            try await webhook(port: port).deliver(NotifierTestAlerts.alert())
-        }
-        #expect(await received.count == 1)
-        #expect(await targetReceived.count == 0)
-    }
-
     @Test func retryAfterSecondsIsHonoured() async throws {
-        let (server, _, port) = try startReceiver { _, _ in .text(429, "slow down", headers: [("Retry-After", "7")]) }
-        defer { server.stop() }
-        await #expect(throws: NotifierError.transient("webhook http://127.0.0.1:\(port)/…: HTTP 429 (receiver asked to wait 7 s)", retryAfter: .seconds(7))) {
-            try await webhook(port: port).deliver(NotifierTestAlerts.alert())
+        let (receiver, _) = inProcessReceiver { _, _ in .text(429, "slow down", headers: [("Retry-After", "7")]) }
+        await #expect(throws: NotifierError.transient("webhook http://127.0.0.1:\(receiver.port)/…: HTTP 429 (receiver asked to wait 7 s)", retryAfter: .seconds(7))) {
+            try await webhook(receiver).deliver(NotifierTestAlerts.alert())
         }
     }
 
     @Test func retryAfterDateIsHonoured() async throws {
         // fixedNow is 2025-12-02T12:53:20Z; ask for 90 s later.
-        let (server, _, port) = try startReceiver { _, _ in .text(503, "maintenance", headers: [("Retry-After", "Tue, 02 Dec 2025 12:54:50 GMT")]) }
-        defer { server.stop() }
+        let (receiver, _) = inProcessReceiver { _, _ in .text(503, "maintenance", headers: [("Retry-After", "Tue, 02 Dec 2025 12:54:50 GMT")]) }
         do {
-            try await webhook(port: port).deliver(NotifierTestAlerts.alert())
+            try await webhook(receiver).deliver(NotifierTestAlerts.alert())
             Issue.record("503 should fail")
         } catch let error as NotifierError {
             #expect(error.retryAfter == .seconds(90))
@@ -125,30 +109,9 @@ func webhook(port: UInt16, path: String = "/hook", preset: WebhookPreset = .gene
     }
 
     @Test func deadlineIsEnforcedByTheNotifier() async throws {
-        let (server, _, port) = try startReceiver { _, _ in HTTPResponse.empty(200).delayed(by: 3) }
-        defer { server.stop() }
-        await #expect(throws: NotifierError.transient("webhook http://127.0.0.1:\(port)/…: no answer within 0.4 s")) {
-            try await webhook(port: port, timeout: .milliseconds(400)).deliver(NotifierTestAlerts.alert())
-        }
-    }
-
-    @Test func refusedConnectionIsTransient() async throws {
-        let server = LoopbackHTTPServer { _ in .empty(200) }
-        let port = try server.start()
-        server.stop()
-        await #expect(throws: NotifierError.transient("webhook http://127.0.0.1:\(port)/…: connection refused")) {
-            try await webhook(port: port).deliver(NotifierTestAlerts.alert())
-        }
-    }
-
-    @Test func droppedConnectionIsTransient() async throws {
-        let (server, _, port) = try startReceiver { _, _ in .dropConnection }
-        defer { server.stop() }
-        do {
-            try await webhook(port: port).deliver(NotifierTestAlerts.alert())
-            Issue.record("a dropped connection should fail")
-        } catch let error as NotifierError {
-            #expect(error.isTransient, "\(error.message)")
+        let (receiver, _) = inProcessReceiver { _, _ in HTTPResponse.empty(200).delayed(by: 3) }
+        await #expect(throws: NotifierError.transient("webhook http://127.0.0.1:\(receiver.port)/…: no answer within 0.4 s")) {
+            try await webhook(receiver, timeout: .milliseconds(400)).deliver(NotifierTestAlerts.alert())
         }
     }
 
@@ -226,12 +189,13 @@ func webhook(port: UInt16, path: String = "/hook", preset: WebhookPreset = .gene
         ("Tuesday, 02-Dec-25 12:54:20 GMT", .seconds(60)),
         ("Tue Dec  2 12:54:20 2025", .seconds(60)),
         ("Mon, 01 Dec 2025 12:00:00 GMT", .seconds(0)),
+        ("1.5", .milliseconds(1500)),
     ])
     func retryAfterForms(value: String, expected: Duration) {
         #expect(WebhookResponseClassifier.parseRetryAfter(value, now: Self.now) == expected)
     }
 
-    @Test(arguments: ["soon", "-5", "1.5", ""])
+    @Test(arguments: ["soon", "-5", "1e3", ""])
     func unreadableRetryAfter(value: String) {
         #expect(WebhookResponseClassifier.parseRetryAfter(value, now: Self.now) == nil)
     }
@@ -254,5 +218,68 @@ final class TestClock: @unchecked Sendable {
     func advance(by seconds: TimeInterval) {
         lock.lock(); defer { lock.unlock() }
         current = current.addingTimeInterval(seconds)
+    }
+}
+
+/// The webhook notifier over real loopback sockets and URLSession: a signed POST, redirects that
+/// must not be followed, a refused and a dropped connection. The rest run in-process.
+@Suite(.serialized, .timeLimit(.minutes(1))) struct WebhookOverTheWireTests {
+    @Test func signedPostWithStandardHeaders() async throws {
+        let (server, received, port) = try startReceiver { _, _ in .empty(204) }
+        
+        let alert = NotifierTestAlerts.alert()
+        try await webhook(port: port).deliver(alert)
+        let request = try #require(await received.requests.first)
+        #expect(request.method == "POST")
+        #expect(request.path == "/hook")
+        #expect(request.header("webhook-id") == "a-1")
+        #expect(request.header("webhook-timestamp") == "1764680000")
+        #expect(request.header("content-type") == "application/json")
+        #expect(request.header("user-agent") == "tophhie-watch/\(WebhookNotifier.version)")
+        let signature = try #require(request.header("webhook-signature"))
+        #expect(signature.hasPrefix("v1,"))
+        #expect(StandardWebhookSignature.verify(header: signature, id: "a-1", timestamp: 1_764_680_000, body: Array(request.body), secret: testSecret))
+        #expect(!StandardWebhookSignature.verify(header: signature, id: "a-2", timestamp: 1_764_680_000, body: Array(request.body), secret: testSecret))
+        let body = try JSONValue.parse(request.body)
+        #expect(body["type"] == .string("alert.fired"))
+        #expect(body["timestamp"] == .string("2025-12-02T13:05:00.000Z"))
+        #expect(body.value(atPath: "data.id") == .string("a-1"))
+        #expect(body.value(atPath: "data.rule.id") == .string("failed-burst"))
+        await server.stop()
+    }
+
+    @Test(arguments: [302, 307, 308, 301])
+    func redirectsAreNotFollowed(status: Int) async throws {
+        let (target, targetReceived, targetPort) = try startReceiver { _, _ in .empty(200) }
+        
+        let (server, received, port) = try startReceiver { _, _ in
+            HTTPResponse(status: status, headers: [("Location", "http://127.0.0.1:\(targetPort)/elsewhere")])
+        }
+        
+        await #expect(throws: NotifierError.permanent("webhook http://127.0.0.1:\(port)/…: HTTP \(status) redirect not followed; configure the final URL")) {
+            try await webhook(port: port).deliver(NotifierTestAlerts.alert())
+        }
+        #expect(await received.count == 1)
+        #expect(await targetReceived.count == 0)
+        await server.stop()
+        await target.stop()
+    }
+
+    @Test func refusedConnectionIsTransient() async throws {
+        let server = LoopbackHTTPServer { _ in .empty(200) }
+        let port = try server.start()
+        await server.stop()
+        await #expect(throws: NotifierError.transient("webhook http://127.0.0.1:\(port)/…: connection refused")) {
+            try await webhook(port: port).deliver(NotifierTestAlerts.alert())
+        }
+    }
+
+    @Test func droppedConnectionIsTransient() async throws {
+        let (server, _, port) = try startReceiver { _, _ in .dropConnection }
+        
+        await #expect(throws: NotifierError.transient("webhook http://127.0.0.1:\(port)/…: connection lost")) {
+            try await webhook(port: port).deliver(NotifierTestAlerts.alert())
+        }
+        await server.stop()
     }
 }

@@ -9,75 +9,75 @@ import TophhieSimulator
         // Reuse of an old refresh token fails here, so success proves the new one was kept.
         scenario.tokens.rejectReusedRefreshTokens = true
         scenario.tokens.accessTokenLifetimeSeconds = 3600
-        let harness = try await TenantHarness.start(scenario)
-        defer { Task { await harness.stop() } }
-        let first = try await harness.signIn()
-        let cache = TokenCache(file: harness.stateDirectory.appendingPathComponent("tokens.json"))
+        try await TenantHarness.with(scenario) { harness in
+            let first = try await harness.signIn()
+            let cache = TokenCache(file: harness.stateDirectory.appendingPathComponent("tokens.json"))
 
-        var previous = first.refreshToken
-        for round in 1...3 {
-            harness.clock.advance(by: 3500) // inside the 5-minute skew: the access token counts as expired
-            // A fresh instance reads the cache from disk, as the next cron poll would.
-            _ = try await harness.auth().getUserProfile()
-            let stored = try #require(try cache.load())
-            #expect(stored.refreshToken != previous, "round \(round): the rotated refresh token was not stored")
-            #expect(stored.refreshedAt == harness.clock.now())
-            previous = stored.refreshToken
+            var previous = first.refreshToken
+            for round in 1...3 {
+                harness.clock.advance(by: 3500) // inside the 5-minute skew: the access token counts as expired
+                // A fresh instance reads the cache from disk, as the next cron poll would.
+                _ = try await harness.auth().getUserProfile()
+                let stored = try #require(try cache.load())
+                #expect(stored.refreshToken != previous, "round \(round): the rotated refresh token was not stored")
+                #expect(stored.refreshedAt == harness.clock.now())
+                previous = stored.refreshToken
+            }
+            #expect(cache.fileMode == 0o600)
         }
-        #expect(cache.fileMode == 0o600)
     }
 
     @Test func cachedAccessTokenIsUsedWhileValid() async throws {
-        let harness = try await TenantHarness.start()
-        defer { Task { await harness.stop() } }
-        let session = try await harness.signIn()
-        harness.clock.advance(by: 600)
-        _ = try await harness.auth().getUserProfile()
-        let stored = try #require(try TokenCache(file: harness.stateDirectory.appendingPathComponent("tokens.json")).load())
-        #expect(stored.refreshToken == session.refreshToken)
-        let tokenCalls = await harness.tenant.requests.filter { $0.path.hasSuffix("/oauth2/v2.0/token") }.count
-        #expect(tokenCalls == 1, "only the device-code redemption")
+        try await TenantHarness.with { harness in
+            let session = try await harness.signIn()
+            harness.clock.advance(by: 600)
+            _ = try await harness.auth().getUserProfile()
+            let stored = try #require(try TokenCache(file: harness.stateDirectory.appendingPathComponent("tokens.json")).load())
+            #expect(stored.refreshToken == session.refreshToken)
+            let tokenCalls = await harness.tenant.requests.filter { $0.path.hasSuffix("/oauth2/v2.0/token") }.count
+            #expect(tokenCalls == 1, "only the device-code redemption")
+        }
     }
 
     @Test func revokedRefreshTokenNeedsInteraction() async throws {
-        let harness = try await TenantHarness.start()
-        defer { Task { await harness.stop() } }
-        try await harness.signIn()
-        _ = await harness.tenant.revokeRefreshTokens()
-        harness.clock.advance(by: 7200)
-        do {
-            _ = try await harness.auth().getUserProfile()
-            Issue.record("a revoked refresh token still worked")
-        } catch let error as TophhieAuthError {
-            guard case .interactionRequired(let reason) = error else { Issue.record("got \(error)"); return }
-            #expect(reason.contains("revoked"))
-            #expect(reason.contains("50173"))
+        try await TenantHarness.with { harness in
+            try await harness.signIn()
+            _ = await harness.tenant.revokeRefreshTokens()
+            harness.clock.advance(by: 7200)
+            do {
+                _ = try await harness.auth().getUserProfile()
+                Issue.record("a revoked refresh token still worked")
+            } catch let error as TophhieAuthError {
+                guard case .interactionRequired(let reason) = error else { Issue.record("got \(error)"); return }
+                #expect(reason.contains("revoked"))
+                #expect(reason.contains("50173"))
+            }
         }
     }
 
     @Test func nobodySignedInNeedsInteraction() async throws {
-        let harness = try await TenantHarness.start()
-        defer { Task { await harness.stop() } }
-        await #expect(throws: TophhieAuthError.interactionRequired(reason: "nobody is signed in")) {
-            _ = try await harness.auth().getUserProfile()
+        try await TenantHarness.with { harness in
+            await #expect(throws: TophhieAuthError.interactionRequired(reason: "nobody is signed in")) {
+                _ = try await harness.auth().getUserProfile()
+            }
+            #expect(await harness.tenant.requests.isEmpty)
         }
-        #expect(await harness.tenant.requests.isEmpty)
     }
 
     @Test func scopeNeverGrantedNeedsInteractionWithoutARequest() async throws {
-        let harness = try await TenantHarness.start(TenantHarness.scenario(consented: ["User.Read"]))
-        defer { Task { await harness.stop() } }
-        try await harness.signIn([TophhieScopes.userRead, TophhieScopes.auditLogRead])
-        await harness.tenant.clearRequestLog()
-        do {
-            _ = try await harness.auth().getSignInHistory(top: 5)
-            Issue.record("history without AuditLog.Read.All succeeded")
-        } catch let error as TophhieAuthError {
-            guard case .interactionRequired(let reason) = error else { Issue.record("got \(error)"); return }
-            #expect(reason.contains("AuditLog.Read.All"))
-            #expect(reason.contains("--scopes history"))
+        try await TenantHarness.with(TenantHarness.scenario(consented: ["User.Read"])) { harness in
+            try await harness.signIn([TophhieScopes.userRead, TophhieScopes.auditLogRead])
+            await harness.tenant.clearRequestLog()
+            do {
+                _ = try await harness.auth().getSignInHistory(top: 5)
+                Issue.record("history without AuditLog.Read.All succeeded")
+            } catch let error as TophhieAuthError {
+                guard case .interactionRequired(let reason) = error else { Issue.record("got \(error)"); return }
+                #expect(reason.contains("AuditLog.Read.All"))
+                #expect(reason.contains("--scopes history"))
+            }
+            #expect(await harness.signInRequests().isEmpty)
         }
-        #expect(await harness.signInRequests().isEmpty)
     }
 
     @Test func damagedCacheIsReportedWithoutItsContent() throws {
@@ -111,17 +111,17 @@ import TophhieSimulator
     @Test func concurrentCallersShareOneRefresh() async throws {
         var scenario = TenantHarness.scenario()
         scenario.tokens.rejectReusedRefreshTokens = true
-        let harness = try await TenantHarness.start(scenario)
-        defer { Task { await harness.stop() } }
-        try await harness.signIn()
-        harness.clock.advance(by: 7200)
-        let auth = harness.auth()
-        await harness.tenant.clearRequestLog()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<6 { group.addTask { _ = try await auth.getUserProfile() } }
-            try await group.waitForAll()
+        try await TenantHarness.with(scenario) { harness in
+            try await harness.signIn()
+            harness.clock.advance(by: 7200)
+            let auth = harness.auth()
+            await harness.tenant.clearRequestLog()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<6 { group.addTask { _ = try await auth.getUserProfile() } }
+                try await group.waitForAll()
+            }
+            let refreshes = await harness.tenant.requests.filter { $0.path.hasSuffix("/oauth2/v2.0/token") }.count
+            #expect(refreshes == 1, "six callers, one redemption of the refresh token")
         }
-        let refreshes = await harness.tenant.requests.filter { $0.path.hasSuffix("/oauth2/v2.0/token") }.count
-        #expect(refreshes == 1, "six callers, one redemption of the refresh token")
     }
 }

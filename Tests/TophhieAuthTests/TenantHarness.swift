@@ -1,9 +1,11 @@
 import Foundation
+import LoopbackHTTP
 import TophhieJSON
 import TophhieSimulator
 @testable import TophhieAuth
 
-/// A simulated tenant on a loopback port and a framework pointed at it, sharing one manual clock.
+/// A simulated tenant reached in-process (no socket) and a framework pointed at it, sharing one
+/// manual clock: a retry wait or a device-code interval moves the clock instead of taking time.
 struct TenantHarness {
     static let userID = "26be570a-ae82-4189-b4e2-a37c6808512d"
     static let start = Date(timeIntervalSince1970: 1_788_000_000) // 2026-08-29
@@ -29,7 +31,7 @@ struct TenantHarness {
     static func start(_ scenario: SimulatorScenario = scenario()) async throws -> TenantHarness {
         let clock = ManualClock(start)
         let tenant = SimulatedTenant(scenario: scenario, now: { clock.now() })
-        let endpoints = try await tenant.start()
+        let endpoints = await tenant.embeddedEndpoints()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tophhie-auth-\(UUID().uuidString)")
         return TenantHarness(clock: clock, tenant: tenant, endpoints: endpoints, stateDirectory: directory)
     }
@@ -40,8 +42,11 @@ struct TenantHarness {
         return configuration
     }
 
+    /// Requests go to the tenant in-process; delays are slept on the harness clock.
+    var transport: EmbeddedTransport { tenant.transport(clock: clock) }
+
     func auth() -> TophhieAuth {
-        TophhieAuth(configuration: configuration, clock: clock, jitter: { 0.5 })
+        TophhieAuth(configuration: configuration, transport: transport, clock: clock, jitter: { 0.5 })
     }
 
     /// Signs in through the device-code flow with the scenario's script.
@@ -58,5 +63,20 @@ struct TenantHarness {
     /// Requests the simulator logged for the sign-in log.
     func signInRequests() async -> [RecordedRequest] {
         await tenant.requests.filter { $0.path.hasSuffix("/auditLogs/signIns") }
+    }
+}
+
+extension TenantHarness {
+    /// Runs `body` against a fresh harness and always cleans up after it, thrown errors included.
+    static func with<T>(_ scenario: SimulatorScenario = scenario(), _ body: (TenantHarness) async throws -> T) async throws -> T {
+        let harness = try await start(scenario)
+        do {
+            let result = try await body(harness)
+            await harness.stop()
+            return result
+        } catch {
+            await harness.stop()
+            throw error
+        }
     }
 }

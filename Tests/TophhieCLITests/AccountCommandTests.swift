@@ -1,19 +1,24 @@
 import Foundation
 import Testing
+import LoopbackHTTP
+import TophhieSystem
 import TophhieAgent
 import TophhieJSON
 import TophhieSimulator
 @testable import TophhieCLI
 
-/// The account commands against a simulated tenant over loopback, as a person would run them.
+/// The account commands against a simulated tenant reached in-process, as a person would run them.
 @Suite struct AccountCommandTests {
     struct Tenant {
         let tenant: SimulatedTenant
         let environment: [String: String]
         let stateDirectory: String
+        let clock: ManualClock
+        var transport: any HTTPTransport { tenant.transport(clock: clock) }
     }
 
-    static func tenant(deviceName: String = "JANE-LAPTOP", premium: Bool = true) async throws -> Tenant {
+    static func tenant(deviceName: String = "JANE-LAPTOP", premium: Bool = true, overTheWire: Bool = false) async throws -> Tenant {
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_788_000_000))
         var scenario = SimulateCommand.defaultScenario()
         scenario.premium = premium
         scenario.deviceCode = DeviceCodeSettings(script: [.authorizationPending, .approve], interval: 1)
@@ -22,34 +27,43 @@ import TophhieSimulator
         var device = SignInFactory.Device.laptop
         device.browser = deviceName
         scenario.signIns = [
-            ScenarioSignIn(event: factory.signIn(at: Date().addingTimeInterval(-3600), device: device), latencySeconds: 0),
-            ScenarioSignIn(event: factory.signIn(at: Date().addingTimeInterval(-7200), place: .lagos, errorCode: 50126), latencySeconds: 0),
+            ScenarioSignIn(event: factory.signIn(at: clock.now().addingTimeInterval(-3600), device: device), latencySeconds: 0),
+            ScenarioSignIn(event: factory.signIn(at: clock.now().addingTimeInterval(-7200), place: .lagos, errorCode: 50126), latencySeconds: 0),
         ]
-        let tenant = SimulatedTenant(scenario: scenario, now: { Date() })
-        let endpoints = try await tenant.start()
+        let tenant = SimulatedTenant(scenario: scenario, now: { clock.now() })
+        let endpoints = overTheWire ? try await tenant.start() : await tenant.embeddedEndpoints()
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("tophhie-cli-\(UUID().uuidString)").path
         return Tenant(tenant: tenant, environment: [
             "TOPHHIE_TENANT": endpoints.tenantID, "TOPHHIE_CLIENT_ID": endpoints.clientID,
             "TOPHHIE_AUTHORITY": endpoints.authority.absoluteString, "TOPHHIE_GRAPH_URL": endpoints.graphBaseURL.absoluteString,
             "TOPHHIE_STATE_DIR": state, "HOME": state,
-        ], stateDirectory: state)
+        ], stateDirectory: state, clock: clock)
     }
 
     func run(_ arguments: [String], _ environment: [String: String]) async -> (ExitCode, CommandOutputRecorder) {
         let recorder = CommandOutputRecorder()
-        let code = await TophhieCommandLine.run(arguments, io: recorder.io(environment: environment))
+        let code = await TophhieCommandLine.run(arguments, io: recorder.io(environment: environment, transport: Self.noNetwork, clock: ManualClock(Date())))
+        return (code, recorder)
+    }
+
+    /// A transport for tests that must not reach anything: every request is a dropped connection.
+    static let noNetwork = EmbeddedTransport(clock: ManualClock(Date())) { _ in .dropConnection }
+
+    func run(_ arguments: [String], _ context: Tenant) async -> (ExitCode, CommandOutputRecorder) {
+        let recorder = CommandOutputRecorder()
+        let code = await TophhieCommandLine.run(arguments, io: recorder.io(environment: context.environment, transport: context.transport, clock: context.clock))
         return (code, recorder)
     }
 
     @Test func loginPrintsTheDeviceCodePromptThenStatusHistoryAndProfileWork() async throws {
         let context = try await Self.tenant()
-        defer { let tenant = context.tenant; Task { await tenant.stop() }; try? FileManager.default.removeItem(atPath: context.stateDirectory) }
-        let (loginCode, login) = await run(["login"], context.environment)
+        defer { try? FileManager.default.removeItem(atPath: context.stateDirectory) }
+        let (loginCode, login) = await run(["login"], context)
         #expect(loginCode == .ok, "\(login.err)")
         #expect(login.out.contains("To sign in, use a web browser to open the page"))
         #expect(login.out.contains("Signed in as jane@contoso.com."))
 
-        let (statusCode, status) = await run(["status"], context.environment)
+        let (statusCode, status) = await run(["status"], context)
         #expect(statusCode == .ok)
         #expect(status.out.contains("AuditLog.Read.All"))
         #expect(status.out.contains("(mode 600)"))
@@ -58,7 +72,7 @@ import TophhieSimulator
         let refresh = try #require(cached["refreshToken"]?.stringValue)
         #expect(!status.out.contains(refresh) && !login.out.contains(refresh), "a token reached the output")
 
-        let (historyCode, history) = await run(["history", "--top", "5"], context.environment)
+        let (historyCode, history) = await run(["history", "--top", "5"], context)
         #expect(historyCode == .ok, "\(history.err)")
         let lines = history.out.split(separator: "\n")
         #expect(lines.first?.hasPrefix("TIME (UTC)") == true)
@@ -66,22 +80,22 @@ import TophhieSimulator
         #expect(history.out.contains("failed 50126"))
         #expect(history.out.contains("Lagos, NG"))
 
-        let (jsonCode, json) = await run(["history", "--json"], context.environment)
+        let (jsonCode, json) = await run(["history", "--json"], context)
         #expect(jsonCode == .ok)
         let jsonLines = json.out.split(separator: "\n")
         #expect(jsonLines.count == 2, "two sign-ins in the tenant")
         for line in jsonLines { #expect(throws: Never.self) { try JSONValue.parse(Data(line.utf8)) } }
 
-        let (profileCode, profile) = await run(["profile", "show"], context.environment)
+        let (profileCode, profile) = await run(["profile", "show"], context)
         #expect(profileCode == .ok)
         #expect(profile.out.contains("English (United Kingdom)"))
     }
 
     @Test func hostileDeviceNamesCannotForgeTheTable() async throws {
         let context = try await Self.tenant(deviceName: "Edge\u{1b}[2J\u{1b}[31m\nfake row\r")
-        defer { let tenant = context.tenant; Task { await tenant.stop() }; try? FileManager.default.removeItem(atPath: context.stateDirectory) }
-        _ = await run(["login"], context.environment)
-        let (code, history) = await run(["history"], context.environment)
+        defer { try? FileManager.default.removeItem(atPath: context.stateDirectory) }
+        _ = await run(["login"], context)
+        let (code, history) = await run(["history"], context)
         #expect(code == .ok)
         #expect(!history.out.contains("\u{1b}"))
         #expect(!history.out.contains("\r"))
@@ -90,16 +104,16 @@ import TophhieSimulator
 
     @Test func doctorPassesOnAHealthyTenantAndNamesTheLicenceOnAFreeOne() async throws {
         let healthy = try await Self.tenant()
-        defer { let tenant = healthy.tenant; Task { await tenant.stop() }; try? FileManager.default.removeItem(atPath: healthy.stateDirectory) }
-        _ = await run(["login"], healthy.environment)
-        let (code, report) = await run(["doctor"], healthy.environment)
+        defer { try? FileManager.default.removeItem(atPath: healthy.stateDirectory) }
+        _ = await run(["login"], healthy)
+        let (code, report) = await run(["doctor"], healthy)
         #expect(code == .ok, "\(report.out)")
         #expect(report.out.hasSuffix("All checks passed.\n"))
 
         let free = try await Self.tenant(premium: false)
-        defer { let tenant = free.tenant; Task { await tenant.stop() }; try? FileManager.default.removeItem(atPath: free.stateDirectory) }
-        _ = await run(["login"], free.environment)
-        let (freeCode, freeReport) = await run(["doctor"], free.environment)
+        defer { try? FileManager.default.removeItem(atPath: free.stateDirectory) }
+        _ = await run(["login"], free)
+        let (freeCode, freeReport) = await run(["doctor"], free)
         #expect(freeCode == .accessDenied)
         #expect(freeReport.out.contains("  FAIL  licence: Graph failed reading your sign-in history (GET /auditLogs/signIns): HTTP 403 Authentication_RequestFromNonPremiumTenantOrB2CTenant"))
         #expect(freeReport.out.contains("fix: the tenant has no Microsoft Entra ID P1 or P2 licence"))
@@ -157,5 +171,22 @@ import TophhieSimulator
         let (code, output) = await run(["poll"], ["TOPHHIE_TENANT": "t", "TOPHHIE_CLIENT_ID": "c", "TOPHHIE_STATE_DIR": state.path])
         #expect(code == .ok)
         #expect(output.err.contains("is already running on this state directory"))
+    }
+}
+
+/// The one CLI test over real sockets: `login` and `history` against a tenant on loopback, through
+/// URLSession and the real clock, as a person would run them.
+@Suite(.serialized, .timeLimit(.minutes(1))) struct AccountCommandsOverTheWireTests {
+    @Test func loginAndHistoryOverLoopback() async throws {
+        let context = try await AccountCommandTests.tenant(overTheWire: true)
+        let recorder = CommandOutputRecorder()
+        let code = await TophhieCommandLine.run(["login"], io: recorder.io(environment: context.environment))
+        #expect(code == .ok, "\(recorder.err)")
+        #expect(recorder.out.contains("Signed in as jane@contoso.com."))
+        let history = CommandOutputRecorder()
+        #expect(await TophhieCommandLine.run(["history", "--json"], io: history.io(environment: context.environment)) == .ok)
+        #expect(history.out.split(separator: "\n").count == 2)
+        await context.tenant.stop()
+        try? FileManager.default.removeItem(atPath: context.stateDirectory)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TophhieSystem
 @testable import TophhieCLI
 
 /// Collects what a command writes.
@@ -10,10 +11,10 @@ final class CommandOutputRecorder: @unchecked Sendable {
     var err: String { lock.withLock { errText } }
     var io: CommandIO { io(environment: [:]) }
 
-    func io(environment: [String: String]) -> CommandIO {
+    func io(environment: [String: String], transport: any HTTPTransport = URLSessionTransport(), clock: any TophhieClock = SystemClock()) -> CommandIO {
         CommandIO(out: { text in self.lock.withLock { self.outText += text } },
                   err: { text in self.lock.withLock { self.errText += text } },
-                  environment: environment)
+                  environment: environment, transport: transport, clock: clock)
     }
 }
 

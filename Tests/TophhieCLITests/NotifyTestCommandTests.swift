@@ -3,7 +3,8 @@ import Testing
 import LoopbackHTTP
 @testable import TophhieCLI
 
-@Suite struct NotifyTestCommandTests {
+/// `notify test` over real sockets: a loopback webhook receiver and a syslog port nobody serves.
+@Suite(.serialized, .timeLimit(.minutes(1))) struct NotifyTestCommandTests {
     @Test func eachNotifierIsTriedAndItsResultReported() async throws {
         let received = ReceivedBodies()
         let server = LoopbackHTTPServer { request in
@@ -11,7 +12,6 @@ import LoopbackHTTP
             return .empty(204)
         }
         let port = try server.start()
-        defer { server.stop() }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tophhie-notify-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -43,6 +43,7 @@ import LoopbackHTTP
         #expect(request.header("webhook-signature")?.hasPrefix("v1,") == true)
         #expect(request.header("webhook-id")?.hasPrefix("test-") == true)
         #expect(!recorder.err.contains("MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw") && !recorder.out.contains("MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"))
+        await server.stop()
     }
 }
 

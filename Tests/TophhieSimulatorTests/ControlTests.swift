@@ -66,12 +66,10 @@ struct ControlTests {
 
     @Test func hostDrivenClockCannotBeMovedFromOutside() async throws {
         let tenant = SimulatedTenant(scenario: Fixture.scenario(), now: { Fixture.start })
-        let endpoints = try await tenant.start()
-        let harness = Harness.attach(tenant, endpoints: endpoints, clock: .manual(at: Fixture.start))
-        let reply = try await harness.send("POST", endpoints.controlURL.appendingPathComponent("clock"), body: Data(#"{"advanceSeconds":5}"#.utf8))
+        let harness = await Harness.embedded(tenant)
+        let reply = try await harness.send("POST", harness.endpoints.controlURL.appendingPathComponent("clock"), body: Data(#"{"advanceSeconds":5}"#.utf8))
         #expect(reply.status == 409)
-        await #expect(throws: SimulatorControlError.self) { try await tenant.advanceClock(by: 5) }
-        await tenant.stop()
+        await #expect(throws: SimulatorControlError(message: "the clock is driven by the host; advance it there")) { try await tenant.advanceClock(by: 5) }
     }
 
     @Test func deviceLoginPageApprovesByCode() async throws {
@@ -88,32 +86,14 @@ struct ControlTests {
         }
     }
 
-    @Test func runServesUntilCancelledAndStartTwiceFails() async throws {
-        let tenant = SimulatedTenant(scenario: Fixture.scenario(), clock: .manual(at: Fixture.start))
-        let endpoints = try await tenant.start()
-        await #expect(throws: (any Error).self) { try await tenant.start() }
-        let task = Task { try await tenant.run() }
-        let harness = Harness.attach(tenant, endpoints: endpoints, clock: .manual(at: Fixture.start))
-        let status = try await harness.send("GET", endpoints.controlURL.appendingPathComponent("status"))
-        #expect(status.json?["tenantId"]?.stringValue == Fixture.tenantID)
-        task.cancel()
-        try await task.value
-        #expect(await tenant.endpoints == nil)
-        await #expect(throws: (any Error).self) {
-            _ = try await harness.send("GET", endpoints.controlURL.appendingPathComponent("status"))
-        }
-    }
-
     @Test func ownClockStartsWhereTheScenarioSays() async throws {
         var scenario = Fixture.scenario()
         scenario.clock = ClockSettings(start: Fixture.start, speed: 0)
         let tenant = SimulatedTenant(scenario: scenario)
-        let endpoints = try await tenant.start()
-        let harness = Harness.attach(tenant, endpoints: endpoints, clock: .manual(at: Fixture.start))
-        let moved = try await harness.send("POST", endpoints.controlURL.appendingPathComponent("clock"), body: Data(#"{"set":"2026-04-01T00:00:00Z"}"#.utf8))
+        let harness = await Harness.embedded(tenant)
+        let moved = try await harness.send("POST", harness.endpoints.controlURL.appendingPathComponent("clock"), body: Data(#"{"set":"2026-04-01T00:00:00Z"}"#.utf8))
         #expect(moved.json?["now"]?.stringValue == "2026-04-01T00:00:00.0000000Z")
         try await tenant.advanceClock(by: 60)
         #expect(tenant.clock?.now() == GraphTimestamp.parse("2026-04-01T00:01:00Z"))
-        await tenant.stop()
     }
 }

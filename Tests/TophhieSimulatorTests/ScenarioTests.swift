@@ -25,9 +25,8 @@ struct ScenarioTests {
 
         let clock = SimulatorClock.manual(at: try #require(scenario.clock?.start))
         let tenant = SimulatedTenant(scenario: scenario, clock: clock)
-        let endpoints = try await tenant.start()
-        defer { Task { await tenant.stop() } }
-        let harness = Harness.attach(tenant, endpoints: endpoints, clock: clock)
+        let harness = await Harness.embedded(tenant, clock: clock)
+        let endpoints = harness.endpoints
         #expect(endpoints.authority.absoluteString == "http://127.0.0.1:\(endpoints.port)/\(scenario.tenantID)")
         #expect(endpoints.graphBaseURL.absoluteString == "http://127.0.0.1:\(endpoints.port)/v1.0")
 

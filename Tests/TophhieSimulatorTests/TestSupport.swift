@@ -5,6 +5,7 @@ import FoundationNetworking
 import LoopbackHTTP
 import TophhieJSON
 import TophhieSimulator
+import TophhieSystem
 import Testing
 
 /// Fixed identities so assertions can name them.
@@ -48,29 +49,29 @@ enum Fixture {
     }
 }
 
-/// A started tenant on a manual clock, plus an HTTP client for it.
+/// A tenant on a manual clock, reached in-process through its embedded transport (no socket),
+/// or over the wire when a test is about the serving itself.
 struct Harness {
     let tenant: SimulatedTenant
     let clock: SimulatorClock
     let endpoints: SimulatorEndpoints
-    let session: URLSession
+    let transport: any HTTPTransport
 
     static func start(_ scenario: SimulatorScenario, at date: Date = Fixture.start) async throws -> Harness {
         let clock = SimulatorClock.manual(at: date)
         let tenant = SimulatedTenant(scenario: scenario, clock: clock)
-        let endpoints = try await tenant.start()
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 5
-        configuration.timeoutIntervalForResource = 5
-        return Harness(tenant: tenant, clock: clock, endpoints: endpoints, session: URLSession(configuration: configuration))
+        return await embedded(tenant, clock: clock)
     }
 
-    /// A client for a tenant started elsewhere.
-    static func attach(_ tenant: SimulatedTenant, endpoints: SimulatorEndpoints, clock: SimulatorClock = .manual(at: Fixture.start)) -> Harness {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 5
-        configuration.timeoutIntervalForResource = 5
-        return Harness(tenant: tenant, clock: clock, endpoints: endpoints, session: URLSession(configuration: configuration))
+    /// A client that calls `tenant` in-process; response delays pass at once.
+    static func embedded(_ tenant: SimulatedTenant, clock: SimulatorClock = .manual(at: Fixture.start)) async -> Harness {
+        let endpoints = await tenant.embeddedEndpoints()
+        return Harness(tenant: tenant, clock: clock, endpoints: endpoints, transport: tenant.transport(clock: ImmediateClock(clock)))
+    }
+
+    /// A client over loopback HTTP for a tenant started with `start()`.
+    static func overTheWire(_ tenant: SimulatedTenant, endpoints: SimulatorEndpoints, clock: SimulatorClock = .manual(at: Fixture.start)) -> Harness {
+        Harness(tenant: tenant, clock: clock, endpoints: endpoints, transport: URLSessionTransport())
     }
 
     func stop() async {
@@ -95,11 +96,8 @@ struct Harness {
         request.httpMethod = method
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         request.httpBody = body
-        let (data, response) = try await session.data(for: request)
-        let http = response as! HTTPURLResponse
-        var flat: [String: String] = [:]
-        for (key, value) in http.allHeaderFields { flat["\(key)".lowercased()] = "\(value)" }
-        return Reply(status: http.statusCode, headers: flat, data: data)
+        let reply = try await transport.send(request, deadline: 30)
+        return Reply(status: reply.status, headers: reply.headers, data: reply.body)
     }
 
     func form(_ path: String, _ fields: [(String, String)], tenant: String = Fixture.tenantID) async throws -> Reply {
@@ -189,4 +187,12 @@ func withTenant<T>(_ scenario: SimulatorScenario, at date: Date = Fixture.start,
         await harness.stop()
         throw error
     }
+}
+
+/// The simulator clock as a `TophhieClock` whose waits pass at once: response delays cost no time.
+struct ImmediateClock: TophhieClock {
+    let clock: SimulatorClock
+    init(_ clock: SimulatorClock) { self.clock = clock }
+    func now() -> Date { clock.now() }
+    func sleep(seconds: Double) async throws { try Task.checkCancellation() }
 }

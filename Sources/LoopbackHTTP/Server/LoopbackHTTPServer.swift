@@ -1,4 +1,5 @@
 import Foundation
+import TophhieSystem
 
 /// A small HTTP/1.1 server bound to 127.0.0.1, for simulated services and test receivers.
 ///
@@ -7,8 +8,9 @@ import Foundation
 /// another request. Request heads over `maxHeaderBytes` get 431, bodies over `maxBodyBytes` get
 /// 413, chunked request bodies get 411, and malformed requests get 400; none of them can crash it.
 ///
-/// Socket reads and writes run on dedicated threads; the handler runs as a Swift task, so it must
-/// suspend (`await`) rather than block a thread, or it starves the concurrency pool.
+/// Socket reads run on dedicated threads; the handler runs as a task on an executor the server
+/// owns (not Swift's cooperative pool), so a busy pool never delays an answer. `stop()` is async
+/// and waits for the port to close; dropping the last reference only starts the stop.
 public final class LoopbackHTTPServer: Sendable {
     /// Answers one request.
     public typealias Handler = @Sendable (HTTPRequest) async -> HTTPResponse
@@ -18,6 +20,7 @@ public final class LoopbackHTTPServer: Sendable {
     private let readTimeout: Double
     private let maxConnections: Int
     private let state = ServerState()
+    private let executor: HandlerExecutor
 
     /// Creates a stopped server.
     /// - Parameters:
@@ -37,10 +40,12 @@ public final class LoopbackHTTPServer: Sendable {
         self.limits = HTTPRequestDecoder.Limits(maxHeadBytes: maxHeaderBytes, maxBodyBytes: maxBodyBytes)
         self.readTimeout = readTimeout
         self.maxConnections = maxConnections
+        self.executor = HandlerExecutor(label: "loopback-http-handlers")
     }
 
     deinit {
-        stop()
+        // Never wait here: a deinit can run anywhere, an async context included.
+        state.beginStop()
     }
 
     /// The bound port while running, else nil.
@@ -61,23 +66,21 @@ public final class LoopbackHTTPServer: Sendable {
         if state.isRunning { throw LoopbackHTTPError("the server is already running on port \(state.port ?? 0)") }
         let listener: (fd: Int32, port: UInt16)
         do {
-            listener = try PlatformSocket.listenOnLoopback(port: port, backlog: 128)
+            listener = try ServerSocket.listenOnLoopback(port: port, backlog: 128)
         } catch {
             throw LoopbackHTTPError("could not listen on 127.0.0.1:\(port): \(error)")
         }
-        let finished = DispatchSemaphore(value: 0)
-        guard state.begin(fd: listener.fd, port: listener.port, finished: finished) else {
-            PlatformSocket.close(listener.fd)
+        guard state.begin(fd: listener.fd, port: listener.port) else {
+            ServerSocket.close(listener.fd)
             throw LoopbackHTTPError("the server is already running on port \(state.port ?? 0)")
         }
-        let thread = Thread { [state, handler, limits, readTimeout, maxConnections] in
+        let thread = Thread { [state, handler, limits, readTimeout, maxConnections, executor] in
             Self.acceptLoop(
                 fd: listener.fd, state: state, handler: handler, limits: limits,
-                readTimeout: readTimeout, maxConnections: maxConnections
+                readTimeout: readTimeout, maxConnections: maxConnections, executor: executor
             )
-            PlatformSocket.close(listener.fd)
+            ServerSocket.close(listener.fd)
             state.finishStop()
-            finished.signal()
         }
         thread.name = "loopback-http-accept-\(listener.port)"
         thread.start()
@@ -87,39 +90,39 @@ public final class LoopbackHTTPServer: Sendable {
     /// Stops accepting, closes the listening socket and interrupts open connections.
     ///
     /// Returns once the port is closed. Safe to call more than once.
-    public func stop() {
-        guard let finished = state.beginStop() else { return }
-        finished.wait()
+    public func stop() async {
+        state.beginStop()
+        await state.waitUntilStopped()
     }
 
     /// Serves until the calling task is cancelled, starting on an ephemeral port if not yet started.
     /// - Throws: `LoopbackHTTPError` when the server cannot start.
     public func run() async throws {
         if !state.isRunning { try start() }
-        defer { stop() }
         while !Task.isCancelled {
             do { try await Task.sleep(for: .seconds(3600)) } catch { break }
         }
+        await stop()
     }
 
     private static func acceptLoop(
         fd: Int32, state: ServerState, handler: @escaping Handler,
-        limits: HTTPRequestDecoder.Limits, readTimeout: Double, maxConnections: Int
+        limits: HTTPRequestDecoder.Limits, readTimeout: Double, maxConnections: Int, executor: HandlerExecutor
     ) {
         while !state.isStopping {
-            switch PlatformSocket.accept(on: fd, timeoutMilliseconds: 250) {
+            switch ServerSocket.accept(on: fd, timeoutMilliseconds: 250) {
             case .timedOut:
                 continue
             case .closed:
                 return
             case .connection(let client):
                 guard state.register(client, limit: maxConnections) else {
-                    _ = PlatformSocket.sendAll(client, HTTPResponse.text(503, "too many connections\n").serialized(includeBody: true))
-                    PlatformSocket.shutdownWrite(client)
-                    PlatformSocket.close(client)
+                    _ = ServerSocket.sendAll(client, HTTPResponse.text(503, "too many connections\n").serialized(includeBody: true))
+                    ServerSocket.shutdownWrite(client)
+                    ServerSocket.close(client)
                     continue
                 }
-                let connection = Connection(fd: client, limits: limits, readTimeout: readTimeout, handler: handler, state: state)
+                let connection = Connection(fd: client, limits: limits, readTimeout: readTimeout, handler: handler, state: state, executor: executor)
                 let worker = Thread { connection.serve() }
                 worker.name = "loopback-http-connection"
                 worker.start()

@@ -1,4 +1,5 @@
 import Foundation
+import TophhieSystem
 
 /// The server's mutable state, shared by the caller, the accept thread and connection threads.
 ///
@@ -8,7 +9,7 @@ final class ServerState: @unchecked Sendable {
     private var listeningFD: Int32?
     private var boundPort: UInt16?
     private var stopping = false
-    private var acceptLoopFinished: DispatchSemaphore?
+    private var stopWaiters: [CheckedContinuation<Void, Never>] = []
     private var connections: Set<Int32> = []
 
     var port: UInt16? {
@@ -20,13 +21,12 @@ final class ServerState: @unchecked Sendable {
     }
 
     /// Records a freshly bound listener; false when one is already running.
-    func begin(fd: Int32, port: UInt16, finished: DispatchSemaphore) -> Bool {
+    func begin(fd: Int32, port: UInt16) -> Bool {
         lock.withLock {
             guard listeningFD == nil else { return false }
             listeningFD = fd
             boundPort = port
             stopping = false
-            acceptLoopFinished = finished
             return true
         }
     }
@@ -49,23 +49,36 @@ final class ServerState: @unchecked Sendable {
         lock.withLock { _ = connections.remove(fd) }
     }
 
-    /// Marks the server stopping and wakes every blocked socket; returns what to wait for.
-    func beginStop() -> DispatchSemaphore? {
+    /// Marks the server stopping and wakes every blocked socket. Never waits.
+    func beginStop() {
         lock.withLock {
-            guard let fd = listeningFD, !stopping else { return nil }
+            guard let fd = listeningFD, !stopping else { return }
             stopping = true
-            PlatformSocket.shutdownBoth(fd)
-            for connection in connections { PlatformSocket.shutdownBoth(connection) }
-            return acceptLoopFinished
+            ServerSocket.shutdownBoth(fd)
+            for connection in connections { ServerSocket.shutdownBoth(connection) }
+        }
+    }
+
+    /// Resumes once the accept loop has closed the listener (at once when nothing is listening).
+    func waitUntilStopped() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeNow = lock.withLock { () -> Bool in
+                if listeningFD == nil { return true }
+                stopWaiters.append(continuation)
+                return false
+            }
+            if resumeNow { continuation.resume() }
         }
     }
 
     /// Called by the accept loop once it has closed the listener.
     func finishStop() {
-        lock.withLock {
+        let waiters = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
             listeningFD = nil
             boundPort = nil
-            acceptLoopFinished = nil
+            defer { stopWaiters.removeAll() }
+            return stopWaiters
         }
+        for waiter in waiters { waiter.resume() }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TophhieSystem
 import TophhieRules
 
 /// Turns the config's notifier entries into notifiers, reading secrets from files or the
@@ -12,7 +13,11 @@ public struct NotifierFactory: Sendable {
     /// The time webhook timestamps and syslog headers carry; the demo passes its clock's.
     public var now: @Sendable () -> Date
 
-    public init(environment: [String: String], outputIsTerminal: Bool, write: (@Sendable (String) -> Void)? = nil, now: @escaping @Sendable () -> Date = { Date() }) {
+    /// How webhooks are sent; URLSession by default, an in-process receiver in tests.
+    public var transport: any HTTPTransport
+
+    public init(environment: [String: String], outputIsTerminal: Bool, write: (@Sendable (String) -> Void)? = nil, now: @escaping @Sendable () -> Date = { Date() }, transport: any HTTPTransport = URLSessionTransport()) {
+        self.transport = transport
         self.environment = environment
         self.outputIsTerminal = outputIsTerminal
         self.write = write
@@ -93,7 +98,7 @@ public struct NotifierFactory: Sendable {
             }
             do {
                 let settings = try WebhookNotifier.Settings(endpoint: endpoint, preset: preset, secret: secret, timeout: timeout)
-                return (WebhookNotifier(name: entry.name, settings: settings, now: now), route)
+                return (WebhookNotifier(name: entry.name, settings: settings, now: now, transport: transport), route)
             } catch {
                 throw entry.error("\(error)")
             }

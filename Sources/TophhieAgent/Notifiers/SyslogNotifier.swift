@@ -1,5 +1,6 @@
 import Foundation
 import TophhieRules
+import TophhieSystem
 
 /// Sends alerts to syslog: RFC 5424 over UDP or TCP, or RFC 3164 style to a local socket.
 ///
@@ -92,8 +93,8 @@ public struct SyslogNotifier: Notifier {
         parameters = parameters.map { ($0.name, ControlCharacterEscaping.escape($0.value)) }
         return SyslogMessage(
             facility: settings.facility, severity: SyslogSeverity(level: alert.level), timestamp: now(),
-            hostname: settings.hostname ?? Platform.hostName() ?? "-", appName: settings.appName,
-            processID: String(Platform.processID), messageID: alert.kind == .detection ? "alert.fired" : "agent.notice",
+            hostname: settings.hostname ?? ProcessFacts.hostName() ?? "-", appName: settings.appName,
+            processID: String(ProcessFacts.processID), messageID: alert.kind == .detection ? "alert.fired" : "agent.notice",
             structuredData: [.init(id: settings.structuredDataID, parameters: parameters)],
             text: AlertTextLine.body(alert))
     }
@@ -112,16 +113,21 @@ public struct SyslogNotifier: Notifier {
 
     public func deliver(_ alert: Alert) async throws {
         let bytes = wireBytes(for: alert)
+        let transport = settings.transport
+        let timeout = settings.timeout
         do {
-            switch settings.transport {
-            case .udp(let host, let port):
-                try Platform.sendDatagram(bytes, host: host, port: port)
-            case .tcp(let host, let port):
-                try Platform.sendStream(bytes, host: host, port: port, timeout: settings.timeout)
-            case .unixDatagram(let path):
-                try Platform.sendUnixDatagram(bytes, path: path)
+            // Resolving, connecting and the refusal wait block: they run on the blocking-work pool.
+            try await BlockingWork.shared.run {
+                switch transport {
+                case .udp(let host, let port):
+                    try OutgoingSocket.sendDatagram(bytes, host: host, port: port)
+                case .tcp(let host, let port):
+                    try OutgoingSocket.sendStream(bytes, host: host, port: port, timeout: timeout)
+                case .unixDatagram(let path):
+                    try OutgoingSocket.sendUnixDatagram(bytes, path: path)
+                }
             }
-        } catch let error as Platform.SocketError {
+        } catch let error as SocketError {
             throw NotifierError.transient("syslog: cannot \(error.description)")
         }
     }

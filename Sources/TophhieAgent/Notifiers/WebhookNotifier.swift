@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import TophhieJSON
 import TophhieRules
+import TophhieSystem
 
 /// POSTs each alert as JSON, signed per Standard Webhooks.
 ///
@@ -44,21 +45,22 @@ public struct WebhookNotifier: Notifier {
 
     public let name: String
     public let settings: Settings
-    private let client: WebhookHTTPClient
+    private let transport: any HTTPTransport
     private let now: @Sendable () -> Date
 
     /// - Parameters:
     ///   - now: the clock for `webhook-timestamp` and `Retry-After` dates.
-    public init(name: String = "webhook", settings: Settings, now: @escaping @Sendable () -> Date = { Date() }) {
+    ///   - transport: how the POST is sent; URLSession by default, an in-process receiver in tests.
+    public init(name: String = "webhook", settings: Settings, now: @escaping @Sendable () -> Date = { Date() }, transport: any HTTPTransport = URLSessionTransport()) {
         self.name = name
         self.settings = settings
         self.now = now
-        self.client = WebhookHTTPClient()
+        self.transport = transport
     }
 
     /// The exact body bytes for `alert`: compact JSON with sorted keys.
     public func body(for alert: Alert) -> Data {
-        let context = WebhookPreset.Context(source: settings.source ?? Platform.hostName() ?? "tophhie-watch", receiver: name)
+        let context = WebhookPreset.Context(source: settings.source ?? ProcessFacts.hostName() ?? "tophhie-watch", receiver: name)
         return settings.preset.body(for: alert, context: context).canonicalData()
     }
 
@@ -90,22 +92,33 @@ public struct WebhookNotifier: Notifier {
     public func deliver(_ alert: Alert) async throws {
         let timestamp = Int64(now().timeIntervalSince1970.rounded(.down))
         let request = request(for: alert, timestamp: timestamp)
-        let response: WebhookHTTPClient.Response
+        let response: HTTPReply
         do {
-            response = try await client.send(request, deadline: settings.timeout)
-        } catch WebhookHTTPClient.Failure.deadlineExceeded {
-            throw NotifierError.transient("webhook \(settings.endpoint): no answer within \(Self.secondsText(settings.timeout))")
-        } catch WebhookHTTPClient.Failure.network(_, let words) {
-            throw NotifierError.transient("webhook \(settings.endpoint): \(words)")
+            response = try await transport.send(request, deadline: Self.seconds(settings.timeout))
+        } catch let failure as HTTPTransportError {
+            throw NotifierError.transient("webhook \(settings.endpoint): \(Self.describe(failure, timeout: settings.timeout))")
         }
-        if let error = WebhookResponseClassifier.classify(status: response.status, retryAfter: response.retryAfter,
+        if let error = WebhookResponseClassifier.classify(status: response.status, retryAfter: response.header("retry-after"),
                                                           endpoint: settings.endpoint.description, now: now()) {
             throw error
         }
     }
 
-    static func secondsText(_ duration: Duration) -> String {
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        return seconds.rounded() == seconds ? "\(Int(seconds)) s" : String(format: "%.1f s", seconds)
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    /// A transport failure in words, without the URL (a chat webhook's path is its credential).
+    static func describe(_ failure: HTTPTransportError, timeout: Duration) -> String {
+        switch failure.kind {
+        case .timedOut: return "no answer within \(HTTPTransportError.seconds(seconds(timeout)))"
+        case .cannotConnect: return "connection refused"
+        case .hostNotFound: return "host not found"
+        case .connectionLost: return "connection lost"
+        case .tlsFailure: return "TLS handshake or certificate check failed"
+        case .cancelled: return "cancelled"
+        case .badResponse: return "malformed response"
+        case .other: return "network error"
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TophhieSystem
 
 /// Turns an HTTP status and `Retry-After` into delivered / transient / permanent.
 ///
@@ -27,29 +28,11 @@ public enum WebhookResponseClassifier {
         }
     }
 
-    /// `Retry-After` as delta-seconds or an HTTP-date (RFC 9110 §10.2.3), capped at one hour.
+    /// `Retry-After` as delta-seconds or an HTTP-date (RFC 9110 §10.2.3), read by the one
+    /// `RetryAfter` parser and capped at one hour.
     /// - Returns: nil when unreadable; zero for a date in the past.
     public static func parseRetryAfter(_ value: String, now: Date) -> Duration? {
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
-        if !trimmed.isEmpty, trimmed.allSatisfy(\.isASCII), trimmed.allSatisfy(\.isNumber) {
-            guard let seconds = Int64(trimmed) else { return maxRetryAfter }
-            return min(.seconds(seconds), maxRetryAfter)
-        }
-        guard let date = parseHTTPDate(trimmed) else { return nil }
-        let seconds = max(0, date.timeIntervalSince(now))
-        return min(.milliseconds(Int64(seconds * 1000)), maxRetryAfter)
-    }
-
-    /// IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), plus the obsolete RFC 850 and asctime forms.
-    static func parseHTTPDate(_ text: String) -> Date? {
-        let text = text.replacingOccurrences(of: "  ", with: " ")
-        for format in ["EEE, dd MMM yyyy HH:mm:ss 'GMT'", "EEEE, dd-MMM-yy HH:mm:ss 'GMT'", "EEE MMM d HH:mm:ss yyyy"] {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "GMT")
-            formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return date }
-        }
-        return nil
+        guard let seconds = RetryAfter.seconds(value, now: now) else { return nil }
+        return min(.milliseconds(Int64(min(seconds, 86_400) * 1000)), maxRetryAfter)
     }
 }

@@ -1,3 +1,6 @@
+import Foundation
+import TophhieSystem
+
 /// Decides what to do after each failed delivery attempt: wait and retry, leave it for the next
 /// cycle, or give up. Pure: time spent, the alert's age and the random draw are inputs.
 ///
@@ -74,19 +77,17 @@ public struct DeliveryRetryPolicy: Sendable {
 
     /// The jittered delay after failed attempt `attempt` (1-based).
     public func backoff(attempt: Int, random: Double) -> Duration {
-        let nominal = settings.initialDelay * pow(settings.multiplier, Double(attempt - 1))
-        let spread = 1 - settings.jitter + 2 * settings.jitter * min(max(random, 0), 1)
-        return min(settings.maxDelay, nominal * spread)
+        let formula = Backoff(initial: Self.seconds(settings.initialDelay), multiplier: settings.multiplier,
+                              maximum: Self.seconds(settings.maxDelay), spread: (1 - settings.jitter)...(1 + settings.jitter))
+        return .milliseconds(Int64((formula.delay(afterAttempt: attempt, random: random) * 1000).rounded()))
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     static func hoursText(_ duration: Duration) -> String {
         let hours = Double(duration.components.seconds) / 3600
         return hours >= 48 ? "\(Int(hours / 24)) days" : String(format: "%.1f hours", hours)
-    }
-
-    private func pow(_ base: Double, _ exponent: Double) -> Double {
-        var result = 1.0
-        for _ in 0..<Int(exponent) { result *= base }
-        return result
     }
 }

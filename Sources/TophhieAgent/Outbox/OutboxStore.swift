@@ -1,5 +1,6 @@
 import Foundation
 import TophhieRules
+import TophhieSystem
 
 /// A durable, ordered, de-duplicating queue of alerts for one notifier.
 ///
@@ -12,7 +13,13 @@ import TophhieRules
 /// Every append is fsynced (and the directory, when a file is created) before it returns. A crash
 /// mid-append leaves a torn last line: opening the store drops it, truncates the file back to the
 /// last whole line and reports it in `recoveryNotes`.
+///
+/// The actor runs on its own `BlockingSerialExecutor`: its fsyncs never hold a thread of Swift's
+/// cooperative pool.
 public actor OutboxStore {
+    private nonisolated let executor: BlockingSerialExecutor
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
     public nonisolated let notifier: String
     public nonisolated let directory: String
     nonisolated let queuePath: String
@@ -47,8 +54,9 @@ public actor OutboxStore {
         self.deadPath = directory + "/\(notifier).dead.jsonl"
         self.compactionThreshold = compactionThreshold
         self.settledRetention = settledRetention
+        self.executor = BlockingSerialExecutor(label: "tophhie.outbox.\(notifier)")
         do {
-            try Platform.makeDirectory(directory, mode: 0o700)
+            try DurableFile.makeDirectory(directory, mode: 0o700)
         } catch {
             throw OutboxError("\(error)")
         }
@@ -166,10 +174,10 @@ public actor OutboxStore {
     }
 
     private func durableAppend(_ bytes: [UInt8], to path: String) throws {
-        let existed = Platform.permissions(of: path) != nil
+        let existed = DurableFile.permissions(of: path) != nil
         do {
-            try Platform.appendDurably(bytes, to: path, mode: 0o600)
-            if !existed { try Platform.fsyncDirectory(directory) }
+            try DurableFile.append(bytes, to: path, mode: 0o600)
+            if !existed { try DurableFile.fsyncDirectory(directory) }
         } catch {
             throw OutboxError("\(error)")
         }
@@ -177,7 +185,7 @@ public actor OutboxStore {
 
     private func replace(_ path: String, with bytes: [UInt8]) throws {
         do {
-            try Platform.replaceDurably(bytes, at: path, mode: 0o600)
+            try DurableFile.replace(path, with: bytes, mode: 0o600)
         } catch {
             throw OutboxError("\(error)")
         }
@@ -187,7 +195,7 @@ public actor OutboxStore {
     /// and, when `repair`, cut off the file. An unreadable whole line is skipped and reported.
     private static func readLines<T: Decodable>(_ path: String, notes: inout [String], repair: Bool = true) throws -> [T] {
         guard let data = FileManager.default.contents(atPath: path) else {
-            if Platform.permissions(of: path) != nil { throw OutboxError("cannot read \(path)") }
+            if DurableFile.permissions(of: path) != nil { throw OutboxError("cannot read \(path)") }
             return []
         }
         let bytes = Array(data)
@@ -211,7 +219,7 @@ public actor OutboxStore {
             notes.append("\(path):\(lineNumber + 1): dropped a torn last line (\(torn) bytes, an append cut short by a crash)")
             if repair {
                 do {
-                    try Platform.replaceDurably(Array(bytes[..<lineStart]), at: path, mode: 0o600)
+                    try DurableFile.replace(path, with: Array(bytes[..<lineStart]), mode: 0o600)
                 } catch {
                     throw OutboxError("cannot repair \(path): \(error)")
                 }

@@ -1,4 +1,5 @@
 import Foundation
+import TophhieSystem
 import TophhieAuth
 import TophhieJSON
 import TophhieRules
@@ -85,7 +86,8 @@ public struct PollCycle: Sendable {
     /// Runs one cycle at `now`.
     /// - Throws: state or outbox errors (disk); Graph and sign-in failures become notices instead.
     public func run(now: Date) async throws -> PollReport {
-        var state = try store.load()
+        let store = self.store
+        var state = try await BlockingWork.shared.run { try store.load() }
         let stateBefore = state
         let plan = planner.plan(state, now: now)
         var report = PollReport(outcome: .succeeded, plan: plan)
@@ -121,7 +123,8 @@ public struct PollCycle: Sendable {
         report.notices = outgoing.filter { $0.kind == .notice } + noticeAlerts
         outgoing += noticeAlerts
         try await dispatch.append(outgoing)
-        try store.commit(state)
+        let committed = state
+        try await BlockingWork.shared.run { try store.commit(committed) }
         report.delivery = await dispatch.deliverPending()
         return report
     }

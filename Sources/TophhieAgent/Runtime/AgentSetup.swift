@@ -1,6 +1,7 @@
 import Foundation
 import TophhieAuth
 import TophhieRules
+import TophhieSystem
 
 /// Everything one configuration builds: the framework, the rules, the notifiers and their outboxes.
 public struct AgentSetup: Sendable {
@@ -18,10 +19,13 @@ public struct AgentSetup: Sendable {
         public var outputIsTerminal: Bool
         public var write: (@Sendable (String) -> Void)?
         public var clock: any TophhieClock
+        /// How Graph, the identity platform and webhooks are reached; URLSession by default.
+        public var transport: any HTTPTransport
         /// Where rules are looked for when the config names none.
         public var workingDirectory: URL
 
-        public init(variables: [String: String], outputIsTerminal: Bool = false, write: (@Sendable (String) -> Void)? = nil, clock: any TophhieClock = SystemClock(), workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) {
+        public init(variables: [String: String], outputIsTerminal: Bool = false, write: (@Sendable (String) -> Void)? = nil, clock: any TophhieClock = SystemClock(), transport: any HTTPTransport = URLSessionTransport(), workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) {
+            self.transport = transport
             self.variables = variables
             self.outputIsTerminal = outputIsTerminal
             self.write = write
@@ -36,9 +40,9 @@ public struct AgentSetup: Sendable {
     public static func build(_ configuration: AgentConfiguration, environment: Environment) throws -> AgentSetup {
         let authConfiguration = try configuration.authConfiguration()
         let clock = environment.clock
-        let auth = TophhieAuth(configuration: authConfiguration, clock: clock)
+        let auth = TophhieAuth(configuration: authConfiguration, transport: environment.transport, clock: clock)
         let rules = try loadRules(configuration, environment: environment)
-        let factory = NotifierFactory(environment: environment.variables, outputIsTerminal: environment.outputIsTerminal, write: environment.write, now: { clock.now() })
+        let factory = NotifierFactory(environment: environment.variables, outputIsTerminal: environment.outputIsTerminal, write: environment.write, now: { clock.now() }, transport: environment.transport)
         let notifiers = try configuration.notifiers.map(factory.make)
         let dispatch = try OutboxDispatch(stateDirectory: configuration.stateDirectory, notifiers: notifiers, now: { clock.now() }, sleep: { duration in
             let parts = duration.components

@@ -1,4 +1,5 @@
 import Foundation
+import TophhieSystem
 
 /// One agent per state directory: an exclusive lock on `<state>/agent.lock`, held for a poll
 /// (cron) or for the daemon's life.
@@ -24,21 +25,21 @@ public final class StateDirectoryLock: @unchecked Sendable {
     /// Takes the lock or says who has it.
     /// - Throws: `Held` when another process holds it; `ConfigurationError` when the folder cannot be made.
     public static func acquire(stateDirectory: URL) throws -> StateDirectoryLock {
-        do { try Platform.makeDirectory(stateDirectory.path) } catch {
+        do { try DurableFile.makeDirectory(stateDirectory.path) } catch {
             throw ConfigurationError("cannot create the state directory: \(error)")
         }
         let path = stateDirectory.appendingPathComponent("agent.lock").path
-        guard let fd = try Platform.tryLock(path) else {
+        guard let fd = try FileLock.tryLock(path) else {
             let owner = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
             throw Held(path: path, owner: owner?.isEmpty == false ? owner : nil)
         }
-        Platform.writeLockOwner(fd, "\(Platform.processID)\n")
+        FileLock.writeLockOwner(fd, "\(ProcessFacts.processID)\n")
         return StateDirectoryLock(path: path, descriptor: fd)
     }
 
     /// Lets the next agent in.
     public func release() {
-        if let descriptor { Platform.unlock(descriptor) }
+        if let descriptor { FileLock.unlock(descriptor) }
         descriptor = nil
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import TophhieRules
+import TophhieSystem
 
 /// Reads and commits `<state>/state.json` atomically (temporary file, fsync, rename).
 public struct StateStore: Sendable {
@@ -38,7 +39,7 @@ public struct StateStore: Sendable {
         encoder.outputFormatting = [.sortedKeys]
         encoder.dateEncodingStrategy = .secondsSince1970
         let data = try encoder.encode(state)
-        try Platform.makeDirectory(file.deletingLastPathComponent().path)
-        try Platform.replaceDurably(Array(data), at: file.path)
+        try DurableFile.makeDirectory(file.deletingLastPathComponent().path)
+        try DurableFile.replace(file.path, with: Array(data))
     }
 }

@@ -42,7 +42,7 @@ struct GraphClient: Sendable {
     private func checkOrigin(_ url: URL) throws {
         let base = configuration.graphBaseURL
         guard url.scheme?.lowercased() == base.scheme?.lowercased(), url.host?.lowercased() == base.host?.lowercased(), url.port == base.port else {
-            throw TophhieAuthError.malformedResponse("Graph sent a link to another origin (\(URLSessionTransport.origin(url))); not following it with your token")
+            throw TophhieAuthError.malformedResponse("Graph sent a link to another origin (\(HTTPTransportError.origin(url))); not following it with your token")
         }
     }
 

@@ -54,7 +54,6 @@ public struct RetryPolicy: Sendable, Equatable {
 
     /// Exponential backoff with "equal jitter": half fixed, half random, capped.
     func backoff(attempt: Int, jitter: Double) -> Double {
-        let exponential = min(maxDelay, baseDelay * pow(2, Double(attempt - 1)))
-        return exponential / 2 + exponential / 2 * min(max(jitter, 0), 1)
+        Backoff(initial: baseDelay, multiplier: 2, maximum: maxDelay, spread: 0.5...1).delay(afterAttempt: attempt, random: jitter)
     }
 }

@@ -35,8 +35,9 @@ struct RetryingRequester: Sendable {
                 if !RetryPolicy.isTransient(reply.status) { return reply }
                 lastReply = reply
                 outcome = .status(reply.status, retryAfter: RetryAfter.seconds(reply.header("retry-after"), now: clock.now()))
-            } catch let error as TophhieAuthError {
-                failure = error
+            } catch let error as HTTPTransportError {
+                if error.kind == .cancelled { try Task.checkCancellation() }
+                failure = .network(error.message)
                 outcome = .networkFailure
             }
             var decision = policy.decide(attempt: attempt, outcome: outcome, jitter: jitter())

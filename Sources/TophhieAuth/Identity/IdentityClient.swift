@@ -14,7 +14,7 @@ struct IdentityClient: Sendable {
         let reply = try await postForm(configuration.deviceCodeEndpoint, ["client_id": configuration.clientID, "scope": scopes.joined(separator: " ")])
         guard reply.status == 200 else { throw identityError(reply) }
         do { return try JSONDecoder().decode(DeviceAuthorization.self, from: reply.body) } catch {
-            throw TophhieAuthError.malformedResponse("the device code response from \(URLSessionTransport.origin(configuration.authority)) could not be read")
+            throw TophhieAuthError.malformedResponse("the device code response from \(HTTPTransportError.origin(configuration.authority)) could not be read")
         }
     }
 
@@ -74,7 +74,7 @@ struct IdentityClient: Sendable {
 
     private func decodeGrant(_ reply: HTTPReply) throws -> TokenGrant {
         do { return try JSONDecoder().decode(TokenGrant.self, from: reply.body) } catch {
-            throw TophhieAuthError.malformedResponse("the token response from \(URLSessionTransport.origin(configuration.authority)) could not be read")
+            throw TophhieAuthError.malformedResponse("the token response from \(HTTPTransportError.origin(configuration.authority)) could not be read")
         }
     }
 

@@ -56,7 +56,13 @@ public struct TokenCache: Sendable {
 
     /// Replaces the cache atomically (temporary file, fsync, rename).
     public func save(_ session: CachedSession) throws {
-        try Platform.ensurePrivateDirectory(file.deletingLastPathComponent())
+        let directory = file.deletingLastPathComponent().path
+        do {
+            try DurableFile.makeDirectory(directory, mode: 0o700)
+            try DurableFile.setPermissions(directory, 0o700)
+        } catch {
+            throw TophhieAuthError.tokenCache("cannot create the state directory \(directory): \(error)")
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         encoder.dateEncodingStrategy = .secondsSince1970
@@ -64,7 +70,9 @@ public struct TokenCache: Sendable {
         do { data = try encoder.encode(session) } catch {
             throw TophhieAuthError.tokenCache("cannot encode the session")
         }
-        try Platform.writeAtomically(data, to: file, mode: 0o600)
+        do { try DurableFile.replace(file.path, with: Array(data), mode: 0o600) } catch {
+            throw TophhieAuthError.tokenCache("\(error)")
+        }
     }
 
     /// Deletes the cache; no error when there is none.
@@ -81,5 +89,5 @@ public struct TokenCache: Sendable {
     }
 
     /// The file's permission bits, for `status` and tests.
-    public var fileMode: UInt32? { Platform.mode(of: file.path).map { UInt32($0) } }
+    public var fileMode: UInt32? { DurableFile.permissions(of: file.path).map { UInt32($0) } }
 }

@@ -35,9 +35,10 @@ actor TokenProvider {
         return session
     }
 
-    /// Stores a new sign-in.
-    func store(_ newSession: CachedSession) throws {
-        try cache.save(newSession)
+    /// Stores a new sign-in; the fsync runs on the blocking-work pool.
+    func store(_ newSession: CachedSession) async throws {
+        let cache = self.cache
+        try await BlockingWork.shared.run { try cache.save(newSession) }
         session = newSession
         loaded = true
         loadedVersion = cache.modificationDate
@@ -51,12 +52,12 @@ actor TokenProvider {
     }
 
     /// Records the user's object id once `/me` has told it.
-    func remember(objectID: String, userPrincipalName: String) throws {
+    func remember(objectID: String, userPrincipalName: String) async throws {
         guard var current = try currentSession() else { return }
         guard current.objectID != objectID || current.userPrincipalName != userPrincipalName else { return }
         current.objectID = objectID
         current.userPrincipalName = userPrincipalName
-        try store(current)
+        try await store(current)
     }
 
     /// An access token that covers `scope`.
@@ -100,7 +101,7 @@ actor TokenProvider {
         if let rotated = grant.refresh_token { current.refreshToken = rotated }
         if let scope = grant.scope { current.grantedScopes = scope.split(separator: " ").map(String.init) }
         current.refreshedAt = clock.now()
-        try store(current)
+        try await store(current)
         return grant.access_token
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TophhieSystem
 
 /// Where a command writes and what it knows of its surroundings; tests substitute a recorder.
 public struct CommandIO: Sendable {
@@ -8,8 +9,14 @@ public struct CommandIO: Sendable {
     public var outIsTerminal: Bool
     public var errIsTerminal: Bool
     public var environment: [String: String]
+    /// How commands reach Graph, the identity platform and webhooks; tests pass an embedded one.
+    public var transport: any HTTPTransport
+    /// Where commands read the time and wait (device-code polling, retries); tests pass a manual one.
+    public var clock: any TophhieClock
 
-    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void, outIsTerminal: Bool = false, errIsTerminal: Bool = false, environment: [String: String] = [:]) {
+    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void, outIsTerminal: Bool = false, errIsTerminal: Bool = false, environment: [String: String] = [:], transport: any HTTPTransport = URLSessionTransport(), clock: any TophhieClock = SystemClock()) {
+        self.transport = transport
+        self.clock = clock
         self.out = out
         self.err = err
         self.outIsTerminal = outIsTerminal

@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackHTTP
+import TophhieSystem
 import TophhieJSON
 
 /// A simulated Entra tenant and Microsoft Graph, served over loopback HTTP.
@@ -32,6 +33,8 @@ public actor SimulatedTenant {
 
     private var server: LoopbackHTTPServer?
     private var boundPort: UInt16?
+    /// The port the tenant names in its URLs when reached in-process (no socket is bound).
+    private var embeddedPort: UInt16?
 
     /// A sign-in as stored: the served object, when it becomes visible, and insertion order.
     struct StoredSignIn: Sendable {
@@ -109,10 +112,11 @@ public actor SimulatedTenant {
     }
 
     /// Stops serving and closes the port.
-    public func stop() {
-        server?.stop()
-        server = nil
+    public func stop() async {
+        let server = self.server
+        self.server = nil
         boundPort = nil
+        await server?.stop()
     }
 
     /// Serves until the calling task is cancelled (for `tophhie-watch simulate`), starting on
@@ -122,7 +126,7 @@ public actor SimulatedTenant {
         if boundPort == nil { try start(port: port) }
         guard let server else { return }
         try await server.run()
-        stop()
+        await stop()
     }
 
     /// Where the tenant answers, once started.
@@ -131,7 +135,23 @@ public actor SimulatedTenant {
     }
 
     var host: String {
-        "http://127.0.0.1:\(boundPort ?? 0)"
+        "http://127.0.0.1:\(boundPort ?? embeddedPort ?? 0)"
+    }
+
+    // MARK: In-process
+
+    /// Where the tenant answers when reached through `transport(clock:)` rather than a socket.
+    ///
+    /// The URLs name 127.0.0.1 port 9 (the discard port, where nothing listens): a request that
+    /// escapes to the real network by mistake fails at once instead of reaching anything.
+    public func embeddedEndpoints() -> SimulatorEndpoints {
+        if boundPort == nil, embeddedPort == nil { embeddedPort = 9 }
+        return SimulatorEndpoints(port: boundPort ?? embeddedPort ?? 9, tenantID: scenario.tenantID, clientID: scenario.clientID)
+    }
+
+    /// A transport that calls `handle(_:)` in-process, sleeping response delays on `clock`.
+    public nonisolated func transport(clock: any TophhieClock) -> EmbeddedTransport {
+        EmbeddedTransport(clock: clock) { request in await self.handle(request) }
     }
 
     /// Answers one request; the server calls this, and tests may call it directly.
@@ -305,4 +325,8 @@ public actor SimulatedTenant {
 public struct SimulatorControlError: Error, Equatable, CustomStringConvertible {
     public var message: String
     public var description: String { message }
+
+    public init(message: String) {
+        self.message = message
+    }
 }

@@ -34,7 +34,7 @@ enum DoctorCommand: CLICommand {
             fail("configuration: \(ErrorReport.describe(error).0)", fix: "set tenant and client_id in the config file, or pass --tenant and --client-id")
             return .usage
         }
-        let auth = TophhieAuth(configuration: configuration)
+        let auth = TophhieAuth(configuration: configuration, transport: io.transport, clock: io.clock)
         let cache = TokenCache(file: configuration.stateDirectory.appendingPathComponent("tokens.json"))
         let session: CachedSession
         do {

@@ -27,7 +27,7 @@ enum HistoryCommand: CLICommand {
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
         let top = try arguments.integer("top", in: 1...10_000) ?? 20
-        let auth = TophhieAuth(configuration: try ConnectionOptions.authConfiguration(arguments, io: io))
+        let auth = TophhieAuth(configuration: try ConnectionOptions.authConfiguration(arguments, io: io), transport: io.transport, clock: io.clock)
         let events = try await auth.getSignInHistory(top: top)
         if arguments.flag("json") {
             // JSONEncoder escapes C0 only; DEL, C1, bidi and line separators from device names

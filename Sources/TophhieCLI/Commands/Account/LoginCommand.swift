@@ -29,7 +29,7 @@ enum LoginCommand: CLICommand {
         do { scopes = names.isEmpty ? TophhieScopes.defaultSignIn : try TophhieScopes.resolve(names) } catch let error as TophhieAuthError {
             throw UsageError(error.localizedDescription.replacingOccurrences(of: "configuration: ", with: ""))
         }
-        let auth = TophhieAuth(configuration: configuration)
+        let auth = TophhieAuth(configuration: configuration, transport: io.transport, clock: io.clock)
         let session = try await auth.signIn(scopes: scopes) { prompt in
             io.out(prompt.message + "\n")
             io.out("Waiting for the sign-in to finish (the code expires in \(Int(prompt.expiresIn / 60)) minutes)…\n")
@@ -55,7 +55,7 @@ enum LogoutCommand: CLICommand {
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
         let configuration = try ConnectionOptions.authConfiguration(arguments, io: io)
-        let auth = TophhieAuth(configuration: configuration)
+        let auth = TophhieAuth(configuration: configuration, transport: io.transport, clock: io.clock)
         let had = try await auth.currentSession() != nil
         try await auth.signOut()
         io.out(had ? "Signed out; the token cache was deleted.\n" : "Nobody was signed in.\n")
@@ -73,7 +73,7 @@ enum StatusCommand: CLICommand {
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
         let configuration = try ConnectionOptions.authConfiguration(arguments, io: io)
-        let auth = TophhieAuth(configuration: configuration)
+        let auth = TophhieAuth(configuration: configuration, transport: io.transport, clock: io.clock)
         guard let session = try await auth.currentSession() else {
             io.out("Not signed in. Run 'tophhie-watch login'.\n")
             return .signInNeeded
@@ -83,7 +83,7 @@ enum StatusCommand: CLICommand {
         io.out("Object id:     \(session.objectID ?? "unknown")\n")
         io.out("Tenant:        \(configuration.tenant) via \(configuration.authority.absoluteString)\n")
         io.out("Scopes:        \(session.grantedScopes.joined(separator: " "))\n")
-        let now = Date()
+        let now = io.clock.now()
         if let expiry = session.accessTokenExpiresAt {
             let left = expiry.timeIntervalSince(now)
             io.out("Access token:  \(left > 0 ? "valid for \(Int(left / 60)) more minutes" : "expired (refreshed on next use)") (\(GraphTimestamp.filterText(expiry)))\n")

@@ -11,7 +11,7 @@ enum ProfileShowCommand: CLICommand {
         discussion: "example:\n  tophhie-watch profile show")
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
-        let auth = TophhieAuth(configuration: try ConnectionOptions.authConfiguration(arguments, io: io))
+        let auth = TophhieAuth(configuration: try ConnectionOptions.authConfiguration(arguments, io: io), transport: io.transport, clock: io.clock)
         let profile = try await auth.getUserProfile()
         if arguments.flag("json") {
             let encoder = JSONEncoder()
@@ -65,7 +65,7 @@ enum ProfileSetCommand: CLICommand {
         if let tag = update.preferredLanguage, !tag.isEmpty, !TophhieLanguages.isValidTag(tag) {
             throw UsageError("'\(tag)' is not a BCP-47 language tag such as en-GB; see --list-languages")
         }
-        let auth = TophhieAuth(configuration: try ConnectionOptions.authConfiguration(arguments, io: io))
+        let auth = TophhieAuth(configuration: try ConnectionOptions.authConfiguration(arguments, io: io), transport: io.transport, clock: io.clock)
         let profile = try await auth.updateProfile(update)
         io.out("Updated: \(update.changes.map { $0.value == nil ? "\($0.field) (cleared)" : $0.field }.joined(separator: ", "))\n\n")
         io.out(ProfileText.render(profile))

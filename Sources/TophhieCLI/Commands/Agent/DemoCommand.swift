@@ -1,4 +1,5 @@
 import Foundation
+import TophhieDemo
 import TophhieAgent
 
 /// `demo`: the first thing to run — no tenant, no configuration.

@@ -34,8 +34,9 @@ enum NotifyTestCommand: CLICommand {
                 throw UsageError("no notifier named '\(only)'; configured: \(configuration.notifiers.map(\.name).joined(separator: ", "))")
             }
         }
-        let factory = NotifierFactory(environment: io.environment, outputIsTerminal: io.outIsTerminal, write: io.out)
-        let alert = sampleAlert(now: Date())
+        let clock = io.clock
+        let factory = NotifierFactory(environment: io.environment, outputIsTerminal: io.outIsTerminal, write: io.out, now: { clock.now() }, transport: io.transport)
+        let alert = sampleAlert(now: clock.now())
         var failures = 0
         for entry in entries {
             let notifier: any Notifier

@@ -1,4 +1,5 @@
 import Foundation
+import TophhieSystem
 import TophhieJSON
 import TophhieSimulator
 import TophhieAgent

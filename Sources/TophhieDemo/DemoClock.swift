@@ -1,4 +1,5 @@
 import Foundation
+import TophhieAgent
 import TophhieAuth
 
 /// The demo's accelerated clock: a wait moves simulated time forward at once, lets the tenant's

@@ -1,19 +1,34 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Dispatch
-import Foundation
 
 /// Turns SIGTERM, SIGINT and SIGHUP into calls, so the daemon finishes its cycle instead of dying
 /// mid-write.
 public final class SignalHandlers: @unchecked Sendable {
-    public enum Signal: Sendable { case terminate, interrupt, hangup }
+    public enum Signal: Sendable, CaseIterable {
+        case terminate, interrupt, hangup
+
+        var number: Int32 {
+            switch self {
+            case .terminate: return SIGTERM
+            case .interrupt: return SIGINT
+            case .hangup: return SIGHUP
+            }
+        }
+    }
 
     private var sources: [any DispatchSourceSignal] = []
 
     /// Installs the handlers; they run on a background queue until `cancel()`.
     public init(_ handler: @escaping @Sendable (Signal) -> Void) {
         let queue = DispatchQueue(label: "tophhie-watch.signals")
-        for (platform, signal) in [(Platform.Signal.terminate, Signal.terminate), (.interrupt, .interrupt), (.hangup, .hangup)] {
-            Platform.takeOver(platform)
-            let source = DispatchSource.makeSignalSource(signal: platform.number, queue: queue)
+        for signal in Signal.allCases {
+            // Ignore the default action so the dispatch source, not the kernel, handles it.
+            _ = Glibc.signal(signal.number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signal.number, queue: queue)
             source.setEventHandler { handler(signal) }
             source.resume()
             sources.append(source)
@@ -24,6 +39,6 @@ public final class SignalHandlers: @unchecked Sendable {
     public func cancel() {
         for source in sources { source.cancel() }
         sources.removeAll()
-        for signal in Platform.Signal.allCases { Platform.restoreDefault(signal) }
+        for signal in Signal.allCases { _ = Glibc.signal(signal.number, SIG_DFL) }
     }
 }

@@ -3,27 +3,6 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// A response as the clients need it: status, headers with lower-cased names, body.
-public struct HTTPReply: Sendable {
-    public var status: Int
-    public var headers: [String: String]
-    public var body: Data
-
-    public init(status: Int, headers: [String: String], body: Data) {
-        self.status = status
-        self.headers = headers
-        self.body = body
-    }
-
-    public func header(_ name: String) -> String? { headers[name.lowercased()] }
-}
-
-/// Sends one HTTP request and waits at most `deadline` seconds for the whole reply.
-public protocol HTTPTransport: Sendable {
-    /// - Throws: `TophhieAuthError.network` on a connection failure or when the deadline passes.
-    func send(_ request: URLRequest, deadline: Double) async throws -> HTTPReply
-}
-
 /// URLSession with redirects refused (a bearer token must never follow a redirect to another
 /// host) and an overall deadline of our own, because libcurl-backed timeouts on Linux are
 /// truncated to whole seconds and the resource timeout is ignored.
@@ -33,12 +12,18 @@ public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionTaskD
     public override init() {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpCookieAcceptPolicy = .never
+        configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         let holder = RedirectRefuser()
         session = URLSession(configuration: configuration, delegate: holder, delegateQueue: nil)
         super.init()
+    }
+
+    deinit {
+        // A session keeps itself and its delegate alive until invalidated.
+        session.finishTasksAndInvalidate()
     }
 
     public func send(_ request: URLRequest, deadline: Double) async throws -> HTTPReply {
@@ -52,11 +37,11 @@ public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionTaskD
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPReply, any Error>) in
                 let task = session.dataTask(with: request) { data, response, error in
                     if let error {
-                        once.resume(continuation, with: .failure(TophhieAuthError.network(Self.describe(error, url: url))))
+                        once.resume(continuation, with: .failure(Self.describe(error, url: url)))
                         return
                     }
                     guard let http = response as? HTTPURLResponse else {
-                        once.resume(continuation, with: .failure(TophhieAuthError.network("no HTTP response from \(Self.origin(url))")))
+                        once.resume(continuation, with: .failure(HTTPTransportError(.badResponse, "no HTTP response from \(HTTPTransportError.origin(url))")))
                         return
                     }
                     var headers: [String: String] = [:]
@@ -67,7 +52,7 @@ public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionTaskD
                 }
                 once.attach(task)
                 DispatchQueue.global().asyncAfter(deadline: .now() + deadline) {
-                    if once.resume(continuation, with: .failure(TophhieAuthError.network("no complete reply from \(Self.origin(url)) within \(Self.seconds(deadline))"))) {
+                    if once.resume(continuation, with: .failure(HTTPTransportError.deadline(url, deadline))) {
                         task.cancel()
                     }
                 }
@@ -78,36 +63,40 @@ public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionTaskD
         }
     }
 
-    static func origin(_ url: URL?) -> String {
-        guard let url, let host = url.host else { return "the server" }
-        return (url.scheme ?? "https") + "://" + host + (url.port.map { ":\($0)" } ?? "")
-    }
-
-    static func seconds(_ value: Double) -> String {
-        value == value.rounded() ? "\(Int(value)) s" : String(format: "%.1f s", value)
-    }
-
     // Errors name the origin only: a URL's query can carry a filter with the user's id.
-    static func describe(_ error: any Error, url: URL?) -> String {
+    static func describe(_ error: any Error, url: URL?) -> HTTPTransportError {
         let nsError = error as NSError
+        let origin = HTTPTransportError.origin(url)
         if nsError.domain == NSURLErrorDomain {
             switch nsError.code {
-            case NSURLErrorCannotConnectToHost: return "cannot connect to \(origin(url))"
-            case NSURLErrorTimedOut: return "timed out talking to \(origin(url))"
-            case NSURLErrorCannotFindHost: return "cannot find the host of \(origin(url))"
-            case NSURLErrorNetworkConnectionLost: return "the connection to \(origin(url)) was lost"
-            case NSURLErrorCancelled: return "the request to \(origin(url)) was cancelled"
+            case NSURLErrorCannotConnectToHost: return HTTPTransportError(.cannotConnect, "cannot connect to \(origin)")
+            case NSURLErrorTimedOut: return HTTPTransportError(.timedOut, "timed out talking to \(origin)")
+            case NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed: return HTTPTransportError(.hostNotFound, "cannot find the host of \(origin)")
+            case NSURLErrorNetworkConnectionLost: return .connectionLost(url)
+            case NSURLErrorCancelled: return HTTPTransportError(.cancelled, "the request to \(origin) was cancelled")
+            case NSURLErrorBadServerResponse: return HTTPTransportError(.badResponse, "malformed response from \(origin)")
+            case NSURLErrorSecureConnectionFailed, NSURLErrorServerCertificateUntrusted, NSURLErrorServerCertificateHasBadDate,
+                 NSURLErrorServerCertificateNotYetValid, NSURLErrorServerCertificateHasUnknownRoot, NSURLErrorClientCertificateRejected:
+                return HTTPTransportError(.tlsFailure, "TLS handshake or certificate check with \(origin) failed")
             default: break
             }
         }
-        return "request to \(origin(url)) failed (\(nsError.domain) \(nsError.code))"
+        return HTTPTransportError(.other, "request to \(origin) failed (\(nsError.domain) \(nsError.code))")
     }
 }
 
-/// Refuses every redirect so the caller sees the 3xx itself.
+/// Refuses every redirect so the caller sees the 3xx itself (URLSession on Linux would also turn
+/// a redirected POST into a bodiless request), and answers authentication challenges at once.
 private final class RedirectRefuser: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+    // No stored state: safe to share.
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
         completionHandler(nil)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+                    completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+        completionHandler(.performDefaultHandling, nil)
     }
 }
 

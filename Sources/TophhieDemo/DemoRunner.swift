@@ -1,4 +1,5 @@
 import Foundation
+import TophhieAgent
 import TophhieAuth
 import TophhieJSON
 import TophhieRules

@@ -1,0 +1,128 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Files that survive a crash: appends that are fsynced (and cut back when they fail part-way),
+/// replacements that a reader sees whole or not at all, private directories.
+///
+/// Each call blocks its thread on the disk: from async code, call it through `BlockingWork`.
+public enum DurableFile {
+    /// Appends `bytes` to `path` (created with `mode`), then fsyncs the file.
+    ///
+    /// A write that fails part-way is cut back off, so a long-running agent never appends its
+    /// next batch onto a torn line (which a later open would drop, alert and all).
+    public static func append(_ bytes: [UInt8], to path: String, mode: mode_t = 0o600) throws {
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw FileError(operation: "open", path: path, code: errno) }
+        defer { _ = close(fd) }
+        let sizeBefore = lseek(fd, 0, SEEK_END)
+        do {
+            try writeAll(fd, bytes, path: path)
+            guard fsync(fd) == 0 else { throw FileError(operation: "fsync", path: path, code: errno) }
+        } catch {
+            if sizeBefore >= 0 { _ = ftruncate(fd, sizeBefore) }
+            throw error
+        }
+    }
+
+    /// Replaces `path` atomically: writes a private temporary file beside it
+    /// (`.<name>.tmp-<pid>`), fsyncs it, renames it over `path`, and fsyncs the directory.
+    /// A failure removes the temporary, so no copy of what it held is left behind.
+    public static func replace(_ path: String, with bytes: [UInt8], mode: mode_t = 0o600) throws {
+        let temporary = temporaryPath(for: path)
+        _ = unlink(temporary)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw FileError(operation: "create", path: temporary, code: errno) }
+        do {
+            try writeAll(fd, bytes, path: temporary)
+            _ = fchmod(fd, mode)
+            guard fsync(fd) == 0 else { throw FileError(operation: "fsync", path: temporary, code: errno) }
+            _ = close(fd)
+        } catch {
+            _ = close(fd)
+            _ = unlink(temporary)
+            throw error
+        }
+        guard rename(temporary, path) == 0 else {
+            let failure = FileError(operation: "rename over", path: path, code: errno)
+            _ = unlink(temporary)
+            throw failure
+        }
+        try fsyncDirectory(containing: path)
+    }
+
+    /// The temporary `replace` writes before renaming: hidden, beside the file, named by process.
+    public static func temporaryPath(for path: String) -> String {
+        let directory = parentDirectory(of: path)
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        return (directory == "." ? "" : directory + "/") + "." + name + ".tmp-\(getpid())"
+    }
+
+    /// Fsyncs the directory holding `path`, so a new or renamed entry survives a crash.
+    public static func fsyncDirectory(containing path: String) throws {
+        try fsyncDirectory(parentDirectory(of: path))
+    }
+
+    /// Fsyncs a directory itself.
+    public static func fsyncDirectory(_ directory: String) throws {
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileError(operation: "open directory", path: directory, code: errno) }
+        defer { _ = close(fd) }
+        guard fsync(fd) == 0 else { throw FileError(operation: "fsync directory", path: directory, code: errno) }
+    }
+
+    /// Creates `directory` (and parents) with `mode` when missing.
+    public static func makeDirectory(_ directory: String, mode: mode_t = 0o700) throws {
+        var info = stat()
+        if stat(directory, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFDIR else { throw FileError(operation: "use as a directory", path: directory, code: ENOTDIR) }
+            return
+        }
+        let parent = parentDirectory(of: directory)
+        if parent != directory, parent != "." { try makeDirectory(parent, mode: mode) }
+        guard mkdir(directory, mode) == 0 || errno == EEXIST else {
+            throw FileError(operation: "create directory", path: directory, code: errno)
+        }
+        try fsyncDirectory(containing: directory)
+    }
+
+    /// The permission bits of `path`, or nil when it does not exist.
+    public static func permissions(of path: String) -> mode_t? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return info.st_mode & 0o7777
+    }
+
+    /// The directory part of `path`: `/a/b` for `/a/b/c`, `.` for a bare name.
+    public static func parentDirectory(of path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+        return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
+    }
+
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw FileError(operation: "write", path: path, code: errno)
+            }
+            offset += written
+        }
+    }
+
+    /// Removes `path`; a missing file is not an error.
+    public static func remove(_ path: String) {
+        _ = unlink(path)
+    }
+
+    /// Sets the permission bits of `path`.
+    /// - Throws: `FileError` when the file cannot be changed.
+    public static func setPermissions(_ path: String, _ mode: mode_t) throws {
+        guard chmod(path, mode) == 0 else { throw FileError(operation: "chmod", path: path, code: errno) }
+    }
+}
