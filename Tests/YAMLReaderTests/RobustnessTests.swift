@@ -3,12 +3,29 @@ import Testing
 import YAMLReader
 
 /// The reader returns or throws on any input: no trap, no hang.
-@Suite struct RobustnessTests {
-    /// Reads `text`; the outcome does not matter, only that the call comes back.
+@Suite(.timeLimit(.minutes(2))) struct RobustnessTests {
+    /// Reads `text`: it must be accepted, or rejected with a `YAMLError` whose mark lies inside
+    /// the text (a line that exists, a column on it or just past its end) and whose message is
+    /// a sentence, never a crash, a hang or an unlocated error.
     /// - Returns: true when the text was accepted.
     @discardableResult
     static func read(_ text: String) -> Bool {
-        (try? YAMLReader.documents(text)) != nil
+        do {
+            _ = try YAMLReader.documents(text)
+            return true
+        } catch let error as YAMLError {
+            // YAML breaks lines at LF, CRLF and CR; Swift's "\r\n" is one Character, so count scalars.
+            let normalised = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+            let lines = normalised.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+            let lineOK = error.mark.line >= 1 && error.mark.line <= max(1, lines.count)
+            let lineLength = lineOK && !lines.isEmpty ? lines[error.mark.line - 1].count : 0
+            #expect(lineOK && error.mark.column >= 1 && error.mark.column <= lineLength + 1, "mark \(error.mark) outside \(text.debugDescription)")
+            #expect(!error.message.isEmpty)
+            return false
+        } catch {
+            Issue.record("not a YAMLError: \(error) for \(text.debugDescription)")
+            return false
+        }
     }
 
     /// Suite inputs chosen to cover every construct: block, flow, quotes, block scalars, errors.
@@ -66,18 +83,33 @@ import YAMLReader
         #expect(accepted > 0)
     }
 
-    @Test(arguments: [
-        String(repeating: "[", count: 100_000),
-        String(repeating: "{a: ", count: 50_000),
-        String(repeating: "- ", count: 50_000),
-        (0..<2_000).map { String(repeating: " ", count: $0) + "a:" }.joined(separator: "\n"),
-        String(repeating: "\"", count: 10_001),
-        String(repeating: "'", count: 10_001),
-        String(repeating: "\n", count: 100_000),
-        String(repeating: "a\n ", count: 50_000),
-        "|" + String(repeating: "\n", count: 10_000) + "x",
-    ])
-    func pathologicalInputsReturn(_ text: String) {
-        Self.read(text)
+    /// A pathological input, built when its test runs and named by a short label, with the exact
+    /// outcome: the error the reader must give, or how many documents it must accept.
+    struct Pathological: CustomTestStringConvertible, Sendable {
+        let label: String
+        let expected: String
+        let build: @Sendable () -> String
+        var testDescription: String { label }
+    }
+
+    static let pathological: [Pathological] = [
+        .init(label: "100k [", expected: "1:257: collections are nested more than 256 levels deep") { String(repeating: "[", count: 100_000) },
+        .init(label: "50k {a:", expected: "1:1025: collections are nested more than 256 levels deep") { String(repeating: "{a: ", count: 50_000) },
+        .init(label: "50k -", expected: "1:513: collections are nested more than 256 levels deep") { String(repeating: "- ", count: 50_000) },
+        .init(label: "2k indents", expected: "257:257: collections are nested more than 256 levels deep") {
+            (0..<2_000).map { String(repeating: " ", count: $0) + "a:" }.joined(separator: "\n")
+        },
+        .init(label: "10k+1 \"", expected: "1:3: unexpected '\"' after the value") { String(repeating: "\"", count: 10_001) },
+        .init(label: "10k+1 '", expected: "1:1: unterminated single-quoted scalar: missing closing \"'\"") { String(repeating: "'", count: 10_001) },
+        .init(label: "100k newlines", expected: "accepted 0") { String(repeating: "\n", count: 100_000) },
+        .init(label: "50k a-newline-space", expected: "accepted 1") { String(repeating: "a\n ", count: 50_000) },
+        .init(label: "| then 10k newlines", expected: "accepted 1") { "|" + String(repeating: "\n", count: 10_000) + "x" },
+    ]
+
+    @Test(arguments: pathological)
+    func pathologicalInputsGiveTheirExactOutcome(_ input: Pathological) {
+        let outcome: String
+        do { outcome = "accepted \(try YAMLReader.documents(input.build()).count)" } catch { outcome = "\(error)" }
+        #expect(outcome == input.expected)
     }
 }
