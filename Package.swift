@@ -38,7 +38,7 @@ let package = Package(
 
         .testTarget(name: "TophhieSystemTests", dependencies: ["TophhieSystem"]),
         .testTarget(name: "TophhieJSONTests", dependencies: ["TophhieJSON"]),
-        .testTarget(name: "YAMLReaderTests", dependencies: ["YAMLReader"]),
+        .testTarget(name: "YAMLReaderTests", dependencies: ["YAMLReader", "TophhieSystem"]),
         .testTarget(name: "TophhieAuthTests", dependencies: ["TophhieAuth", "TophhieSystem", "TophhieSimulator", "LoopbackHTTP", "TophhieJSON"]),
         .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP", "TophhieSystem"]),
         .testTarget(name: "TophhieSimulatorTests", dependencies: ["TophhieSimulator", "TophhieSystem", "LoopbackHTTP", "TophhieJSON"]),

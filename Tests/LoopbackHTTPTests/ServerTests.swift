@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import LoopbackHTTP
 import Testing
+import TophhieSystem
 
 @Suite("LoopbackHTTPServer over URLSession", .serialized, .timeLimit(.minutes(1)))
 struct ServerTests {
@@ -146,8 +147,8 @@ struct ServerTests {
 
     @Test func droppedConnectionIsAClientError() async throws {
         try await withServer({ _ in .dropConnection }) { _, port in
-            await #expect(throws: (any Error).self) {
-                _ = try await makeSession().data(from: URL(string: "http://127.0.0.1:\(port)/drop")!)
+            await #expect(throws: HTTPTransportError(.connectionLost, "the connection to http://127.0.0.1:\(port) was lost")) {
+                _ = try await URLSessionTransport().send(URLRequest(url: URL(string: "http://127.0.0.1:\(port)/drop")!), deadline: 5)
             }
         }
     }

@@ -43,7 +43,7 @@ enum PeerEnvironment {
 }
 
 /// rsyslog, as a real independent parser, reads what the syslog notifier sends.
-@Suite(.enabled(if: PeerEnvironment.syslogConfigured, "run by scripts/peer-checks.sh"), .serialized)
+@Suite(.enabled(if: PeerEnvironment.syslogConfigured, "run by scripts/peer-checks.sh"), .serialized, .timeLimit(.minutes(2)))
 struct PeerChecksSyslog {
     func notifier(_ transport: SyslogNotifier.Transport, facility: SyslogFacility = .auth) -> SyslogNotifier {
         SyslogNotifier(name: "peer-syslog", settings: .init(transport: transport, facility: facility, hostname: "peerhost"))
@@ -121,7 +121,7 @@ struct PeerChecksSyslog {
 }
 
 /// The reference `standardwebhooks` library verifies what the webhook notifier signs.
-@Suite(.enabled(if: PeerEnvironment.webhookConfigured, "run by scripts/peer-checks.sh"), .serialized)
+@Suite(.enabled(if: PeerEnvironment.webhookConfigured, "run by scripts/peer-checks.sh"), .serialized, .timeLimit(.minutes(2)))
 struct PeerChecksWebhook {
     func notifier(secret: String? = PeerEnvironment.webhookSecret) throws -> WebhookNotifier {
         WebhookNotifier(name: "peer-hook", settings: try .init(endpoint: try WebhookEndpoint(PeerEnvironment.webhookURL!),

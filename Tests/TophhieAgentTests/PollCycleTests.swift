@@ -3,9 +3,10 @@ import Testing
 import TophhieAuth
 import TophhieRules
 import TophhieSimulator
+import TophhieSystem
 @testable import TophhieAgent
 
-@Suite struct PollCycleTests {
+@Suite(.timeLimit(.minutes(2))) struct PollCycleTests {
     @Test func lateEventsFireOnceAndOnlyOnce() async throws {
         try await AgentHarness.with { (harness: inout AgentHarness) in
             let cycle = try harness.cycle()
@@ -37,19 +38,17 @@ import TophhieSimulator
             await harness.failures(5, at: harness.clock.now().addingTimeInterval(60))
             harness.clock.advance(by: 600)
 
-            // The state file is a folder for this poll: the commit fails after the outbox append,
-            // as a crash between the two would leave things.
+            // A folder where the commit writes its temporary: the state loads, the outbox append
+            // happens, then the commit fails, as a crash between the two would leave things.
             let stateFile = harness.stateDirectory.appendingPathComponent("state.json")
-            let saved = try Data(contentsOf: stateFile)
-            try FileManager.default.removeItem(at: stateFile)
-            try FileManager.default.createDirectory(at: stateFile, withIntermediateDirectories: false)
-            try FileManager.default.createDirectory(at: stateFile.appendingPathComponent("blocker"), withIntermediateDirectories: false)
-            await #expect(throws: (any Error).self) { _ = try await harness.cycle().run(now: harness.clock.now()) }
+            let blocker = DurableFile.temporaryPath(for: stateFile.path)
+            try FileManager.default.createDirectory(atPath: blocker + "/inside", withIntermediateDirectories: true)
+            await #expect(throws: FileError(operation: "create", path: blocker, code: 17)) { _ = try await harness.cycle().run(now: harness.clock.now()) }
+            #expect(await (try OutboxStore(stateDirectory: harness.stateDirectory.path, notifier: "recorder")).pendingCount == 1, "the alert was queued before the commit failed")
             #expect(await harness.recorder.deliveredIDs.isEmpty, "nothing was delivered before the state committed")
 
-            // Restart: the old state is back, the poll runs again and produces the same alert id.
-            try FileManager.default.removeItem(at: stateFile)
-            try saved.write(to: stateFile)
+            // Restart: the old state is still there, the poll runs again and produces the same alert id.
+            try FileManager.default.removeItem(atPath: blocker)
             harness.clock.advance(by: 60)
             let report = try await harness.cycle().run(now: harness.clock.now())
             #expect(report.alerts.count == 1)
@@ -137,13 +136,12 @@ import TophhieSimulator
             _ = try await harness.cycle().run(now: harness.clock.now())
             _ = await harness.tenant.revokeRefreshTokens()
             harness.clock.advance(by: 7200)
-            let stateFile = harness.stateDirectory.appendingPathComponent("state.json")
-            let saved = try Data(contentsOf: stateFile)
-            try FileManager.default.removeItem(at: stateFile)
-            try FileManager.default.createDirectory(at: stateFile.appendingPathComponent("blocker"), withIntermediateDirectories: true)
-            await #expect(throws: (any Error).self) { _ = try await harness.cycle().run(now: harness.clock.now()) }
-            try FileManager.default.removeItem(at: stateFile)
-            try saved.write(to: stateFile)
+            // The commit after the notice is queued fails, as a crash there would leave things.
+            let blocker = DurableFile.temporaryPath(for: harness.stateDirectory.appendingPathComponent("state.json").path)
+            try FileManager.default.createDirectory(atPath: blocker + "/inside", withIntermediateDirectories: true)
+            await #expect(throws: FileError(operation: "create", path: blocker, code: 17)) { _ = try await harness.cycle().run(now: harness.clock.now()) }
+            #expect(await (try OutboxStore(stateDirectory: harness.stateDirectory.path, notifier: "recorder")).pendingCount == 1, "the notice was queued")
+            try FileManager.default.removeItem(atPath: blocker)
             harness.clock.advance(by: 300)
             let report = try await harness.cycle().run(now: harness.clock.now())
             #expect(report.notices.map(\.rule.id) == ["tophhie.notice.sign-in-needed"])

@@ -4,7 +4,7 @@ import TophhieJSON
 import TophhieRules
 @testable import TophhieAgent
 
-@Suite struct ControlCharacterEscapingTests {
+@Suite(.timeLimit(.minutes(2))) struct ControlCharacterEscapingTests {
     @Test(arguments: [
         ("plain device", "plain device"),
         ("evil\u{1b}[2Jclear", #"evil\u{1b}[2Jclear"#),
@@ -46,7 +46,7 @@ import TophhieRules
 }
 
 /// The notifiers carry the one alert schema, `AlertJSON`, that `replay --format json` prints.
-@Suite struct AlertPayloadTests {
+@Suite(.timeLimit(.minutes(2))) struct AlertPayloadTests {
     @Test func schemaAndStableBytes() throws {
         let alert = NotifierTestAlerts.alert(late: true)
         let data = Data(AlertJSON.line(alert).utf8)
@@ -72,7 +72,7 @@ import TophhieRules
     }
 }
 
-@Suite struct StdoutNotifierTests {
+@Suite(.timeLimit(.minutes(2))) struct StdoutNotifierTests {
     @Test func textLine() async throws {
         let sink = LineSink()
         let notifier = StdoutNotifier(settings: .init(format: .text), write: sink.write)
@@ -113,7 +113,7 @@ import TophhieRules
     }
 }
 
-@Suite struct NotifierRoutingTests {
+@Suite(.timeLimit(.minutes(2))) struct NotifierRoutingTests {
     @Test func routeByLevelAndRule() {
         let route = NotifierRoute(minimumLevel: .medium, ruleIDs: ["failed-burst"])
         #expect(route.accepts(NotifierTestAlerts.alert(level: .high)))

@@ -58,7 +58,7 @@ func webhook(_ receiver: InProcessReceiver, path: String = "/hook", preset: Webh
     try webhook(port: receiver.port, path: path, preset: preset, timeout: timeout, now: now, transport: receiver.transport)
 }
 
-@Suite struct WebhookNotifierTests {
+@Suite(.timeLimit(.minutes(2))) struct WebhookNotifierTests {
     @Test func sameWebhookIDOnEveryAttemptNewTimestamp() async throws {
         let (receiver, received) = inProcessReceiver { _, n in n == 1 ? .text(503, "busy") : .empty(200) }
         let clock = TestClock(start: Date(timeIntervalSince1970: 1_764_680_000))
@@ -120,7 +120,7 @@ func webhook(_ receiver: InProcessReceiver, path: String = "/hook", preset: Webh
     }
 }
 
-@Suite struct WebhookSettingsTests {
+@Suite(.timeLimit(.minutes(2))) struct WebhookSettingsTests {
     @Test(arguments: [
         ("https://hooks.example.com/services/T/B/secret", nil),
         ("http://127.0.0.1:8080/hook", nil),
@@ -179,7 +179,7 @@ func webhook(_ receiver: InProcessReceiver, path: String = "/hook", preset: Webh
     }
 }
 
-@Suite struct WebhookResponseClassifierTests {
+@Suite(.timeLimit(.minutes(2))) struct WebhookResponseClassifierTests {
     static let now = Date(timeIntervalSince1970: 1_764_680_000) // Tue, 02 Dec 2025 12:53:20 GMT
 
     @Test(arguments: [

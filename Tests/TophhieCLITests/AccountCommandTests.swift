@@ -8,7 +8,7 @@ import TophhieSimulator
 @testable import TophhieCLI
 
 /// The account commands against a simulated tenant reached in-process, as a person would run them.
-@Suite struct AccountCommandTests {
+@Suite(.timeLimit(.minutes(2))) struct AccountCommandTests {
     struct Tenant {
         let tenant: SimulatedTenant
         let environment: [String: String]

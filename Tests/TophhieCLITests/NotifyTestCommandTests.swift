@@ -54,7 +54,7 @@ final class ReceivedBodies: @unchecked Sendable {
     var all: [HTTPRequest] { lock.withLock { requests } }
 }
 
-@Suite struct ConnectionOptionsTests {
+@Suite(.timeLimit(.minutes(2))) struct ConnectionOptionsTests {
     @Test func systemdStateDirectoryIsOnlyADefault() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tophhie-opts-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

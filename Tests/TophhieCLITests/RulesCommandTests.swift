@@ -22,7 +22,7 @@ enum RulesTestPaths {
     }
 }
 
-@Suite struct RulesCommandTests {
+@Suite(.timeLimit(.minutes(2))) struct RulesCommandTests {
     func run(_ arguments: [String]) async -> (ExitCode, CommandOutputRecorder) {
         let recorder = CommandOutputRecorder()
         let code = await TophhieCommandLine.run(arguments, io: recorder.io)

@@ -3,7 +3,7 @@ import Testing
 import TophhieJSON
 @testable import TophhieRules
 
-@Suite struct EngineTests {
+@Suite(.timeLimit(.minutes(2))) struct EngineTests {
     static let burstRules = """
     title: Failed sign-in
     id: failed

@@ -2,7 +2,7 @@ import Testing
 @testable import TophhieRules
 
 /// Each problem in a rule file is reported at its exact line and column.
-@Suite struct LoaderDiagnosticsTests {
+@Suite(.timeLimit(.minutes(2))) struct LoaderDiagnosticsTests {
     static let header = "title: T\nid: t\nlogsource: {product: azure, service: signinlogs}\n"
 
     @Test(arguments: [

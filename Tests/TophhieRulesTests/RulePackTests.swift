@@ -3,7 +3,7 @@ import Testing
 @testable import TophhieRules
 
 /// The default pack in rules/: every rule loads cleanly and passes its own test cases.
-@Suite struct RulePackTests {
+@Suite(.timeLimit(.minutes(2))) struct RulePackTests {
     static let expectedIDs = ["account-lockout", "ca-blocked-burst", "disabled-account", "failure-burst", "impossible-travel",
                               "legacy-auth", "mfa-fatigue", "new-country", "new-device", "risky-sign-in", "success-after-failures"]
 

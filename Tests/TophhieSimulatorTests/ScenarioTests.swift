@@ -3,7 +3,7 @@ import TophhieJSON
 import TophhieSimulator
 import Testing
 
-@Suite("SimulatorScenario loading")
+@Suite("SimulatorScenario loading", .timeLimit(.minutes(2)))
 struct ScenarioTests {
     static let repoRoot: URL = {
         var url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

@@ -5,10 +5,10 @@ import TophhieSystem
 
 @Suite(.timeLimit(.minutes(1))) struct BlockingWorkTests {
     /// Blocking calls that outnumber the cooperative pool's threads still all run at once: the
-    /// pool's threads are Dispatch's, so the awaiting tasks hold no pool thread while they block.
+    /// work pool's threads are its own, so the awaiting tasks hold no cooperative thread.
     @Test func moreBlockingCallsThanCoresRunSideBySide() async throws {
-        let pool = BlockingWork(label: "test.blocking")
         let width = ProcessInfo.processInfo.activeProcessorCount * 2 + 2
+        let pool = BlockingWork(threads: width, label: "test.blocking")
         let gate = CountingGate(expected: width)
         let arrived = try await withThrowingTaskGroup(of: Int.self) { group in
             for index in 0..<width {

@@ -1,30 +1,56 @@
 import Foundation
 import Testing
+import TophhieSystem
 import YAMLReader
 
 /// The reader returns or throws on any input: no trap, no hang.
 @Suite(.timeLimit(.minutes(2))) struct RobustnessTests {
+    /// How one read ended.
+    enum Outcome: Equatable {
+        case accepted
+        case rejected
+        /// Rejected, but not as the reader promises: the finding, in words.
+        case broken(String)
+    }
+
     /// Reads `text`: it must be accepted, or rejected with a `YAMLError` whose mark lies inside
     /// the text (a line that exists, a column on it or just past its end) and whose message is
-    /// a sentence, never a crash, a hang or an unlocated error.
-    /// - Returns: true when the text was accepted.
-    @discardableResult
-    static func read(_ text: String) -> Bool {
+    /// a sentence; never a crash, a hang or an unlocated error.
+    static func read(_ text: String) -> Outcome {
         do {
             _ = try YAMLReader.documents(text)
-            return true
+            return .accepted
         } catch let error as YAMLError {
             // YAML breaks lines at LF, CRLF and CR; Swift's "\r\n" is one Character, so count scalars.
             let normalised = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
             let lines = normalised.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
             let lineOK = error.mark.line >= 1 && error.mark.line <= max(1, lines.count)
             let lineLength = lineOK && !lines.isEmpty ? lines[error.mark.line - 1].count : 0
-            #expect(lineOK && error.mark.column >= 1 && error.mark.column <= lineLength + 1, "mark \(error.mark) outside \(text.debugDescription)")
-            #expect(!error.message.isEmpty)
-            return false
+            guard lineOK, error.mark.column >= 1, error.mark.column <= lineLength + 1 else {
+                return .broken("mark \(error.mark) outside \(text.debugDescription)")
+            }
+            return error.message.isEmpty ? .broken("empty message for \(text.debugDescription)") : .rejected
         } catch {
-            Issue.record("not a YAMLError: \(error) for \(text.debugDescription)")
-            return false
+            return .broken("not a YAMLError: \(error) for \(text.debugDescription)")
+        }
+    }
+
+    /// Reads every input on the blocking-work pool, not on a cooperative thread: this is seconds of
+    /// CPU, and the other suites' async tests need the cooperative pool meanwhile.
+    static func readAll(_ inputs: @escaping @Sendable () -> [String]) async throws -> (accepted: Int, total: Int, broken: [String]) {
+        try await BlockingWork.shared.run {
+            var accepted = 0
+            var total = 0
+            var broken: [String] = []
+            for text in inputs() {
+                total += 1
+                switch read(text) {
+                case .accepted: accepted += 1
+                case .rejected: break
+                case .broken(let finding): if broken.count < 10 { broken.append(finding) }
+                }
+            }
+            return (accepted, total, broken)
         }
     }
 
@@ -35,52 +61,56 @@ import YAMLReader
         "W4TN", "ZCZ6", "5TRB", "9C9N", "CML9", "S98Z", "X4QW",
     ]
 
-    @Test func everyPrefixOfSuiteInputsReturns() throws {
+    @Test func everyPrefixOfSuiteInputsReturns() async throws {
         let cases = YAMLSuiteCase.all(in: RepositoryPaths.yamlTestSuite)
         let chosen = cases.filter { Self.suiteIDs.contains($0.id) }
         try #require(chosen.count >= 20, "YAML test suite inputs missing")
-        var prefixes = 0
-        var accepted = 0
-        for suiteCase in chosen {
-            let scalars = Array(suiteCase.yaml.unicodeScalars)
-            for length in 0...scalars.count {
-                var prefix = String.UnicodeScalarView()
-                prefix.append(contentsOf: scalars[..<length])
-                if Self.read(String(prefix)) { accepted += 1 }
-                prefixes += 1
+        let result = try await Self.readAll {
+            chosen.flatMap { suiteCase in
+                let scalars = Array(suiteCase.yaml.unicodeScalars)
+                return (0...scalars.count).map { length in
+                    var prefix = String.UnicodeScalarView()
+                    prefix.append(contentsOf: scalars[..<length])
+                    return String(prefix)
+                }
             }
         }
+        #expect(result.broken == [])
         // Some prefixes of valid inputs are valid, some are not: both paths ran.
-        #expect(accepted > 0 && accepted < prefixes)
+        #expect(result.accepted > 0 && result.accepted < result.total)
     }
 
-    @Test func randomByteSoupReturns() {
-        var generator = SplitMix64(seed: 0x5EED_CAFE)
-        for _ in 0..<2_000 {
-            let length = Int.random(in: 0..<200, using: &generator)
-            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            Self.read(String(decoding: bytes, as: UTF8.self))
+    @Test func randomByteSoupReturns() async throws {
+        let result = try await Self.readAll {
+            var generator = SplitMix64(seed: 0x5EED_CAFE)
+            return (0..<2_000).map { _ in
+                let length = Int.random(in: 0..<200, using: &generator)
+                let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                return String(decoding: bytes, as: UTF8.self)
+            }
         }
+        #expect(result.broken == [])
+        #expect(result.total == 2_000)
     }
 
     /// Soup from YAML's own punctuation reaches far deeper into the reader than arbitrary bytes.
-    @Test func randomIndicatorSoupReturns() {
+    @Test func randomIndicatorSoupReturns() async throws {
         let alphabet: [String] = [
             " ", " ", "  ", "\n", "\n", "\t", "- ", "-", ": ", ":", "? ", "[", "]", "{", "}", ",", "#", " #",
             "'", "\"", "\\", "\\n", "|", ">", "|-", ">+", "|2", "a", "b", "key", "1", ".5", "~", "---", "...",
             "!", "&", "*", "%", "@", "\r\n", "é", "\\x4", "\\u00e9",
         ]
-        var generator = SplitMix64(seed: 42)
-        var accepted = 0
-        for _ in 0..<20_000 {
-            let count = Int.random(in: 0..<40, using: &generator)
-            var text = ""
-            for _ in 0..<count {
-                text += alphabet[Int.random(in: 0..<alphabet.count, using: &generator)]
+        let result = try await Self.readAll {
+            var generator = SplitMix64(seed: 42)
+            return (0..<20_000).map { _ in
+                let count = Int.random(in: 0..<40, using: &generator)
+                var text = ""
+                for _ in 0..<count { text += alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] }
+                return text
             }
-            if Self.read(text) { accepted += 1 }
         }
-        #expect(accepted > 0)
+        #expect(result.broken == [])
+        #expect(result.accepted > 0 && result.accepted < result.total)
     }
 
     /// A pathological input, built when its test runs and named by a short label, with the exact
@@ -107,9 +137,10 @@ import YAMLReader
     ]
 
     @Test(arguments: pathological)
-    func pathologicalInputsGiveTheirExactOutcome(_ input: Pathological) {
-        let outcome: String
-        do { outcome = "accepted \(try YAMLReader.documents(input.build()).count)" } catch { outcome = "\(error)" }
+    func pathologicalInputsGiveTheirExactOutcome(_ input: Pathological) async throws {
+        let outcome = try await BlockingWork.shared.run { () -> String in
+            do { return "accepted \(try YAMLReader.documents(input.build()).count)" } catch { return "\(error)" }
+        }
         #expect(outcome == input.expected)
     }
 }

@@ -1,20 +1,36 @@
-import Dispatch
+import Foundation
 
 /// Runs blocking system calls (fsync, flock, getaddrinfo, connect, poll) off Swift's cooperative
 /// pool, so a slow disk or DNS server stalls only the work that waits on it.
 ///
-/// The shape of swift-nio's `NIOThreadPool.runIfActive`: the caller awaits, a thread the pool
-/// owns blocks. The pool's threads come from Dispatch, never from the cooperative pool, which has
-/// only as many threads as the machine has cores.
-public struct BlockingWork: Sendable {
-    private let queue: DispatchQueue
+/// The shape of swift-nio's `NIOThreadPool.runIfActive`: the caller awaits, one of a fixed set of
+/// threads the pool owns runs the call. Those threads are started here and never belong to the
+/// cooperative pool (which has only as many threads as the machine has cores); an idle one waits
+/// on a condition for the next job, which is the one blocking wait in the product, and it is
+/// unreachable from async code.
+public final class BlockingWork: @unchecked Sendable {
+    // `jobs` is guarded by `condition`.
+    private let condition = NSCondition()
+    private var jobs: [@Sendable () -> Void] = []
 
-    /// A pool with its own queue; `label` names its threads in a debugger.
-    public init(label: String = "tophhie.blocking-work") {
-        queue = DispatchQueue(label: label, qos: .utility, attributes: .concurrent)
+    /// A pool of `threads` threads, started now and kept for the life of the process.
+    public init(threads: Int = 4, label: String = "tophhie.blocking-work") {
+        for index in 0..<max(1, threads) {
+            let thread = Thread { [condition] in
+                while true {
+                    condition.lock()
+                    while self.jobs.isEmpty { condition.wait() }
+                    let job = self.jobs.removeFirst()
+                    condition.unlock()
+                    job()
+                }
+            }
+            thread.name = "\(label)-\(index)"
+            thread.start()
+        }
     }
 
-    /// The pool the runtime shares; tests may build their own.
+    /// The pool the runtime shares (four threads); tests may build their own.
     public static let shared = BlockingWork()
 
     /// Runs `body` on one of the pool's threads and returns what it returns.
@@ -24,9 +40,10 @@ public struct BlockingWork: Sendable {
     public func run<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {
         try Task.checkCancellation()
         return try await withCheckedThrowingContinuation { continuation in
-            queue.async {
-                continuation.resume(with: Swift.Result { try body() })
-            }
+            condition.lock()
+            jobs.append { continuation.resume(with: Swift.Result { try body() }) }
+            condition.signal()
+            condition.unlock()
         }
     }
 }
