@@ -34,11 +34,13 @@ import TophhieSystem
         case failed(HTTPTransportError.Kind)
     }
 
-    static func outcome(_ transport: any HTTPTransport, _ url: URL, method: String) async -> Outcome {
+    /// - Parameter deadline: short only where the deadline is the point; elsewhere long, so a busy
+    ///   machine cannot turn a wire reply into a timeout.
+    static func outcome(_ transport: any HTTPTransport, _ url: URL, method: String, deadline: Double) async -> Outcome {
         var request = URLRequest(url: url)
         request.httpMethod = method
         do {
-            let reply = try await transport.send(request, deadline: 1)
+            let reply = try await transport.send(request, deadline: deadline)
             return .reply(status: reply.status, body: reply.body, retryAfter: reply.header("retry-after"))
         } catch let error as HTTPTransportError {
             return .failed(error.kind)
@@ -51,11 +53,12 @@ import TophhieSystem
     func embeddedFailsAsTheWireDoes(fault: Fault) async throws {
         let handler: LoopbackHTTPServer.Handler = { _ in fault.response }
         let method = fault == .headRequest ? "HEAD" : "GET"
+        let deadline: Double = fault == .delayPastDeadline ? 1 : 30
         let server = LoopbackHTTPServer(handler: handler)
         let port = try server.start()
-        let wire = await Self.outcome(URLSessionTransport(), URL(string: "http://127.0.0.1:\(port)/x")!, method: method)
+        let wire = await Self.outcome(URLSessionTransport(), URL(string: "http://127.0.0.1:\(port)/x")!, method: method, deadline: deadline)
         await server.stop()
-        let embedded = await Self.outcome(EmbeddedTransport(clock: ManualClock(Date()), handler: handler), URL(string: "http://127.0.0.1:9/x")!, method: method)
+        let embedded = await Self.outcome(EmbeddedTransport(clock: ManualClock(Date()), handler: handler), URL(string: "http://127.0.0.1:9/x")!, method: method, deadline: deadline)
         #expect(embedded == wire)
     }
 }

@@ -148,7 +148,7 @@ struct ServerTests {
     @Test func droppedConnectionIsAClientError() async throws {
         try await withServer({ _ in .dropConnection }) { _, port in
             await #expect(throws: HTTPTransportError(.connectionLost, "the connection to http://127.0.0.1:\(port) was lost")) {
-                _ = try await URLSessionTransport().send(URLRequest(url: URL(string: "http://127.0.0.1:\(port)/drop")!), deadline: 5)
+                _ = try await URLSessionTransport().send(URLRequest(url: URL(string: "http://127.0.0.1:\(port)/drop")!), deadline: 30)
             }
         }
     }

@@ -5,7 +5,7 @@ import FoundationNetworking
 import LoopbackHTTP
 
 /// A URLSession that fails fast instead of hanging a test.
-func makeSession(timeout: TimeInterval = 5) -> URLSession {
+func makeSession(timeout: TimeInterval = 30) -> URLSession {
     let configuration = URLSessionConfiguration.ephemeral
     configuration.timeoutIntervalForRequest = timeout
     configuration.timeoutIntervalForResource = timeout

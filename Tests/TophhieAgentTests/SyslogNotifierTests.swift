@@ -102,7 +102,7 @@ import TophhieRules
         let syslog = notifier(.udp(host: "127.0.0.1", port: port))
         let alert = NotifierTestAlerts.alert()
         try await syslog.deliver(alert)
-        let received = try #require(try ListeningSocket.receiveDatagram(listener, timeout: .seconds(2)))
+        let received = try #require(try ListeningSocket.receiveDatagram(listener, timeout: .seconds(10)))
         #expect(received == syslog.wireBytes(for: alert))
         #expect(received.starts(with: Array("<35>1 ".utf8)))
     }
@@ -111,7 +111,7 @@ import TophhieRules
         let (listener, port) = try ListeningSocket.bindListener(kind: .stream)
         let syslog = notifier(.tcp(host: "127.0.0.1", port: port))
         let alert = NotifierTestAlerts.alert(summary: "two\nlines stay one message")
-        async let received = Task.detached { try ListeningSocket.acceptAndReadAll(listener, timeout: .seconds(2)) }.value
+        async let received = BlockingWork.shared.run { try ListeningSocket.acceptAndReadAll(listener, timeout: .seconds(10)) }
         try await syslog.deliver(alert)
         let bytes = try #require(try await received)
         let space = try #require(bytes.firstIndex(of: 0x20))
@@ -127,7 +127,7 @@ import TophhieRules
         defer { try? FileManager.default.removeItem(atPath: path) }
         let syslog = notifier(.unixDatagram(path: path))
         try await syslog.deliver(NotifierTestAlerts.alert())
-        let received = String(decoding: try #require(try ListeningSocket.receiveDatagram(listener, timeout: .seconds(2))), as: UTF8.self)
+        let received = String(decoding: try #require(try ListeningSocket.receiveDatagram(listener, timeout: .seconds(10))), as: UTF8.self)
         #expect(received.hasPrefix("<35>Dec  2 10:00:00 tophhie-watch[\(ProcessFacts.processID)]: HIGH [failed-burst] Failed sign-in burst: "))
         #expect(received.hasSuffix(#" id="a-1" rule="failed-burst" level="high" kind="detection" group="ipAddress=203.0.113.9""#))
     }

@@ -46,7 +46,7 @@ func startReceiver(_ respond: @escaping @Sendable (HTTPRequest, Int) async -> HT
 let testSecret = try! WebhookSecret(parsing: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")
 let fixedNow: @Sendable () -> Date = { Date(timeIntervalSince1970: 1_764_680_000) }
 
-func webhook(port: UInt16, path: String = "/hook", preset: WebhookPreset = .generic, timeout: Duration = .seconds(5),
+func webhook(port: UInt16, path: String = "/hook", preset: WebhookPreset = .generic, timeout: Duration = .seconds(30),
              now: @escaping @Sendable () -> Date = fixedNow, transport: any HTTPTransport = URLSessionTransport()) throws -> WebhookNotifier {
     WebhookNotifier(name: "hook", settings: try .init(endpoint: try WebhookEndpoint("http://127.0.0.1:\(port)\(path)"), preset: preset,
                                                       secret: testSecret, timeout: timeout, source: "host-a"), now: now, transport: transport)
