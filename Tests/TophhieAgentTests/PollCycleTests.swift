@@ -207,4 +207,15 @@ import TophhieSystem
         let again = try StateDirectoryLock.acquire(stateDirectory: directory)
         again.release()
     }
+
+    @Test func deletingTheLockFileDoesNotLetASecondAgentIn() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tophhie-lock-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = try StateDirectoryLock.acquire(stateDirectory: directory)
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("agent.lock"))
+        #expect(throws: StateDirectoryLock.Held(path: directory.path, owner: nil)) {
+            _ = try StateDirectoryLock.acquire(stateDirectory: directory)
+        }
+        first.release()
+    }
 }

@@ -86,6 +86,7 @@ import TophhieSimulator
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("tokens.json")
         try Data(#"{"refreshToken":"SECRET-RT-VALUE""#.utf8).write(to: file)
+        try DurableFile.setPermissions(file.path, 0o600)
         do {
             _ = try TokenCache(file: file).load()
             Issue.record("a damaged cache loaded")

@@ -9,14 +9,14 @@ public struct NotifierFactory: Sendable {
     /// Whether standard output is a terminal (colour for `stdout` when `colour: auto`).
     public var outputIsTerminal: Bool
     /// Where stdout lines go; the CLI passes its writer so tests can capture it.
-    public var write: (@Sendable (String) -> Void)?
+    public var write: (@Sendable (String) throws -> Void)?
     /// The time webhook timestamps and syslog headers carry; the demo passes its clock's.
     public var now: @Sendable () -> Date
 
     /// How webhooks are sent; URLSession by default, an in-process receiver in tests.
     public var transport: any HTTPTransport
 
-    public init(environment: [String: String], outputIsTerminal: Bool, write: (@Sendable (String) -> Void)? = nil, now: @escaping @Sendable () -> Date = { Date() }, transport: any HTTPTransport = URLSessionTransport()) {
+    public init(environment: [String: String], outputIsTerminal: Bool, write: (@Sendable (String) throws -> Void)? = nil, now: @escaping @Sendable () -> Date = { Date() }, transport: any HTTPTransport = URLSessionTransport()) {
         self.transport = transport
         self.environment = environment
         self.outputIsTerminal = outputIsTerminal

@@ -1,11 +1,14 @@
 import Foundation
 import TophhieJSON
 import TophhieRules
+import TophhieSystem
 
 /// Prints each alert as a readable line or as a JSON line.
 ///
 /// Sign-in fields are attacker-controlled: every control character is escaped visibly, in both
-/// forms, so nothing an attacker names a device can move the cursor or forge a line.
+/// forms, so nothing an attacker names a device can move the cursor or forge a line. A write that
+/// fails (a full disk, a closed pipe) is a transient error: the alert stays in this notifier's
+/// outbox and the other notifiers carry on.
 public struct StdoutNotifier: Notifier {
     public enum Format: String, Sendable, CaseIterable {
         /// `2026-12-02T10:00:00.000Z HIGH [rule] Title: summary …`
@@ -17,7 +20,7 @@ public struct StdoutNotifier: Notifier {
     public struct Settings: Sendable {
         public var format: Format
         /// ANSI colour by level; set it only when the output is a terminal
-        /// (`Platform.isTerminal(.standardOutput)`).
+        /// (`ProcessFacts.standardOutputIsTerminal`).
         public var colour: Bool
 
         public init(format: Format = .text, colour: Bool = false) {
@@ -28,18 +31,23 @@ public struct StdoutNotifier: Notifier {
 
     public let name: String
     public let settings: Settings
-    private let write: @Sendable (String) -> Void
+    private let write: @Sendable (String) throws -> Void
 
     /// - Parameters:
     ///   - write: receives each complete line, newline included; defaults to standard output.
-    public init(name: String = "stdout", settings: Settings = Settings(), write: (@Sendable (String) -> Void)? = nil) {
+    ///     What it throws is reported as a transient failure of this notifier.
+    public init(name: String = "stdout", settings: Settings = Settings(), write: (@Sendable (String) throws -> Void)? = nil) {
         self.name = name
         self.settings = settings
-        self.write = write ?? { line in FileHandle.standardOutput.write(Data(line.utf8)) }
+        self.write = write ?? { line in try StandardStream.write(line, to: StandardStream.output) }
     }
 
     public func deliver(_ alert: Alert) async throws {
-        write(render(alert) + "\n")
+        do {
+            try write(render(alert) + "\n")
+        } catch {
+            throw NotifierError.transient("stdout: \(error)")
+        }
     }
 
     /// The line for `alert`, without its newline.

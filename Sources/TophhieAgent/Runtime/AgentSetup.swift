@@ -17,14 +17,14 @@ public struct AgentSetup: Sendable {
     public struct Environment: Sendable {
         public var variables: [String: String]
         public var outputIsTerminal: Bool
-        public var write: (@Sendable (String) -> Void)?
+        public var write: (@Sendable (String) throws -> Void)?
         public var clock: any TophhieClock
         /// How Graph, the identity platform and webhooks are reached; URLSession by default.
         public var transport: any HTTPTransport
         /// Where rules are looked for when the config names none.
         public var workingDirectory: URL
 
-        public init(variables: [String: String], outputIsTerminal: Bool = false, write: (@Sendable (String) -> Void)? = nil, clock: any TophhieClock = SystemClock(), transport: any HTTPTransport = URLSessionTransport(), workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) {
+        public init(variables: [String: String], outputIsTerminal: Bool = false, write: (@Sendable (String) throws -> Void)? = nil, clock: any TophhieClock = SystemClock(), transport: any HTTPTransport = URLSessionTransport(), workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) {
             self.transport = transport
             self.variables = variables
             self.outputIsTerminal = outputIsTerminal

@@ -1,8 +1,8 @@
 import Foundation
 import TophhieSystem
 
-/// One agent per state directory: an exclusive lock on `<state>/agent.lock`, held for a poll
-/// (cron) or for the daemon's life.
+/// One agent per state directory: an exclusive lock on the directory itself, held for a poll
+/// (cron) or for the daemon's life; `<state>/agent.lock` names the holder's pid.
 public final class StateDirectoryLock: @unchecked Sendable {
     public let path: String
     private var descriptor: Int32?
@@ -13,7 +13,7 @@ public final class StateDirectoryLock: @unchecked Sendable {
     }
 
     /// Another process holds the lock.
-    public struct Held: Error, CustomStringConvertible, Sendable {
+    public struct Held: Error, CustomStringConvertible, Sendable, Equatable {
         public let path: String
         /// The holder's pid as it wrote it, when readable.
         public let owner: String?
@@ -28,12 +28,19 @@ public final class StateDirectoryLock: @unchecked Sendable {
         do { try DurableFile.makeDirectory(stateDirectory.path) } catch {
             throw ConfigurationError("cannot create the state directory: \(error)")
         }
-        let path = stateDirectory.appendingPathComponent("agent.lock").path
-        guard let fd = try FileLock.tryLock(path) else {
-            let owner = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        // The lock is on the directory itself, so deleting a file in it cannot let a second agent
+        // in; `agent.lock` only tells the next one who holds it.
+        let path = stateDirectory.path
+        let ownerFile = stateDirectory.appendingPathComponent("agent.lock").path
+        let fd: Int32?
+        do { fd = try FileLock.tryLockDirectory(path) } catch {
+            throw ConfigurationError("cannot lock the state directory: \(error)")
+        }
+        guard let fd else {
+            let owner = (try? String(contentsOfFile: ownerFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
             throw Held(path: path, owner: owner?.isEmpty == false ? owner : nil)
         }
-        FileLock.writeLockOwner(fd, "\(ProcessFacts.processID)\n")
+        try? DurableFile.replace(ownerFile, with: Array("\(ProcessFacts.processID)\n".utf8))
         return StateDirectoryLock(path: path, descriptor: fd)
     }
 

@@ -37,9 +37,17 @@ public struct TokenCache: Sendable {
     public init(file: URL) { self.file = file }
 
     /// The cached session, or nil when nobody has signed in.
-    /// - Throws: `TophhieAuthError.tokenCache` when the file exists but cannot be read.
+    ///
+    /// A damaged file, or one other users could read (its tokens may be known), needs a new
+    /// sign-in: that is `interactionRequired`, so the agent says "sign-in needed" at once instead of
+    /// "unavailable" an hour later.
+    /// - Throws: `TophhieAuthError.interactionRequired` for a damaged or exposed file;
+    ///   `TophhieAuthError.tokenCache` when the file exists but cannot be read.
     public func load() throws -> CachedSession? {
         guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        if let mode = DurableFile.permissions(of: file.path), mode & 0o077 != 0 {
+            throw TophhieAuthError.interactionRequired(reason: "\(file.path) could be read by other users (mode \(String(mode, radix: 8))), so its tokens may be known (run 'tophhie-watch logout' to remove it)")
+        }
         let data: Data
         do { data = try Data(contentsOf: file) } catch {
             throw TophhieAuthError.tokenCache("cannot read \(file.path): \(error.localizedDescription)")
@@ -50,7 +58,7 @@ public struct TokenCache: Sendable {
             return try decoder.decode(CachedSession.self, from: data)
         } catch {
             // The decoder's message can quote file content, so it is not repeated here.
-            throw TophhieAuthError.tokenCache("\(file.path) is damaged; run 'tophhie-watch logout' and 'tophhie-watch login'")
+            throw TophhieAuthError.interactionRequired(reason: "\(file.path) is damaged (run 'tophhie-watch logout' to remove it)")
         }
     }
 
@@ -63,6 +71,8 @@ public struct TokenCache: Sendable {
         } catch {
             throw TophhieAuthError.tokenCache("cannot create the state directory \(directory): \(error)")
         }
+        // A save killed between write and rename leaves a temporary holding a refresh token.
+        DurableFile.removeTemporaries(for: file.path, onlyOfDeadProcesses: true)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         encoder.dateEncodingStrategy = .secondsSince1970
@@ -75,8 +85,9 @@ public struct TokenCache: Sendable {
         }
     }
 
-    /// Deletes the cache; no error when there is none.
+    /// Deletes the cache and any temporary copy a killed save left behind; no error when there is none.
     public func remove() throws {
+        DurableFile.removeTemporaries(for: file.path, onlyOfDeadProcesses: false)
         guard FileManager.default.fileExists(atPath: file.path) else { return }
         do { try FileManager.default.removeItem(at: file) } catch {
             throw TophhieAuthError.tokenCache("cannot remove \(file.path): \(error.localizedDescription)")

@@ -4,6 +4,9 @@ import TophhieSystem
 /// Where a command writes and what it knows of its surroundings; tests substitute a recorder.
 public struct CommandIO: Sendable {
     public var out: @Sendable (String) -> Void
+    /// Where the stdout notifier writes alerts: like `out`, but a failed write is reported to it
+    /// (a full disk, a closed pipe) so the alert stays queued instead of being lost.
+    public var alertOut: @Sendable (String) throws -> Void
     public var err: @Sendable (String) -> Void
     /// Whether standard output is a terminal (colour, progress).
     public var outIsTerminal: Bool
@@ -17,6 +20,7 @@ public struct CommandIO: Sendable {
     public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void, outIsTerminal: Bool = false, errIsTerminal: Bool = false, environment: [String: String] = [:], transport: any HTTPTransport = URLSessionTransport(), clock: any TophhieClock = SystemClock()) {
         self.transport = transport
         self.clock = clock
+        self.alertOut = out
         self.out = out
         self.err = err
         self.outIsTerminal = outIsTerminal
@@ -26,12 +30,17 @@ public struct CommandIO: Sendable {
 
     /// The process's real standard streams and environment.
     public static func standard() -> CommandIO {
-        CommandIO(
-            out: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
-            err: { text in FileHandle.standardError.write(Data(text.utf8)) },
+        StandardStream.ignoreBrokenPipes()
+        var io = CommandIO(
+            // A reader that went away (`| head`) or a full disk ends human output quietly; the
+            // stdout notifier uses `alertOut`, which reports the failure instead.
+            out: { text in try? StandardStream.write(text, to: StandardStream.output) },
+            err: { text in try? StandardStream.write(text, to: StandardStream.error) },
             outIsTerminal: isatty(1) == 1,
             errIsTerminal: isatty(2) == 1,
             environment: ProcessInfo.processInfo.environment)
+        io.alertOut = { text in try StandardStream.write(text, to: StandardStream.output) }
+        return io
     }
 }
 

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
 
 /// Files that survive a crash: appends that are fsynced (and cut back when they fail part-way),
 /// replacements that a reader sees whole or not at all, private directories.
@@ -113,6 +114,26 @@ public enum DurableFile {
             }
             offset += written
         }
+    }
+
+    /// Removes the temporaries `replace` leaves when killed between write and rename
+    /// (`.<name>.tmp-<pid>` beside `path`), which may hold secrets.
+    /// - Parameter onlyOfDeadProcesses: keep those of live processes (a save under way elsewhere).
+    /// - Returns: the paths removed.
+    @discardableResult
+    public static func removeTemporaries(for path: String, onlyOfDeadProcesses: Bool) -> [String] {
+        let directory = parentDirectory(of: path)
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let prefix = "." + name + ".tmp-"
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        var removed: [String] = []
+        for entry in entries where entry.hasPrefix(prefix) {
+            guard let pid = Int32(entry.dropFirst(prefix.count)) else { continue }
+            if onlyOfDeadProcesses, pid == getpid() || kill(pid, 0) == 0 || errno == EPERM { continue }
+            let full = (directory == "." ? "" : directory + "/") + entry
+            if unlink(full) == 0 { removed.append(full) }
+        }
+        return removed
     }
 
     /// Removes `path`; a missing file is not an error.

@@ -35,7 +35,7 @@ enum NotifyTestCommand: CLICommand {
             }
         }
         let clock = io.clock
-        let factory = NotifierFactory(environment: io.environment, outputIsTerminal: io.outIsTerminal, write: io.out, now: { clock.now() }, transport: io.transport)
+        let factory = NotifierFactory(environment: io.environment, outputIsTerminal: io.outIsTerminal, write: io.alertOut, now: { clock.now() }, transport: io.transport)
         let alert = sampleAlert(now: clock.now())
         var failures = 0
         for entry in entries {

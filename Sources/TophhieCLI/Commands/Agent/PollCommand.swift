@@ -29,7 +29,7 @@ enum PollCommand: CLICommand {
         let log = AgentLog.writer(io)
         guard let lock = try AgentLog.lock(configuration, log: log) else { return .ok }
         defer { lock.release() }
-        let setup = try AgentSetup.build(configuration, environment: .init(variables: io.environment, outputIsTerminal: io.outIsTerminal, write: io.out))
+        let setup = try AgentSetup.build(configuration, environment: .init(variables: io.environment, outputIsTerminal: io.outIsTerminal, write: io.alertOut, clock: io.clock, transport: io.transport))
         AgentLog.warnings(setup, log: log)
         let report = try await setup.cycle.run(now: io.clock.now())
         log(report.summary)
@@ -68,7 +68,7 @@ enum RunCommand: CLICommand {
         let log = AgentLog.writer(io)
         guard let lock = try AgentLog.lock(configuration, log: log) else { return .ok }
         defer { lock.release() }
-        let environment = AgentSetup.Environment(variables: io.environment, outputIsTerminal: io.outIsTerminal, write: io.out, clock: io.clock, transport: io.transport)
+        let environment = AgentSetup.Environment(variables: io.environment, outputIsTerminal: io.outIsTerminal, write: io.alertOut, clock: io.clock, transport: io.transport)
         let setup = try AgentSetup.build(configuration, environment: environment)
         AgentLog.warnings(setup, log: log)
         let loop = AgentLoop(setup: setup, rebuild: {
