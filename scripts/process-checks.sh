@@ -55,5 +55,19 @@ for rule in failure-burst success-after-failures impossible-travel new-country; 
 done
 check "the late burst is marked late" grep -q "late-by=" "$WORK/demo.out"
 
+# A broken stdout must not crash the agent or lose the alert: it stays queued and the poll says so.
+for case in full pipe; do
+  mkdir -p "$WORK/$case" && chmod 700 "$WORK/$case" && cp -p "$WORK/state/tokens.json" "$WORK/$case/"
+done
+TOPHHIE_STATE_DIR="$WORK/full" "$BIN" poll >/dev/full 2>"$WORK/full.err"
+check "poll >/dev/full exits 1 (alert kept), not a crash" test $? -eq 1
+check "and names the full disk" grep -q "stdout: cannot write to standard output: No space left on device" "$WORK/full.err"
+check "the alert is still queued for stdout" test -s "$WORK/full/outbox/stdout.jsonl"
+# The reader closes its end at once, so every write meets a closed pipe (SIGPIPE is ignored).
+TOPHHIE_STATE_DIR="$WORK/pipe" "$BIN" poll 2>"$WORK/pipe.err" | { exec 0<&-; sleep 1; }
+code=${PIPESTATUS[0]}
+check "poll | (closed reader) exits 1, not SIGPIPE" test "$code" -eq 1
+check "and names the broken pipe" grep -q "stdout: cannot write to standard output: Broken pipe" "$WORK/pipe.err"
+
 echo "process checks: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

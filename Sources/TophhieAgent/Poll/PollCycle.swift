@@ -29,7 +29,9 @@ public struct PollReport: Sendable {
         parts.append("\(alerts.count) alert\(alerts.count == 1 ? "" : "s")")
         if !notices.isEmpty { parts.append("\(notices.count) notice\(notices.count == 1 ? "" : "s")") }
         for report in delivery where report.delivered + report.pending + report.failed > 0 {
-            parts.append("\(report.notifier): \(report.delivered) delivered\(report.pending > 0 ? ", \(report.pending) pending" : "")\(report.failed > 0 ? ", \(report.failed) failed" : "")")
+            // A notifier that is failing says why, so an operator reading the log is not left guessing.
+            let why = (report.pending > 0 || report.failed > 0) ? report.lastError.map { " (\($0))" } ?? "" : ""
+            parts.append("\(report.notifier): \(report.delivered) delivered\(report.pending > 0 ? ", \(report.pending) pending" : "")\(report.failed > 0 ? ", \(report.failed) failed" : "")\(why)")
         }
         return parts.joined(separator: "; ")
     }
