@@ -25,7 +25,7 @@ import TophhieAuth
             let clock = ParkingClock(harness.clock.now())
             let loop = AgentLoop(setup: built, rebuild: { built }, clock: clock, random: { 0 }, log: lines.add)
             let running = Task { try await loop.run() }
-            await clock.parked(atLeast: 1) // the first cycle is done; the loop waits for the next
+            await clock.parked(total: 1) // the first cycle is done; the loop waits for the next
             await loop.stop()
             try await running.value
             #expect(await loop.cycles == 1)
@@ -39,7 +39,7 @@ import TophhieAuth
             let clock = ParkingClock(harness.clock.now())
             let loop = AgentLoop(setup: built, rebuild: { built }, clock: clock, random: { 0 }, log: { _ in })
             let running = Task { try await loop.run() }
-            await clock.parked(atLeast: 1)
+            await clock.parked(total: 1)
             running.cancel()
             // The parked wait never ends by itself: run() returns only if the cancellation reached
             // it (otherwise the suite's time limit names this test).
@@ -58,9 +58,9 @@ import TophhieAuth
                 throw ConfigurationError("the rules have 1 error:\n  rules.yml:3:5: error: unknown condition", file: "config.yml")
             }, clock: clock, random: { 0 }, log: lines.add)
             let running = Task { try await loop.run() }
-            await clock.parked(atLeast: 1)
+            await clock.parked(total: 1)
             await loop.reload()
-            while await loop.cycles < 2 { await clock.parked(atLeast: 1) }
+            await clock.parked(total: 2) // the second cycle is done; the loop waits again
             await loop.stop()
             try await running.value
             #expect(lines.all.contains { $0.hasPrefix("reload failed, keeping the previous configuration and rules: config.yml: error: the rules have 1 error") })

@@ -11,7 +11,7 @@ import TophhieSystem
 /// Socket reads run on dedicated threads; the handler runs as a task on an executor the server
 /// owns (not Swift's cooperative pool), so a busy pool never delays an answer. `stop()` is async
 /// and waits for the port to close; dropping the last reference only starts the stop.
-public final class LoopbackHTTPServer: Sendable {
+public final class LoopbackHTTPServer: Service {
     /// Answers one request.
     public typealias Handler = @Sendable (HTTPRequest) async -> HTTPResponse
 
@@ -95,13 +95,24 @@ public final class LoopbackHTTPServer: Sendable {
         await state.waitUntilStopped()
     }
 
-    /// Serves until the calling task is cancelled, starting on an ephemeral port if not yet started.
+    /// Serves until the calling task is cancelled or `stop()` is called, starting on an ephemeral
+    /// port if not yet started.
     /// - Throws: `LoopbackHTTPError` when the server cannot start.
     public func run() async throws {
         if !state.isRunning { try start() }
-        while !Task.isCancelled {
-            do { try await Task.sleep(for: .seconds(3600)) } catch { break }
+        let state = self.state
+        await withTaskCancellationHandler {
+            await state.waitUntilStopped()
+        } onCancel: {
+            state.beginStop()
         }
+    }
+
+    /// A server has nothing to re-read.
+    public func reload() async {}
+
+    /// Stops serving; `run()` then returns.
+    public func shutdownGracefully() async {
         await stop()
     }
 

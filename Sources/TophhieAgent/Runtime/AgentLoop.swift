@@ -5,7 +5,7 @@ import TophhieAuth
 ///
 /// `stop()` lets the current cycle finish, then `run()` returns; `reload()` rebuilds the setup
 /// before the next cycle and keeps the old one if the new configuration or rules are broken.
-public actor AgentLoop {
+public actor AgentLoop: Service {
     private var setup: AgentSetup
     private let rebuild: @Sendable () throws -> AgentSetup
     private let clock: any TophhieClock
@@ -72,6 +72,16 @@ public actor AgentLoop {
             cycles += 1
             log("poll failed: \(error)")
         }
+    }
+
+    /// Polls until `stop()` or cancellation.
+    public func run() async throws {
+        try await run(maxCycles: nil)
+    }
+
+    /// SIGTERM: finish the current cycle, then return from `run()`.
+    public func shutdownGracefully() {
+        stop()
     }
 
     /// Finish the current cycle, then return from `run()`.

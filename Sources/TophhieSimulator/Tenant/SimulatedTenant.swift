@@ -9,7 +9,7 @@ import TophhieJSON
 /// under `/_sim/…` (see `examples/scenarios/README.md`). Behaviour comes from a
 /// `SimulatorScenario`; time comes from an injected clock, so tests and the accelerated demo
 /// decide what "now" is.
-public actor SimulatedTenant {
+public actor SimulatedTenant: Service {
     /// The scenario the tenant was built from.
     public nonisolated let scenario: SimulatorScenario
     let now: @Sendable () -> Date
@@ -122,12 +122,25 @@ public actor SimulatedTenant {
     /// Serves until the calling task is cancelled (for `tophhie-watch simulate`), starting on
     /// `port` if not yet started.
     /// - Throws: `LoopbackHTTPError` when the port cannot be bound.
-    public func run(port: UInt16 = 0) async throws {
+    public func run(port: UInt16) async throws {
         if boundPort == nil { try start(port: port) }
         guard let server else { return }
         try await server.run()
         await stop()
     }
+
+    /// Serves until cancelled or stopped, on an ephemeral port unless already started.
+    public func run() async throws {
+        try await run(port: 0)
+    }
+
+    /// Stops serving; `run()` then returns.
+    public func shutdownGracefully() async {
+        await stop()
+    }
+
+    /// The scenario is fixed at start; nothing to re-read.
+    public func reload() async {}
 
     /// Where the tenant answers, once started.
     public var endpoints: SimulatorEndpoints? {

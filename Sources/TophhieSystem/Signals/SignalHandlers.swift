@@ -42,3 +42,14 @@ public final class SignalHandlers: @unchecked Sendable {
         for signal in Signal.allCases { _ = Glibc.signal(signal.number, SIG_DFL) }
     }
 }
+
+extension SignalHandlers {
+    /// The process's SIGTERM, SIGINT and SIGHUP as a stream, for a `ServiceGroup`. The handlers
+    /// are removed, and the default actions restored, when the stream's consumer goes away.
+    public static func stream() -> AsyncStream<Signal> {
+        let (stream, continuation) = AsyncStream<Signal>.makeStream()
+        let handlers = SignalHandlers { signal in continuation.yield(signal) }
+        continuation.onTermination = { _ in handlers.cancel() }
+        return stream
+    }
+}

@@ -5,7 +5,7 @@ import Foundation
 /// `ManualClock` and swift-nio's `EmbeddedEventLoop.advanceTime(by:)`).
 ///
 /// A parked wait ends when `advance(by:)` reaches its deadline or its task is cancelled
-/// (`CancellationError`). `parked(atLeast:)` lets a test wait, without polling, until the code
+/// (`CancellationError`). `parked(total:)` lets a test wait, without polling, until the code
 /// under test has reached its wait.
 public final class ParkingClock: TophhieClock, @unchecked Sendable {
     // Everything below is guarded by `lock`.
@@ -13,7 +13,9 @@ public final class ParkingClock: TophhieClock, @unchecked Sendable {
     private var current: Date
     private var sleepers: [UInt64: Sleeper] = [:]
     private var nextID: UInt64 = 0
-    private var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    private var watchers: [(id: UInt64, total: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    /// Waits that have parked since the clock was made, ended or not.
+    private var parkedSoFar = 0
 
     private struct Sleeper {
         var deadline: Date
@@ -40,6 +42,7 @@ public final class ParkingClock: TophhieClock, @unchecked Sendable {
                     if sleeper.deadline <= current { sleepers[id] = nil; return (.success(()), []) }
                     sleeper.continuation = continuation
                     sleepers[id] = sleeper
+                    parkedSoFar += 1
                     return (nil, dueWatchers())
                 }
                 if let resume { continuation.resume(with: resume) }
@@ -79,23 +82,33 @@ public final class ParkingClock: TophhieClock, @unchecked Sendable {
     /// Waits parked right now.
     public var parkedCount: Int { lock.withLock { sleepers.values.filter { $0.continuation != nil }.count } }
 
-    /// Returns once at least `count` waits are parked.
-    public func parked(atLeast count: Int = 1) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let now = lock.withLock { () -> Bool in
-                if sleepers.values.filter({ $0.continuation != nil }).count >= count { return true }
-                watchers.append((count, continuation))
-                return false
+    /// Returns once `total` waits have parked since the clock was made (ended ones included), so
+    /// a test can say "the second wait has begun" without polling. Returns early if the calling
+    /// task is cancelled (a test's time limit), so a test can never spin or hang here.
+    public func parked(total: Int) async {
+        let id = lock.withLock { () -> UInt64 in nextID += 1; return nextID }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = lock.withLock { () -> Bool in
+                    if parkedSoFar >= total || Task.isCancelled { return true }
+                    watchers.append((id, total, continuation))
+                    return false
+                }
+                if now { continuation.resume() }
             }
-            if now { continuation.resume() }
+        } onCancel: {
+            let waiting = lock.withLock { () -> CheckedContinuation<Void, Never>? in
+                guard let index = watchers.firstIndex(where: { $0.id == id }) else { return nil }
+                return watchers.remove(at: index).continuation
+            }
+            waiting?.resume()
         }
     }
 
     // Called with `lock` held.
     private func dueWatchers() -> [CheckedContinuation<Void, Never>] {
-        let parked = sleepers.values.filter { $0.continuation != nil }.count
-        let due = watchers.filter { $0.count <= parked }.map(\.continuation)
-        watchers.removeAll { $0.count <= parked }
+        let due = watchers.filter { $0.total <= parkedSoFar }.map(\.continuation)
+        watchers.removeAll { $0.total <= parkedSoFar }
         return due
     }
 }

@@ -49,13 +49,17 @@ enum PollCommand: CLICommand {
 
 /// `run`: the daemon loop.
 enum RunCommand: CLICommand {
+    /// Seconds a graceful stop may take before the cycle is cancelled.
+    static let gracePeriod: Double = 30
+
     static let spec = CommandSpec(
         path: ["run"],
         summary: "Poll every interval until stopped (daemon mode; SIGHUP reloads, SIGTERM stops)",
         options: ConnectionOptions.specs,
         discussion: """
         Holds the state-directory lock for its whole life and polls every poll.interval (default
-        5m) plus up to poll.jitter. SIGTERM or SIGINT lets the current cycle finish, then exits 0.
+        5m) plus up to poll.jitter. SIGTERM or SIGINT lets the current cycle finish, then exits 0;
+        a second signal, or 30 s, stops the cycle where it is (what was queued is sent next time).
         SIGHUP re-reads the config file and rules; a broken reload keeps the old ones and says so.
 
         examples:
@@ -74,21 +78,10 @@ enum RunCommand: CLICommand {
         let loop = AgentLoop(setup: setup, rebuild: {
             try AgentSetup.build(try ConnectionOptions.agentConfiguration(arguments, io: io), environment: environment)
         }, clock: SystemClock(), log: log)
-        let signals = SignalHandlers { signal in
-            Task {
-                switch signal {
-                case .hangup:
-                    log("SIGHUP: reloading before the next cycle")
-                    await loop.reload()
-                case .terminate, .interrupt:
-                    log("stopping after the current cycle")
-                    await loop.stop()
-                }
-            }
-        }
         log("running: \(setup.rules.ruleCount) rules, \(configuration.notifiers.count) notifier\(configuration.notifiers.count == 1 ? "" : "s"), every \(DurationText.text(configuration.pollInterval)) (+ up to \(DurationText.text(configuration.pollJitter)))")
-        try await loop.run()
-        signals.cancel()
+        // SIGTERM finishes the cycle; a second signal, or 30 s, stops it where it is (the outbox and
+        // the state are durable at every step, so nothing is lost).
+        try await ServiceGroup(services: [loop], signals: SignalHandlers.stream(), gracePeriod: RunCommand.gracePeriod, log: log).run()
         return .ok
     }
 }

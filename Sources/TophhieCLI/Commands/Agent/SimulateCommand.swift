@@ -79,49 +79,8 @@ enum SimulateCommand: CLICommand {
         Serving until Ctrl-C.
 
         """)
-        let stop = SignalStop()
-        await withTaskCancellationHandler {
-            await stop.wait()
-        } onCancel: {}
-        await tenant.stop()
+        try await ServiceGroup(services: [tenant], signals: SignalHandlers.stream()).run()
         io.out("Stopped.\n")
         return .ok
-    }
-}
-
-
-/// Waits for SIGINT or SIGTERM.
-final class SignalStop: @unchecked Sendable {
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<Void, Never>?
-    private var fired = false
-    private var handlers: SignalHandlers?
-
-    init() {
-        handlers = SignalHandlers { [weak self] signal in
-            guard signal != .hangup else { return }
-            self?.fire()
-        }
-    }
-
-    private func fire() {
-        let waiting = lock.withLock { () -> CheckedContinuation<Void, Never>? in
-            fired = true
-            defer { continuation = nil }
-            return continuation
-        }
-        waiting?.resume()
-    }
-
-    func wait() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let already = lock.withLock { () -> Bool in
-                if fired { return true }
-                self.continuation = continuation
-                return false
-            }
-            if already { continuation.resume() }
-        }
-        handlers?.cancel()
     }
 }
