@@ -4,32 +4,12 @@ import Glibc
 import Darwin
 #endif
 
-/// Exclusive advisory locks (`flock`) on a file, held by an open descriptor.
+/// Exclusive advisory locks (`flock`), held by an open descriptor.
 public enum FileLock {
-    /// Takes an exclusive, non-blocking lock on `path` (created 0600).
-    /// - Returns: the open descriptor holding the lock, or nil when another process holds it.
-    public static func tryLock(_ path: String) throws -> Int32? {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw FileError(operation: "open", path: path, code: errno) }
-        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            let code = errno
-            _ = close(fd)
-            if code == EWOULDBLOCK { return nil }
-            throw FileError(operation: "lock", path: path, code: code)
-        }
-        return fd
-    }
-
-    /// Replaces a locked file's content with `text` (the holder's pid, for the next one to read).
-    public static func writeLockOwner(_ fd: Int32, _ text: String) {
-        _ = ftruncate(fd, 0)
-        let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
-    }
-
     /// Takes an exclusive, non-blocking lock on a directory itself. Unlike a lock file, nothing
     /// inside the directory can be deleted to let a second holder in.
     /// - Returns: the open descriptor holding the lock, or nil when another process holds it.
+    /// - Throws: `FileError` when the directory cannot be opened or locked.
     public static func tryLockDirectory(_ path: String) throws -> Int32? {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw FileError(operation: "open directory", path: path, code: errno) }
@@ -42,7 +22,7 @@ public enum FileLock {
         return fd
     }
 
-    /// Releases a lock taken with `tryLock`.
+    /// Releases a lock taken with `tryLockDirectory`.
     public static func unlock(_ fd: Int32) {
         _ = flock(fd, LOCK_UN)
         _ = close(fd)
