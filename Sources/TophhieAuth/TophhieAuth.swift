@@ -161,7 +161,9 @@ public final class TophhieAuth: Sendable {
         return result
     }
 
-    /// Follows `@odata.nextLink` verbatim until it is absent, repeats, or `limit` events are read.
+    /// Follows `@odata.nextLink` verbatim until it is absent or `limit` events are read.
+    /// - Throws: `.malformedResponse` when a link repeats (Graph would be read in a loop) or
+    ///   `maxPages` pages did not reach the end: a poll that cannot finish says so.
     private func fetchPages(_ query: SignInQuery, limit: Int?) async throws -> SignInFetch {
         var url = query.url(graphBaseURL: configuration.graphBaseURL)
         var seenLinks: Set<String> = [url.absoluteString]
@@ -187,7 +189,12 @@ public final class TophhieAuth: Sendable {
                 if let limit, fetch.events.count >= limit { return fetch }
             }
             guard let next = page["@odata.nextLink"]?.stringValue else { return fetch }
-            guard seenLinks.insert(next).inserted else { return fetch }
+            guard seenLinks.insert(next).inserted else {
+                throw TophhieAuthError.malformedResponse("page \(fetch.pages) of the sign-in log links back to an earlier page; stopping instead of reading in a loop")
+            }
+            guard fetch.pages < configuration.maxPages else {
+                throw TophhieAuthError.malformedResponse("the sign-in log still had more pages after \(configuration.maxPages); stopping instead of paging without end")
+            }
             guard let nextURL = URL(string: next) else {
                 throw TophhieAuthError.malformedResponse("page \(fetch.pages) of the sign-in log has an unreadable @odata.nextLink")
             }

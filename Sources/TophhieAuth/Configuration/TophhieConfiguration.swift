@@ -22,6 +22,9 @@ public struct TophhieConfiguration: Sendable, Equatable {
     public var requestDeadline: Double
     /// Attempts per call for throttled, unavailable or failed requests.
     public var maxAttempts: Int
+    /// The most sign-in pages one fetch follows (Graph serves at most 1,000 per page); past it the
+    /// fetch fails rather than page forever.
+    public var maxPages: Int
     public var userAgent: String
 
     public static let defaultAuthorityHost = URL(string: "https://login.microsoftonline.com")!
@@ -47,6 +50,7 @@ public struct TophhieConfiguration: Sendable, Equatable {
         self.tokenExpirySkew = 300
         self.requestDeadline = 60
         self.maxAttempts = 4
+        self.maxPages = 500
         self.userAgent = "tophhie-watch/\(Self.version) (Linux; Swift)"
     }
 
