@@ -218,4 +218,21 @@ import TophhieSystem
         }
         first.release()
     }
+
+    @Test func noticesBeforeAnyGoodPollAreNotDuplicatesOfEachOther() async throws {
+        try await AgentHarness.with { (harness: inout AgentHarness) in
+            // A first install whose refresh token is refused before any poll succeeded.
+            _ = await harness.tenant.revokeRefreshTokens()
+            harness.clock.advance(by: 7200)
+            let first = try await harness.cycle().run(now: harness.clock.now())
+            #expect(first.notices.map(\.rule.id) == ["tophhie.notice.sign-in-needed"])
+            // The damaged state is moved aside (the outbox stays); the problem is found again.
+            try FileManager.default.removeItem(at: harness.stateDirectory.appendingPathComponent("state.json"))
+            harness.clock.advance(by: 3600)
+            let second = try await harness.cycle().run(now: harness.clock.now())
+            #expect(second.notices.map(\.rule.id) == ["tophhie.notice.sign-in-needed"])
+            #expect(first.notices.first?.id != second.notices.first?.id)
+            #expect(await harness.recorder.deliveredIDs.count == 2, "the second notice was not dropped as a copy of the first")
+        }
+    }
 }

@@ -119,8 +119,11 @@ public struct PollCycle: Sendable {
         let (problem, decided) = notices.decide(current: remembered, outcome: report.outcome, now: now)
         state.problem = problem
         // A new problem is anchored on the last good poll; the end of one on its committed start.
+        // With no good poll yet (a first install, a state moved aside) the problem's own start is
+        // the anchor: a fixed one would make every later notice of that kind a "duplicate" of the
+        // first for as long as the outbox remembers it.
         let noticeAlerts = decided.map { kind, about in
-            SystemNotice.alert(kind, problem: about, anchor: kind == .recovered ? remembered?.since : (remembered?.kind == about.kind ? remembered?.since : stateBefore.lastSuccessfulPoll), now: now)
+            SystemNotice.alert(kind, problem: about, anchor: kind == .recovered ? remembered?.since : (remembered?.kind == about.kind ? remembered?.since : (stateBefore.lastSuccessfulPoll ?? about.since)), now: now)
         }
         report.notices = outgoing.filter { $0.kind == .notice } + noticeAlerts
         outgoing += noticeAlerts
