@@ -70,3 +70,21 @@ final class ReceivedBodies: @unchecked Sendable {
         #expect(noFile.stateDirectory.path == "/var/lib/tophhie-watch")
     }
 }
+
+@Suite(.timeLimit(.minutes(1))) struct OutboxRepairLogTests {
+    /// An outbox line that cannot be read is skipped on open, and the poll's log says so.
+    @Test func aRepairedOutboxIsNamedInTheLog() async throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("tophhie-repair-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: state) }
+        try FileManager.default.createDirectory(at: state.appendingPathComponent("outbox"), withIntermediateDirectories: true)
+        let queue = state.appendingPathComponent("outbox/stdout.jsonl")
+        try Data("{not json}\n".utf8).write(to: queue)
+        let rules = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("rules").path
+        let recorder = CommandOutputRecorder()
+        let code = await TophhieCommandLine.run(["poll"], io: recorder.io(environment: [
+            "TOPHHIE_TENANT": "t", "TOPHHIE_CLIENT_ID": "c", "TOPHHIE_STATE_DIR": state.path, "TOPHHIE_RULES": rules,
+        ], transport: AccountCommandTests.noNetwork))
+        #expect(code == .signInNeeded, "\(recorder.err)")
+        #expect(recorder.err.contains("outbox repaired: \(queue.path):1: skipped an unreadable line (10 bytes)"), "\(recorder.err)")
+    }
+}

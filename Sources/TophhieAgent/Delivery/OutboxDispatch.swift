@@ -14,6 +14,10 @@ public struct OutboxDispatch: AlertDispatch {
     public let channels: [Channel]
     private let now: @Sendable () -> Date
 
+    /// What opening the outboxes had to repair (an unreadable line skipped, a torn last line cut),
+    /// one sentence each with its file and line, for the log: a repair is never silent.
+    public var recoveryNotes: [String] { channels.flatMap(\.store.recoveryNotes) }
+
     /// Opens (or creates) every notifier's outbox under `<stateDirectory>/outbox`.
     /// - Parameters:
     ///   - sleep: waits between delivery retries; the demo and tests pass their clock's.

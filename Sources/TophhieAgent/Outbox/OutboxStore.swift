@@ -35,7 +35,7 @@ public actor OutboxStore {
     private let compactionThreshold: Int
     private let settledRetention: TimeInterval
     /// What opening had to repair, in words.
-    public private(set) var recoveryNotes: [String] = []
+    public nonisolated let recoveryNotes: [String]
 
     /// Opens (creating if needed) the outbox of `notifier` under `stateDirectory`.
     /// - Parameters:

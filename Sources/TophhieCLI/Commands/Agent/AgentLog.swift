@@ -21,5 +21,6 @@ enum AgentLog {
     /// Rule warnings worth an operator's eye (a field Graph v1.0 lacks never matches).
     static func warnings(_ setup: AgentSetup, log: (String) -> Void) {
         for note in setup.ruleNotes where note.severity == .warning { log("\(note)") }
+        for note in setup.dispatch.recoveryNotes { log("outbox repaired: \(note)") }
     }
 }
