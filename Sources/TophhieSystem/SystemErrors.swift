@@ -26,8 +26,6 @@ public struct SocketError: Error, CustomStringConvertible, Sendable, Equatable {
     public var description: String { "\(operation) \(target): \(systemErrorMessage(code))" }
     /// Nothing listens there: a refused connection or a missing socket file.
     public var isRefusedOrMissing: Bool { code == ECONNREFUSED || code == ENOENT }
-    /// The message is larger than the transport takes in one piece.
-    public var isMessageTooLong: Bool { code == EMSGSIZE }
 }
 
 /// A failed file call, with the path and the C library's reason.

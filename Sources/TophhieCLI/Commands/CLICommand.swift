@@ -36,8 +36,8 @@ public struct CommandIO: Sendable {
             // stdout notifier uses `alertOut`, which reports the failure instead.
             out: { text in try? StandardStream.write(text, to: StandardStream.output) },
             err: { text in try? StandardStream.write(text, to: StandardStream.error) },
-            outIsTerminal: isatty(1) == 1,
-            errIsTerminal: isatty(2) == 1,
+            outIsTerminal: ProcessFacts.isTerminal(StandardStream.output),
+            errIsTerminal: ProcessFacts.isTerminal(StandardStream.error),
             environment: ProcessInfo.processInfo.environment)
         io.alertOut = { text in try StandardStream.write(text, to: StandardStream.output) }
         return io

@@ -136,11 +136,6 @@ public enum DurableFile {
         return removed
     }
 
-    /// Removes `path`; a missing file is not an error.
-    public static func remove(_ path: String) {
-        _ = unlink(path)
-    }
-
     /// Sets the permission bits of `path`.
     /// - Throws: `FileError` when the file cannot be changed.
     public static func setPermissions(_ path: String, _ mode: mode_t) throws {
