@@ -175,20 +175,30 @@ public final class TophhieAuth: Sendable {
                 throw TophhieAuthError.signInHistory(status: reply.status, graphCode: GraphErrorBody.code(in: reply.body))
             }
             fetch.pages += 1
-            let page = try GraphClient.json(reply, what: "page \(fetch.pages) of the sign-in log")
-            guard case .array(let items)? = page["value"] else {
+            // Element by element: one event with a bad byte in an attacker-chosen device name
+            // costs that event (reported with its id), not the page and every poll after it.
+            let page: JSONPage
+            do { page = try JSONPage.read(reply.body, arrayMember: "value") } catch {
+                throw TophhieAuthError.malformedResponse("page \(fetch.pages) of the sign-in log is not JSON (HTTP \(reply.status), \(reply.body.count) bytes)")
+            }
+            guard let items = page.elements else {
                 throw TophhieAuthError.malformedResponse("page \(fetch.pages) of the sign-in log has no 'value' array")
             }
             for item in items {
-                do {
-                    let event = try TophhieSignInEvent(json: item)
-                    if seenIDs.insert(event.id).inserted { fetch.events.append(event) } else { fetch.duplicatesDropped += 1 }
-                } catch let malformed as MalformedSignIn {
-                    fetch.skipped.append(malformed)
+                switch item {
+                case .value(let json):
+                    do {
+                        let event = try TophhieSignInEvent(json: json)
+                        if seenIDs.insert(event.id).inserted { fetch.events.append(event) } else { fetch.duplicatesDropped += 1 }
+                    } catch let malformed as MalformedSignIn {
+                        fetch.skipped.append(malformed)
+                    }
+                case .damaged(let id, let error):
+                    fetch.skipped.append(MalformedSignIn(id: id, problem: "the event is not valid JSON (\(error.message) at byte \(error.offset) of the event)"))
                 }
                 if let limit, fetch.events.count >= limit { return fetch }
             }
-            guard let next = page["@odata.nextLink"]?.stringValue else { return fetch }
+            guard let next = page.members["@odata.nextLink"]?.stringValue else { return fetch }
             guard seenLinks.insert(next).inserted else {
                 throw TophhieAuthError.malformedResponse("page \(fetch.pages) of the sign-in log links back to an earlier page; stopping instead of reading in a loop")
             }

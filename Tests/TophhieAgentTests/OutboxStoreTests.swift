@@ -117,7 +117,12 @@ final class TemporaryStateDirectory {
         try await store.append(NotifierTestAlerts.alert(id: "a-2"), at: Self.t0)
         let reopened = try OutboxStore(stateDirectory: dir.path, notifier: "hook")
         #expect(await reopened.pendingEntries().map(\.alert.id) == ["a-1", "a-2"])
-        #expect(await reopened.recoveryNotes == ["\(queue):2: skipped an unreadable line (10 bytes)"])
+        #expect(await reopened.recoveryNotes == ["\(queue):2: skipped an unreadable line (10 bytes), moved to \(queue).damaged"])
+        #expect(try String(contentsOfFile: queue + ".damaged", encoding: .utf8) == "{not json}\n", "kept aside byte for byte")
+        let third = try OutboxStore(stateDirectory: dir.path, notifier: "hook")
+        #expect(await third.pendingEntries().map(\.alert.id) == ["a-1", "a-2"])
+        #expect(third.recoveryNotes.isEmpty, "the damage is met once")
+        #expect(DurableFile.permissions(of: queue + ".damaged") == 0o600)
     }
 
     @Test func compactionKeepsOnlyPendingAndRemembersSettled() async throws {

@@ -79,6 +79,28 @@ import TophhieSimulator
         }
     }
 
+    @Test(arguments: [
+        (FaultRule.Kind.invalidUTF8InEvent, "invalid UTF-8 in a string"),
+        (.controlByteInEvent, "control character in a string"),
+        (.loneSurrogateInEvent, "unpaired surrogate in a \\u escape"),
+    ])
+    func eventWithBadBytesCostsOnlyThatEvent(kind: FaultRule.Kind, message: String) async throws {
+        try await TenantHarness.with { harness in
+            try await harness.signIn()
+            let history = Self.history(harness, count: 4)
+            await harness.tenant.addSignIns(history)
+            await harness.tenant.addFault(FaultRule(pathPrefix: "/v1.0/auditLogs/signIns", kind: kind, count: 1))
+            let fetch = try await harness.auth().fetchSignIns(since: harness.clock.now().addingTimeInterval(-86_400))
+            #expect(fetch.events.count == 3, "the other events of the page are read")
+            let skipped = try #require(fetch.skipped.first)
+            #expect(fetch.skipped.count == 1)
+            let newest = try #require(history.first?["id"]?.stringValue)
+            #expect(skipped.id == newest, "the damaged event is named by its id")
+            #expect(skipped.problem.hasPrefix("the event is not valid JSON (\(message) at byte "))
+            #expect(!fetch.events.contains { $0.id == newest })
+        }
+    }
+
     @Test func pageThatIsNotJSONIsAClearError() async throws {
         try await TenantHarness.with { harness in
             try await harness.signIn()

@@ -15,6 +15,14 @@ public enum NoticeKind: String, Sendable, Equatable, Codable {
     case unavailable
     case coverageGap = "coverage-gap"
     case recovered
+    /// `state.json` is damaged or from a newer version.
+    case stateDamaged = "state-damaged"
+    /// Opening an outbox skipped an unreadable line or cut a torn one.
+    case outboxRepaired = "outbox-repaired"
+    /// Events Graph returned that could not be read (bad bytes, missing fields).
+    case unreadableSignIns = "unreadable-sign-ins"
+    /// A webhook receiver answered 410 Gone.
+    case endpointDisabled = "endpoint-disabled"
 }
 
 /// Decides which notices a poll outcome deserves, so a lasting problem is told once and its end

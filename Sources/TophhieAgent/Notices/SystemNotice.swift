@@ -27,8 +27,27 @@ public enum SystemNotice {
             late: false)
     }
 
-    static func text(_ kind: NoticeKind, problem: AgentProblem?, gap: CoverageGap?, now: Date) -> (String, AlertLevel, String) {
-        let detail = problem?.detail ?? ""
+    /// A notice about something found on disk or in a reply rather than a standing problem: its
+    /// id comes from `fingerprint` (the damaged bytes, the repair notes, the ids skipped), so the
+    /// daemon that meets the same damage every cycle sends one notice, and new damage a new one.
+    public static func alert(_ kind: NoticeKind, fingerprint: String, detail: String, since: Date, now: Date) -> Alert {
+        let (title, level, summary) = text(kind, problem: nil, gap: nil, detail: detail, now: now)
+        return Alert(
+            id: "notice-" + StableHash.fnv1a128("notice|\(kind.rawValue)|\(fingerprint)"),
+            kind: .notice,
+            rule: AlertRule(id: "tophhie.notice.\(kind.rawValue)", title: title, level: level, tags: ["tophhie.notice"], author: "Tophhie Watch"),
+            level: level,
+            summary: summary,
+            group: [],
+            events: [],
+            firstEventTime: since,
+            lastEventTime: now,
+            detectedAt: now,
+            late: false)
+    }
+
+    static func text(_ kind: NoticeKind, problem: AgentProblem?, gap: CoverageGap?, detail given: String? = nil, now: Date) -> (String, AlertLevel, String) {
+        let detail = given ?? problem?.detail ?? ""
         switch kind {
         case .signInNeeded:
             return ("Sign-in needed: monitoring has stopped", .high, "Monitoring has stopped until 'tophhie-watch login' is run again: \(detail)")
@@ -41,6 +60,14 @@ public enum SystemNotice {
             let from = gap.map { GraphTimestamp.alertText($0.from) } ?? "?"
             let to = gap.map { GraphTimestamp.alertText($0.to) } ?? "?"
             return ("Coverage gap: sign-ins lost to retention", .high, "The agent did not poll for longer than the tenant's retention; sign-ins from \(from) to \(to) can no longer be read and were not checked")
+        case .stateDamaged:
+            return ("Agent state unusable: monitoring has stopped", .high, "Monitoring has stopped until the agent state is moved aside or restored: \(detail)")
+        case .outboxRepaired:
+            return ("Outbox repaired: alerts may be missing", .medium, "Opening the outbox needed repairs; an alert in a skipped or cut line may not have been delivered: \(detail)")
+        case .unreadableSignIns:
+            return ("Sign-ins that could not be read", .medium, "Graph returned sign-in events that could not be read; they were not checked by any rule: \(detail)")
+        case .endpointDisabled:
+            return ("A notifier was disabled by its receiver", .high, "The receiver answered 410 Gone: it asks not to be sent anything more, so this notifier is disabled until it is re-enabled: \(detail)")
         case .recovered:
             let minutes = Int(now.timeIntervalSince(problem?.since ?? now) / 60)
             return ("Monitoring resumed", .informational, "Monitoring resumed after \(minutes) minutes (\(problem?.kind.rawValue ?? "problem"): \(detail))")

@@ -191,8 +191,10 @@ public actor OutboxStore {
         }
     }
 
-    /// Decodes a JSON-lines file. A last line without its newline is a torn append: it is dropped
-    /// and, when `repair`, cut off the file. An unreadable whole line is skipped and reported.
+    /// Decodes a JSON-lines file. A last line without its newline is a torn append; a whole line
+    /// that does not decode is unreadable. When `repair`, both are moved, byte for byte, to
+    /// `<file>.damaged` for the operator and cut from the file, so the same damage is met (and
+    /// told) once.
     private static func readLines<T: Decodable>(_ path: String, notes: inout [String], repair: Bool = true) throws -> [T] {
         guard let data = FileManager.default.contents(atPath: path) else {
             if DurableFile.permissions(of: path) != nil { throw OutboxError("cannot read \(path)") }
@@ -200,9 +202,12 @@ public actor OutboxStore {
         }
         let bytes = Array(data)
         var values: [T] = []
+        var kept: [UInt8] = []
+        var damaged: [UInt8] = []
         var lineStart = 0
         var lineNumber = 0
         let decoder = OutboxCoding.decoder()
+        let aside = path + ".damaged"
         for index in bytes.indices where bytes[index] == 0x0A {
             lineNumber += 1
             let line = bytes[lineStart..<index]
@@ -210,19 +215,24 @@ public actor OutboxStore {
             if line.isEmpty { continue }
             if let value = try? decoder.decode(T.self, from: Data(line)) {
                 values.append(value)
+                kept += line
+                kept.append(0x0A)
             } else {
-                notes.append("\(path):\(lineNumber): skipped an unreadable line (\(line.count) bytes)")
+                notes.append("\(path):\(lineNumber): skipped an unreadable line (\(line.count) bytes)\(repair ? ", moved to \(aside)" : "")")
+                damaged += line
+                damaged.append(0x0A)
             }
         }
         if lineStart < bytes.count {
             let torn = bytes.count - lineStart
             notes.append("\(path):\(lineNumber + 1): dropped a torn last line (\(torn) bytes, an append cut short by a crash)")
-            if repair {
-                do {
-                    try DurableFile.replace(path, with: Array(bytes[..<lineStart]), mode: 0o600)
-                } catch {
-                    throw OutboxError("cannot repair \(path): \(error)")
-                }
+        }
+        if repair, lineStart < bytes.count || !damaged.isEmpty {
+            do {
+                if !damaged.isEmpty { try DurableFile.append(damaged, to: aside, mode: 0o600) }
+                try DurableFile.replace(path, with: kept, mode: 0o600)
+            } catch {
+                throw OutboxError("cannot repair \(path): \(error)")
             }
         }
         return values

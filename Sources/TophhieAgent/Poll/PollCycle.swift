@@ -11,7 +11,10 @@ public struct PollReport: Sendable {
     public var fetched: Int = 0
     /// Events the engine had not seen before.
     public var newEvents: Int = 0
+    /// Events that could not be read, first met in this poll (logged and told once).
     public var skipped: [MalformedSignIn] = []
+    /// Unreadable events met again (already reported by an earlier poll).
+    public var skippedAgain: Int = 0
     public var alerts: [Alert] = []
     public var notices: [Alert] = []
     public var delivery: [DeliveryReport] = []
@@ -25,7 +28,7 @@ public struct PollReport: Sendable {
         case .failed(let kind, let detail, _):
             parts.append("poll failed (\(kind.rawValue)): \(detail)")
         }
-        if !skipped.isEmpty { parts.append("\(skipped.count) malformed skipped") }
+        if !skipped.isEmpty || skippedAgain > 0 { parts.append("\(skipped.count + skippedAgain) unreadable skipped\(skippedAgain > 0 ? " (\(skippedAgain) reported before)" : "")") }
         parts.append("\(alerts.count) alert\(alerts.count == 1 ? "" : "s")")
         if !notices.isEmpty { parts.append("\(notices.count) notice\(notices.count == 1 ? "" : "s")") }
         for report in delivery where report.delivered + report.pending + report.failed > 0 {
@@ -62,6 +65,12 @@ public protocol AlertDispatch: Sendable {
     func append(_ alerts: [Alert]) async throws
     /// Sends what is pending, in order, and marks what was delivered.
     func deliverPending() async -> [DeliveryReport]
+    /// What opening the outboxes had to repair, one sentence each; told in a notice.
+    var recoveryNotes: [String] { get }
+}
+
+extension AlertDispatch {
+    public var recoveryNotes: [String] { [] }
 }
 
 /// One poll: load state → fetch the window → engine → outbox (fsync) → commit state → deliver.
@@ -89,11 +98,25 @@ public struct PollCycle: Sendable {
     /// - Throws: state or outbox errors (disk); Graph and sign-in failures become notices instead.
     public func run(now: Date) async throws -> PollReport {
         let store = self.store
-        var state = try await BlockingWork.shared.run { try store.load() }
+        let repairs = repairNotices(now: now)
+        var state: AgentState
+        do {
+            state = try await BlockingWork.shared.run { try store.load() }
+        } catch let damage as ConfigurationError {
+            // Monitoring cannot go on, and nobody may be reading this process's log: say so
+            // through the notifiers (they do not need the state), then fail as before. The id
+            // comes from the damaged bytes, so a daemon meeting the same file every cycle sends
+            // one notice and a file damaged anew sends another.
+            let fingerprint = (try? await BlockingWork.shared.run { store.fingerprint() }) ?? "unknown"
+            let notice = SystemNotice.alert(.stateDamaged, fingerprint: fingerprint, detail: "\(damage)", since: now, now: now)
+            try await dispatch.append(repairs + [notice])
+            _ = await dispatch.deliverPending()
+            throw damage
+        }
         let stateBefore = state
         let plan = planner.plan(state, now: now)
         var report = PollReport(outcome: .succeeded, plan: plan)
-        var outgoing: [Alert] = []
+        var outgoing: [Alert] = repairs
         if let gap = plan.gap {
             outgoing.append(SystemNotice.alert(.coverageGap, problem: nil, gap: gap, anchor: gap.from, now: now))
             state.reportedGapEnd = gap.to
@@ -101,7 +124,12 @@ public struct PollCycle: Sendable {
         do {
             let fetch = try await auth.fetchSignIns(since: plan.lowerBound)
             report.fetched = fetch.events.count
-            report.skipped = fetch.skipped
+            let unreadable = Self.newlyUnreadable(fetch.skipped, state: &state, now: now)
+            report.skipped = unreadable
+            report.skippedAgain = fetch.skipped.count - unreadable.count
+            if !unreadable.isEmpty {
+                outgoing.append(Self.unreadableNotice(unreadable, now: now))
+            }
             let before = state.engine
             let (engineState, alerts) = engine.process(before, events: fetch.events, now: now, alertOnlyAfter: plan.alertOnlyAfter)
             report.newEvents = fetch.events.filter { before.hasSeen($0.id) == false }.count
@@ -132,6 +160,36 @@ public struct PollCycle: Sendable {
         try await BlockingWork.shared.run { try store.commit(committed) }
         report.delivery = await dispatch.deliverPending()
         return report
+    }
+
+    /// A notice for what opening the outboxes repaired; none when nothing was.
+    private func repairNotices(now: Date) -> [Alert] {
+        let notes = dispatch.recoveryNotes
+        guard !notes.isEmpty else { return [] }
+        let shown = notes.prefix(5).joined(separator: "; ") + (notes.count > 5 ? "; and \(notes.count - 5) more (see the log)" : "")
+        return [SystemNotice.alert(.outboxRepaired, fingerprint: notes.joined(separator: "\n"), detail: shown, since: now, now: now)]
+    }
+
+    /// The skipped events not reported before; each is remembered until it leaves retention, so
+    /// an event re-read by every poll's lookback is logged and told once.
+    static func newlyUnreadable(_ skipped: [MalformedSignIn], state: inout AgentState, now: Date) -> [MalformedSignIn] {
+        var reported = state.reportedUnreadable ?? [:]
+        let horizon = now.addingTimeInterval(-AgentState.unreadableMemory)
+        reported = reported.filter { $0.value >= horizon }
+        var fresh: [MalformedSignIn] = []
+        for event in skipped where reported[event.reportKey] == nil {
+            reported[event.reportKey] = now
+            fresh.append(event)
+        }
+        state.reportedUnreadable = reported.isEmpty ? nil : reported
+        return fresh
+    }
+
+    static func unreadableNotice(_ events: [MalformedSignIn], now: Date) -> Alert {
+        let keys = events.map(\.reportKey).sorted()
+        let shown = events.prefix(10).map(\.description).joined(separator: "; ")
+        let detail = "\(events.count) event\(events.count == 1 ? "" : "s"): \(shown)\(events.count > 10 ? "; and \(events.count - 10) more (see the log)" : "")"
+        return SystemNotice.alert(.unreadableSignIns, fingerprint: keys.joined(separator: "\n"), detail: detail, since: now, now: now)
     }
 
     /// Which standing problem an error is.

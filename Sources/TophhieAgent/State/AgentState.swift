@@ -18,7 +18,13 @@ public struct AgentState: Codable, Sendable, Equatable {
     /// The end of the last coverage gap reported, so one gap is reported once.
     public var reportedGapEnd: Date?
 
+    /// Unreadable events already reported (id, or the problem for one without an id), with
+    /// when: each is told once, not once per poll that re-reads it.
+    public var reportedUnreadable: [String: Date]?
+
     public static let currentVersion = 1
+    /// How long a reported unreadable event is remembered: past Graph's 30-day retention.
+    public static let unreadableMemory: TimeInterval = 31 * 86_400
 
     public init() {
         version = Self.currentVersion

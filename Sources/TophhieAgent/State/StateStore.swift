@@ -33,6 +33,12 @@ public struct StateStore: Sendable {
         }
     }
 
+    /// A short hash of the file's bytes (or of why it cannot be read), naming one damage.
+    public func fingerprint() -> String {
+        if let data = FileManager.default.contents(atPath: file.path) { return StableHash.fnv1a128(bytes: data) }
+        return StableHash.fnv1a128("unreadable|\(file.path)|\(DurableFile.permissions(of: file.path).map(String.init) ?? "absent")")
+    }
+
     /// Replaces the state so a crash leaves the old one or the new one, never a part.
     public func commit(_ state: AgentState) throws {
         let encoder = JSONEncoder()

@@ -167,6 +167,8 @@ public struct MalformedSignIn: Error, Sendable, Hashable, CustomStringConvertibl
     public let id: String?
     public let problem: String
     public var description: String { "sign-in event \(id ?? "without an id") skipped: \(problem)" }
+    /// What names this event across polls: its id, or its problem when it has none.
+    public var reportKey: String { id.map { "id:" + $0 } ?? "problem:" + problem }
 }
 
 extension String {

@@ -5,10 +5,15 @@
 public enum StableHash {
     /// The 32 lower-case hex digits of FNV-1a-128 over the UTF-8 bytes of `text`.
     public static func fnv1a128(_ text: String) -> String {
+        fnv1a128(bytes: text.utf8)
+    }
+
+    /// The 32 lower-case hex digits of FNV-1a-128 over `bytes`.
+    public static func fnv1a128<Bytes: Sequence>(bytes: Bytes) -> String where Bytes.Element == UInt8 {
         // offset basis 0x6c62272e07bb014262b821756295c58d, prime 2^88 + 2^8 + 0x3b.
         var high: UInt64 = 0x6c62_272e_07bb_0142
         var low: UInt64 = 0x62b8_2175_6295_c58d
-        for byte in text.utf8 {
+        for byte in bytes {
             low ^= UInt64(byte)
             // (high·2^64 + low) · (2^88 + 0x13b) mod 2^128
             let (carry, product) = low.multipliedFullWidth(by: 0x13b)

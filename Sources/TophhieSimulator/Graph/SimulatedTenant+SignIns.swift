@@ -9,7 +9,7 @@ extension SimulatedTenant {
     /// `GET /v1.0/auditLogs/signIns` with Graph's gates, in Graph's order: token, permission,
     /// licence, throttling, filter syntax, role (self-filter), `$top`; then retention, latency,
     /// filter, newest first, paging.
-    func listSignIns(_ request: HTTPRequest, requestID: String, malformEvent: Bool) -> HTTPResponse {
+    func listSignIns(_ request: HTTPRequest, requestID: String, eventFault: FaultRule.Kind?) -> HTTPResponse {
         let clock = now()
         func fail(_ error: GraphError) -> HTTPResponse { error.response(now: clock, requestID: requestID) }
         let scopes: ScopeSet
@@ -73,8 +73,19 @@ extension SimulatedTenant {
             cursors.removeValue(forKey: cursorKey)
             cursorOrder.removeAll { $0 == cursorKey }
         }
-        if malformEvent, case .object(var first)? = page.first {
-            first["createdDateTime"] = .int(42)
+        let damageMarker = "TOPHHIE-SIMULATOR-DAMAGE"
+        if let eventFault, case .object(var first)? = page.first {
+            switch eventFault {
+            case .malformedEvent:
+                first["createdDateTime"] = .int(42)
+            case .invalidUTF8InEvent, .controlByteInEvent, .loneSurrogateInEvent:
+                // A device name is attacker-chosen text; the bad bytes go where an attacker can put them.
+                var device = first["deviceDetail"].flatMap { value -> [String: JSONValue]? in if case .object(let members) = value { return members } else { return nil } } ?? [:]
+                device["displayName"] = .string(damageMarker)
+                first["deviceDetail"] = .object(device)
+            default:
+                break
+            }
             page[0] = .object(first)
         }
         var body: [String: JSONValue] = [
@@ -93,7 +104,15 @@ extension SimulatedTenant {
             link += "&$skiptoken=\(token)"
             body["@odata.nextLink"] = .string(link)
         }
-        return .json(200, data: JSONValue.object(body).canonicalData(), headers: [("request-id", requestID)])
+        var data = JSONValue.object(body).canonicalData()
+        let damage: [UInt8]? = switch eventFault {
+        case .invalidUTF8InEvent: [0x50, 0xC3, 0x28, 0xFF]
+        case .controlByteInEvent: [0x50, 0x01, 0x43]
+        case .loneSurrogateInEvent: Array(#"PC\ud800"#.utf8)
+        default: nil
+        }
+        if let damage, let range = data.range(of: Data(damageMarker.utf8)) { data.replaceSubrange(range, with: damage) }
+        return .json(200, data: data, headers: [("request-id", requestID)])
     }
 
     /// Seconds as Graph writes them in `Retry-After`: whole when whole, else up to three decimals.

@@ -13,6 +13,12 @@ public struct FaultRule: Sendable, Equatable, Codable {
         case invalidJSON
         /// The real sign-ins page with the first event's `createdDateTime` replaced by the number 42.
         case malformedEvent
+        /// The real sign-ins page with invalid UTF-8 in the first event's device name.
+        case invalidUTF8InEvent
+        /// The real sign-ins page with a raw control byte (U+0001) in the first event's device name.
+        case controlByteInEvent
+        /// The real sign-ins page with a lone surrogate escape (`\ud800`) in the first event's device name.
+        case loneSurrogateInEvent
         /// A response whose body stops short of its `Content-Length`.
         case truncatedBody
         /// The connection is closed without a reply.

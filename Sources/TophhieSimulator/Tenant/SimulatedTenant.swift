@@ -179,7 +179,7 @@ public actor SimulatedTenant: Service {
         if let fault, let faulted = faultResponse(fault, path: request.path, requestID: requestID) {
             response = faulted
         } else {
-            response = route(request, requestID: requestID, malformEvent: fault?.kind == .malformedEvent)
+            response = route(request, requestID: requestID, eventFault: fault?.kind)
             if let fault, fault.kind == .delay { response.delay = fault.seconds ?? 0 }
         }
         requests.append(RecordedRequest(
@@ -197,7 +197,7 @@ public actor SimulatedTenant: Service {
         return response
     }
 
-    private func route(_ request: HTTPRequest, requestID: String, malformEvent: Bool) -> HTTPResponse {
+    private func route(_ request: HTTPRequest, requestID: String, eventFault: FaultRule.Kind?) -> HTTPResponse {
         let segments = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         if segments.first == "v1.0" {
             switch (request.method, Array(segments.dropFirst())) {
@@ -206,7 +206,7 @@ public actor SimulatedTenant: Service {
             case ("PATCH", ["me"]):
                 return patchMe(request, requestID: requestID)
             case ("GET", ["auditLogs", "signIns"]):
-                return listSignIns(request, requestID: requestID, malformEvent: malformEvent)
+                return listSignIns(request, requestID: requestID, eventFault: eventFault)
             case (_, ["me"]), (_, ["auditLogs", "signIns"]):
                 return GraphError(status: 405, code: "Request_BadRequest", message: "Specified HTTP method is not allowed for the request target.")
                     .response(now: now(), requestID: requestID)
@@ -235,7 +235,7 @@ public actor SimulatedTenant: Service {
     private func faultResponse(_ fault: FaultRule, path: String, requestID: String) -> HTTPResponse? {
         let identity = path.contains("/oauth2/")
         switch fault.kind {
-        case .delay, .malformedEvent:
+        case .delay, .malformedEvent, .invalidUTF8InEvent, .controlByteInEvent, .loneSurrogateInEvent:
             return nil
         case .throttle:
             let retryAfter = fault.retryAfter ?? "1"
