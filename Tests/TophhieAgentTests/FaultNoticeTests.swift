@@ -91,4 +91,32 @@ import TophhieSimulator
             }
         }
     }
+
+    @Test func aReceiverThatIsGoneIsToldThroughTheOtherNotifiersOnce() async throws {
+        try await AgentHarness.with { (harness: inout AgentHarness) in
+            let gone = RecordingNotifier(name: "hook")
+            let clock = harness.clock
+            let dispatch = try OutboxDispatch(stateDirectory: harness.stateDirectory, notifiers: [(gone, NotifierRoute()), (harness.recorder, NotifierRoute())], now: { clock.now() }, sleep: { _ in }, random: { 0 })
+            let cycle = PollCycle(auth: harness.auth(), engine: Engine(rules: try harness.rules()), store: StateStore(stateDirectory: harness.stateDirectory), planner: PollPlanner(retentionDays: 30, lookback: 86_400), dispatch: dispatch)
+            _ = try await cycle.run(now: harness.clock.now())
+            await harness.failures(6, at: harness.clock.now().addingTimeInterval(60))
+            harness.clock.advance(by: 600)
+            await gone.failNext([.gone("webhook https://hooks.example/…: HTTP 410 Gone")])
+            let report = try await cycle.run(now: harness.clock.now())
+            #expect(report.notices.map(\.rule.id) == ["tophhie.notice.endpoint-disabled"])
+            let hook = try #require(report.delivery.first { $0.notifier == "hook" })
+            #expect(hook.disabled?.reason == "webhook https://hooks.example/…: HTTP 410 Gone")
+            #expect(hook.pending == report.alerts.count + 1, "the alerts and the notice wait for it")
+            #expect(report.summary.contains("hook: disabled by its receiver since"))
+            let told = await harness.recorder.delivered
+            #expect(told.map(\.rule.id).contains("tophhie.notice.endpoint-disabled"), "the other notifier heard in the same poll")
+            #expect(told.last?.summary.contains("hook: webhook https://hooks.example/…: HTTP 410 Gone") == true)
+            for _ in 0..<2 {
+                harness.clock.advance(by: 300)
+                #expect(try await cycle.run(now: harness.clock.now()).notices.isEmpty)
+            }
+            #expect(await harness.recorder.delivered.filter { $0.rule.id == "tophhie.notice.endpoint-disabled" }.count == 1)
+            #expect(await gone.attempts == 1)
+        }
+    }
 }

@@ -2,6 +2,7 @@ import Foundation
 import LoopbackHTTP
 import Testing
 import TophhieRules
+import TophhieSystem
 @testable import TophhieAgent
 
 /// Records requested sleeps instead of sleeping.
@@ -105,6 +106,74 @@ final class ReceiverSwitch: @unchecked Sendable {
         clock.advance(by: 301)
         #expect(try await drain.drain().delivered == ["a-1"])
         #expect(await recorder.attempts == 2)
+    }
+
+    @Test func retryAfterIsRememberedByTheNextProcess() async throws {
+        // Cron mode: every poll is a new process with a new store and a new delivery.
+        let dir = TemporaryStateDirectory()
+        let clock = TestClock(start: Self.t0)
+        let first = try OutboxStore(stateDirectory: dir.path, notifier: "rec")
+        try await first.append(NotifierTestAlerts.alert(id: "a-1"), at: Self.t0)
+        let refusing = RecordingNotifier(name: "rec")
+        await refusing.failNext([.transient("HTTP 429", retryAfter: .seconds(3600))])
+        #expect(try await delivery(first, refusing, sleeps: RecordedSleeps(), clock: clock).drain().stoppedAt?.id == "a-1")
+        #expect(DurableFile.permissions(of: "\(dir.path)/outbox/rec.status.json") == 0o600)
+        for _ in 0..<11 {
+            clock.advance(by: 300)
+            let recorder = RecordingNotifier(name: "rec")
+            let report = try await delivery(try OutboxStore(stateDirectory: dir.path, notifier: "rec"), recorder, sleeps: RecordedSleeps(), clock: clock).drain()
+            #expect(report.waitingForRetryAfter && report.attempts == 0, "a poll within the hour does not knock")
+            #expect(await recorder.attempts == 0)
+        }
+        clock.advance(by: 301)
+        let recorder = RecordingNotifier(name: "rec")
+        let store = try OutboxStore(stateDirectory: dir.path, notifier: "rec")
+        #expect(try await delivery(store, recorder, sleeps: RecordedSleeps(), clock: clock).drain().delivered == ["a-1"])
+        #expect(await store.status == OutboxChannelStatus(), "the wait is forgotten once it has passed")
+    }
+
+    @Test func goneDisablesTheChannelAndKeepsEveryAlert() async throws {
+        let dir = TemporaryStateDirectory()
+        let clock = TestClock(start: Self.t0)
+        let store = try OutboxStore(stateDirectory: dir.path, notifier: "rec")
+        try await store.append(contentsOf: [NotifierTestAlerts.alert(id: "a-1"), NotifierTestAlerts.alert(id: "a-2")], at: Self.t0)
+        let recorder = RecordingNotifier(name: "rec")
+        await recorder.failNext([.gone("HTTP 410 Gone")])
+        let report = try await delivery(store, recorder, sleeps: RecordedSleeps(), clock: clock).drain()
+        #expect(report.disabled == .init(reason: "HTTP 410 Gone", since: Self.t0))
+        #expect(report.remaining == 2 && report.deadLettered.isEmpty)
+        // Later processes send nothing while it is disabled.
+        clock.advance(by: 86_400)
+        let reopened = try OutboxStore(stateDirectory: dir.path, notifier: "rec")
+        let later = try await delivery(reopened, recorder, sleeps: RecordedSleeps(), clock: clock).drain()
+        #expect(later.disabled?.since == Self.t0 && later.attempts == 0)
+        #expect(await recorder.attempts == 1)
+        // Re-enabled by the operator: everything goes, in order, however long it waited.
+        try await reopened.setStatus(OutboxChannelStatus())
+        clock.advance(by: 10 * 86_400)
+        #expect(try await delivery(reopened, recorder, sleeps: RecordedSleeps(), clock: clock).drain().delivered == ["a-1", "a-2"])
+    }
+
+    @Test func deadLettersCanBeRequeuedAndAreSentAgainOnce() async throws {
+        let dir = TemporaryStateDirectory()
+        let store = try OutboxStore(stateDirectory: dir.path, notifier: "rec")
+        try await store.append(contentsOf: (1...3).map { NotifierTestAlerts.alert(id: "a-\($0)") }, at: Self.t0)
+        let recorder = RecordingNotifier(name: "rec")
+        await recorder.failNext([.permanent("HTTP 400"), .permanent("HTTP 400")])
+        let first = try await delivery(store, recorder, sleeps: RecordedSleeps()).drain()
+        #expect(first.deadLettered.map(\.id) == ["a-1", "a-2"])
+        let later = Self.t0.addingTimeInterval(5 * 86_400)
+        #expect(try await store.requeueDeadLetters(ids: ["a-2"], at: later) == ["a-2"])
+        #expect(try await store.deadLetters().map(\.alert.id) == ["a-1"])
+        // The requeued alert has a fresh age, survives a reopen, and is not re-queued by a replay.
+        let reopened = try OutboxStore(stateDirectory: dir.path, notifier: "rec")
+        #expect(await reopened.pendingEntries().map(\.alert.id) == ["a-2"])
+        #expect(await reopened.pendingEntries().first?.appendedAt == later)
+        #expect(try await reopened.append(NotifierTestAlerts.alert(id: "a-2"), at: later) == false)
+        let clock = TestClock(start: later)
+        #expect(try await delivery(reopened, recorder, sleeps: RecordedSleeps(), clock: clock).drain().delivered == ["a-2"])
+        #expect(await recorder.deliveredIDs == ["a-3", "a-2"])
+        #expect(try await reopened.requeueDeadLetters(ids: ["nope"], at: later) == [])
     }
 
     @Test func tooOldTransientFailureIsDeadLettered() async throws {

@@ -75,7 +75,12 @@ func webhook(_ receiver: InProcessReceiver, path: String = "/hook", preset: Webh
     @Test(arguments: [
         (200, nil), (202, nil), (204, nil),
         (408, "transient"), (429, "transient"), (500, "transient"), (502, "transient"), (503, "transient"), (504, "transient"),
-        (400, "permanent"), (401, "permanent"), (403, "permanent"), (404, "permanent"), (410, "permanent"), (422, "permanent"),
+        // Standard Webhooks: every failure but 410 is retried, so a receiver that answers 401 or
+        // 404 for a minute while it is redeployed or its secret rotated loses nothing.
+        (401, "transient"), (403, "transient"), (404, "transient"), (409, "transient"), (418, "transient"),
+        (410, "gone"),
+        // A refusal of this body fails the same way every time: dead-lettered, not retried for days.
+        (400, "permanent"), (413, "permanent"), (415, "permanent"), (422, "permanent"),
     ] as [(Int, String?)])
     func statusClassificationOverTheWire(status: Int, expected: String?) async throws {
         let (receiver, _) = inProcessReceiver { _, _ in .text(status, "answer") }
@@ -202,7 +207,7 @@ func webhook(_ receiver: InProcessReceiver, path: String = "/hook", preset: Webh
 
     @Test func goneSaysSo() {
         let error = WebhookResponseClassifier.classify(status: 410, retryAfter: nil, endpoint: "https://x/…", now: Self.now)
-        #expect(error == .permanent("webhook https://x/…: HTTP 410 Gone: the receiver says this endpoint no longer exists; remove or replace it"))
+        #expect(error == .gone("webhook https://x/…: HTTP 410 Gone: the receiver says this endpoint no longer exists; alerts stay queued until 'tophhie-watch outbox enable' after it is fixed"))
     }
 }
 
@@ -256,7 +261,8 @@ final class TestClock: @unchecked Sendable {
             HTTPResponse(status: status, headers: [("Location", "http://127.0.0.1:\(targetPort)/elsewhere")])
         }
         
-        await #expect(throws: NotifierError.permanent("webhook http://127.0.0.1:\(port)/…: HTTP \(status) redirect not followed; configure the final URL")) {
+        // Retried (the URL may be fixed within the dead-letter age), never followed.
+        await #expect(throws: NotifierError.transient("webhook http://127.0.0.1:\(port)/…: HTTP \(status) redirect not followed; configure the final URL")) {
             try await webhook(port: port).deliver(NotifierTestAlerts.alert())
         }
         #expect(await received.count == 1)

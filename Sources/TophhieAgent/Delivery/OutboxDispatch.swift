@@ -29,11 +29,14 @@ public struct OutboxDispatch: AlertDispatch {
         }
     }
 
-    public func append(_ alerts: [Alert]) async throws {
+    @discardableResult
+    public func append(_ alerts: [Alert]) async throws -> Int {
+        var added = 0
         for channel in channels {
             let accepted = alerts.filter(channel.route.accepts)
-            if !accepted.isEmpty { _ = try await channel.store.append(contentsOf: accepted, at: now()) }
+            if !accepted.isEmpty { added += try await channel.store.append(contentsOf: accepted, at: now()) }
         }
+        return added
     }
 
     public func deliverPending() async -> [DeliveryReport] {
@@ -41,7 +44,7 @@ public struct OutboxDispatch: AlertDispatch {
         for channel in channels {
             do {
                 let drained = try await channel.delivery.drain()
-                reports.append(DeliveryReport(notifier: channel.store.notifier, delivered: drained.delivered.count, pending: drained.remaining, failed: drained.deadLettered.count, lastError: drained.stoppedAt?.reason ?? drained.deadLettered.last?.reason))
+                reports.append(DeliveryReport(notifier: channel.store.notifier, delivered: drained.delivered.count, pending: drained.remaining, failed: drained.deadLettered.count, lastError: drained.stoppedAt?.reason ?? drained.deadLettered.last?.reason ?? drained.disabled?.reason, disabled: drained.disabled))
             } catch {
                 let pending = await channel.store.pendingCount
                 reports.append(DeliveryReport(notifier: channel.store.notifier, delivered: 0, pending: pending, failed: 0, lastError: "\(error)"))

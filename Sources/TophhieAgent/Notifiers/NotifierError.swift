@@ -4,15 +4,23 @@
 public struct NotifierError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Whether the failure is worth retrying.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Base: Hashable, Sendable { case transient, permanent }
+        private enum Base: Hashable, Sendable { case transient, permanent, gone }
         private let base: Base
 
         /// The receiver may accept it later: network errors, timeouts, 408, 429, 5xx.
         public static let transient = Code(base: .transient)
         /// Sending the same alert again will fail the same way: other 4xx, 3xx, bad payloads.
         public static let permanent = Code(base: .permanent)
+        /// The receiver asks never to be sent anything again (HTTP 410): the channel is disabled.
+        public static let gone = Code(base: .gone)
 
-        public var description: String { base == .transient ? "transient" : "permanent" }
+        public var description: String {
+            switch base {
+            case .transient: return "transient"
+            case .permanent: return "permanent"
+            case .gone: return "gone"
+            }
+        }
     }
 
     public var code: Code
@@ -28,6 +36,11 @@ public struct NotifierError: Error, Sendable, Hashable, CustomStringConvertible 
     /// A failure that retrying will not fix.
     public static func permanent(_ message: String) -> NotifierError {
         NotifierError(code: .permanent, retryAfter: nil, message: message)
+    }
+
+    /// The receiver is gone for good: stop sending to it, keep the alerts.
+    public static func gone(_ message: String) -> NotifierError {
+        NotifierError(code: .gone, retryAfter: nil, message: message)
     }
 
     public var isTransient: Bool { code == .transient }

@@ -3,9 +3,12 @@ import TophhieSystem
 
 /// Turns an HTTP status and `Retry-After` into delivered / transient / permanent.
 ///
-/// 2xx is success. 408, 429 and 5xx are transient (the receiver may recover), honouring
-/// `Retry-After`. Everything else, 3xx included (redirects are not followed), is permanent; 410
-/// says the receiver is gone for good.
+/// As Standard Webhooks asks: 2xx is success; 410 Gone disables the endpoint; every other
+/// failure is retried on the backoff schedule until the alert is older than the dead-letter age,
+/// honouring `Retry-After`. So a receiver answering 401, 404 or 503 for a minute while it is
+/// redeployed or its secret rotated loses nothing. The exceptions are refusals of this body
+/// itself (400, 413, 415, 422): the same bytes fail the same way, and retrying one would hold up
+/// every alert behind it for days, so that alert is dead-lettered and reported.
 public enum WebhookResponseClassifier {
     /// The longest `Retry-After` honoured; longer hints are cut to this.
     public static let maxRetryAfter: Duration = .seconds(3600)
@@ -15,16 +18,15 @@ public enum WebhookResponseClassifier {
         switch status {
         case 200...299:
             return nil
-        case 408, 429, 500...599:
+        case 410:
+            return .gone("webhook \(endpoint): HTTP 410 Gone: the receiver says this endpoint no longer exists; alerts stay queued until 'tophhie-watch outbox enable' after it is fixed")
+        case 400, 413, 415, 422:
+            return .permanent("webhook \(endpoint): HTTP \(status): the receiver refused this alert's body")
+        default:
             let hint = retryAfter.flatMap { parseRetryAfter($0, now: now) }
             let wait = hint.map { " (receiver asked to wait \(Int($0.components.seconds)) s)" } ?? ""
-            return .transient("webhook \(endpoint): HTTP \(status)\(wait)", retryAfter: hint)
-        case 410:
-            return .permanent("webhook \(endpoint): HTTP 410 Gone: the receiver says this endpoint no longer exists; remove or replace it")
-        case 300...399:
-            return .permanent("webhook \(endpoint): HTTP \(status) redirect not followed; configure the final URL")
-        default:
-            return .permanent("webhook \(endpoint): HTTP \(status)")
+            let why = (300...399).contains(status) ? " redirect not followed; configure the final URL" : ""
+            return .transient("webhook \(endpoint): HTTP \(status)\(why)\(wait)", retryAfter: hint)
         }
     }
 

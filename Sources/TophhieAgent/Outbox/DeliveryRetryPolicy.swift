@@ -41,6 +41,8 @@ public struct DeliveryRetryPolicy: Sendable {
         case deferToNextCycle(notBefore: Duration?)
         /// Move the alert to the dead-letter file and carry on with the next one.
         case deadLetter(reason: String)
+        /// The receiver is gone: disable the channel, keep this alert and the rest queued.
+        case disableChannel(reason: String)
     }
 
     public let settings: Settings
@@ -63,6 +65,7 @@ public struct DeliveryRetryPolicy: Sendable {
     ///   - age: how long the alert has been in the outbox.
     ///   - random: a uniform draw in [0, 1) for the jitter.
     public mutating func decide(after failure: NotifierError, age: Duration, random: Double) -> Action {
+        if failure.code == .gone { return .disableChannel(reason: failure.message) }
         guard failure.isTransient else { return .deadLetter(reason: failure.message) }
         attempts += 1
         if age >= settings.maxAge {

@@ -21,6 +21,8 @@ public struct OutboxDrainReport: Sendable, Hashable {
     public var attempts = 0
     /// True when nothing was tried because the receiver's `Retry-After` has not passed.
     public var waitingForRetryAfter = false
+    /// Set while the receiver has disabled this channel (HTTP 410); nothing is sent.
+    public var disabled: OutboxChannelStatus.Disabled?
 }
 
 /// Drains one notifier's outbox in order, with retries.
@@ -35,8 +37,6 @@ public actor OutboxDelivery {
     private let now: @Sendable () -> Date
     private let sleep: @Sendable (Duration) async throws -> Void
     private let random: @Sendable () -> Double
-    /// Set when a receiver's `Retry-After` reaches past a drain.
-    private var notBefore: Date?
 
     /// - Parameters:
     ///   - now: the clock for ages and settlement times.
@@ -60,12 +60,22 @@ public actor OutboxDelivery {
     ///   cancelled; delivery failures are reported, not thrown.
     public func drain() async throws -> OutboxDrainReport {
         var report = OutboxDrainReport()
-        if let notBefore, now() < notBefore {
+        // Both live in the store's status file, so a cron poll honours what the last one was told.
+        var status = await store.status
+        if let disabled = status.disabled {
             report.remaining = await store.pendingCount
-            report.waitingForRetryAfter = report.remaining > 0
+            report.disabled = disabled
             return report
         }
-        notBefore = nil
+        if let notBefore = status.notBefore {
+            if now() < notBefore {
+                report.remaining = await store.pendingCount
+                report.waitingForRetryAfter = report.remaining > 0
+                return report
+            }
+            status.notBefore = nil
+            try await store.setStatus(status)
+        }
         var policy = DeliveryRetryPolicy(settings: policySettings)
         drainLoop: for entry in await store.pendingEntries() {
             try Task.checkCancellation()
@@ -88,7 +98,17 @@ public actor OutboxDelivery {
                     case .retry(let delay):
                         try await sleep(delay)
                     case .deferToNextCycle(let wait):
-                        if let wait { notBefore = now().addingTimeInterval(Double(wait.components.seconds)) }
+                        if let wait {
+                            status.notBefore = now().addingTimeInterval(DeliveryRetryPolicy.seconds(wait))
+                            try await store.setStatus(status)
+                        }
+                        report.stoppedAt = .init(id: entry.alert.id, reason: failure.message)
+                        break drainLoop
+                    case .disableChannel(let reason):
+                        let disabled = OutboxChannelStatus.Disabled(reason: reason, since: now())
+                        status.disabled = disabled
+                        try await store.setStatus(status)
+                        report.disabled = disabled
                         report.stoppedAt = .init(id: entry.alert.id, reason: failure.message)
                         break drainLoop
                     case .deadLetter(let reason):

@@ -9,6 +9,8 @@ import TophhieSystem
 /// - `<notifier>.settled.jsonl`: ids that left the queue (delivered or dead-lettered), so a
 ///   replayed alert is never queued or sent again.
 /// - `<notifier>.dead.jsonl`: alerts given up on, with the reason, for the operator.
+/// - `<notifier>.status.json`: a pending `Retry-After` and whether the receiver disabled it.
+/// - `<notifier>.jsonl.damaged`: lines repair could not read, kept byte for byte.
 ///
 /// Every append is fsynced (and the directory, when a file is created) before it returns. A crash
 /// mid-append leaves a torn last line: opening the store drops it, truncates the file back to the
@@ -25,6 +27,9 @@ public actor OutboxStore {
     nonisolated let queuePath: String
     nonisolated let settledPath: String
     nonisolated let deadPath: String
+    nonisolated let statusPath: String
+    /// The channel's remembered `Retry-After` and disabled state.
+    public private(set) var status: OutboxChannelStatus
 
     private var pending: [OutboxEntry] = []
     private var pendingIDs: Set<String> = []
@@ -52,6 +57,7 @@ public actor OutboxStore {
         self.queuePath = directory + "/\(notifier).jsonl"
         self.settledPath = directory + "/\(notifier).settled.jsonl"
         self.deadPath = directory + "/\(notifier).dead.jsonl"
+        self.statusPath = directory + "/\(notifier).status.json"
         self.compactionThreshold = compactionThreshold
         self.settledRetention = settledRetention
         self.executor = BlockingSerialExecutor(label: "tophhie.outbox.\(notifier)")
@@ -71,7 +77,59 @@ public actor OutboxStore {
                 pending.append(entry)
             }
         }
+        if let data = FileManager.default.contents(atPath: statusPath) {
+            if let read = try? OutboxCoding.decoder().decode(OutboxChannelStatus.self, from: data) {
+                status = read
+            } else {
+                // Forgetting a Retry-After or a 410 costs one early attempt; the receiver says it again.
+                notes.append("\(statusPath): unreadable (\(data.count) bytes); starting with no Retry-After and the channel enabled")
+                status = OutboxChannelStatus()
+            }
+        } else {
+            status = OutboxChannelStatus()
+        }
         recoveryNotes = notes
+    }
+
+    /// Replaces the channel status durably.
+    public func setStatus(_ status: OutboxChannelStatus) throws {
+        guard status != self.status else { return }
+        do {
+            try DurableFile.replace(statusPath, with: Array(OutboxCoding.encoder().encode(status)), mode: 0o600)
+        } catch let error as FileError {
+            throw OutboxError("\(error)")
+        } catch {
+            throw OutboxError("cannot encode the status of \(notifier): \(error)")
+        }
+        self.status = status
+    }
+
+    /// Puts dead letters back in the queue (all, or those with the given ids) with a fresh age,
+    /// so the next drain tries them again.
+    /// - Returns: the ids requeued, in dead-letter order.
+    /// - Throws: `OutboxError` when the files cannot be rewritten. A crash part-way leaves the
+    ///   alert in the dead-letter file, so running the retry again finishes it.
+    public func requeueDeadLetters(ids: Set<String>? = nil, at now: Date) throws -> [String] {
+        let dead = try deadLetters()
+        let chosen = dead.filter { ids?.contains($0.alert.id) ?? true }
+        guard !chosen.isEmpty else { return [] }
+        let chosenIDs = Set(chosen.map(\.alert.id))
+        // The queue file may still hold the old lines of these alerts, which would come back on
+        // open with their old age: rewrite it with only what is pending.
+        try compact(now: now)
+        // Forget the settlements first (a crash here leaves them dead-lettered and unsettled:
+        // still listed, and retried by the next `outbox retry`), then queue, then shorten the file.
+        for id in chosenIDs { settled.removeValue(forKey: id) }
+        var log: [UInt8] = []
+        for settlement in settled.values.sorted(by: { ($0.at, $0.id) < ($1.at, $1.id) }) { log += try encode(settlement) }
+        try replace(settledPath, with: log)
+        var seen = Set<String>()
+        let fresh = chosen.filter { seen.insert($0.alert.id).inserted }.map(\.alert)
+        try append(contentsOf: fresh, at: now)
+        var rest: [UInt8] = []
+        for letter in dead where !chosenIDs.contains(letter.alert.id) { rest += try encode(letter) }
+        try replace(deadPath, with: rest)
+        return fresh.map(\.id)
     }
 
     static func isUsableName(_ name: String) -> Bool {

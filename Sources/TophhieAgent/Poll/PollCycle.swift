@@ -31,7 +31,11 @@ public struct PollReport: Sendable {
         if !skipped.isEmpty || skippedAgain > 0 { parts.append("\(skipped.count + skippedAgain) unreadable skipped\(skippedAgain > 0 ? " (\(skippedAgain) reported before)" : "")") }
         parts.append("\(alerts.count) alert\(alerts.count == 1 ? "" : "s")")
         if !notices.isEmpty { parts.append("\(notices.count) notice\(notices.count == 1 ? "" : "s")") }
-        for report in delivery where report.delivered + report.pending + report.failed > 0 {
+        for report in delivery {
+            guard let disabled = report.disabled else { continue }
+            parts.append("\(report.notifier): disabled by its receiver since \(GraphTimestamp.alertText(disabled.since)), \(report.pending) pending")
+        }
+        for report in delivery where report.disabled == nil && report.delivered + report.pending + report.failed > 0 {
             // A notifier that is failing says why, so an operator reading the log is not left guessing.
             let why = (report.pending > 0 || report.failed > 0) ? report.lastError.map { " (\($0))" } ?? "" : ""
             parts.append("\(report.notifier): \(report.delivered) delivered\(report.pending > 0 ? ", \(report.pending) pending" : "")\(report.failed > 0 ? ", \(report.failed) failed" : "")\(why)")
@@ -49,20 +53,25 @@ public struct DeliveryReport: Sendable, Equatable {
     /// Permanent failures, moved aside and reported.
     public var failed: Int
     public var lastError: String?
+    /// Set while the receiver has disabled this notifier (HTTP 410).
+    public var disabled: OutboxChannelStatus.Disabled?
 
-    public init(notifier: String, delivered: Int, pending: Int, failed: Int, lastError: String? = nil) {
+    public init(notifier: String, delivered: Int, pending: Int, failed: Int, lastError: String? = nil, disabled: OutboxChannelStatus.Disabled? = nil) {
         self.notifier = notifier
         self.delivered = delivered
         self.pending = pending
         self.failed = failed
         self.lastError = lastError
+        self.disabled = disabled
     }
 }
 
 /// Where alerts go after the engine: appended durably before the state commits, delivered after.
 public protocol AlertDispatch: Sendable {
     /// Appends alerts to every notifier's outbox and fsyncs; ids already there are dropped.
-    func append(_ alerts: [Alert]) async throws
+    /// - Returns: how many entries were added, over all outboxes.
+    @discardableResult
+    func append(_ alerts: [Alert]) async throws -> Int
     /// Sends what is pending, in order, and marks what was delivered.
     func deliverPending() async -> [DeliveryReport]
     /// What opening the outboxes had to repair, one sentence each; told in a notice.
@@ -159,6 +168,22 @@ public struct PollCycle: Sendable {
         let committed = state
         try await BlockingWork.shared.run { try store.commit(committed) }
         report.delivery = await dispatch.deliverPending()
+        // A receiver that disabled its notifier is told through the others. Built from the
+        // remembered status every cycle (the id names the notifier and when), so a crash
+        // between disabling and queuing the notice still sends it, once.
+        let disabled = report.delivery.compactMap { delivery in
+            delivery.disabled.map { SystemNotice.alert(.endpointDisabled, fingerprint: "\(delivery.notifier)|\(GraphTimestamp.graphText($0.since))", detail: "\(delivery.notifier): \($0.reason)", since: $0.since, now: now) }
+        }
+        if !disabled.isEmpty, try await dispatch.append(disabled) > 0 {
+            report.notices += disabled
+            let again = await dispatch.deliverPending()
+            report.delivery = zip(report.delivery, again).map { first, second in
+                var merged = second
+                merged.delivered += first.delivered
+                merged.failed += first.failed
+                return merged
+            }
+        }
         return report
     }
 

@@ -1,0 +1,23 @@
+import Foundation
+
+/// What one notifier's channel remembers between processes: a receiver's `Retry-After` (so a
+/// cron poll five minutes later honours an hour's wait) and whether the receiver disabled it.
+///
+/// Kept in `<stateDir>/outbox/<notifier>.status.json`, 0600, replaced atomically.
+public struct OutboxChannelStatus: Sendable, Hashable, Codable {
+    /// Why and since when the receiver turned this notifier off (HTTP 410 Gone).
+    public struct Disabled: Sendable, Hashable, Codable {
+        public var reason: String
+        public var since: Date
+    }
+
+    /// No delivery before this time: the receiver's `Retry-After`.
+    public var notBefore: Date?
+    /// Set while the receiver has asked not to be sent anything; alerts stay queued.
+    public var disabled: Disabled?
+
+    public init(notBefore: Date? = nil, disabled: Disabled? = nil) {
+        self.notBefore = notBefore
+        self.disabled = disabled
+    }
+}
