@@ -143,6 +143,14 @@ extension JSONValue {
         return try parser.parseDocument()
     }
 
+    /// Indented JSON with sorted keys, for people and `--json` output; `/` is not escaped.
+    public func prettyText() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(self) else { return "null" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
     /// Compact JSON with sorted keys: the same value always gives the same bytes.
     public func canonicalData() -> Data {
         let encoder = JSONEncoder()

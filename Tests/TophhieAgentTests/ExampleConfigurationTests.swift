@@ -29,13 +29,16 @@ import Testing
     }
 
     @Test(arguments: [
-        ("tenant: x\nbogus: 1\n", "cfg.yml:2:1: error: unknown key 'bogus'; known keys: authority, client_id, graph_url, notifiers, poll, retention_days, rules, state_dir, tenant"),
+        ("tenant: x\nbogus: 1\n", "cfg.yml:2:1: error: unknown key 'bogus'; known keys: authority, client_id, graph_url, health, notifiers, poll, retention_days, rules, state_dir, tenant"),
+        ("health:\n  heartbeat: https://hc.example/x\n", "cfg.yml:2:3: error: unknown key 'health.heartbeat'; known: heartbeat_url, heartbeat_fail_url, metrics_file"),
+        ("health:\n  heartbeat_fail_url: https://hc.example/x/fail\n", "cfg.yml:2:3: error: health.heartbeat_fail_url needs health.heartbeat_url beside it"),
+        ("health:\n  heartbeat_url: ftp://hc.example/x\n", "cfg.yml:2:18: error: 'health.heartbeat_url' must be an http(s) URL (https except to loopback), not 'ftp://hc.example/x'"),
         ("poll:\n  interval: 10s\n", "cfg.yml:2:13: error: poll.interval must be at least 1m: the sign-in log API allows about 5 requests per 10 s per app and tenant"),
         ("poll:\n  lookback: soon\n", "cfg.yml:2:13: error: 'poll.lookback' must be a duration such as 90s, 5m, 24h or 7d, not 'soon'"),
         ("notifiers:\n  - type: pager\n", "cfg.yml:2:5: error: unknown notifier type 'pager'; use stdout, syslog or webhook"),
         ("notifiers:\n  - type: stdout\n  - type: stdout\n", "cfg.yml:3:5: error: two notifiers are named 'stdout'; give each a unique 'name'"),
         ("notifiers:\n  - type: stdout\n    min_level: severe\n", "cfg.yml:3:16: error: min_level must be one of informational, low, medium, high, critical, not 'severe'"),
-        ("notifiers:\n  - {type: stdout, name: a.settled}\n", "cfg.yml:2:5: error: notifier name 'a.settled' may not end in .settled or .dead (the outbox uses those names)"),
+        ("notifiers:\n  - {type: stdout, name: a.settled}\n", "cfg.yml:2:5: error: notifier name 'a.settled' may not end in .settled, .dead or .status (the outbox uses those names)"),
         ("notifiers:\n  - {type: stdout, name: .hidden}\n", "cfg.yml:2:5: error: notifier name '.hidden' may use letters, digits, '.', '_' and '-' only, and may not start with '.' (it names a file)"),
         ("graph_url: ftp://x\n", "cfg.yml:1:12: error: 'graph_url' must be an http(s) URL (https except to loopback), not 'ftp://x'"),
         ("tenant: [a\n", "cfg.yml:1:9: error: unterminated flow sequence: missing ']'"),

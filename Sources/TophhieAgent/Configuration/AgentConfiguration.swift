@@ -22,6 +22,8 @@ public struct AgentConfiguration: Sendable, Equatable {
     /// Files or folders of rules.
     public var rulePaths: [String]
     public var notifiers: [NotifierConfiguration]
+    /// The heartbeat and metrics file that tell the outside world the agent is alive.
+    public var health: HealthReporter.Settings = HealthReporter.Settings()
     /// The file this came from, for messages.
     public var sourceFile: String?
 
@@ -93,7 +95,7 @@ public struct AgentConfiguration: Sendable, Equatable {
         let top = try reader.mapping(root, "the config file")
         var configuration = AgentConfiguration(stateDirectory: defaultStateDirectory(environment: environment))
         configuration.sourceFile = file
-        let known: Set<String> = ["tenant", "client_id", "authority", "graph_url", "state_dir", "retention_days", "poll", "rules", "notifiers"]
+        let known: Set<String> = ["tenant", "client_id", "authority", "graph_url", "state_dir", "retention_days", "poll", "rules", "notifiers", "health"]
         for (key, value) in top {
             guard known.contains(key.text) else {
                 throw reader.error("unknown key '\(key.text)'; known keys: \(known.sorted().joined(separator: ", "))", at: key.node)
@@ -127,6 +129,18 @@ public struct AgentConfiguration: Sendable, Equatable {
                 configuration.rulePaths = try reader.stringList(value, "rules").map { reader.path($0, base: baseDirectory).path }
             case "notifiers":
                 configuration.notifiers = try reader.notifiers(value)
+            case "health":
+                for (healthKey, healthValue) in try reader.mapping(value, "health") {
+                    switch healthKey.text {
+                    case "heartbeat_url": configuration.health.heartbeatURL = try reader.url(healthValue, "health.heartbeat_url")
+                    case "heartbeat_fail_url": configuration.health.heartbeatFailURL = try reader.url(healthValue, "health.heartbeat_fail_url")
+                    case "metrics_file": configuration.health.metricsFile = reader.path(try reader.string(healthValue, "health.metrics_file"), base: baseDirectory)
+                    default: throw reader.error("unknown key 'health.\(healthKey.text)'; known: heartbeat_url, heartbeat_fail_url, metrics_file", at: healthKey.node)
+                    }
+                }
+                if configuration.health.heartbeatFailURL != nil, configuration.health.heartbeatURL == nil {
+                    throw reader.error("health.heartbeat_fail_url needs health.heartbeat_url beside it", at: value)
+                }
             default: break
             }
         }
@@ -227,8 +241,8 @@ struct ConfigReader {
                 throw error("notifier name '\(finalName)' may use letters, digits, '.', '_' and '-' only, and may not start with '.' (it names a file)", at: item)
             }
             // The outbox keeps <name>.jsonl beside <name>.settled.jsonl and <name>.dead.jsonl.
-            guard !finalName.hasSuffix(".settled"), !finalName.hasSuffix(".dead") else {
-                throw error("notifier name '\(finalName)' may not end in .settled or .dead (the outbox uses those names)", at: item)
+            guard !finalName.hasSuffix(".settled"), !finalName.hasSuffix(".dead"), !finalName.hasSuffix(".status") else {
+                throw error("notifier name '\(finalName)' may not end in .settled, .dead or .status (the outbox uses those names)", at: item)
             }
             guard names.insert(finalName).inserted else {
                 throw error("two notifiers are named '\(finalName)'; give each a unique 'name'", at: item)

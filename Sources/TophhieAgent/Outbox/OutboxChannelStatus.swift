@@ -9,6 +9,11 @@ public struct OutboxChannelStatus: Sendable, Hashable, Codable {
     public struct Disabled: Sendable, Hashable, Codable {
         public var reason: String
         public var since: Date
+
+        public init(reason: String, since: Date) {
+            self.reason = reason
+            self.since = since
+        }
     }
 
     /// No delivery before this time: the receiver's `Retry-After`.

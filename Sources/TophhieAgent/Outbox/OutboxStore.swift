@@ -47,8 +47,10 @@ public actor OutboxStore {
     ///   - compactionThreshold: settled entries tolerated in the queue file before it is rewritten.
     ///   - settledRetention: how long settled ids are remembered; longer than any replay window
     ///     (Graph keeps sign-ins at most 30 days).
+    ///   - repair: false to only read (`status`, `outbox list` beside a running agent): damage is
+    ///     reported in `recoveryNotes` but nothing is written.
     /// - Throws: `OutboxError` when the name is unusable or the files cannot be read or repaired.
-    public init(stateDirectory: String, notifier: String, compactionThreshold: Int = 64, settledRetention: TimeInterval = 90 * 86_400) throws {
+    public init(stateDirectory: String, notifier: String, compactionThreshold: Int = 64, settledRetention: TimeInterval = 90 * 86_400, repair: Bool = true) throws {
         guard Self.isUsableName(notifier) else {
             throw OutboxError("notifier name \"\(ControlCharacterEscaping.escape(notifier))\" cannot name an outbox file; use letters, digits, '-', '_' or '.', not starting with '.'")
         }
@@ -61,15 +63,17 @@ public actor OutboxStore {
         self.compactionThreshold = compactionThreshold
         self.settledRetention = settledRetention
         self.executor = BlockingSerialExecutor(label: "tophhie.outbox.\(notifier)")
-        do {
-            try DurableFile.makeDirectory(directory, mode: 0o700)
-        } catch {
-            throw OutboxError("\(error)")
+        if repair {
+            do {
+                try DurableFile.makeDirectory(directory, mode: 0o700)
+            } catch {
+                throw OutboxError("\(error)")
+            }
         }
         var notes: [String] = []
-        let settledLines: [OutboxSettlement] = try Self.readLines(settledPath, notes: &notes)
+        let settledLines: [OutboxSettlement] = try Self.readLines(settledPath, notes: &notes, repair: repair)
         for line in settledLines { settled[line.id] = line }
-        let entries: [OutboxEntry] = try Self.readLines(queuePath, notes: &notes)
+        let entries: [OutboxEntry] = try Self.readLines(queuePath, notes: &notes, repair: repair)
         for entry in entries {
             if settled[entry.alert.id] != nil {
                 settledInQueueFile += 1

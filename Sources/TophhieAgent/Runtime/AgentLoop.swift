@@ -68,9 +68,11 @@ public actor AgentLoop: Service {
             if reports.count > 100 { reports.removeFirst(reports.count - 100) }
             if let onReport { onReport(report) } else { log(report.summary) }
             for skipped in report.skipped { log(skipped.description) }
+            for problem in await setup.health.record(report, at: clock.now()) { log(problem) }
         } catch {
             cycles += 1
             log("poll failed: \(error)")
+            for problem in await setup.health.record(nil, at: clock.now()) { log(problem) }
         }
     }
 

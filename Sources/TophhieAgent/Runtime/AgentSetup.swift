@@ -10,6 +10,8 @@ public struct AgentSetup: Sendable {
     public let rules: RuleSet
     public let cycle: PollCycle
     public let dispatch: OutboxDispatch
+    /// The heartbeat and metrics file, told after every poll.
+    public let health: HealthReporter
     /// Rule warnings and notes worth a log line (errors stop the build instead).
     public let ruleNotes: [RuleDiagnostic]
 
@@ -50,7 +52,8 @@ public struct AgentSetup: Sendable {
         })
         let engine = Engine(rules: rules, settings: EngineSettings(lookback: configuration.lookback))
         let cycle = PollCycle(auth: auth, engine: engine, store: StateStore(stateDirectory: configuration.stateDirectory), planner: PollPlanner(retentionDays: configuration.retentionDays, lookback: configuration.lookback), dispatch: dispatch)
-        return AgentSetup(configuration: configuration, auth: auth, rules: rules, cycle: cycle, dispatch: dispatch, ruleNotes: rules.diagnostics.filter { $0.severity != .error })
+        let health = HealthReporter(settings: configuration.health, stateDirectory: configuration.stateDirectory, notifiers: configuration.notifiers.map(\.name), transport: environment.transport)
+        return AgentSetup(configuration: configuration, auth: auth, rules: rules, cycle: cycle, dispatch: dispatch, health: health, ruleNotes: rules.diagnostics.filter { $0.severity != .error })
     }
 
     /// The configured rule paths, or `$TOPHHIE_RULES`, or `./rules`.

@@ -14,5 +14,8 @@ let registeredCommands: [any CLICommand.Type] = [
     RulesTestCommand.self,
     ReplayCommand.self,
     NotifyTestCommand.self,
+    OutboxListCommand.self,
+    OutboxRetryCommand.self,
+    OutboxEnableCommand.self,
     SimulateCommand.self,
 ]

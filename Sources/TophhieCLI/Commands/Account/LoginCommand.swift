@@ -62,34 +62,3 @@ enum LogoutCommand: CLICommand {
         return .ok
     }
 }
-
-/// `status`: who is signed in, with which scopes, until when. Never a token.
-enum StatusCommand: CLICommand {
-    static let spec = CommandSpec(
-        path: ["status"],
-        summary: "Show who is signed in, the granted scopes and token expiry",
-        options: ConnectionOptions.specs,
-        discussion: "Reads the token cache only; no network. Tokens are never printed.\n\nexample:\n  tophhie-watch status")
-
-    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
-        let configuration = try ConnectionOptions.authConfiguration(arguments, io: io)
-        let auth = TophhieAuth(configuration: configuration, transport: io.transport, clock: io.clock)
-        guard let session = try await auth.currentSession() else {
-            io.out("Not signed in. Run 'tophhie-watch login'.\n")
-            return .signInNeeded
-        }
-        let cache = TokenCache(file: configuration.stateDirectory.appendingPathComponent("tokens.json"))
-        io.out("User:          \(session.userPrincipalName ?? "unknown (profile not read yet)")\n")
-        io.out("Object id:     \(session.objectID ?? "unknown")\n")
-        io.out("Tenant:        \(configuration.tenant) via \(configuration.authority.absoluteString)\n")
-        io.out("Scopes:        \(session.grantedScopes.joined(separator: " "))\n")
-        let now = io.clock.now()
-        if let expiry = session.accessTokenExpiresAt {
-            let left = expiry.timeIntervalSince(now)
-            io.out("Access token:  \(left > 0 ? "valid for \(Int(left / 60)) more minutes" : "expired (refreshed on next use)") (\(GraphTimestamp.filterText(expiry)))\n")
-        }
-        io.out("Signed in:     \(GraphTimestamp.filterText(session.signedInAt))\(session.refreshedAt.map { ", last refreshed \(GraphTimestamp.filterText($0))" } ?? "")\n")
-        io.out("Token cache:   \(cache.file.path) (mode \(cache.fileMode.map { String($0, radix: 8) } ?? "?"))\n")
-        return .ok
-    }
-}

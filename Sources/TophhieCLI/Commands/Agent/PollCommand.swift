@@ -31,9 +31,14 @@ enum PollCommand: CLICommand {
         defer { lock.release() }
         let setup = try AgentSetup.build(configuration, environment: .init(variables: io.environment, outputIsTerminal: io.outIsTerminal, write: io.alertOut, clock: io.clock, transport: io.transport))
         AgentLog.warnings(setup, log: log)
-        let report = try await setup.cycle.run(now: io.clock.now())
+        let report: PollReport
+        do { report = try await setup.cycle.run(now: io.clock.now()) } catch {
+            for problem in await setup.health.record(nil, at: io.clock.now()) { log(problem) }
+            throw error
+        }
         log(report.summary)
         for skipped in report.skipped { log(skipped.description) }
+        for problem in await setup.health.record(report, at: io.clock.now()) { log(problem) }
         switch report.outcome {
         case .succeeded:
             return report.delivery.contains { $0.pending > 0 || $0.failed > 0 } ? .failure : .ok

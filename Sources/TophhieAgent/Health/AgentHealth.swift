@@ -1,0 +1,103 @@
+import Foundation
+import TophhieJSON
+
+/// What an operator (or a monitor of the monitor) needs to know about the agent, read from its
+/// state directory without a lock and without writing: `status --json` prints it and the
+/// metrics file is written from it.
+public struct AgentHealth: Sendable, Equatable {
+    /// One notifier's outbox.
+    public struct Channel: Sendable, Equatable {
+        public var name: String
+        public var pending: Int
+        public var deadLettered: Int
+        /// When the oldest pending alert was queued.
+        public var oldestPending: Date?
+        /// No delivery before this time (the receiver's `Retry-After`).
+        public var retryAfter: Date?
+        public var disabled: OutboxChannelStatus.Disabled?
+        /// Why the outbox could not be read, when it could not.
+        public var error: String?
+    }
+
+    /// A standing problem as the state remembers it.
+    public struct Problem: Sendable, Equatable {
+        public var kind: String
+        public var detail: String
+        public var since: Date
+        public var notified: Bool
+    }
+
+    public var stateDirectory: String
+    public var lastSuccessfulPoll: Date?
+    public var newestEventTime: Date?
+    public var learned: Bool
+    public var problem: Problem?
+    /// Why `state.json` cannot be used, when it cannot.
+    public var stateError: String?
+    public var notifiers: [Channel]
+
+    /// Reads the state and every named notifier's outbox.
+    public static func read(stateDirectory: URL, notifiers: [String]) async -> AgentHealth {
+        var health = AgentHealth(stateDirectory: stateDirectory.path, learned: false, notifiers: [])
+        do {
+            let state = try StateStore(stateDirectory: stateDirectory).load()
+            health.lastSuccessfulPoll = state.lastSuccessfulPoll
+            health.newestEventTime = state.newestEventTime
+            health.learned = state.learned
+            health.problem = state.problem.map { Problem(kind: $0.kind.rawValue, detail: $0.detail, since: $0.since, notified: $0.notified) }
+        } catch {
+            health.stateError = "\(error)"
+        }
+        for name in notifiers {
+            var channel = Channel(name: name, pending: 0, deadLettered: 0)
+            do {
+                let store = try OutboxStore(stateDirectory: stateDirectory.path, notifier: name, repair: false)
+                let pending = await store.pendingEntries()
+                let status = await store.status
+                channel.pending = pending.count
+                channel.oldestPending = pending.map(\.appendedAt).min()
+                channel.deadLettered = try await store.deadLetters().count
+                channel.retryAfter = status.notBefore
+                channel.disabled = status.disabled
+            } catch {
+                channel.error = "\(error)"
+            }
+            health.notifiers.append(channel)
+        }
+        return health
+    }
+
+    /// Whether everything is as it should be: state readable, no problem, nothing disabled.
+    public var isHealthy: Bool {
+        stateError == nil && problem == nil && notifiers.allSatisfy { $0.disabled == nil && $0.error == nil }
+    }
+
+    /// As JSON, ISO-8601 times; absent values are `null`.
+    public var jsonValue: JSONValue {
+        func time(_ date: Date?) -> JSONValue { date.map { .string(GraphTimestamp.alertText($0)) } ?? .null }
+        func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+        let problem: JSONValue = self.problem.map { .object(["kind": .string($0.kind), "detail": .string($0.detail), "since": time($0.since), "notified": .bool($0.notified)]) } ?? .null
+        let channels: [JSONValue] = notifiers.map { channel in
+            .object([
+                "name": .string(channel.name),
+                "pending": .int(Int64(channel.pending)),
+                "deadLettered": .int(Int64(channel.deadLettered)),
+                "oldestPending": time(channel.oldestPending),
+                "retryAfter": time(channel.retryAfter),
+                "disabled": channel.disabled.map { .object(["reason": .string($0.reason), "since": time($0.since)]) } ?? .null,
+                "error": text(channel.error),
+            ])
+        }
+        let value = JSONValue.object([
+            "healthy": .bool(isHealthy),
+            "stateDirectory": .string(stateDirectory),
+            "lastSuccessfulPoll": time(lastSuccessfulPoll),
+            "newestEventTime": time(newestEventTime),
+            "learned": .bool(learned),
+            "problem": problem,
+            "stateError": text(stateError),
+            "notifiers": .array(channels),
+        ])
+        return value
+    }
+}

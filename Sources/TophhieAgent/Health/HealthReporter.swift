@@ -1,0 +1,79 @@
+import Foundation
+import TophhieSystem
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Tells the world outside the agent that it is alive: a heartbeat URL pinged after each poll
+/// (healthchecks.io / Uptime Kuma "push" style, so a dead host, a crash loop or a disabled timer
+/// is noticed by the silence) and a metrics file written atomically each cycle.
+public struct HealthReporter: Sendable {
+    /// Where to report; each part is optional.
+    public struct Settings: Sendable, Equatable {
+        /// GET after a successful poll.
+        public var heartbeatURL: URL?
+        /// GET after a failed one; default `<heartbeatURL>/fail` (healthchecks.io's form).
+        public var heartbeatFailURL: URL?
+        /// A `.prom` file for node_exporter's textfile collector.
+        public var metricsFile: URL?
+
+        public init(heartbeatURL: URL? = nil, heartbeatFailURL: URL? = nil, metricsFile: URL? = nil) {
+            self.heartbeatURL = heartbeatURL
+            self.heartbeatFailURL = heartbeatFailURL
+            self.metricsFile = metricsFile
+        }
+
+        public var isEmpty: Bool { heartbeatURL == nil && metricsFile == nil }
+
+        /// The URL pinged after a failed poll.
+        public var failURL: URL? { heartbeatFailURL ?? heartbeatURL?.appendingPathComponent("fail") }
+    }
+
+    public let settings: Settings
+    let stateDirectory: URL
+    let notifiers: [String]
+    let transport: any HTTPTransport
+    /// Seconds one ping may take; a slow monitor never holds up the next poll for long.
+    public var deadline: Double = 10
+
+    public init(settings: Settings, stateDirectory: URL, notifiers: [String], transport: any HTTPTransport) {
+        self.settings = settings
+        self.stateDirectory = stateDirectory
+        self.notifiers = notifiers
+        self.transport = transport
+    }
+
+    /// Reports one poll.
+    /// - Parameter report: the poll's report, or nil when the poll threw (damaged state, disk).
+    /// - Returns: one line per part that could not report, for the log; never the URL's path
+    ///   or query, which hold the check's secret.
+    public func record(_ report: PollReport?, at now: Date) async -> [String] {
+        guard !settings.isEmpty else { return [] }
+        var problems: [String] = []
+        let succeeded = report?.outcome == .succeeded
+        if let url = succeeded ? settings.heartbeatURL : settings.failURL {
+            var request = URLRequest(url: url)
+            request.httpMethod = "GET"
+            request.setValue("tophhie-watch", forHTTPHeaderField: "User-Agent")
+            do {
+                let reply = try await transport.send(request, deadline: deadline)
+                if !(200...299).contains(reply.status) { problems.append("heartbeat \(HTTPTransportError.origin(url)): HTTP \(reply.status)") }
+            } catch is CancellationError {
+                return problems
+            } catch {
+                problems.append("heartbeat \(HTTPTransportError.origin(url)): \(error)")
+            }
+        }
+        if let file = settings.metricsFile {
+            let health = await AgentHealth.read(stateDirectory: stateDirectory, notifiers: notifiers)
+            let text = MetricsText.render(health, lastPoll: now, succeeded: succeeded, alerts: report?.alerts.count ?? 0, signIns: report?.fetched ?? 0)
+            do {
+                // Metrics are not secret and the collector runs as another user: 0644.
+                try await BlockingWork.shared.run { try DurableFile.replace(file.path, with: Array(text.utf8), mode: 0o644) }
+            } catch {
+                problems.append("metrics file: \(error)")
+            }
+        }
+        return problems
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import TophhieAuth
+import TophhieAgent
+import TophhieJSON
+
+/// `status`: the session, the last poll, the standing problem and each outbox; read-only, never a token.
+enum StatusCommand: CLICommand {
+    static let spec = CommandSpec(
+        path: ["status"],
+        summary: "Show who is signed in, the granted scopes, the last poll, problems and outboxes",
+        options: ConnectionOptions.specs + [OptionSpec("json", help: "print it all as one JSON object")],
+        discussion: """
+        Reads the token cache, the agent state and the outboxes only: no network, no lock, nothing
+        written, so it is safe beside a running agent. Tokens are never printed. Exits 3 when
+        nobody is signed in.
+
+        examples:
+          tophhie-watch status
+          tophhie-watch status --json | jq .agent.lastSuccessfulPoll
+        """)
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
+        let agentConfiguration = try ConnectionOptions.agentConfiguration(arguments, io: io)
+        let configuration = try agentConfiguration.authConfiguration()
+        let auth = TophhieAuth(configuration: configuration, transport: io.transport, clock: io.clock)
+        let session = try await auth.currentSession()
+        let health = await AgentHealth.read(stateDirectory: agentConfiguration.stateDirectory, notifiers: agentConfiguration.notifiers.map(\.name))
+        let cache = TokenCache(file: configuration.stateDirectory.appendingPathComponent("tokens.json"))
+        if arguments.flag("json") {
+            func time(_ date: Date?) -> JSONValue { date.map { .string(GraphTimestamp.alertText($0)) } ?? .null }
+            let sessionValue: JSONValue = session.map { session in
+                .object([
+                    "userPrincipalName": session.userPrincipalName.map(JSONValue.string) ?? .null,
+                    "objectId": session.objectID.map(JSONValue.string) ?? .null,
+                    "tenant": .string(configuration.tenant),
+                    "scopes": .array(session.grantedScopes.map(JSONValue.string)),
+                    "accessTokenExpiresAt": time(session.accessTokenExpiresAt),
+                    "signedInAt": time(session.signedInAt),
+                    "refreshedAt": time(session.refreshedAt),
+                    "tokenCache": .string(cache.file.path),
+                ])
+            } ?? .null
+            let agent = health.jsonValue
+            io.out(JSONValue.object(["session": sessionValue, "agent": agent]).prettyText() + "\n")
+            return session == nil ? .signInNeeded : .ok
+        }
+        guard let session else {
+            io.out("Not signed in. Run 'tophhie-watch login'.\n")
+            printAgent(health, io: io)
+            return .signInNeeded
+        }
+        io.out("User:          \(session.userPrincipalName ?? "unknown (profile not read yet)")\n")
+        io.out("Object id:     \(session.objectID ?? "unknown")\n")
+        io.out("Tenant:        \(configuration.tenant) via \(configuration.authority.absoluteString)\n")
+        io.out("Scopes:        \(session.grantedScopes.joined(separator: " "))\n")
+        let now = io.clock.now()
+        if let expiry = session.accessTokenExpiresAt {
+            let left = expiry.timeIntervalSince(now)
+            io.out("Access token:  \(left > 0 ? "valid for \(Int(left / 60)) more minutes" : "expired (refreshed on next use)") (\(GraphTimestamp.filterText(expiry)))\n")
+        }
+        io.out("Signed in:     \(GraphTimestamp.filterText(session.signedInAt))\(session.refreshedAt.map { ", last refreshed \(GraphTimestamp.filterText($0))" } ?? "")\n")
+        io.out("Token cache:   \(cache.file.path) (mode \(cache.fileMode.map { String($0, radix: 8) } ?? "?"))\n")
+        printAgent(health, io: io)
+        return .ok
+    }
+
+    static func printAgent(_ health: AgentHealth, io: CommandIO) {
+        if let error = health.stateError {
+            io.out("Agent state:   UNUSABLE: \(error)\n")
+        } else {
+            io.out("Last poll:     \(health.lastSuccessfulPoll.map { "\(GraphTimestamp.filterText($0)) (successful)" } ?? "never")\n")
+        }
+        if let problem = health.problem {
+            io.out("Problem:       \(problem.kind) since \(GraphTimestamp.filterText(problem.since))\(problem.notified ? ", notice sent" : ""): \(problem.detail)\n")
+        }
+        for channel in health.notifiers {
+            var parts = ["\(channel.pending) pending", "\(channel.deadLettered) dead-lettered"]
+            if let disabled = channel.disabled { parts.append("DISABLED by its receiver since \(GraphTimestamp.filterText(disabled.since)) ('tophhie-watch outbox enable \(channel.name)' once fixed)") }
+            if let wait = channel.retryAfter { parts.append("waiting until \(GraphTimestamp.filterText(wait)) (Retry-After)") }
+            if let error = channel.error { parts.append("unreadable: \(error)") }
+            io.out("Outbox \(channel.name): \(parts.joined(separator: ", "))\n")
+        }
+    }
+}
