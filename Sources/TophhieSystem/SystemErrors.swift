@@ -26,6 +26,8 @@ public struct SocketError: Error, CustomStringConvertible, Sendable, Equatable {
     public var description: String { "\(operation) \(target): \(systemErrorMessage(code))" }
     /// Nothing listens there: a refused connection or a missing socket file.
     public var isRefusedOrMissing: Bool { code == ECONNREFUSED || code == ENOENT }
+    /// The datagram is larger than the socket takes: the same bytes will never be sent.
+    public var isMessageTooLong: Bool { code == EMSGSIZE }
 }
 
 /// A failed file call, with the path and the C library's reason.

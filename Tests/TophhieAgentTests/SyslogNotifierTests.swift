@@ -107,6 +107,47 @@ import TophhieRules
         #expect(received.starts(with: Array("<35>1 ".utf8)))
     }
 
+    /// An alert whose group value is 125 KB of attacker-chosen text (a device name), marks and escapes.
+    static func hugeGroupAlert() -> Alert {
+        var alert = NotifierTestAlerts.alert(summary: String(repeating: "é", count: 30_000))
+        alert.group = [AlertGroupValue(field: "deviceDetail.displayName", value: String(repeating: "A\u{301}]\"", count: 25_000))]
+        return alert
+    }
+
+    @Test(arguments: [
+        (SyslogNotifier.Transport.udp(host: "127.0.0.1", port: 9), 2048),
+        (.tcp(host: "127.0.0.1", port: 9), 8192),
+        (.unixDatagram(path: "/dev/log"), 2048),
+    ])
+    func aHugeValueIsCutToTheTransportsBound(transport: SyslogNotifier.Transport, bound: Int) throws {
+        let syslog = notifier(transport)
+        var bytes = syslog.wireBytes(for: Self.hugeGroupAlert())
+        if case .tcp = transport {
+            let space = try #require(bytes.firstIndex(of: 0x20))
+            let counted = try #require(Int(String(decoding: bytes[..<space], as: UTF8.self)))
+            bytes = Array(bytes[(space + 1)...])
+            #expect(counted == bytes.count, "the octet count frames the cut message")
+        }
+        #expect(bytes.count <= bound)
+        #expect(bytes.count > bound - 16, "the bound is used, not wasted")
+        let text = String(decoding: bytes, as: UTF8.self)
+        if case .unixDatagram = transport { return }
+        // The short values stay whole, the long one is cut inside its quotes, and SD stays well-formed.
+        #expect(text.contains(#"[tophhie@32473 id="a-1" rule="failed-burst" level="high" kind="detection" group="deviceDetail.displayName="#))
+        let sdEnd = try #require(text.range(of: "…\"] "))
+        #expect(!text[..<sdEnd.lowerBound].hasSuffix("\\"), "the cut does not leave a dangling escape")
+        #expect(text.hasSuffix("é…") || text.hasSuffix("…"))
+    }
+
+    @Test func aHugeValueStillArrivesOverUDP() async throws {
+        let (listener, port) = try ListeningSocket.bindListener(kind: .datagram)
+        let syslog = notifier(.udp(host: "127.0.0.1", port: port))
+        try await syslog.deliver(Self.hugeGroupAlert())
+        let received = try #require(try ListeningSocket.receiveDatagram(listener, timeout: .seconds(10)))
+        #expect(received.count <= 2048)
+        #expect(received == syslog.wireBytes(for: Self.hugeGroupAlert()))
+    }
+
     @Test func tcpOctetCountedFrameArrives() async throws {
         let (listener, port) = try ListeningSocket.bindListener(kind: .stream)
         let syslog = notifier(.tcp(host: "127.0.0.1", port: port))

@@ -67,7 +67,14 @@ public struct NotifierFactory: Sendable {
                 guard let parsed = SyslogNotifier.Format(rawValue: name) else { throw entry.error("format must be rfc5424 or rfc3164, not '\(name)'") }
                 format = parsed
             }
-            return (SyslogNotifier(name: entry.name, settings: .init(transport: transport, facility: facility, format: format), now: now), route)
+            var maxBytes: Int?
+            if let text = entry.options["max_message_bytes"] {
+                guard let value = Int(text), (480...65_000).contains(value) else {
+                    throw entry.error("max_message_bytes must be a whole number from 480 (the least RFC 5424 lets a receiver take) to 65000, not '\(text)'")
+                }
+                maxBytes = value
+            }
+            return (SyslogNotifier(name: entry.name, settings: .init(transport: transport, facility: facility, format: format, maxMessageBytes: maxBytes), now: now), route)
         case "webhook":
             guard let url = entry.options["url"] else { throw entry.error("a webhook needs 'url'") }
             let endpoint: WebhookEndpoint
@@ -110,7 +117,7 @@ public struct NotifierFactory: Sendable {
     private func checkKeys(_ entry: NotifierConfiguration) throws {
         let allowed: [String: Set<String>] = [
             "stdout": ["format", "colour"],
-            "syslog": ["transport", "address", "facility", "format"],
+            "syslog": ["transport", "address", "facility", "format", "max_message_bytes"],
             "webhook": ["url", "preset", "secret", "secret_file", "secret_env", "routing_key", "routing_key_file", "routing_key_env", "timeout"],
         ]
         for key in entry.options.keys.sorted() where !(allowed[entry.type]?.contains(key) ?? false) {

@@ -55,12 +55,16 @@ public struct SyslogMessage: Sendable, Hashable {
 
     /// `<PRI>1 TIMESTAMP HOSTNAME APP-NAME PROCID MSGID [SD] MSG`, at most `maxBytes` long.
     ///
-    /// The MSG part is cut (at a character boundary, with `…`) to fit; a UTF-8 BOM is put before
-    /// MSG only when it holds non-ASCII text, as RFC 5424 §6.4 asks.
+    /// Every part is bounded, so no value (a 1 MB group from a hostile device name) can make a
+    /// message the transport refuses: the header fields have RFC 5424's limits, the structured
+    /// data gets at most three quarters of what is left (its longest values cut first, each
+    /// ending in `…`), and MSG is cut (at a character boundary, with `…`) to fit the rest. A
+    /// UTF-8 BOM is put before MSG only when it holds non-ASCII text, as RFC 5424 §6.4 asks.
     public func rfc5424(maxBytes: Int = 2048) -> [UInt8] {
         var header = "<\(priority)>1 \(Self.rfc5424Time(timestamp)) \(Self.headerField(hostname, limit: 255)) "
         header += "\(Self.headerField(appName, limit: 48)) \(Self.headerField(processID, limit: 128)) \(Self.headerField(messageID, limit: 32)) "
-        header += structuredData.isEmpty ? "-" : structuredData.map(Self.element).joined()
+        let budget = max(0, (maxBytes - header.utf8.count) * 3 / 4)
+        header += structuredData.isEmpty ? "-" : Self.fitted(structuredData, toBytes: budget)
         var bytes = Array(header.utf8)
         guard !text.isEmpty else { return bytes }
         let bom: [UInt8] = text.utf8.contains(where: { $0 >= 0x80 }) ? [0xEF, 0xBB, 0xBF] : []
@@ -134,14 +138,41 @@ public struct SyslogMessage: Sendable, Hashable {
         return String(out)
     }
 
-    static func element(_ element: StructuredElement) -> String {
-        "[" + sdName(element.id) + element.parameters.map { " \(sdName($0.name))=\"\(paramValue($0.value))\"" }.joined() + "]"
+    static func element(_ item: StructuredElement) -> String {
+        Self.element(item, valueLimit: nil)
+    }
+
+    /// An SD-ELEMENT whose values are each cut to `valueLimit` bytes (before escaping) with `…`.
+    static func element(_ item: StructuredElement, valueLimit: Int?) -> String {
+        "[" + sdName(item.id) + item.parameters.map { parameter in
+            let value = valueLimit.map { String(decoding: truncated(parameter.value, toBytes: $0), as: UTF8.self) } ?? parameter.value
+            return " \(sdName(parameter.name))=\"\(paramValue(value))\""
+        }.joined() + "]"
+    }
+
+    /// The structured data within `limit` bytes: whole when it fits, else with every value cut
+    /// to the longest length that fits (so short values such as the alert id stay whole), else
+    /// `-` when even empty values do not fit.
+    static func fitted(_ elements: [StructuredElement], toBytes limit: Int) -> String {
+        // Escaping only adds bytes: values longer in total than the limit cannot fit whole.
+        if elements.flatMap(\.parameters).reduce(0, { $0 + $1.value.utf8.count }) <= limit {
+            let whole = elements.map(element).joined()
+            if whole.utf8.count <= limit { return whole }
+        }
+        func render(_ cap: Int) -> String { elements.map { Self.element($0, valueLimit: cap) }.joined() }
+        var low = 0
+        var high = elements.flatMap(\.parameters).map(\.value.utf8.count).max() ?? 0
+        guard render(0).utf8.count <= limit else { return "-" }
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if render(middle).utf8.count <= limit { low = middle } else { high = middle - 1 }
+        }
+        return render(low)
     }
 
     /// The UTF-8 of `text`, cut at a character boundary with `…` so it fits in `limit` bytes.
     static func truncated(_ text: String, toBytes limit: Int) -> [UInt8] {
-        let bytes = Array(text.utf8)
-        guard bytes.count > limit else { return bytes }
+        guard text.utf8.count > limit else { return Array(text.utf8) }
         let ellipsis = Array("…".utf8)
         guard limit > ellipsis.count else { return [] }
         var out: [UInt8] = []

@@ -42,14 +42,16 @@ public struct SyslogNotifier: Notifier {
         public var structuredDataID: String
         /// The HOSTNAME field; nil for this machine's name.
         public var hostname: String?
-        /// Longest message sent; RFC 5426 asks receivers to take 2048 octets over UDP.
-        public var maxMessageBytes: Int
+        /// Longest message sent (framing aside); nil for the transport's default: 2,048 bytes
+        /// over UDP and to a local socket (RFC 5426 asks receivers to take that much), 8,192 over
+        /// TCP (rsyslog's default `maxMessageSize`).
+        public var maxMessageBytes: Int?
         /// TCP connect and send deadline.
         public var timeout: Duration
 
         public init(transport: Transport = .unixDatagram(path: "/dev/log"), facility: SyslogFacility = .auth, format: Format? = nil,
                     appName: String = "tophhie-watch", structuredDataID: String = "tophhie@32473", hostname: String? = nil,
-                    maxMessageBytes: Int = 2048, timeout: Duration = .seconds(5)) {
+                    maxMessageBytes: Int? = nil, timeout: Duration = .seconds(5)) {
             self.transport = transport
             self.facility = facility
             self.format = format
@@ -58,6 +60,13 @@ public struct SyslogNotifier: Notifier {
             self.hostname = hostname
             self.maxMessageBytes = maxMessageBytes
             self.timeout = timeout
+        }
+
+        /// The bound every message is cut to.
+        public var effectiveMaxBytes: Int {
+            if let maxMessageBytes { return maxMessageBytes }
+            if case .tcp = transport { return 8192 }
+            return 2048
         }
 
         var effectiveFormat: Format {
@@ -104,8 +113,8 @@ public struct SyslogNotifier: Notifier {
         let message = message(for: alert)
         let bytes: [UInt8]
         switch settings.effectiveFormat {
-        case .rfc5424: bytes = message.rfc5424(maxBytes: settings.maxMessageBytes)
-        case .rfc3164: bytes = message.rfc3164(timeZone: timeZone, maxBytes: settings.maxMessageBytes)
+        case .rfc5424: bytes = message.rfc5424(maxBytes: settings.effectiveMaxBytes)
+        case .rfc3164: bytes = message.rfc3164(timeZone: timeZone, maxBytes: settings.effectiveMaxBytes)
         }
         if case .tcp = settings.transport { return SyslogMessage.octetCounted(bytes) }
         return bytes
@@ -127,6 +136,9 @@ public struct SyslogNotifier: Notifier {
                     try OutgoingSocket.sendUnixDatagram(bytes, path: path)
                 }
             }
+        } catch let error as SocketError where error.isMessageTooLong {
+            // The same bytes will never fit: retrying would hold up every alert behind this one.
+            throw NotifierError.permanent("syslog: the receiver's socket refused a \(bytes.count)-byte message as too long; lower max_message_bytes (now \(settings.effectiveMaxBytes))")
         } catch let error as SocketError {
             throw NotifierError.transient("syslog: cannot \(error.description)")
         }
