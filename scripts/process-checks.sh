@@ -69,5 +69,14 @@ code=${PIPESTATUS[0]}
 check "poll | (closed reader) exits 1, not SIGPIPE" test "$code" -eq 1
 check "and names the broken pipe" grep -q "stdout: cannot write to standard output: Broken pipe" "$WORK/pipe.err"
 
+# A damaged state fails the poll with exit 2 and says so once through the notifiers, not per poll.
+mkdir -p "$WORK/damaged" && chmod 700 "$WORK/damaged" && cp -p "$WORK/state/tokens.json" "$WORK/damaged/"
+printf '{"version": 1, "engine": [' > "$WORK/damaged/state.json"
+TOPHHIE_STATE_DIR="$WORK/damaged" "$BIN" poll >"$WORK/damaged1.out" 2>"$WORK/damaged1.err"
+check "a poll on a damaged state.json exits 2" test $? -eq 2
+check "and tells the notifiers the agent state is unusable" grep -q "Agent state unusable: monitoring has stopped" "$WORK/damaged1.out"
+TOPHHIE_STATE_DIR="$WORK/damaged" "$BIN" poll >"$WORK/damaged2.out" 2>"$WORK/damaged2.err"
+check "the next poll fails the same way without a second notice" bash -c "test $? -eq 2 && ! test -s '$WORK/damaged2.out'"
+
 echo "process checks: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
