@@ -169,7 +169,7 @@ import TophhieJSON
             rules: [ok]
             group-by: [userId]
             fields: [location.countryOrRegion]
-            learning: {period: 14d, events: 10}
+            learning: {period: 14d, events: 3}
             forget: 30d
         """)
         #expect(!rules.hasErrors, "\(rules.diagnostics)")
@@ -187,6 +187,51 @@ import TophhieJSON
         // ES and FR were new during learning (days 1 and 5): quiet. DE on day 16: fires once.
         // ES on day 60 was last seen on day 1, past the 30-day forget age: new again.
         #expect(fired == ["e", "g"])
+    }
+
+    @Test(arguments: [
+        // Ten sign-ins on day one, then the user's own phone country on day 2: the count alone
+        // used to end learning, so day 2 fired.
+        ([0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9], 1.0, false),
+        // Two sign-ins in three weeks: the period alone has passed, the count has not.
+        ([0.0, 7.0], 21.0, false),
+        // Both reached: the new country fires.
+        ([0.0, 1, 2, 3, 4, 5, 6, 7, 8, 9], 15.0, true),
+    ])
+    func learningEndsOnlyWhenBothThePeriodAndTheCountAreReached(baselineDays: [Double], newDay: Double, fires: Bool) {
+        let rules = loadRules("""
+        title: ok
+        id: ok
+        logsource: {product: azure, service: signinlogs}
+        detection: {selection: {ResultType: 0}, condition: selection}
+        ---
+        title: New country
+        id: new-country
+        correlation:
+            type: first_seen
+            rules: [ok]
+            group-by: [userId]
+            fields: [location.countryOrRegion]
+            learning: {period: 14d, events: 10}
+        """)
+        let engine = Engine(rules: rules)
+        let home: [any RuleEvent] = baselineDays.enumerated().map { index, day in
+            SignIn.at(day * 1440, id: "b\(index)", ["location": .object(["countryOrRegion": .string("PT")])])
+        }
+        let (state, quiet) = engine.process(EngineState(), events: home, now: time(newDay * 1440 - 60))
+        #expect(quiet.isEmpty)
+        let away = SignIn.at(newDay * 1440, id: "new", ["location": .object(["countryOrRegion": .string("ES")])])
+        let (_, alerts) = engine.process(state, events: [away], now: time(newDay * 1440 + 5))
+        #expect(alerts.map { $0.events.map(\.id) } == (fires ? [["new"]] : []))
+    }
+
+    @Test(arguments: [
+        ("Edge 120.0.2210", "Edge"), ("Ios 17.4.1", "Ios"), ("Android 14", "Android"), ("Android 15", "Android"),
+        ("Windows 10", "Windows"), ("Mobile Safari", "Mobile Safari"), ("Chrome 125.0.0 Mobile", "Chrome Mobile"),
+        ("Windows10", "Windows10"), ("", ""),
+    ])
+    func versionNumbersAreDroppedDottedOrNot(text: String, expected: String) {
+        #expect(EngineRun.withoutVersions(text) == expected)
     }
 
     @Test func valueCountTemporalAndChains() {

@@ -65,13 +65,13 @@ public enum CorrelationKind: Sendable, Hashable {
 public struct FirstSeenSpec: Sendable, Hashable {
     /// The fields whose combined value must be new (`location.countryOrRegion`, or OS + browser).
     public var fields: [String]
-    /// Learning ends at whichever comes first: this long after the group's first event…
+    /// Learning ends when both hold: this long after the group's first event…
     public var learningPeriod: RuleDuration
-    /// …or this many events for the group.
+    /// …and this many events for the group.
     public var learningEvents: Int
     /// A value not seen for this long counts as new again.
     public var forgetAfter: RuleDuration
-    /// Drop version numbers (`Edge 120.0.1` → `Edge`) so browser updates are not new devices.
+    /// Drop version numbers (`Edge 120.0.1` → `Edge`, `Android 14` → `Android`) so browser updates are not new devices.
     public var ignoreVersions: Bool
 
     public init(fields: [String], learningPeriod: RuleDuration, learningEvents: Int, forgetAfter: RuleDuration, ignoreVersions: Bool = false) {

@@ -2,8 +2,10 @@ import Foundation
 
 /// The `first_seen` extension: a value (or tuple) never seen before for the group.
 ///
-/// Learning ends at whichever comes first: `learning.period` after the group's first event, or
-/// `learning.events` events. Values unseen for `forget` count as new again.
+/// Learning ends when both hold: `learning.period` has passed since the group's first event, and
+/// the group has had `learning.events` events. Either alone ends learning too early: a busy user
+/// makes ten sign-ins on day one, before their phone or laptop has shown up; a weekly user has
+/// not shown their habits after fourteen days. Values unseen for `forget` count as new again.
 extension EngineRun {
     mutating func observeFirstSeen(_ c: Int, event: any RuleEvent) {
         let rule = plan.correlations[c]
@@ -26,7 +28,7 @@ extension EngineRun {
             ?? EngineState.Baseline(learningStart: event.eventTime, events: 0, known: [:])
         if event.eventTime < baseline.learningStart { baseline.learningStart = event.eventTime }
         let learned = baseline.events >= spec.learningEvents
-            || event.eventTime.timeIntervalSince(baseline.learningStart) >= spec.learningPeriod.interval
+            && event.eventTime.timeIntervalSince(baseline.learningStart) >= spec.learningPeriod.interval
         let lastSeen = baseline.known[valueKey]
         let isNew = lastSeen.map { event.eventTime.timeIntervalSince($0) > spec.forgetAfter.interval } ?? true
         if learned && isNew {
@@ -42,11 +44,12 @@ extension EngineRun {
         state.baselines[ruleKey, default: [:]][groupKey] = baseline
     }
 
-    /// `Edge 120.0.2210` → `Edge`, `iOS 17.2` → `iOS`, `Windows 10` unchanged: words with a dot
-    /// and digits are version numbers, and updates should not look like new devices.
+    /// `Edge 120.0.2210` → `Edge`, `iOS 17.2` → `iOS`, `Android 14` → `Android`,
+    /// `Windows 10` → `Windows`: a word that starts with a digit is a version (Graph writes
+    /// `Android 14`, `Ios 17.4.1`, `Chrome 125.0.0`), and updates should not look like new devices.
     static func withoutVersions(_ text: String) -> String {
         text.split(separator: " ").filter { word in
-            !(word.contains(".") && word.first?.isNumber == true)
+            !(word.first.map { $0.isASCII && $0.isNumber } ?? false)
         }.joined(separator: " ")
     }
 }
