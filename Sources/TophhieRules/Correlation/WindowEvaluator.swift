@@ -11,6 +11,9 @@ extension EngineRun {
         var ruleIndex: Int
         var value: String?
         var isNew: Bool
+        /// For an inner `event_count` window: its condition, so a chain can re-check the part of
+        /// the window that falls inside its own timespan.
+        var innerCondition: CorrelationCondition? = nil
     }
 
     /// A window `(t - timespan, t]` whose metric satisfied the condition.
@@ -104,7 +107,8 @@ extension EngineRun {
                         return window.groupValues[innerName] ?? window.groupValues[innerRule.groupBy.first { SignInFieldCatalog.resolve($0).path == SignInFieldCatalog.resolve(innerName).path } ?? ""]
                     }
                     guard values.count == rule.groupBy.count else { continue }
-                    add(Occurrence(time: window.end, order: window.groupKey, events: window.events, ruleIndex: ruleIndex, value: nil, isNew: window.isNew),
+                    let condition: CorrelationCondition? = innerRule.kind == .eventCount ? innerRule.condition : nil
+                    add(Occurrence(time: window.end, order: window.groupKey, events: window.events, ruleIndex: ruleIndex, value: nil, isNew: window.isNew, innerCondition: condition),
                         values: values)
                 }
             }
@@ -127,18 +131,15 @@ extension EngineRun {
         var windows: [Window] = []
         var start = 0
         var valueCounts: [String: Int] = [:]
-        var ruleCounts = [Int](repeating: 0, count: max(ruleCount, 1))
         for end in occurrences.indices {
             let occurrence = occurrences[end]
             if let value = occurrence.value { valueCounts[value, default: 0] += 1 }
-            if occurrence.ruleIndex < ruleCounts.count { ruleCounts[occurrence.ruleIndex] += 1 }
             while occurrences[start].time.timeIntervalSince(occurrence.time) <= -span {
                 let leaving = occurrences[start]
                 if let value = leaving.value {
                     valueCounts[value]! -= 1
                     if valueCounts[value] == 0 { valueCounts[value] = nil }
                 }
-                if leaving.ruleIndex < ruleCounts.count { ruleCounts[leaving.ruleIndex] -= 1 }
                 start += 1
             }
             // Windows end at the last of several occurrences sharing one time.
@@ -146,6 +147,7 @@ extension EngineRun {
             let isNew = newPrefix[end + 1] - newPrefix[start] > 0
             let metric: Int
             var holds: Bool
+            var inside: [Occurrence]?
             switch rule.kind {
             case .eventCount:
                 metric = end - start + 1
@@ -153,12 +155,19 @@ extension EngineRun {
             case .valueCount:
                 metric = valueCounts.count
                 holds = rule.condition.holds(metric)
-            case .temporal:
-                metric = ruleCounts.filter { $0 > 0 }.count
-                holds = rule.condition.holds(metric)
-            case .temporalOrdered:
-                metric = orderedChainLength(occurrences[start...end], ruleCount: ruleCount)
-                holds = metric == ruleCount && rule.condition.holds(metric)
+            case .temporal, .temporalOrdered:
+                // The timespan bounds the whole chain: an inner window placed at its last event
+                // keeps only its events inside this window, and must still satisfy its own condition.
+                let cutoff = occurrence.time.addingTimeInterval(-span)
+                let kept = occurrences[start...end].compactMap { within($0, after: cutoff) }
+                inside = kept
+                if rule.kind == .temporal {
+                    metric = Set(kept.map(\.ruleIndex)).count
+                    holds = rule.condition.holds(metric)
+                } else {
+                    metric = orderedChainLength(kept[...], ruleCount: ruleCount)
+                    holds = metric == ruleCount && rule.condition.holds(metric)
+                }
             default:
                 metric = 0
                 holds = false
@@ -166,7 +175,7 @@ extension EngineRun {
             guard holds else { continue }
             var eventIndices: [Int] = []
             var seenIndices = Set<Int>()
-            for occurrence in occurrences[start...end] {
+            for occurrence in inside ?? Array(occurrences[start...end]) {
                 for index in occurrence.events where seenIndices.insert(index).inserted { eventIndices.append(index) }
             }
             eventIndices.sort { (state.recent[$0].time, state.recent[$0].id) < (state.recent[$1].time, state.recent[$1].id) }
@@ -176,6 +185,16 @@ extension EngineRun {
                                   events: eventIndices, metric: metric, isNew: isNew))
         }
         return windows
+    }
+
+    /// The part of an occurrence later than `cutoff`, or nil when what is left no longer qualifies.
+    func within(_ occurrence: Occurrence, after cutoff: Date) -> Occurrence? {
+        let kept = occurrence.events.filter { state.recent[$0].time > cutoff }
+        if kept.count == occurrence.events.count { return occurrence }
+        guard let condition = occurrence.innerCondition, !kept.isEmpty, condition.holds(kept.count) else { return nil }
+        var trimmed = occurrence
+        trimmed.events = kept
+        return trimmed
     }
 
     /// How many of the referenced rules match in order (rule 0, then 1, …) within the slice,
