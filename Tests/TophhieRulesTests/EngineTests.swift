@@ -322,7 +322,7 @@ import TophhieJSON
         #expect(e?.errorCode == 50053 && e?.app == "Azure Portal" && e?.ipAddress == "198.51.100.4")
         #expect(e?.location == "Porto, PT" && e?.device == "Firefox 126.0 on Linux")
         let json = AlertJSON.line(alerts[0])
-        for key in ["\"id\":", "\"rule\":{", "\"level\":\"medium\"", "\"group\":{}", "\"events\":[\"l1\"]", "\"firstEventTime\":\"2024-05-01T10:00:00.123Z\"", "\"detectedAt\":\"2024-05-01T10:05:00.000Z\"", "\"late\":false"] {
+        for key in ["\"id\":", "\"rule\":{", "\"level\":\"medium\"", "\"group\":{\"ipAddress\":\"198.51.100.4\"}", "\"eventCount\":1", "\"events\":[\"l1\"]", "\"firstEventTime\":\"2024-05-01T10:00:00.123Z\"", "\"detectedAt\":\"2024-05-01T10:05:00.000Z\"", "\"late\":false"] {
             #expect(json.contains(key), "\(key) in \(json)")
         }
     }

@@ -14,7 +14,7 @@ public enum AlertTextLine {
             parts.append("(" + alert.group.map { "\(e($0.field))=\(e($0.value))" }.joined(separator: ", ") + ")")
         }
         if alert.kind == .detection {
-            parts.append("events=\(alert.events.count)")
+            parts.append("events=\(alert.eventCount)")
             parts.append("first=\(GraphTimestamp.alertText(alert.firstEventTime))")
             parts.append("last=\(GraphTimestamp.alertText(alert.lastEventTime))")
         }

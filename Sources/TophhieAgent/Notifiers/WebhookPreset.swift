@@ -77,7 +77,7 @@ public enum WebhookPreset: Sendable, Hashable {
             facts.append(("Group", alert.group.map { "\(e($0.field))=\(e($0.value))" }.joined(separator: ", ")))
         }
         if alert.kind == .detection {
-            facts.append(("Events", "\(alert.events.count)"))
+            facts.append(("Events", "\(alert.eventCount)"))
             facts.append(("First event", GraphTimestamp.alertText(alert.firstEventTime)))
             facts.append(("Last event", GraphTimestamp.alertText(alert.lastEventTime)))
         }

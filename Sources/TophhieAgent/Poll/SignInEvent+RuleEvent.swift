@@ -6,4 +6,5 @@ import TophhieRules
 extension TophhieSignInEvent: RuleEvent {
     public var eventID: String { id }
     public var eventTime: Date { createdDateTime }
+    public var revision: String? { JSONRuleEvent.revision(of: json) }
 }

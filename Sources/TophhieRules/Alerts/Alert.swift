@@ -86,7 +86,10 @@ public struct Alert: Sendable, Codable, Hashable, Identifiable {
     /// One line a person can read: "5 failed sign-ins from 203.0.113.9 in 10m".
     public var summary: String
     public var group: [AlertGroupValue]
+    /// The events shown: all of them, or the first and last 25 when there are more than 50.
     public var events: [AlertEvent]
+    /// How many events the alert accounts for (its whole episode when it was found).
+    public var eventCount: Int
     public var firstEventTime: Date
     public var lastEventTime: Date
     /// The `now` the engine was given when it fired.
@@ -96,7 +99,7 @@ public struct Alert: Sendable, Codable, Hashable, Identifiable {
     /// How far `detectedAt` trails the last event's time, in seconds, when `late`.
     public var lateBySeconds: Double?
 
-    public init(id: String, kind: AlertKind = .detection, rule: AlertRule, level: AlertLevel, summary: String, group: [AlertGroupValue], events: [AlertEvent], firstEventTime: Date, lastEventTime: Date, detectedAt: Date, late: Bool, lateBySeconds: Double? = nil) {
+    public init(id: String, kind: AlertKind = .detection, rule: AlertRule, level: AlertLevel, summary: String, group: [AlertGroupValue], events: [AlertEvent], eventCount: Int? = nil, firstEventTime: Date, lastEventTime: Date, detectedAt: Date, late: Bool, lateBySeconds: Double? = nil) {
         self.id = id
         self.kind = kind
         self.rule = rule
@@ -104,10 +107,31 @@ public struct Alert: Sendable, Codable, Hashable, Identifiable {
         self.summary = summary
         self.group = group
         self.events = events
+        self.eventCount = eventCount ?? events.count
         self.firstEventTime = firstEventTime
         self.lastEventTime = lastEventTime
         self.detectedAt = detectedAt
         self.late = late
         self.lateBySeconds = lateBySeconds
+    }
+}
+
+extension Alert {
+    /// Decodes an alert; one written before `eventCount` existed accounts for its events.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        kind = try c.decode(AlertKind.self, forKey: .kind)
+        rule = try c.decode(AlertRule.self, forKey: .rule)
+        level = try c.decode(AlertLevel.self, forKey: .level)
+        summary = try c.decode(String.self, forKey: .summary)
+        group = try c.decode([AlertGroupValue].self, forKey: .group)
+        events = try c.decode([AlertEvent].self, forKey: .events)
+        eventCount = try c.decodeIfPresent(Int.self, forKey: .eventCount) ?? events.count
+        firstEventTime = try c.decode(Date.self, forKey: .firstEventTime)
+        lastEventTime = try c.decode(Date.self, forKey: .lastEventTime)
+        detectedAt = try c.decode(Date.self, forKey: .detectedAt)
+        late = try c.decode(Bool.self, forKey: .late)
+        lateBySeconds = try c.decodeIfPresent(Double.self, forKey: .lateBySeconds)
     }
 }

@@ -11,14 +11,24 @@ enum AlertFactory {
         return StableHash.fnv1a128(canonical)
     }
 
-    static func make(metadata: RuleMetadata, options: RuleEngineOptions, group: [AlertGroupValue], events: [AlertEvent], windowClose: Date, now: Date, lateGrace: TimeInterval, summary: String) -> Alert {
+    /// An alert shows at most this many events: the first and the last halves of them.
+    /// `eventCount` tells how many there were; 10,000 failures must not make a 2 MB webhook.
+    static let maxShownEvents = 50
+
+    /// The events an alert shows: all of them, or the first and last `maxShownEvents / 2`.
+    static func shown(_ events: [AlertEvent]) -> [AlertEvent] {
+        guard events.count > maxShownEvents else { return events }
+        return Array(events.prefix(maxShownEvents / 2) + events.suffix(maxShownEvents / 2))
+    }
+
+    static func make(metadata: RuleMetadata, options: RuleEngineOptions, group: [AlertGroupValue], events: [AlertEvent], eventCount: Int, windowClose: Date, now: Date, lateGrace: TimeInterval, summary: String) -> Alert {
         let first = events.first!.time, last = events.last!.time
         let late = now.timeIntervalSince(windowClose) > lateGrace
         let level = options.level ?? metadata.level
         return Alert(
             id: alertID(ruleID: metadata.id, group: group, eventIDs: events.map(\.id)),
             rule: AlertRule(id: metadata.id, title: metadata.title, level: metadata.level, tags: metadata.tags, author: metadata.author, description: metadata.description),
-            level: level, summary: summary, group: group, events: events,
+            level: level, summary: summary, group: group, events: shown(events), eventCount: max(eventCount, events.count),
             firstEventTime: first, lastEventTime: last, detectedAt: now,
             late: late, lateBySeconds: late ? (now.timeIntervalSince(last) * 1000).rounded() / 1000 : nil)
     }

@@ -6,7 +6,7 @@ import TophhieJSON
 ///
 /// ```json
 /// {"author":…,"detectedAt":"…","eventDetails":[{"app":…,"device":…,"errorCode":50126,"id":"…",
-///  "ipAddress":…,"location":"City, CC","time":"…"}],"events":["id1","id2"],
+///  "ipAddress":…,"location":"City, CC","time":"…"}],"eventCount":2,"events":["id1","id2"],
 ///  "firstEventTime":"…","group":{"userId":"…"},"id":"<32 hex>","kind":"detection",
 ///  "late":false,"lastEventTime":"…","lateBySeconds":10800,"level":"high",
 ///  "rule":{"author":…,"description":…,"id":"failure-burst","level":"medium","tags":[…],"title":"…"},
@@ -24,6 +24,7 @@ public enum AlertJSON {
             "group": .object(Dictionary(alert.group.map { ($0.field, JSONValue.string($0.value)) }, uniquingKeysWith: { a, _ in a })),
             "events": .array(alert.events.map { .string($0.id) }),
             "eventDetails": .array(alert.events.map(event)),
+            "eventCount": .int(Int64(alert.eventCount)),
             "firstEventTime": .string(GraphTimestamp.alertText(alert.firstEventTime)),
             "lastEventTime": .string(GraphTimestamp.alertText(alert.lastEventTime)),
             "detectedAt": .string(GraphTimestamp.alertText(alert.detectedAt)),

@@ -36,11 +36,12 @@ extension EngineRun {
             let alertEvent = AlertFactory.alertEvent(event)
             let summary = "first \(spec.fields.joined(separator: " + ")) '\(value)'"
             emit(metadata: rule.metadata, options: rule.options, defaultSuppress: 0,
-                 group: group, groupKey: groupKey + "\u{1F}" + valueKey, events: [alertEvent],
+                 group: group, groupKey: groupKey + "\u{1F}" + valueKey, events: [alertEvent], eventCount: 1,
                  windowClose: event.eventTime, summary: summary)
         }
         baseline.known[valueKey] = max(lastSeen ?? event.eventTime, event.eventTime)
-        baseline.events += 1
+        // An update of a sign-in already counted is the same sign-in.
+        if !updated.contains(event.eventID) { baseline.events += 1 }
         state.baselines[ruleKey, default: [:]][groupKey] = baseline
     }
 

@@ -21,6 +21,7 @@ extension EngineRun {
                                      label: alertEvent.location ?? String(format: "%.2f,%.2f", latitude, longitude), detail: alertEvent)
         // Taken out of the state while it changes, so appending does not copy the whole list.
         var places = state.places[ruleKey]?.removeValue(forKey: groupKey) ?? []
+        if updated.contains(event.eventID) { places.removeAll { $0.id == event.eventID } }
 
         // Places stay sorted by time; compare with the neighbours in time only. By the triangle
         // inequality, if any remembered sign-in is too far for the time between, so is one of
@@ -60,7 +61,7 @@ extension EngineRun {
             let speedText = best.speed.isFinite ? "\(Int(best.speed.rounded())) km/h" : "at the same instant"
             let summary = "\(Int(best.distance.rounded())) km from \(from) to \(to) in \(AlertFactory.duration(gap)) (\(speedText))"
             emit(metadata: rule.metadata, options: rule.options, defaultSuppress: rule.timespan.interval,
-                 group: group, groupKey: groupKey, events: pair, windowClose: pair[1].time, summary: summary,
+                 group: group, groupKey: groupKey, events: pair, eventCount: 2, windowClose: pair[1].time, summary: summary,
                  episodeFrom: pair[1].time)
         }
         places.insert(here, at: low)

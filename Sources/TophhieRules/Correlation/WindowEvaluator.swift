@@ -29,6 +29,9 @@ extension EngineRun {
     }
 
     /// Evaluates windowed correlations inner first, and emits alerts for the outermost ones.
+    ///
+    /// New qualifying windows of one group that overlap, or lie within the quiet period of each
+    /// other, are one episode: one alert that accounts for all their events.
     mutating func evaluateWindows() {
         guard !plan.windowedOrder.isEmpty, !fresh.isEmpty else { return }
         var qualifying: [Int: [Window]] = [:]
@@ -37,27 +40,58 @@ extension EngineRun {
             qualifying[c] = windows
             guard plan.standaloneCorrelations.contains(c) else { continue }
             let rule = plan.correlations[c]
-            for window in windows where window.isNew {
-                let events = window.events.map { AlertFactory.alertEvent(state.recent[$0]) }
+            let quiet = rule.options.suppress?.interval ?? rule.timespan.interval
+            for cluster in EngineRun.episodes(of: windows.filter(\.isNew), quiet: quiet) {
+                var indices = Set<Int>()
+                for window in cluster { indices.formUnion(window.events) }
+                let ordered = indices.sorted { (state.recent[$0].time, state.recent[$0].id) < (state.recent[$1].time, state.recent[$1].id) }
+                let events = ordered.map { AlertFactory.alertEvent(state.recent[$0]) }
+                let head = cluster[0]
                 emit(metadata: rule.metadata, options: rule.options, defaultSuppress: rule.timespan.interval,
-                     group: window.display, groupKey: window.groupKey, events: events,
-                     windowClose: window.start.addingTimeInterval(rule.timespan.interval),
-                     summary: summary(rule, window))
+                     group: head.display, groupKey: head.groupKey, events: events, eventCount: events.count,
+                     windowClose: cluster.map { $0.start.addingTimeInterval(rule.timespan.interval) }.min() ?? head.end,
+                     summary: summary(rule, cluster, eventCount: events.count))
             }
         }
     }
 
-    func summary(_ rule: CorrelationRule, _ window: Window) -> String {
+    /// Windows grouped into episodes: per group, in time order, a window joins the one before
+    /// when it starts no later than the quiet period after that one's last event.
+    static func episodes(of windows: [Window], quiet: TimeInterval) -> [[Window]] {
+        var byGroup: [String: [Window]] = [:]
+        for window in windows { byGroup[window.groupKey, default: []].append(window) }
+        var result: [[Window]] = []
+        for key in byGroup.keys.sorted() {
+            let sorted = byGroup[key]!.sorted { ($0.start, $0.end) < ($1.start, $1.end) }
+            var current: [Window] = []
+            var last = Date.distantPast
+            for window in sorted {
+                if !current.isEmpty && window.start > last.addingTimeInterval(quiet) {
+                    result.append(current)
+                    current = []
+                }
+                current.append(window)
+                last = current.count == 1 ? window.end : max(last, window.end)
+            }
+            if !current.isEmpty { result.append(current) }
+        }
+        return result.sorted { ($0[0].end, $0[0].groupKey) < ($1[0].end, $1[0].groupKey) }
+    }
+
+    func summary(_ rule: CorrelationRule, _ cluster: [Window], eventCount: Int) -> String {
         // The title and the group travel beside the summary in every output; not repeated here.
+        let metric = cluster.map(\.metric).max() ?? 0
         switch rule.kind {
         case .eventCount:
-            return "\(window.metric) events within \(rule.timespan)"
+            if cluster.count == 1 { return "\(metric) events within \(rule.timespan)" }
+            let first = cluster.map(\.start).min()!, last = cluster.map(\.end).max()!
+            return "\(eventCount) events over \(AlertFactory.duration(last.timeIntervalSince(first))) (\(rule.condition) within \(rule.timespan))"
         case .valueCount(let field):
-            return "\(window.metric) distinct \(field) values within \(rule.timespan)"
+            return "\(metric) distinct \(field) values within \(rule.timespan)"
         case .temporal, .temporalOrdered:
             return "\(rule.rules.joined(separator: rule.kind == .temporal ? " + " : " → ")) within \(rule.timespan)"
         default:
-            return "\(window.metric) events within \(rule.timespan)"
+            return "\(metric) events within \(rule.timespan)"
         }
     }
 

@@ -5,8 +5,9 @@ import TophhieJSON
 ///
 /// No I/O, no clock, no randomness: the same state, events and `now` give the same state and
 /// the same alerts, byte for byte. Windows are sliding `(t - timespan, t]` in event time;
-/// repeated event ids are ignored; late events join the windows they belong to; an episode
-/// alerts once per rule and group, then stays quiet for its suppression period (event time).
+/// a repeated event id is ignored unless its content changed, and then evaluated again; late
+/// and out-of-order events join the windows they belong to; an episode alerts once per rule and
+/// group, and anything within its suppression period on either side joins it (event time).
 public struct Engine: Sendable {
     public let rules: RuleSet
     public let settings: EngineSettings
@@ -58,8 +59,12 @@ struct EngineRun {
     let now: Date
     let alertOnlyAfter: Date?
     var alerts: [Alert] = []
-    /// Ids first processed in this call.
+    /// Ids first processed, or processed again after an update, in this call.
     var fresh: Set<String> = []
+    /// Ids processed again in this call because their content changed.
+    var updated: Set<String> = []
+    /// Event times of never-seen events older than the engine's memory, which it cannot place.
+    var beyondHorizon: [Date] = []
 
     init(plan: EnginePlan, settings: EngineSettings, state: EngineState, now: Date, alertOnlyAfter: Date?) {
         self.plan = plan
@@ -71,14 +76,36 @@ struct EngineRun {
 
     /// Dedupes, orders and matches the new events; single-event rules, first-seen and travel
     /// rules are decided here in event order.
+    ///
+    /// An id seen before is skipped unless its content changed (Graph re-publishes a sign-in
+    /// when MFA results aggregate, a location is filled in, or a risk is raised offline): then
+    /// it replaces its earlier version in every window and place and is matched again. What it
+    /// already alerted on stays alerted once (`findings`, episodes); what it now satisfies fires.
     mutating func ingest(_ events: [any RuleEvent]) {
         let ordered = events.sorted { ($0.eventTime, $0.eventID) < ($1.eventTime, $1.eventID) }
         var added: [EngineState.StoredEvent] = []
+        var replaced: Set<String> = []
         for event in ordered {
-            guard state.seen[event.eventID] == nil else { continue }
-            if let forgotten = state.forgottenBefore, event.eventTime <= forgotten { continue }
-            state.seen[event.eventID] = event.eventTime
-            fresh.insert(event.eventID)
+            let id = event.eventID
+            let revision = event.revision
+            if state.seen[id] != nil {
+                let previous = state.revisions?[id]
+                guard let revision, previous != revision else { continue }
+                if previous == nil {
+                    // A state from before updates were followed: take this as the known content.
+                    state.revisions = (state.revisions ?? [:]).merging([id: revision]) { _, new in new }
+                    continue
+                }
+                updated.insert(id)
+                replaced.insert(id)
+                added.removeAll { $0.id == id }
+            } else if let forgotten = state.forgottenBefore, event.eventTime <= forgotten {
+                beyondHorizon.append(event.eventTime)
+                continue
+            }
+            state.seen[id] = event.eventTime
+            if let revision { state.revisions = (state.revisions ?? [:]).merging([id: revision]) { _, new in new } }
+            fresh.insert(id)
 
             var matched: [Int] = []
             for index in plan.detections.indices where plan.detections[index].detection.matches(event) {
@@ -87,7 +114,7 @@ struct EngineRun {
             guard !matched.isEmpty else { continue }
             let matchedSet = Set(matched)
             for index in matched where plan.standaloneDetections.contains(index) {
-                emitSingle(plan.detections[index], event: event)
+                emitSingle(index, event: event)
             }
             for c in plan.firstSeen where references(c, include: matchedSet) {
                 observeFirstSeen(c, event: event)
@@ -101,12 +128,16 @@ struct EngineRun {
                     if let text = event.field(at: components)?.scalarText { values[components.joined(separator: ".")] = text }
                 }
                 added.append(EngineState.StoredEvent(
-                    id: event.eventID, time: event.eventTime,
+                    id: id, time: event.eventTime,
                     rules: matched.filter(plan.fedDetections.contains).map { plan.detections[$0].metadata.id }.sorted(),
                     values: values))
             }
         }
+        if !replaced.isEmpty {
+            state.recent.removeAll { replaced.contains($0.id) }
+        }
         if !added.isEmpty {
+            added.sort { ($0.time, $0.id) < ($1.time, $1.id) }
             state.recent = EngineRun.merge(state.recent, added)
         }
     }
@@ -129,30 +160,65 @@ struct EngineRun {
         return result
     }
 
-    mutating func emitSingle(_ rule: DetectionRule, event: any RuleEvent) {
+    /// A single-event rule's match: alerts once per event and rule, quiet for the rule's
+    /// suppression period per group (by default the user and the address).
+    mutating func emitSingle(_ index: Int, event: any RuleEvent) {
+        let rule = plan.detections[index]
+        let ruleID = rule.metadata.id
+        if state.findings?[event.eventID]?.contains(ruleID) == true { return }
+        state.findings = state.findings ?? [:]
+        state.findings![event.eventID, default: []].append(ruleID)
+        var group: [AlertGroupValue] = []
+        var keyParts: [String] = []
+        for (name, path) in plan.singleGroups[index] {
+            let text = event.field(at: path)?.scalarText ?? ""
+            keyParts.append(text.lowercased())
+            if !text.isEmpty { group.append(AlertGroupValue(field: name, value: text)) }
+        }
         let alertEvent = AlertFactory.alertEvent(event)
         emit(metadata: rule.metadata, options: rule.options, defaultSuppress: 0,
-             group: [], groupKey: "", events: [alertEvent], windowClose: event.eventTime,
-             summary: AlertFactory.singleSummary(alertEvent))
+             group: group, groupKey: keyParts.joined(separator: "\u{1F}"), events: [alertEvent], eventCount: 1,
+             windowClose: event.eventTime, summary: AlertFactory.singleSummary(alertEvent))
     }
 
-    /// Decides whether a candidate alert is new, suppressed, or withheld for learning, and
-    /// records its episode.
-    /// - Parameter episodeFrom: where the candidate's episode starts for the suppression test;
-    ///   by default its first event. A travel pair passes its later sign-in: a new hop that shares
-    ///   a sign-in with an alerted pair is still news once the quiet period is over.
-    mutating func emit(metadata: RuleMetadata, options: RuleEngineOptions, defaultSuppress: TimeInterval, group: [AlertGroupValue], groupKey: String, events: [AlertEvent], windowClose: Date, summary: String, episodeFrom: Date? = nil) {
+    /// Decides whether a candidate alert is new, joins an episode already alerted, or is
+    /// withheld for learning, and records its episode.
+    /// - Parameters:
+    ///   - events: the candidate's events in time order; the alert shows at most
+    ///     `AlertFactory.maxShownEvents` of them.
+    ///   - eventCount: how many events the candidate accounts for.
+    ///   - episodeFrom: where the candidate's episode starts for the suppression test; by
+    ///     default its first event. A travel pair passes its later sign-in: a new hop that shares
+    ///     a sign-in with an alerted pair is still news once the quiet period is over.
+    mutating func emit(metadata: RuleMetadata, options: RuleEngineOptions, defaultSuppress: TimeInterval, group: [AlertGroupValue], groupKey: String, events: [AlertEvent], eventCount: Int, windowClose: Date, summary: String, episodeFrom: Date? = nil) {
         guard let first = events.first?.time, let last = events.last?.time else { return }
         let suppress = options.suppress?.interval ?? defaultSuppress
         if suppress > 0 {
             let key = metadata.id + "\u{1F}" + groupKey
-            let episodes = state.episodes[key] ?? []
+            var episodes = state.episodes[key] ?? []
             let from = episodeFrom ?? first
-            if episodes.contains(where: { from <= $0.end && last >= $0.start }) { return }
-            state.episodes[key] = episodes + [EngineState.Episode(start: first, end: last.addingTimeInterval(suppress))]
+            // Quiet on both sides: the earlier half of a burst that arrives after the later half
+            // belongs to the same episode.
+            if let joined = episodes.firstIndex(where: { from <= $0.end && last >= $0.start.addingTimeInterval(-suppress) }) {
+                var episode = episodes[joined]
+                episode.start = min(episode.start, first)
+                episode.last = max(episode.last ?? last, last)
+                episode.end = max(episode.end, last.addingTimeInterval(suppress))
+                episode.events = (episode.events ?? 0) + freshCount(events)
+                episodes[joined] = episode
+                state.episodes[key] = episodes
+                return
+            }
+            state.episodes[key] = episodes + [EngineState.Episode(start: first, end: last.addingTimeInterval(suppress), last: last, events: eventCount)]
         }
         if let alertOnlyAfter, last <= alertOnlyAfter { return }
-        alerts.append(AlertFactory.make(metadata: metadata, options: options, group: group, events: events, windowClose: windowClose, now: now, lateGrace: settings.lateGrace, summary: summary))
+        alerts.append(AlertFactory.make(metadata: metadata, options: options, group: group, events: events, eventCount: eventCount,
+                                        windowClose: windowClose, now: now, lateGrace: settings.lateGrace, summary: summary))
+    }
+
+    /// How many of the events were first processed (or updated) in this call.
+    func freshCount(_ events: [AlertEvent]) -> Int {
+        events.reduce(0) { $0 + (fresh.contains($1.id) ? 1 : 0) }
     }
 
     /// Drops what can no longer matter: ids, window events, episodes and places older than the
@@ -160,6 +226,8 @@ struct EngineRun {
     mutating func prune() {
         let cutoff = now.addingTimeInterval(-plan.horizon)
         state.seen = state.seen.filter { $0.value > cutoff }
+        if let revisions = state.revisions { state.revisions = revisions.filter { state.seen[$0.key] != nil } }
+        if let findings = state.findings { state.findings = findings.filter { state.seen[$0.key] != nil } }
         if state.forgottenBefore.map({ $0 < cutoff }) ?? true { state.forgottenBefore = cutoff }
         if let firstKept = state.recent.firstIndex(where: { $0.time > cutoff }) {
             state.recent.removeFirst(firstKept)

@@ -21,6 +21,8 @@ struct EnginePlan: Sendable {
     let standaloneCorrelations: Set<Int>
     /// Detections whose matches must be kept for windowed correlations.
     let fedDetections: Set<Int>
+    /// For each detection: its suppression group's field names and pre-split Graph paths.
+    let singleGroups: [[(name: String, path: [String])]]
     /// Graph paths whose values stored events keep.
     let keptPaths: [[String]]
     /// How long windows stay open: lookback plus the longest timespan.
@@ -36,6 +38,11 @@ struct EnginePlan: Sendable {
         let correlations = rules.correlations
         self.detections = detections
         self.correlations = correlations
+        singleGroups = detections.map { rule in
+            (rule.options.groupBy ?? RuleEngineOptions.defaultSingleEventGroup).map { name in
+                (name, SignInFieldCatalog.resolve(name).path.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
+            }
+        }
         var detectionIndex: [String: Int] = [:]
         for (i, rule) in detections.enumerated() {
             detectionIndex[rule.metadata.id] = detectionIndex[rule.metadata.id] ?? i

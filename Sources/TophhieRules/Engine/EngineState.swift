@@ -8,6 +8,14 @@ public struct EngineState: Codable, Sendable, Equatable {
     public var version: Int = 1
     /// Event ids already processed, with their event times (for pruning).
     var seen: [String: Date] = [:]
+    /// Per processed id, a hash of its content: Graph re-publishes a sign-in under the same id
+    /// when MFA results aggregate, a location is filled in or a risk is raised offline, and a
+    /// changed hash makes the engine evaluate it again. Nil in states written before updates
+    /// were followed; such ids take their hash from the next poll that re-reads them.
+    var revisions: [String: String]?
+    /// Per processed id, the single-event rules that already alerted (or were suppressed) on it,
+    /// so an update never alerts twice for the same finding.
+    var findings: [String: [String]]?
     /// Events at or before this time are ignored: their windows and ids are gone.
     public internal(set) var forgottenBefore: Date?
     /// Events that matched a rule feeding a correlation, sorted by (time, id).
@@ -24,6 +32,7 @@ public struct EngineState: Codable, Sendable, Equatable {
     public init() {}
 
     /// How many ids, events, episodes and values the state holds: what bounds its size.
+    /// (`revisions` and `findings` hold at most one entry per remembered id.)
     public var size: Int {
         seen.count + recent.count + episodes.values.reduce(0) { $0 + $1.count }
             + baselines.values.reduce(0) { $0 + $1.values.reduce(0) { $0 + $1.known.count } }
@@ -39,9 +48,16 @@ public struct EngineState: Codable, Sendable, Equatable {
         var values: [String: String]
     }
 
+    /// One alerted episode: from its first event to its last plus the quiet period. A candidate
+    /// that starts before `end` and ends after `start` minus the quiet period joins it, so the
+    /// earlier half of a burst that arrives hours late joins the alert its later half raised.
     struct Episode: Codable, Sendable, Equatable {
         var start: Date
         var end: Date
+        /// The last event joined to the episode; nil in states from before episodes merged.
+        var last: Date?
+        /// Events joined to the episode, the alerted ones included.
+        var events: Int?
     }
 
     struct Baseline: Codable, Sendable, Equatable {

@@ -15,9 +15,13 @@ public protocol RuleEvent: Sendable {
     func field(at components: [String]) -> JSONValue?
     /// Every string in the event, for Sigma keyword searches that look at the whole record.
     func searchableTexts() -> [String]
+    /// A hash of the event's content: when Graph re-publishes the id with other content, the
+    /// engine evaluates it again. Nil when the source cannot tell (updates are then ignored).
+    var revision: String? { get }
 }
 
 extension RuleEvent {
+    public var revision: String? { nil }
     public func field(at components: [String]) -> JSONValue? { field(components.joined(separator: ".")) }
     public func searchableTexts() -> [String] { [] }
 }
@@ -37,6 +41,13 @@ public struct JSONRuleEvent: RuleEvent, Codable, Hashable {
     public func field(_ path: String) -> JSONValue? { json.value(atPath: path) }
 
     public func field(at components: [String]) -> JSONValue? { json.value(at: components) }
+
+    public var revision: String? { JSONRuleEvent.revision(of: json) }
+
+    /// FNV-1a-128 of the canonical JSON (sorted keys), so key order does not count as a change.
+    public static func revision(of json: JSONValue) -> String {
+        StableHash.fnv1a128(bytes: json.canonicalData())
+    }
 
     public func searchableTexts() -> [String] {
         var texts: [String] = []

@@ -105,13 +105,21 @@ struct RuleDocumentReader {
         var options = RuleEngineOptions()
         guard let node = document.mappingValue(forKey: "tophhie") else { return options }
         guard let pairs = node.mapping else {
-            report(.error, node.mark, "'tophhie' must be a mapping (suppress, level)")
+            report(.error, node.mark, "'tophhie' must be a mapping (suppress, group-by, level)")
             return options
         }
         for pair in pairs {
             switch pair.key.scalarText {
             case "suppress":
                 if let d = duration(pair.value, "suppress") { options.suppress = d }
+            case "group-by":
+                if let fields = strings(pair.value, "tophhie.group-by") {
+                    if fields.isEmpty || fields.contains(where: \.isEmpty) {
+                        report(.error, pair.value.mark, "'tophhie.group-by' must name at least one field")
+                    } else {
+                        options.groupBy = fields
+                    }
+                }
             case "level":
                 if let text = pair.value.scalarText, let level = AlertLevel(rawValue: text.lowercased()) {
                     options.level = level
@@ -119,7 +127,7 @@ struct RuleDocumentReader {
                     report(.error, pair.value.mark, "'tophhie.level' must be one of \(AlertLevel.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
             default:
-                report(.warning, pair.key.mark, "unknown engine setting 'tophhie.\(pair.key.scalarText ?? "?")' ignored (known: suppress, level)")
+                report(.warning, pair.key.mark, "unknown engine setting 'tophhie.\(pair.key.scalarText ?? "?")' ignored (known: suppress, group-by, level)")
             }
         }
         return options

@@ -36,10 +36,18 @@ public struct RuleEngineOptions: Sendable, Hashable {
     public var suppress: RuleDuration?
     /// Replaces the rule's level in its alerts.
     public var level: AlertLevel?
+    /// For a single-event rule: the fields whose values name the group its suppression applies
+    /// to. Nil means `RuleEngineOptions.defaultSingleEventGroup`. Correlations use their own
+    /// `group-by`.
+    public var groupBy: [String]?
 
-    public init(suppress: RuleDuration? = nil, level: AlertLevel? = nil) {
+    /// The user and the address: two risky sign-ins from different places are two stories.
+    public static let defaultSingleEventGroup = ["userId", "ipAddress"]
+
+    public init(suppress: RuleDuration? = nil, level: AlertLevel? = nil, groupBy: [String]? = nil) {
         self.suppress = suppress
         self.level = level
+        self.groupBy = groupBy
     }
 }
 
