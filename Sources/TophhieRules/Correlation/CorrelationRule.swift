@@ -89,10 +89,20 @@ public struct TravelSpec: Sendable, Hashable {
     public var maxSpeedKmh: Double
     /// Closer than this never fires: IP geolocation is coarse (km).
     public var minDistanceKm: Double
+    /// A place is familiar once the group signed in from it on this many earlier days (UTC),
+    /// within the last 90; travel between two familiar places (a VPN exit, a carrier's egress
+    /// cities) does not fire. 0 turns familiarity off.
+    public var familiarAfterDays: Int
 
-    public init(maxSpeedKmh: Double, minDistanceKm: Double) {
+    /// One earlier day: a regular VPN exit alerts on its first day only.
+    public static let defaultFamiliarDays = 1
+    /// How long a familiar place is remembered without being seen.
+    public static let familiarMemory: Double = 90 * 86_400
+
+    public init(maxSpeedKmh: Double, minDistanceKm: Double, familiarAfterDays: Int = TravelSpec.defaultFamiliarDays) {
         self.maxSpeedKmh = maxSpeedKmh
         self.minDistanceKm = minDistanceKm
+        self.familiarAfterDays = familiarAfterDays
     }
 }
 

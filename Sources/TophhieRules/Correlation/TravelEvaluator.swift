@@ -1,7 +1,8 @@
 import Foundation
 
 /// The `impossible_travel` extension: two sign-ins whose great-circle distance over the time
-/// between them exceeds a speed, ignoring pairs closer than a minimum distance.
+/// between them exceeds a speed, ignoring pairs closer than a minimum distance and pairs of
+/// places both familiar to the group (seen on `familiar-after-days` earlier days).
 extension EngineRun {
     mutating func observeTravel(_ c: Int, event: any RuleEvent) {
         let rule = plan.correlations[c]
@@ -23,9 +24,10 @@ extension EngineRun {
         var places = state.places[ruleKey]?.removeValue(forKey: groupKey) ?? []
         if updated.contains(event.eventID) { places.removeAll { $0.id == event.eventID } }
 
-        // Places stay sorted by time; compare with the neighbours in time only. By the triangle
-        // inequality, if any remembered sign-in is too far for the time between, so is one of
-        // the consecutive pairs it spans — and comparing neighbours keeps this O(log n).
+        // Every remembered sign-in within the timespan on either side is compared, not only the
+        // neighbours in time: London → Amsterdam → Frankfurt in 12 minutes has two hops under the
+        // minimum distance and one pair far over the speed. Nearest in time first, at most
+        // `maxTravelComparisons` a side, so one sign-in costs O(log n + k).
         let keepAfter = here.time.addingTimeInterval(-(rule.timespan.interval + settings.lookback))
         // Trimmed in batches: removing from the front shifts the whole list.
         if let oldest = places.first, oldest.time < keepAfter, places.count >= 64,
@@ -37,18 +39,35 @@ extension EngineRun {
             let mid = (low + high) / 2
             if (places[mid].time, places[mid].id) < (here.time, here.id) { low = mid + 1 } else { high = mid }
         }
+        let span = rule.timespan.interval
+        var familiarPlaces = state.familiar?[ruleKey]?.removeValue(forKey: groupKey) ?? [:]
+        let hereKey = EngineRun.placeKey(here)
         var best: (place: EngineState.Place, distance: Double, speed: Double)?
-        for index in [low - 1, low] where places.indices.contains(index) && places[index].id != here.id {
-            let place = places[index]
+        func consider(_ place: EngineState.Place) {
+            guard place.id != here.id else { return }
             let gap = abs(here.time.timeIntervalSince(place.time))
-            guard gap <= rule.timespan.interval else { continue }
             let distance = EngineRun.greatCircleKm(place.latitude, place.longitude, latitude, longitude)
-            guard distance >= spec.minDistanceKm else { continue }
+            guard distance >= spec.minDistanceKm else { return }
             let speed = gap == 0 ? Double.infinity : distance / (gap / 3600)
-            guard speed > spec.maxSpeedKmh else { continue }
-            if best.map({ speed > $0.speed || (speed == $0.speed && place.id < $0.place.id) }) ?? true {
+            guard speed > spec.maxSpeedKmh else { return }
+            // Two places this person signs in from on other days (a VPN exit and home, a
+            // carrier's egress cities) are not travel.
+            let pairDay = EngineRun.day(max(here.time, place.time))
+            if EngineRun.isFamiliar(familiarPlaces[hereKey], before: pairDay, spec: spec)
+                && EngineRun.isFamiliar(familiarPlaces[EngineRun.placeKey(place)], before: pairDay, spec: spec) { return }
+            // The nearest such sign-in in time tells the story ("Tokyo, then New York"); the
+            // faster pair breaks a tie.
+            if best.map({ (gap, -speed, place.id) < (abs(here.time.timeIntervalSince($0.place.time)), -$0.speed, $0.place.id) }) ?? true {
                 best = (place, distance, speed)
             }
+        }
+        var index = low - 1, compared = 0
+        while index >= 0, compared < EngineRun.maxTravelComparisons, here.time.timeIntervalSince(places[index].time) <= span {
+            consider(places[index]); index -= 1; compared += 1
+        }
+        index = low; compared = 0
+        while index < places.count, compared < EngineRun.maxTravelComparisons, places[index].time.timeIntervalSince(here.time) <= span {
+            consider(places[index]); index += 1; compared += 1
         }
         if let best {
             let other = best.place
@@ -66,6 +85,34 @@ extension EngineRun {
         }
         places.insert(here, at: low)
         state.places[ruleKey, default: [:]][groupKey] = places
+        var seenHere = familiarPlaces[hereKey] ?? EngineState.FamiliarPlace(days: [], lastSeen: here.time)
+        let today = EngineRun.day(here.time)
+        if !seenHere.days.contains(today) {
+            seenHere.days = Array((seenHere.days + [today]).sorted().suffix(16))
+        }
+        seenHere.lastSeen = max(seenHere.lastSeen, here.time)
+        familiarPlaces[hereKey] = seenHere
+        state.familiar = state.familiar ?? [:]
+        state.familiar![ruleKey, default: [:]][groupKey] = familiarPlaces
+    }
+
+    /// Comparisons a sign-in makes on each side in time: bounds the cost of a busy account.
+    static let maxTravelComparisons = 256
+
+    /// Whether a place was seen on enough days before `day`.
+    static func isFamiliar(_ place: EngineState.FamiliarPlace?, before day: Int, spec: TravelSpec) -> Bool {
+        guard spec.familiarAfterDays > 0, let place else { return false }
+        return place.days.filter { $0 < day }.count >= spec.familiarAfterDays
+    }
+
+    /// Days since 1970-01-01, UTC.
+    static func day(_ date: Date) -> Int { Int((date.timeIntervalSince1970 / 86_400).rounded(.down)) }
+
+    /// A place's identity for familiarity: its city and country as Graph names them, else its
+    /// coordinates to 0.1° (about 11 km).
+    static func placeKey(_ place: EngineState.Place) -> String {
+        if let location = place.detail.location, !location.isEmpty { return location.lowercased() }
+        return String(format: "%.1f,%.1f", place.latitude, place.longitude)
     }
 
     /// Haversine distance on a sphere of the Earth's mean radius.

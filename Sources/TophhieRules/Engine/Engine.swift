@@ -266,6 +266,13 @@ struct EngineRun {
                 groups[group] = kept.isEmpty ? nil : kept
             }
             state.places[rule.metadata.id] = groups.isEmpty ? nil : groups
+            guard var known = state.familiar?[rule.metadata.id] else { continue }
+            let familiarCutoff = now.addingTimeInterval(-TravelSpec.familiarMemory)
+            for group in known.keys.sorted() {
+                let kept = known[group]!.filter { $0.value.lastSeen > familiarCutoff }
+                known[group] = kept.isEmpty ? nil : kept
+            }
+            state.familiar![rule.metadata.id] = known.isEmpty ? nil : known
         }
     }
 }

@@ -26,6 +26,9 @@ public struct EngineState: Codable, Sendable, Equatable {
     var baselines: [String: [String: Baseline]] = [:]
     /// Per travel rule, per group: recent located sign-ins.
     var places: [String: [String: [Place]]] = [:]
+    /// Per travel rule, per group, per place (its label, else its coordinates to 0.1°): the
+    /// UTC days it was seen on, for familiarity. Nil in states from before familiar places.
+    var familiar: [String: [String: [String: FamiliarPlace]]]?
     /// The `now` of the last call.
     public internal(set) var lastProcessed: Date?
 
@@ -65,6 +68,12 @@ public struct EngineState: Codable, Sendable, Equatable {
         var events: Int
         /// Value → last time seen.
         var known: [String: Date]
+    }
+
+    struct FamiliarPlace: Codable, Sendable, Equatable {
+        /// Distinct days (days since 1970, UTC) it was seen on, ascending, the last 16 kept.
+        var days: [Int]
+        var lastSeen: Date
     }
 
     struct Place: Codable, Sendable, Equatable {

@@ -171,6 +171,15 @@ extension RuleDocumentReader {
         var speed = 900.0, distance = 500.0
         if let s = node.mappingValue(forKey: "max-speed-kmh") { guard let v = number(s, "max-speed-kmh"), v > 0 else { return nil }; speed = v }
         if let d = node.mappingValue(forKey: "min-distance-km") { guard let v = number(d, "min-distance-km"), v >= 0 else { return nil }; distance = v }
-        return TravelSpec(maxSpeedKmh: speed, minDistanceKm: distance)
+        var familiarDays = TravelSpec.defaultFamiliarDays
+        if let f = node.mappingValue(forKey: "familiar-after-days") {
+            guard let v = integer(f, "familiar-after-days") else { return nil }
+            guard v >= 0 else {
+                report(.error, f.mark, "'familiar-after-days' must be 0 (never familiar) or more")
+                return nil
+            }
+            familiarDays = v
+        }
+        return TravelSpec(maxSpeedKmh: speed, minDistanceKm: distance, familiarAfterDays: familiarDays)
     }
 }
