@@ -35,7 +35,7 @@ python3 - "$COUNT" "$T_REPLAY" "$RSS_REPLAY" "$ALERTS" "$T_JQ" "$RSS_JQ" "$BUCKE
 import sys
 n, tr, rr, alerts, tj, rj, buckets = sys.argv[1:]
 n, tr, rr, tj, rj = int(n), float(tr), int(rr), float(tj), int(rj)
-print(f"tophhie-watch replay (11 rules): {tr:6.2f} s  {n / tr:9.0f} events/s  peak {rr / 1024:6.1f} MB  {alerts} alerts")
+print(f"tophhie-watch replay (13 rules): {tr:6.2f} s  {n / tr:9.0f} events/s  peak {rr / 1024:6.1f} MB  {alerts} alerts")
 print(f"jq failure grouping (1 rule):    {tj:6.2f} s  {n / tj:9.0f} events/s  peak {rj / 1024:6.1f} MB  {buckets} buckets >= 5")
 print(f"ratio replay/jq: time {tr / tj:.2f}x, memory {rr / rj:.2f}x")
 PY

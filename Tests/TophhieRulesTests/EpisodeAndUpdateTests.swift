@@ -176,4 +176,23 @@ import TophhieJSON
         let (_, second) = engine.process(state, events: [EpisodeAndUpdateTests.risky(20, id: "r1", risk: "high")], now: time(185))
         #expect(first.count == 1 && second.isEmpty)
     }
+
+    @Test func alertOnMustNameOneOfTheCorrelationsRules() {
+        let rules = loadRules("""
+        title: ok
+        id: ok
+        logsource: {product: azure, service: signinlogs}
+        detection: {selection: {ResultType: 0}, condition: selection}
+        ---
+        title: New
+        id: new
+        correlation:
+            type: first_seen
+            rules: [ok]
+            alert-on: [mfa]
+            group-by: [userId]
+            fields: [location.countryOrRegion]
+        """)
+        #expect(rules.diagnostics.map(\.message) == ["'alert-on' names 'mfa', which is not in the correlation's 'rules'"])
+    }
 }

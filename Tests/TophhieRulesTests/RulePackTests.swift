@@ -4,8 +4,9 @@ import Testing
 
 /// The default pack in rules/: every rule loads cleanly and passes its own test cases.
 @Suite(.timeLimit(.minutes(2))) struct RulePackTests {
-    static let expectedIDs = ["account-lockout", "ca-blocked-burst", "disabled-account", "failure-burst", "impossible-travel",
-                              "legacy-auth", "mfa-fatigue", "new-country", "new-device", "risky-sign-in", "success-after-failures"]
+    static let expectedIDs = ["account-lockout", "ca-blocked-burst", "disabled-account", "failure-burst", "first-factor-new-place",
+                              "impossible-travel", "legacy-auth", "mfa-fatigue", "new-country", "new-device", "risky-sign-in",
+                              "success-after-failures", "sustained-failure"]
 
     @Test func everyRuleLoadsWithItsFileNameAsID() throws {
         let sources = try RuleSource.read(paths: [RepoPaths.rules])

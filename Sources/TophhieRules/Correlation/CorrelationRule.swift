@@ -73,8 +73,13 @@ public struct FirstSeenSpec: Sendable, Hashable {
     public var forgetAfter: RuleDuration
     /// Drop version numbers (`Edge 120.0.1` → `Edge`, `Android 14` → `Android`) so browser updates are not new devices.
     public var ignoreVersions: Bool
+    /// The referenced rules whose events may alert; the others only teach the baseline. Nil:
+    /// every referenced rule's events may alert. (A first-factor success stopped by MFA is
+    /// checked against the places of the user's full sign-ins, and teaches nothing itself.)
+    public var alertOn: [String]?
 
-    public init(fields: [String], learningPeriod: RuleDuration, learningEvents: Int, forgetAfter: RuleDuration, ignoreVersions: Bool = false) {
+    public init(fields: [String], learningPeriod: RuleDuration, learningEvents: Int, forgetAfter: RuleDuration, ignoreVersions: Bool = false, alertOn: [String]? = nil) {
+        self.alertOn = alertOn
         self.fields = fields
         self.learningPeriod = learningPeriod
         self.learningEvents = learningEvents

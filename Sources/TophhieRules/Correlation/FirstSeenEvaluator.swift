@@ -7,7 +7,10 @@ import Foundation
 /// makes ten sign-ins on day one, before their phone or laptop has shown up; a weekly user has
 /// not shown their habits after fourteen days. Values unseen for `forget` count as new again.
 extension EngineRun {
-    mutating func observeFirstSeen(_ c: Int, event: any RuleEvent) {
+    /// - Parameter alerting: false for an event of a rule outside `alert-on`: it only teaches.
+    ///   An alerting event under `alert-on` is checked but teaches nothing: a stranger's
+    ///   password attempts must not make their country known.
+    mutating func observeFirstSeen(_ c: Int, event: any RuleEvent, alerting: Bool) {
         let rule = plan.correlations[c]
         guard case .firstSeen(let spec) = rule.kind else { return }
         var groupValues: [String] = []
@@ -26,18 +29,23 @@ extension EngineRun {
         let ruleKey = rule.metadata.id
         var baseline = state.baselines[ruleKey]?.removeValue(forKey: groupKey)
             ?? EngineState.Baseline(learningStart: event.eventTime, events: 0, known: [:])
-        if event.eventTime < baseline.learningStart { baseline.learningStart = event.eventTime }
+        let teaches = spec.alertOn == nil || !alerting
+        if teaches && event.eventTime < baseline.learningStart { baseline.learningStart = event.eventTime }
         let learned = baseline.events >= spec.learningEvents
             && event.eventTime.timeIntervalSince(baseline.learningStart) >= spec.learningPeriod.interval
         let lastSeen = baseline.known[valueKey]
         let isNew = lastSeen.map { event.eventTime.timeIntervalSince($0) > spec.forgetAfter.interval } ?? true
-        if learned && isNew {
+        if learned && isNew && alerting {
             let group = zip(rule.groupBy, groupValues).map { AlertGroupValue(field: $0, value: $1) }
             let alertEvent = AlertFactory.alertEvent(event)
             let summary = "first \(spec.fields.joined(separator: " + ")) '\(value)'"
             emit(metadata: rule.metadata, options: rule.options, defaultSuppress: 0,
                  group: group, groupKey: groupKey + "\u{1F}" + valueKey, events: [alertEvent], eventCount: 1,
                  windowClose: event.eventTime, summary: summary)
+        }
+        guard teaches else {
+            if lastSeen != nil || baseline.events > 0 { state.baselines[ruleKey, default: [:]][groupKey] = baseline }
+            return
         }
         baseline.known[valueKey] = max(lastSeen ?? event.eventTime, event.eventTime)
         // An update of a sign-in already counted is the same sign-in.

@@ -117,7 +117,7 @@ struct EngineRun {
                 emitSingle(index, event: event)
             }
             for c in plan.firstSeen where references(c, include: matchedSet) {
-                observeFirstSeen(c, event: event)
+                observeFirstSeen(c, event: event, alerting: plan.firstSeenAlerting[c].map { !$0.isDisjoint(with: matchedSet) } ?? true)
             }
             for c in plan.travel where references(c, include: matchedSet) {
                 observeTravel(c, event: event)

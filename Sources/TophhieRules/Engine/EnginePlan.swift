@@ -17,6 +17,8 @@ struct EnginePlan: Sendable {
     let windowedOrder: [Int]
     let firstSeen: [Int]
     let travel: [Int]
+    /// Per first-seen correlation with `alert-on`: the detections whose events may alert.
+    let firstSeenAlerting: [Int: Set<Int>]
     let standaloneDetections: Set<Int>
     let standaloneCorrelations: Set<Int>
     /// Detections whose matches must be kept for windowed correlations.
@@ -62,6 +64,12 @@ struct EnginePlan: Sendable {
         }
 
         self.references = references
+        var alerting: [Int: Set<Int>] = [:]
+        for (i, rule) in correlations.enumerated() {
+            guard case .firstSeen(let spec) = rule.kind, let names = spec.alertOn else { continue }
+            alerting[i] = Set(names.compactMap { detectionIndex[$0] })
+        }
+        firstSeenAlerting = alerting
         var referencedDetections = Set<Int>(), generatedDetections = Set<Int>()
         var referencedCorrelations = Set<Int>(), generatedCorrelations = Set<Int>()
         for (i, refs) in references.enumerated() {

@@ -164,7 +164,20 @@ extension RuleDocumentReader {
             }
             ignoreVersions = b
         }
-        return FirstSeenSpec(fields: fields, learningPeriod: period, learningEvents: events, forgetAfter: forget, ignoreVersions: ignoreVersions)
+        var alertOn: [String]?
+        if let a = node.mappingValue(forKey: "alert-on") {
+            guard let names = strings(a, "alert-on"), !names.isEmpty else {
+                report(.error, a.mark, "'alert-on' must name one or more of the correlation's rules")
+                return nil
+            }
+            let referenced = node.mappingValue(forKey: "rules").flatMap { $0.sequence ?? [$0] }?.compactMap(\.scalarText) ?? []
+            if let stray = names.first(where: { !referenced.contains($0) }) {
+                report(.error, a.mark, "'alert-on' names '\(stray)', which is not in the correlation's 'rules'")
+                return nil
+            }
+            alertOn = names
+        }
+        return FirstSeenSpec(fields: fields, learningPeriod: period, learningEvents: events, forgetAfter: forget, ignoreVersions: ignoreVersions, alertOn: alertOn)
     }
 
     mutating func readTravel(_ node: YAMLNode) -> TravelSpec? {
