@@ -87,18 +87,21 @@ import TophhieJSON
         #expect(state.size == 0)
     }
 
-    @Test func stateIsBoundedByTheHorizon() {
+    @Test func stateIsBoundedByTheHorizonAndTheIDMemory() {
         var state = EngineState()
-        // Ten days of one failure every ten minutes: never five in ten minutes.
-        for day in 0..<10 {
+        // Forty days of one failure every ten minutes: never five in ten minutes.
+        for day in 0..<40 {
             let events = (0..<144).map { SignIn.failure(Double(day * 1440 + $0 * 10), id: "d\(day)-\($0)") }
             let (next, alerts) = engine.process(state, events: events, now: time(Double(day * 1440 + 1440)))
             #expect(alerts.isEmpty)
             state = next
         }
-        // Kept: ids and window events of the last 24h10m only.
-        #expect(state.size <= 2 * 146)
-        #expect(state.forgottenBefore == time(Double(10 * 1440)).addingTimeInterval(-engine.horizon))
+        // Window events of the last 24h10m only; ids (with their hashes) of the last 31 days.
+        #expect(state.recent.count <= 146)
+        // (t − 31 d, now]: the event exactly 31 days old is gone.
+        #expect(state.seen.count == 31 * 144 - 1)
+        #expect(state.revisions?.count == 31 * 144 - 1)
+        #expect(state.forgottenBefore == time(Double(40 * 1440)).addingTimeInterval(-engine.horizon))
     }
 
     @Test func eventsOlderThanTheHorizonAreIgnoredOnceForgotten() {

@@ -41,13 +41,29 @@ public struct Engine: Sendable {
     /// episodes it would have alerted on are recorded so they do not alert later either.
     /// - Parameter alertOnlyAfter: alerts whose last event is at or before this are withheld; nil alerts on all.
     public func process(_ state: EngineState, events: [any RuleEvent], now: Date, alertOnlyAfter: Date?) -> (EngineState, [Alert]) {
-        var run = EngineRun(plan: plan, settings: settings, state: state, now: now, alertOnlyAfter: alertOnlyAfter)
+        let outcome = evaluate(state, events: events, now: now, alertOnlyAfter: alertOnlyAfter)
+        return (outcome.state, outcome.alerts)
+    }
+
+    /// Runs one poll and also says which never-seen sign-ins arrived after their windows closed.
+    /// - Returns: the new state, the alerts, and the late arrivals (nil when there were none).
+    public func evaluate(_ state: EngineState, events: [any RuleEvent], now: Date, alertOnlyAfter: Date? = nil) -> EngineOutcome {
+        var start = state
+        if start.idMemoryFrom == nil {
+            // A new state has forgotten nothing; an older one may have forgotten every id before
+            // its windows' end.
+            start.idMemoryFrom = start.lastProcessed == nil ? .distantPast : (start.forgottenBefore ?? .distantPast)
+        }
+        var run = EngineRun(plan: plan, settings: settings, state: start, now: now, alertOnlyAfter: alertOnlyAfter)
         run.ingest(events)
         run.evaluateWindows()
         run.prune()
         run.state.lastProcessed = now
         let alerts = run.alerts.sorted { ($0.lastEventTime, $0.rule.id, $0.id) < ($1.lastEventTime, $1.rule.id, $1.id) }
-        return (run.state, alerts)
+        let all = run.lateEvaluated + run.lateUnreachable
+        let late = all.isEmpty ? nil : LateArrivals(evaluated: run.lateEvaluated.count, unreachable: run.lateUnreachable.count,
+                                                      earliest: all.min()!, latest: all.max()!)
+        return EngineOutcome(state: run.state, alerts: alerts, lateArrivals: late)
     }
 }
 
@@ -63,8 +79,11 @@ struct EngineRun {
     var fresh: Set<String> = []
     /// Ids processed again in this call because their content changed.
     var updated: Set<String> = []
-    /// Event times of never-seen events older than the engine's memory, which it cannot place.
-    var beyondHorizon: [Date] = []
+    /// Event times of never-seen events older than the windows: evaluated by the rules that
+    /// need no window (single-event, first-seen, travel), not by windowed correlations.
+    var lateEvaluated: [Date] = []
+    /// Event times of never-seen events older than the id memory: not evaluated at all.
+    var lateUnreachable: [Date] = []
 
     init(plan: EnginePlan, settings: EngineSettings, state: EngineState, now: Date, alertOnlyAfter: Date?) {
         self.plan = plan
@@ -99,9 +118,18 @@ struct EngineRun {
                 updated.insert(id)
                 replaced.insert(id)
                 added.removeAll { $0.id == id }
-            } else if let forgotten = state.forgottenBefore, event.eventTime <= forgotten {
-                beyondHorizon.append(event.eventTime)
-                continue
+            }
+            var windowsClosed = false
+            if state.seen[id] == nil, let forgotten = state.forgottenBefore, event.eventTime <= forgotten {
+                // Published after the lookback had passed it. Its windows are gone; the rules
+                // that need none still see it, and the caller is told.
+                if let from = state.idMemoryFrom, event.eventTime <= from { continue }
+                if event.eventTime <= now.addingTimeInterval(-settings.idMemory) {
+                    lateUnreachable.append(event.eventTime)
+                    continue
+                }
+                lateEvaluated.append(event.eventTime)
+                windowsClosed = true
             }
             state.seen[id] = event.eventTime
             if let revision { state.revisions = (state.revisions ?? [:]).merging([id: revision]) { _, new in new } }
@@ -122,7 +150,7 @@ struct EngineRun {
             for c in plan.travel where references(c, include: matchedSet) {
                 observeTravel(c, event: event)
             }
-            if !plan.fedDetections.isDisjoint(with: matchedSet) {
+            if !windowsClosed && !plan.fedDetections.isDisjoint(with: matchedSet) {
                 var values: [String: String] = [:]
                 for components in plan.keptPaths {
                     if let text = event.field(at: components)?.scalarText { values[components.joined(separator: ".")] = text }
@@ -225,7 +253,8 @@ struct EngineRun {
     /// horizon, and first-seen values older than their rule's forget age.
     mutating func prune() {
         let cutoff = now.addingTimeInterval(-plan.horizon)
-        state.seen = state.seen.filter { $0.value > cutoff }
+        let idCutoff = now.addingTimeInterval(-max(plan.horizon, settings.idMemory))
+        state.seen = state.seen.filter { $0.value > idCutoff }
         if let revisions = state.revisions { state.revisions = revisions.filter { state.seen[$0.key] != nil } }
         if let findings = state.findings { state.findings = findings.filter { state.seen[$0.key] != nil } }
         if state.forgottenBefore.map({ $0 < cutoff }) ?? true { state.forgottenBefore = cutoff }

@@ -16,8 +16,12 @@ public struct EngineState: Codable, Sendable, Equatable {
     /// Per processed id, the single-event rules that already alerted (or were suppressed) on it,
     /// so an update never alerts twice for the same finding.
     var findings: [String: [String]]?
-    /// Events at or before this time are ignored: their windows and ids are gone.
+    /// Windows end here: a never-seen event at or before this time is a late arrival, evaluated
+    /// by the rules that need no window and reported.
     public internal(set) var forgottenBefore: Date?
+    /// A never-seen id with an event time after this was truly never processed; before it, ids
+    /// may have been forgotten (states written before ids were kept for `idMemory`).
+    public internal(set) var idMemoryFrom: Date?
     /// Events that matched a rule feeding a correlation, sorted by (time, id).
     var recent: [StoredEvent] = []
     /// Alerted episodes per rule and group, for suppression.
