@@ -32,6 +32,32 @@ import TophhieSystem
         }
     }
 
+    @Test func signInsPublishedAfterTheLookbackAreFoundByTheDailySweepAndToldOnce() async throws {
+        try await AgentHarness.with { (harness: inout AgentHarness) in
+            let cycle = try harness.cycle()
+            _ = try await cycle.run(now: harness.clock.now())
+            let burstStart = harness.clock.now().addingTimeInterval(600)
+            // Five failures Graph publishes three days after they happened.
+            await harness.failures(5, at: burstStart, latency: 3 * 86_400)
+            var notices: [Alert] = []
+            var sweeps = 0
+            for _ in 0..<(5 * 24) { // five days of hourly polls
+                harness.clock.advance(by: 3600)
+                let report = try await cycle.run(now: harness.clock.now())
+                #expect(report.outcome == .succeeded)
+                #expect(report.alerts.isEmpty, "a burst's window has closed; it cannot be counted")
+                if report.plan.sweep { sweeps += 1 }
+                notices += report.notices
+            }
+            #expect(sweeps == 5)
+            #expect(notices.map(\.rule.id) == ["tophhie.notice.late-arrivals"])
+            let notice = try #require(notices.first)
+            #expect(notice.summary.hasPrefix("Graph published sign-ins long after they happened: 5 sign-ins from "))
+            #expect(notice.summary.contains("were published after the 24 h lookback had passed them; 5 were evaluated late"))
+            #expect(await harness.recorder.deliveredIDs == [notice.id])
+        }
+    }
+
     @Test func crashBetweenOutboxAppendAndStateCommitLosesNothingAndRepeatsNothing() async throws {
         try await AgentHarness.with { (harness: inout AgentHarness) in
             _ = try await harness.cycle().run(now: harness.clock.now())

@@ -132,6 +132,22 @@ enum RulesTestPaths {
         #expect(lines.first?.contains("late-by=3h6m") == true, "\(output.out)")
     }
 
+    @Test func replayOfEventsPublishedAfterTheHorizonSaysSoInsteadOfDroppingThem() async throws {
+        let late = (0..<5).map { RulesCommandTests.failure("f\($0)", $0) }
+        let scenario = """
+        {"polls":[
+          {"at":"2024-05-01T09:00:00Z","events":[]},
+          {"at":"2024-05-03T12:00:00Z","events":[]},
+          {"at":"2024-05-03T13:00:00Z","events":[\(late.joined(separator: ","))]}
+        ]}
+        """
+        let path = try RulesTestPaths.temporary("late-scenario.json", scenario)
+        let (code, output) = await run(["replay", path, "--rules", RulesTestPaths.rules])
+        #expect(code == .ok, "\(output.err)")
+        #expect(output.out.isEmpty, "a burst whose windows closed cannot be counted")
+        #expect(output.err.contains("replay: 5 sign-ins from 2024-05-01T10:00:00.123Z to 2024-05-01T10:04:00.123Z were published after the 24 h lookback had passed them; 5 were evaluated late"), "\(output.err)")
+    }
+
     @Test func replayReadsJSONLinesAndArraysAlike() async throws {
         let events = (0..<5).map { RulesCommandTests.failure("f\($0)", $0) }
         let lines = try RulesTestPaths.temporary("lines.jsonl", events.joined(separator: "\n") + "\n")

@@ -23,6 +23,8 @@ public enum NoticeKind: String, Sendable, Equatable, Codable {
     case unreadableSignIns = "unreadable-sign-ins"
     /// A webhook receiver answered 410 Gone.
     case endpointDisabled = "endpoint-disabled"
+    /// The daily sweep found sign-ins Graph published after the lookback had passed them.
+    case lateArrivals = "late-arrivals"
 }
 
 /// Decides which notices a poll outcome deserves, so a lasting problem is told once and its end

@@ -68,6 +68,8 @@ public enum SystemNotice {
             return ("Sign-ins that could not be read", .medium, "Graph returned sign-in events that could not be read; they were not checked by any rule: \(detail)")
         case .endpointDisabled:
             return ("A notifier was disabled by its receiver", .high, "The receiver answered 410 Gone: it asks not to be sent anything more, so this notifier is disabled until it is re-enabled: \(detail)")
+        case .lateArrivals:
+            return ("Sign-ins published late", .medium, "Graph published sign-ins long after they happened: \(detail)")
         case .recovered:
             let minutes = Int(now.timeIntervalSince(problem?.since ?? now) / 60)
             return ("Monitoring resumed", .informational, "Monitoring resumed after \(minutes) minutes (\(problem?.kind.rawValue ?? "problem"): \(detail))")

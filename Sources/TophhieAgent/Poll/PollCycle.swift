@@ -16,6 +16,8 @@ public struct PollReport: Sendable {
     /// Unreadable events met again (already reported by an earlier poll).
     public var skippedAgain: Int = 0
     public var alerts: [Alert] = []
+    /// Sign-ins the sweep found published after the lookback had passed them.
+    public var lateArrivals: LateArrivals?
     public var notices: [Alert] = []
     public var delivery: [DeliveryReport] = []
 
@@ -24,11 +26,12 @@ public struct PollReport: Sendable {
         var parts: [String] = []
         switch outcome {
         case .succeeded:
-            parts.append("\(plan.learning ? "learned from" : "read") \(fetched) sign-in\(fetched == 1 ? "" : "s") since \(GraphTimestamp.filterText(plan.lowerBound)) (\(newEvents) new)")
+            parts.append("\(plan.learning ? "learned from" : plan.sweep ? "swept" : "read") \(fetched) sign-in\(fetched == 1 ? "" : "s") since \(GraphTimestamp.filterText(plan.lowerBound)) (\(newEvents) new)")
         case .failed(let kind, let detail, _):
             parts.append("poll failed (\(kind.rawValue)): \(detail)")
         }
         if !skipped.isEmpty || skippedAgain > 0 { parts.append("\(skipped.count + skippedAgain) unreadable skipped\(skippedAgain > 0 ? " (\(skippedAgain) reported before)" : "")") }
+        if let late = lateArrivals { parts.append("\(late.evaluated + late.unreachable) published late") }
         parts.append("\(alerts.count) alert\(alerts.count == 1 ? "" : "s")")
         if !notices.isEmpty { parts.append("\(notices.count) notice\(notices.count == 1 ? "" : "s")") }
         for report in delivery {
@@ -140,11 +143,19 @@ public struct PollCycle: Sendable {
                 outgoing.append(Self.unreadableNotice(unreadable, now: now))
             }
             let before = state.engine
-            let (engineState, alerts) = engine.process(before, events: fetch.events, now: now, alertOnlyAfter: plan.alertOnlyAfter)
+            let outcome = engine.evaluate(before, events: fetch.events, now: now, alertOnlyAfter: plan.alertOnlyAfter)
+            let alerts = outcome.alerts
             report.newEvents = fetch.events.filter { before.hasSeen($0.id) == false }.count
-            state.engine = engineState
+            state.engine = outcome.state
             state.lastSuccessfulPoll = now
+            if plan.sweep || plan.learning { state.lastSweep = now }
             state.learned = true
+            if let late = outcome.lateArrivals {
+                // Told once: the ids are remembered now, so the next sweep does not find them again.
+                report.lateArrivals = late
+                outgoing.append(SystemNotice.alert(.lateArrivals, fingerprint: "\(late.evaluated)|\(late.unreachable)|\(GraphTimestamp.graphText(late.earliest))|\(GraphTimestamp.graphText(late.latest))",
+                                                   detail: late.sentence(lookback: engine.settings.lookback), since: late.earliest, now: now))
+            }
             if let newest = fetch.events.map(\.createdDateTime).max() { state.newestEventTime = max(newest, state.newestEventTime ?? newest) }
             report.alerts = alerts
             outgoing += alerts

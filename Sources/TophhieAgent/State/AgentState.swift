@@ -22,6 +22,9 @@ public struct AgentState: Codable, Sendable, Equatable {
     /// when: each is told once, not once per poll that re-reads it.
     public var reportedUnreadable: [String: Date]?
 
+    /// The last poll that read the whole retained log (the daily sweep for late publications).
+    public var lastSweep: Date?
+
     public static let currentVersion = 1
     /// How long a reported unreadable event is remembered: past Graph's 30-day retention.
     public static let unreadableMemory: TimeInterval = 31 * 86_400

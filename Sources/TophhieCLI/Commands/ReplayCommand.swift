@@ -68,12 +68,20 @@ enum ReplayCommand: CLICommand {
         var state = EngineState()
         var alertCount = 0
         var processed = 0
+        var lateEvaluated = 0, lateUnreachable = 0
+        var lateRange: (Date, Date)?
         for (index, poll) in input.polls.enumerated() {
             if progress {
                 io.err("\u{1B}[2Kreplay: poll \(index + 1)/\(input.polls.count), \(processed)/\(input.eventCount) events\r")
             }
-            let (next, alerts) = engine.process(state, events: poll.events, now: poll.at)
-            state = next
+            let outcome = engine.evaluate(state, events: poll.events, now: poll.at)
+            let alerts = outcome.alerts
+            state = outcome.state
+            if let late = outcome.lateArrivals {
+                lateEvaluated += late.evaluated
+                lateUnreachable += late.unreachable
+                lateRange = (min(lateRange?.0 ?? late.earliest, late.earliest), max(lateRange?.1 ?? late.latest, late.latest))
+            }
             processed += poll.events.count
             alertCount += alerts.count
             for alert in alerts {
@@ -82,6 +90,11 @@ enum ReplayCommand: CLICommand {
         }
         if progress { io.err("\u{1B}[2K") }
         io.err("replay: \(input.eventCount) event(s) in \(input.polls.count) poll(s), \(set.ruleCount) rule(s): \(alertCount) alert(s)\n")
+        if let lateRange {
+            // The replay meets what a live agent's sweep would: say it rather than drop it.
+            let late = LateArrivals(evaluated: lateEvaluated, unreachable: lateUnreachable, earliest: lateRange.0, latest: lateRange.1)
+            io.err("replay: \(late.sentence(lookback: settings.lookback))\n")
+        }
         return .ok
     }
 

@@ -19,6 +19,13 @@ public struct LateArrivals: Sendable, Equatable {
     public var earliest: Date
     public var latest: Date
 
+    public init(evaluated: Int, unreachable: Int, earliest: Date, latest: Date) {
+        self.evaluated = evaluated
+        self.unreachable = unreachable
+        self.earliest = earliest
+        self.latest = latest
+    }
+
     /// One sentence for a notice or a replay's summary.
     public func sentence(lookback: TimeInterval) -> String {
         let total = evaluated + unreachable
