@@ -69,7 +69,14 @@ extension EngineRun {
         while index < places.count, compared < EngineRun.maxTravelComparisons, places[index].time.timeIntervalSince(here.time) <= span {
             consider(places[index]); index += 1; compared += 1
         }
-        if let best {
+        let pairDay = best.map { EngineRun.day(max(here.time, $0.place.time)) } ?? 0
+        // The pair's unfamiliar sign-ins are what it is about (both, when neither is familiar).
+        let subjects = best.map { best in
+            [here, best.place].filter { !EngineRun.isFamiliar(familiarPlaces[EngineRun.placeKey($0)], before: pairDay, spec: spec) }
+        } ?? []
+        // A later sign-in at home that pairs with the same far-away one is the same story.
+        let alreadyTold = !subjects.isEmpty && subjects.allSatisfy { state.findings?[$0.id]?.contains(ruleKey) == true }
+        if let best, !alreadyTold {
             let other = best.place
             let otherEvent = other.detail
             let pair = [otherEvent, alertEvent].sorted { ($0.time, $0.id) < ($1.time, $1.id) }
@@ -82,6 +89,10 @@ extension EngineRun {
             emit(metadata: rule.metadata, options: rule.options, defaultSuppress: rule.timespan.interval,
                  group: group, groupKey: groupKey, events: pair, eventCount: 2, windowClose: pair[1].time, summary: summary,
                  episodeFrom: pair[1].time)
+            for place in subjects {
+                state.findings = state.findings ?? [:]
+                if state.findings![place.id]?.contains(ruleKey) != true { state.findings![place.id, default: []].append(ruleKey) }
+            }
         }
         places.insert(here, at: low)
         state.places[ruleKey, default: [:]][groupKey] = places
