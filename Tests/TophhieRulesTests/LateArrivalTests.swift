@@ -55,4 +55,14 @@ import TophhieJSON
         #expect(outcome.alerts.isEmpty && outcome.lateArrivals == nil)
         #expect(outcome.state.idMemoryFrom == state.forgottenBefore)
     }
+
+    @Test func anUpdateOfASignInOlderThanTheWindowsDoesNotOpenOneAgain() {
+        let burst = (0..<6).map { SignIn.failure(60 + Double($0), id: "b\($0)") }
+        let first = engine.evaluate(warmState(), events: burst, now: time(72 * 60 + 10))
+        // Graph re-publishes them with a field filled in: still too old for any window.
+        let updated = (0..<6).map { SignIn.at(60 + Double($0), id: "b\($0)", ["status": .object(["errorCode": .int(50126)]), "appDisplayName": .string("Azure Portal")]) }
+        let second = engine.evaluate(first.state, events: updated, now: time(73 * 60))
+        #expect(first.alerts.isEmpty && second.alerts.isEmpty)
+        #expect(second.state.recent.isEmpty)
+    }
 }

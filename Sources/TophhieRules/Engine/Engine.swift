@@ -104,6 +104,7 @@ struct EngineRun {
         let ordered = events.sorted { ($0.eventTime, $0.eventID) < ($1.eventTime, $1.eventID) }
         var added: [EngineState.StoredEvent] = []
         var replaced: Set<String> = []
+        if state.revisions == nil { state.revisions = [:] }
         for event in ordered {
             let id = event.eventID
             let revision = event.revision
@@ -112,27 +113,26 @@ struct EngineRun {
                 guard let revision, previous != revision else { continue }
                 if previous == nil {
                     // A state from before updates were followed: take this as the known content.
-                    state.revisions = (state.revisions ?? [:]).merging([id: revision]) { _, new in new }
+                    state.revisions![id] = revision
                     continue
                 }
                 updated.insert(id)
                 replaced.insert(id)
                 added.removeAll { $0.id == id }
             }
-            var windowsClosed = false
-            if state.seen[id] == nil, let forgotten = state.forgottenBefore, event.eventTime <= forgotten {
-                // Published after the lookback had passed it. Its windows are gone; the rules
-                // that need none still see it, and the caller is told.
+            // Older than the windows: an update of it, or a sign-in published after the lookback
+            // had passed it. The rules that need no window still see it; a new one is told.
+            let windowsClosed = state.forgottenBefore.map { event.eventTime <= $0 } ?? false
+            if windowsClosed && state.seen[id] == nil {
                 if let from = state.idMemoryFrom, event.eventTime <= from { continue }
                 if event.eventTime <= now.addingTimeInterval(-settings.idMemory) {
                     lateUnreachable.append(event.eventTime)
                     continue
                 }
                 lateEvaluated.append(event.eventTime)
-                windowsClosed = true
             }
             state.seen[id] = event.eventTime
-            if let revision { state.revisions = (state.revisions ?? [:]).merging([id: revision]) { _, new in new } }
+            if let revision { state.revisions![id] = revision }
             fresh.insert(id)
 
             var matched: [Int] = []
