@@ -10,10 +10,20 @@ public enum StableHash {
 
     /// The 32 lower-case hex digits of FNV-1a-128 over `bytes`.
     public static func fnv1a128<Bytes: Sequence>(bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        var state = State()
+        state.add(bytes)
+        return state.digest
+    }
+
+    /// An FNV-1a-128 state that bytes are added to piece by piece.
+    public struct State {
         // offset basis 0x6c62272e07bb014262b821756295c58d, prime 2^88 + 2^8 + 0x3b.
         var high: UInt64 = 0x6c62_272e_07bb_0142
         var low: UInt64 = 0x62b8_2175_6295_c58d
-        for byte in bytes {
+
+        public init() {}
+
+        public mutating func add(_ byte: UInt8) {
             low ^= UInt64(byte)
             // (high·2^64 + low) · (2^88 + 0x13b) mod 2^128
             let (carry, product) = low.multipliedFullWidth(by: 0x13b)
@@ -21,10 +31,15 @@ public enum StableHash {
             low = product
             high = newHigh
         }
-        return hex(high) + hex(low)
+
+        public mutating func add<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+            for byte in bytes { add(byte) }
+        }
+
+        public var digest: String { StableHash.hex(high) + StableHash.hex(low) }
     }
 
-    private static func hex(_ value: UInt64) -> String {
+    static func hex(_ value: UInt64) -> String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
     }

@@ -43,31 +43,32 @@ extension EngineRun {
         var familiarPlaces = state.familiar?[ruleKey]?.removeValue(forKey: groupKey) ?? [:]
         let hereKey = EngineRun.placeKey(here)
         var best: (place: EngineState.Place, distance: Double, speed: Double)?
-        func consider(_ place: EngineState.Place) {
-            guard place.id != here.id else { return }
-            let gap = abs(here.time.timeIntervalSince(place.time))
-            let distance = EngineRun.greatCircleKm(place.latitude, place.longitude, latitude, longitude)
+        // By index: copying each remembered place (its strings) cost more than the arithmetic.
+        func consider(_ i: Int) {
+            let time = places[i].time
+            let gap = abs(here.time.timeIntervalSince(time))
+            let distance = EngineRun.greatCircleKm(places[i].latitude, places[i].longitude, latitude, longitude)
             guard distance >= spec.minDistanceKm else { return }
             let speed = gap == 0 ? Double.infinity : distance / (gap / 3600)
-            guard speed > spec.maxSpeedKmh else { return }
+            guard speed > spec.maxSpeedKmh, places[i].id != here.id else { return }
             // Two places this person signs in from on other days (a VPN exit and home, a
             // carrier's egress cities) are not travel.
-            let pairDay = EngineRun.day(max(here.time, place.time))
+            let pairDay = EngineRun.day(max(here.time, time))
             if EngineRun.isFamiliar(familiarPlaces[hereKey], before: pairDay, spec: spec)
-                && EngineRun.isFamiliar(familiarPlaces[EngineRun.placeKey(place)], before: pairDay, spec: spec) { return }
+                && EngineRun.isFamiliar(familiarPlaces[EngineRun.placeKey(places[i])], before: pairDay, spec: spec) { return }
             // The nearest such sign-in in time tells the story ("Tokyo, then New York"); the
             // faster pair breaks a tie.
-            if best.map({ (gap, -speed, place.id) < (abs(here.time.timeIntervalSince($0.place.time)), -$0.speed, $0.place.id) }) ?? true {
-                best = (place, distance, speed)
+            if best.map({ (gap, -speed, places[i].id) < (abs(here.time.timeIntervalSince($0.place.time)), -$0.speed, $0.place.id) }) ?? true {
+                best = (places[i], distance, speed)
             }
         }
         var index = low - 1, compared = 0
         while index >= 0, compared < EngineRun.maxTravelComparisons, here.time.timeIntervalSince(places[index].time) <= span {
-            consider(places[index]); index -= 1; compared += 1
+            consider(index); index -= 1; compared += 1
         }
         index = low; compared = 0
         while index < places.count, compared < EngineRun.maxTravelComparisons, places[index].time.timeIntervalSince(here.time) <= span {
-            consider(places[index]); index += 1; compared += 1
+            consider(index); index += 1; compared += 1
         }
         let pairDay = best.map { EngineRun.day(max(here.time, $0.place.time)) } ?? 0
         // The pair's unfamiliar sign-ins are what it is about (both, when neither is familiar).
