@@ -43,6 +43,13 @@ import TophhieRules
         #expect(hardened.contains(#"\u0085"#) && hardened.contains(#"\u202e"#) && hardened.contains(#"\u007f"#))
         #expect(try JSONValue.parse(Data(hardened.utf8)) == value)
     }
+
+    @Test func prettyPrintedLayoutStaysWhitespace() throws {
+        let pretty = "{\n  \"a\" : \"x\u{2028}\\\"\u{85}\",\n  \"b\" : 1\n}"
+        let hardened = ControlCharacterEscaping.hardenJSON(pretty)
+        #expect(hardened == "{\n  \"a\" : \"x\\u2028\\\"\\u0085\",\n  \"b\" : 1\n}")
+        #expect(try JSONValue.parse(Data(hardened.utf8)) == .object(["a": .string("x\u{2028}\"\u{85}"), "b": .int(1)]))
+    }
 }
 
 /// The notifiers carry the one alert schema, `AlertJSON`, that `replay --format json` prints.

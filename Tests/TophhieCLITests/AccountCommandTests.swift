@@ -89,6 +89,13 @@ import TophhieSimulator
         let (profileCode, profile) = await run(["profile", "show"], context)
         #expect(profileCode == .ok)
         #expect(profile.out.contains("English (United Kingdom)"))
+
+        // Pretty-printed, and still JSON: layout newlines stay whitespace, never `\u000a`.
+        let (profileJSONCode, profileJSON) = await run(["profile", "show", "--json"], context)
+        #expect(profileJSONCode == .ok)
+        #expect(!profileJSON.out.contains("\\u000a"), "\(profileJSON.out)")
+        #expect(profileJSON.out.split(separator: "\n").count > 3)
+        #expect(throws: Never.self) { try JSONValue.parse(Data(profileJSON.out.utf8)) }
     }
 
     @Test func hostileDeviceNamesCannotForgeTheTable() async throws {

@@ -44,11 +44,19 @@ public enum ControlCharacterEscaping {
 
     /// JSON text with the characters JSON allows raw (DEL, C1, separators, bidi) turned into
     /// `\uXXXX`; the parsed value is unchanged. Used after `JSONEncoder`, which escapes only C0.
+    /// Only characters inside string literals are escaped: the layout of pretty-printed JSON
+    /// (newlines between tokens) is whitespace, and `\u000a` there would not be JSON.
     public static func hardenJSON(_ json: String) -> String {
         guard json.unicodeScalars.contains(where: needsEscape) else { return json }
         var out = String.UnicodeScalarView()
+        var inString = false, escaped = false
         for scalar in json.unicodeScalars {
-            if needsEscape(scalar) {
+            if inString {
+                if escaped { escaped = false } else if scalar == "\\" { escaped = true } else if scalar == "\"" { inString = false }
+            } else if scalar == "\"" {
+                inString = true
+            }
+            if inString && needsEscape(scalar) {
                 let hex = String(scalar.value, radix: 16)
                 out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
             } else {

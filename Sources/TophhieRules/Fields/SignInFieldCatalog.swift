@@ -26,6 +26,7 @@ public enum SignInFieldCatalog {
         "authenticationAppDeviceDetails.operatingSystem", "servicePrincipalId", "servicePrincipalName",
         "riskDetail", "riskEventTypes", "riskEventTypes_v2", "riskLevelAggregated", "riskLevelDuringSignIn",
         "riskState", "status", "status.errorCode", "status.failureReason", "status.additionalDetails",
+        "userAgent",
     ]
 
     /// Properties of the beta signIn that v1.0 lacks.
@@ -33,7 +34,7 @@ public enum SignInFieldCatalog {
         "authenticationRequirement", "authenticationDetails", "authenticationMethodsUsed", "authenticationProtocol",
         "originalTransferMethod", "signInEventTypes", "incomingTokenType", "tokenIssuerType",
         "crossTenantAccessType", "uniqueTokenIdentifier", "sessionLifetimePolicies", "networkLocationDetails",
-        "autonomousSystemNumber", "flaggedForReview", "signInIdentifier", "mfaDetail", "userAgent",
+        "autonomousSystemNumber", "flaggedForReview", "signInIdentifier", "mfaDetail",
         "authenticationRequirementPolicies", "authenticationContextClassReferences", "userType",
     ]
 
