@@ -98,6 +98,21 @@ import TophhieSimulator
         #expect(throws: Never.self) { try JSONValue.parse(Data(profileJSON.out.utf8)) }
     }
 
+    @Test func loginWithAScopeSetAddsItAndKeepsWhatTheAgentAndProfileNeed() async throws {
+        let context = try await Self.tenant()
+        defer { try? FileManager.default.removeItem(atPath: context.stateDirectory) }
+        #expect(await run(["login"], context).0 == .ok)
+        // Following profile set's hint: the edit scope joins, the profile and history scopes stay.
+        let (code, login) = await run(["login", "--scopes", "profile-edit"], context)
+        #expect(code == .ok, "\(login.err)")
+        let granted = login.out.split(separator: "\n").first { $0.hasPrefix("Granted: ") }.map { $0.split(separator: " ").map(String.init) } ?? []
+        for scope in ["User.Read", "AuditLog.Read.All", "User.ReadWrite"] {
+            #expect(granted.contains(scope), "\(scope) in \(granted)")
+        }
+        let (historyCode, history) = await run(["history", "--top", "1"], context)
+        #expect(historyCode == .ok, "\(history.err)")
+    }
+
     @Test func hostileDeviceNamesCannotForgeTheTable() async throws {
         let context = try await Self.tenant(deviceName: "Edge\u{1b}[2J\u{1b}[31m\nfake row\r")
         defer { try? FileManager.default.removeItem(atPath: context.stateDirectory) }

@@ -35,6 +35,19 @@ public enum TophhieScopes {
         return result
     }
 
+    /// What `login` asks for: the defaults, what the cached session already holds, and what was
+    /// named — so following a hint ("run login --scopes history") never drops a scope another
+    /// command needs. Identity scopes are left to the sign-in (it always adds offline_access);
+    /// duplicates (case-insensitive, as the identity platform compares them) are dropped.
+    public static func forLogin(named: [String], alreadyGranted: [String]) -> [String] {
+        var result: [String] = []
+        var seen = Set<String>()
+        for scope in defaultSignIn + alreadyGranted + named where !identityScopes.contains(scope.lowercased()) {
+            if seen.insert(scope.lowercased()).inserted { result.append(scope) }
+        }
+        return result
+    }
+
     /// Scope names as the identity platform needs them for this Graph: bare names for the global
     /// service, prefixed with the Graph root for national clouds (tokens are not interchangeable).
     static func qualified(_ scopes: [String], graphBaseURL: URL) -> [String] {

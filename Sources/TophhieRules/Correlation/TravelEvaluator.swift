@@ -43,8 +43,14 @@ extension EngineRun {
         var familiarPlaces = state.familiar?[ruleKey]?.removeValue(forKey: groupKey) ?? [:]
         let hereKey = EngineRun.placeKey(here)
         var best: (place: EngineState.Place, distance: Double, speed: Double)?
+        // Per side, only the nearest sign-in at each distinct spot can give the fastest pair
+        // with it; a person signs in from a handful of spots, so this skips most of the trigonometry.
+        var spots: [(Double, Double)] = []
         // By index: copying each remembered place (its strings) cost more than the arithmetic.
         func consider(_ i: Int) {
+            let spot = (places[i].latitude, places[i].longitude)
+            if spots.contains(where: { $0 == spot }) { return }
+            if spots.count < 32 { spots.append(spot) }
             let time = places[i].time
             let gap = abs(here.time.timeIntervalSince(time))
             let distance = EngineRun.greatCircleKm(places[i].latitude, places[i].longitude, latitude, longitude)
@@ -67,6 +73,7 @@ extension EngineRun {
             consider(index); index -= 1; compared += 1
         }
         index = low; compared = 0
+        spots.removeAll(keepingCapacity: true)
         while index < places.count, compared < EngineRun.maxTravelComparisons, places[index].time.timeIntervalSince(here.time) <= span {
             consider(index); index += 1; compared += 1
         }
@@ -114,7 +121,9 @@ extension EngineRun {
     /// Whether a place was seen on enough days before `day`.
     static func isFamiliar(_ place: EngineState.FamiliarPlace?, before day: Int, spec: TravelSpec) -> Bool {
         guard spec.familiarAfterDays > 0, let place else { return false }
-        return place.days.filter { $0 < day }.count >= spec.familiarAfterDays
+        var earlier = 0
+        for seen in place.days where seen < day { earlier += 1 }
+        return earlier >= spec.familiarAfterDays
     }
 
     /// Days since 1970-01-01, UTC.

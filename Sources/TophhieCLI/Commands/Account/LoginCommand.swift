@@ -8,11 +8,12 @@ enum LoginCommand: CLICommand {
         path: ["login"],
         summary: "Sign in with a device code and keep a refresh token for the agent",
         options: ConnectionOptions.specs + [
-            OptionSpec("scopes", value: "SETS", repeatable: true, help: "what to request, comma-separated: \(TophhieScopes.sets.map(\.name).joined(separator: ", ")) or scope names (default: profile,history)"),
+            OptionSpec("scopes", value: "SETS", repeatable: true, help: "what to request besides profile,history and the scopes already granted, comma-separated: \(TophhieScopes.sets.map(\.name).joined(separator: ", ")) or scope names"),
         ],
         discussion: """
         Prints a code and a web address; open the address on any device, enter the code and sign in.
-        offline_access is always requested so the agent can refresh silently.
+        offline_access is always requested so the agent can refresh silently. Named sets are added
+        to profile,history and to what the current sign-in already holds, never instead of them.
 
         scope sets:
         \(TophhieScopes.sets.map { "  \($0.name.padding(toLength: 14, withPad: " ", startingAt: 0))\($0.purpose)" }.joined(separator: "\n"))
@@ -25,11 +26,14 @@ enum LoginCommand: CLICommand {
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
         let configuration = try ConnectionOptions.authConfiguration(arguments, io: io)
         let names = arguments.values("scopes").flatMap { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }
-        let scopes: [String]
-        do { scopes = names.isEmpty ? TophhieScopes.defaultSignIn : try TophhieScopes.resolve(names) } catch let error as TophhieAuthError {
+        let named: [String]
+        do { named = try TophhieScopes.resolve(names) } catch let error as TophhieAuthError {
             throw UsageError(error.localizedDescription.replacingOccurrences(of: "configuration: ", with: ""))
         }
         let auth = TophhieAuth(configuration: configuration, transport: io.transport, clock: io.clock)
+        // A damaged or missing cache only means there is nothing to keep.
+        let granted = ((try? await auth.currentSession()) ?? nil)?.grantedScopes ?? []
+        let scopes = TophhieScopes.forLogin(named: named, alreadyGranted: granted)
         let session = try await auth.signIn(scopes: scopes) { prompt in
             io.out(prompt.message + "\n")
             io.out("Waiting for the sign-in to finish (the code expires in \(Int(prompt.expiresIn / 60)) minutes)…\n")
