@@ -46,6 +46,7 @@ extension EngineRun {
         // Per side, only the nearest sign-in at each distinct spot can give the fastest pair
         // with it; a person signs in from a handful of spots, so this skips most of the trigonometry.
         var spots: [(Double, Double)] = []
+        let hereSeen = familiarPlaces[hereKey]
         // By index: copying each remembered place (its strings) cost more than the arithmetic.
         func consider(_ i: Int) {
             let spot = (places[i].latitude, places[i].longitude)
@@ -60,7 +61,7 @@ extension EngineRun {
             // Two places this person signs in from on other days (a VPN exit and home, a
             // carrier's egress cities) are not travel.
             let pairDay = EngineRun.day(max(here.time, time))
-            if EngineRun.isFamiliar(familiarPlaces[hereKey], before: pairDay, spec: spec)
+            if EngineRun.isFamiliar(hereSeen, before: pairDay, spec: spec)
                 && EngineRun.isFamiliar(familiarPlaces[EngineRun.placeKey(places[i])], before: pairDay, spec: spec) { return }
             // The nearest such sign-in in time tells the story ("Tokyo, then New York"); the
             // faster pair breaks a tie.
