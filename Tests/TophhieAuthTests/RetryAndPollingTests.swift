@@ -70,6 +70,12 @@ import Testing
         #expect(TophhieAuthError.signInHistory(status: 403, graphCode: "Authorization_RequestDenied").accessGate == .consent)
         #expect(TophhieAuthError.profileUpdate(status: 403, graphCode: "Authorization_RequestDenied").accessGate == .directoryAccess)
         #expect(TophhieAuthError.profileFetch(status: 500, graphCode: nil).accessGate == nil)
+        for code in ["Authentication_MSGraphPermissionMissing", "Authentication_ApplicationHasNoDirectoryReadAccess"] {
+            let error = TophhieAuthError.signInHistory(status: 403, graphCode: code)
+            #expect(error.accessGate == .permissionMissing)
+            #expect(error.localizedDescription.contains("HTTP 403 \(code)"))
+            #expect(error.localizedDescription.contains("AuditLog.Read.All and Directory.Read.All"))
+        }
         let text = TophhieAuthError.profileUpdate(status: 403, graphCode: "Authorization_RequestDenied").localizedDescription
         #expect(text.contains("Directory.AccessAsUser.All"))
         #expect(text.contains("HTTP 403 Authorization_RequestDenied"))

@@ -10,6 +10,9 @@ public enum GraphAccessGate: String, Sendable, Codable, Hashable {
     case consent
     /// A member account edited fields outside its self-service set without `Directory.AccessAsUser.All`.
     case directoryAccess
+    /// The app registration lacks the Graph permission itself (not only its consent):
+    /// `Authentication_MSGraphPermissionMissing`, `Authentication_ApplicationHasNoDirectoryReadAccess`.
+    case permissionMissing
 
     /// The Graph error code that names each gate, mapped for a request of the given kind.
     public static func from(graphCode: String?, status: Int, isProfileUpdate: Bool = false) -> GraphAccessGate? {
@@ -18,6 +21,7 @@ public enum GraphAccessGate: String, Sendable, Codable, Hashable {
         case "Authentication_RequestFromNonPremiumTenantOrB2CTenant": return .licence
         case "Authentication_RequestFromUnsupportedUserRole": return .role
         case "Authorization_RequestDenied": return isProfileUpdate ? .directoryAccess : .consent
+        case "Authentication_MSGraphPermissionMissing", "Authentication_ApplicationHasNoDirectoryReadAccess": return .permissionMissing
         default: return nil
         }
     }
@@ -31,6 +35,8 @@ public enum GraphAccessGate: String, Sendable, Codable, Hashable {
             return "Graph treated the request as a tenant-wide query and the account has no reporting role (Graph said Authentication_RequestFromUnsupportedUserRole); the self-filter on your own user id was rejected, so ask an administrator for the Reports Reader or Security Reader role"
         case .consent:
             return "the app has not been granted the permission this call needs (Graph said Authorization_RequestDenied); an administrator must grant admin consent for AuditLog.Read.All (sign-in history) or User.ReadWrite (profile edits) on the app registration, then run 'tophhie-watch login' again"
+        case .permissionMissing:
+            return "the app registration does not list the Graph permission this call needs (Graph said Authentication_MSGraphPermissionMissing or Authentication_ApplicationHasNoDirectoryReadAccess); an administrator must add the delegated permissions AuditLog.Read.All and Directory.Read.All (Microsoft documents both for reading sign-ins) to the app registration and grant admin consent, then run 'tophhie-watch login' again"
         case .directoryAccess:
             return "member and admin accounts can only change these profile fields with the Directory.AccessAsUser.All permission, which needs admin consent on the app registration (Graph said Authorization_RequestDenied); consumer accounts in an External ID tenant do not need it"
         }

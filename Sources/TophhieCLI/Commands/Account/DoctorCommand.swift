@@ -95,7 +95,7 @@ enum DoctorCommand: CLICommand {
             switch error.accessGate {
             case .licence?: check = "licence"
             case .role?: check = "role"
-            case .consent?: check = "consent"
+            case .consent?, .permissionMissing?: check = "consent"
             default: check = "sign-in log"
             }
             fail("\(check): \(error.localizedDescription)", fix: error.accessGate?.explanation ?? "see the message above")
