@@ -27,6 +27,16 @@ import Testing
         #expect(policy.decide(attempt: 1, outcome: .status(429, retryAfter: 600), jitter: 0) == .stop)
     }
 
+    @Test func connectionFailuresAndServerErrorsBackOffExponentiallyAsRFC8628Asks() {
+        let start = Date(timeIntervalSince1970: 0)
+        var polling = DeviceCodePolling(interval: 5, expiresIn: 900, issuedAt: start)
+        let waits = (0..<6).map { polling.next(after: .transient, now: start.addingTimeInterval(Double($0))) }
+        #expect(waits == [.wait(10), .wait(20), .wait(40), .wait(60), .wait(60), .wait(60)])
+        // The backed-off interval stays for later pending answers; slow_down still adds 5.
+        #expect(polling.next(after: .pending, now: start.addingTimeInterval(10)) == .wait(60))
+        #expect(polling.next(after: .slowDown, now: start.addingTimeInterval(10)) == .wait(65))
+    }
+
     @Test func pollingAddsFiveSecondsOnSlowDownAndStopsAtExpiry() {
         let start = Date(timeIntervalSince1970: 0)
         var polling = DeviceCodePolling(interval: 5, expiresIn: 30, issuedAt: start)

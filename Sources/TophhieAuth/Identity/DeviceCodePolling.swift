@@ -4,7 +4,7 @@ import Foundation
 ///
 /// The shell sends a token request, reads the answer, and asks this what to do next.
 struct DeviceCodePolling: Sendable, Equatable {
-    /// Seconds between polls; grows by 5 on each `slow_down`.
+    /// Seconds between polls; grows by 5 on each `slow_down`, doubles (up to 60) after a failure.
     private(set) var interval: Double
     let expiresAt: Date
 
@@ -19,7 +19,7 @@ struct DeviceCodePolling: Sendable, Equatable {
         case declined
         case expired
         case badVerificationCode
-        /// A network failure or a 5xx: poll again after the interval.
+        /// A network failure or a 5xx: poll again after a backed-off interval.
         case transient
         case granted
     }
@@ -41,11 +41,18 @@ struct DeviceCodePolling: Sendable, Equatable {
         case .badVerificationCode: return .fail(.badVerificationCode)
         case .slowDown:
             interval += 5
-            fallthrough
-        case .pending, .transient:
-            return now.addingTimeInterval(interval) >= expiresAt ? .fail(.expired) : .wait(interval)
+        case .transient:
+            // §3.5: after a connection failure or a 5xx, back off exponentially rather than
+            // hammer an endpoint that is struggling; capped so the person is not kept waiting.
+            interval = max(interval, min(interval * 2, DeviceCodePolling.maxBackoff))
+        case .pending:
+            break
         }
+        return now.addingTimeInterval(interval) >= expiresAt ? .fail(.expired) : .wait(interval)
     }
+
+    /// The longest wait exponential backoff reaches on its own (a `slow_down` can add more).
+    static let maxBackoff: Double = 60
 
     /// Maps the token endpoint's `error` to an answer; nil for errors this flow does not know.
     static func answer(forError error: String) -> Answer? {
