@@ -162,6 +162,20 @@ struct PeerChecksWebhook {
         #expect(record["error"] == .string("WebhookVerificationError: No matching signature found"))
     }
 
+    @Test func duringARotationTheReceiversSecretVerifiesWhicheverPlaceItHas() async throws {
+        let other = "whsec_" + Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+        // The receiver knows one secret; the sender signs with the new one and the old one.
+        for (label, order) in [("rotate-new-first", [other, PeerEnvironment.webhookSecret!]), ("rotate-old-first", [PeerEnvironment.webhookSecret!, other])] {
+            let id = PeerEnvironment.uniqueID(label)
+            let secrets = try WebhookSecret.list(parsing: order.joined(separator: " "))
+            let notifier = WebhookNotifier(name: "peer-hook", settings: try .init(endpoint: try WebhookEndpoint(PeerEnvironment.webhookURL!),
+                                                                                  secret: secrets[0], additionalSecrets: Array(secrets.dropFirst())))
+            try await notifier.deliver(NotifierTestAlerts.alert(id: id))
+            let record = try await record(id)
+            #expect(record["verified"] == .bool(true), "\(label): \(record)")
+        }
+    }
+
     /// Sends a request built by the notifier after changing it, as an attacker would.
     func sendTampered(_ id: String, timestampOffset: Int64 = 0, tamper: (inout URLRequest) -> Void) async throws -> Int {
         let notifier = try notifier()

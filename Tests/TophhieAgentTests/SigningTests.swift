@@ -140,8 +140,27 @@ private func pattern(_ count: Int) -> [UInt8] {
         #expect(!StandardWebhookSignature.verify(header: "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=", id: id, timestamp: 1614265331, body: body, secret: secret))
     }
 
+    @Test func aBareBase64SecretIsAcceptedAsTheReferenceLibrariesDo() throws {
+        let bare = try WebhookSecret(parsing: "MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")
+        #expect(bare.keyBytes == (try WebhookSecret(parsing: Self.officialSecret)).keyBytes)
+    }
+
+    @Test func duringARotationEverySecretSignsAndEitherVerifies() throws {
+        let secrets = try WebhookSecret.list(parsing: "whsec_AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8= \n " + Self.officialSecret)
+        #expect(secrets.count == 2)
+        let body = Array(#"{"test": 2432232314}"#.utf8)
+        let header = StandardWebhookSignature.sign(id: "msg_p5jXN8AQM9LWM0D4loKWxJek", timestamp: 1614265330, body: body, secrets: secrets)
+        #expect(header == "v1,O4Gjv1HqPqsMrjmczoggs/sWA8gZD0VyHG+fLh4+ktI= v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=")
+        for secret in secrets {
+            #expect(StandardWebhookSignature.verify(header: header, id: "msg_p5jXN8AQM9LWM0D4loKWxJek", timestamp: 1614265330, body: body, secret: secret))
+        }
+        #expect(throws: WebhookSecretError.notBase64) { try WebhookSecret.list(parsing: Self.officialSecret + " whsec_!!!!") }
+        #expect(throws: WebhookSecretError.empty) { try WebhookSecret.list(parsing: "  ") }
+    }
+
     @Test(arguments: [
-        ("MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", WebhookSecretError.missingPrefix),
+        ("hunter2-is-my-password", WebhookSecretError.missingPrefix),
+        ("MfKQ9r8G", .missingPrefix),
         ("whsec_", .empty),
         ("whsec_!!!!not-base64", .notBase64),
         ("whsec_AAAAA", .notBase64),

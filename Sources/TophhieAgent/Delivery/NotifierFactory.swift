@@ -80,10 +80,11 @@ public struct NotifierFactory: Sendable {
             let endpoint: WebhookEndpoint
             do { endpoint = try WebhookEndpoint(url) } catch { throw entry.error("\(error)") }
             let secretText = try secret(entry, base: "secret")
-            var secret: WebhookSecret?
+            var secrets: [WebhookSecret] = []
             if let secretText {
-                do { secret = try WebhookSecret(parsing: secretText) } catch { throw entry.error("the signing secret is not a whsec_ secret: \(error)") }
+                do { secrets = try WebhookSecret.list(parsing: secretText) } catch { throw entry.error("the signing secret is not a whsec_ secret: \(error)") }
             }
+            let secret = secrets.first
             let presetName = entry.options["preset"] ?? "generic"
             let preset: WebhookPreset
             switch presetName {
@@ -104,7 +105,7 @@ public struct NotifierFactory: Sendable {
                 timeout = .milliseconds(Int64(seconds * 1000))
             }
             do {
-                let settings = try WebhookNotifier.Settings(endpoint: endpoint, preset: preset, secret: secret, timeout: timeout)
+                let settings = try WebhookNotifier.Settings(endpoint: endpoint, preset: preset, secret: secret, additionalSecrets: Array(secrets.dropFirst()), timeout: timeout)
                 return (WebhookNotifier(name: entry.name, settings: settings, now: now, transport: transport), route)
             } catch {
                 throw entry.error("\(error)")

@@ -17,6 +17,8 @@ public struct WebhookNotifier: Notifier {
         public var preset: WebhookPreset
         /// Required for `.generic`; optional for chat presets whose URL is itself the credential.
         public var secret: WebhookSecret?
+        /// More secrets that sign each request too, while a receiver rotates to a new one.
+        public var additionalSecrets: [WebhookSecret]
         /// The whole attempt, connect to last byte. Standard Webhooks suggests 15–30 s.
         public var timeout: Duration
         public var userAgent: String
@@ -26,6 +28,7 @@ public struct WebhookNotifier: Notifier {
         /// - Throws: `WebhookSettingError` when the generic preset has no secret or the timeout
         ///   is not positive.
         public init(endpoint: WebhookEndpoint, preset: WebhookPreset = .generic, secret: WebhookSecret?,
+                    additionalSecrets: [WebhookSecret] = [],
                     timeout: Duration = .seconds(15), userAgent: String = "tophhie-watch/\(WebhookNotifier.version)", source: String? = nil) throws {
             if preset == .generic, secret == nil {
                 throw WebhookSettingError("the generic webhook needs a signing secret (whsec_…) so the receiver can verify each alert")
@@ -34,6 +37,7 @@ public struct WebhookNotifier: Notifier {
             self.endpoint = endpoint
             self.preset = preset
             self.secret = secret
+            self.additionalSecrets = secret == nil ? [] : additionalSecrets
             self.timeout = timeout
             self.userAgent = userAgent
             self.source = source
@@ -75,7 +79,7 @@ public struct WebhookNotifier: Notifier {
         request.setValue(Self.webhookID(alert.id), forHTTPHeaderField: "webhook-id")
         request.setValue(String(timestamp), forHTTPHeaderField: "webhook-timestamp")
         if let secret = settings.secret {
-            let signature = StandardWebhookSignature.sign(id: Self.webhookID(alert.id), timestamp: timestamp, body: Array(body), secret: secret)
+            let signature = StandardWebhookSignature.sign(id: Self.webhookID(alert.id), timestamp: timestamp, body: Array(body), secrets: [secret] + settings.additionalSecrets)
             request.setValue(signature, forHTTPHeaderField: "webhook-signature")
         }
         return request

@@ -7,11 +7,17 @@ public struct WebhookSecret: Sendable, CustomStringConvertible, CustomDebugStrin
     /// The decoded key bytes.
     let keyBytes: [UInt8]
 
-    /// Parses `whsec_<base64>`; padding may be missing, as the reference libraries allow.
+    /// Parses `whsec_<base64>`, or the bare base64 the reference libraries also take; padding
+    /// may be missing, as they allow.
     /// - Throws: `WebhookSecretError` naming what is wrong, never echoing the secret.
     public init(parsing text: String) throws {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard trimmed.hasPrefix("whsec_") else { throw WebhookSecretError.missingPrefix }
+        guard trimmed.hasPrefix("whsec_") else {
+            // Bare base64 of a real key is accepted; anything else most likely lost its prefix.
+            guard let bare = try? WebhookSecret(parsing: "whsec_" + trimmed) else { throw WebhookSecretError.missingPrefix }
+            self = bare
+            return
+        }
         var encoded = String(trimmed.dropFirst("whsec_".count))
         guard !encoded.isEmpty else { throw WebhookSecretError.empty }
         // Foundation refuses unpadded base64; the Python library pads with "==", we pad exactly.
@@ -27,6 +33,15 @@ public struct WebhookSecret: Sendable, CustomStringConvertible, CustomDebugStrin
     /// A secret from raw key bytes (tests and generated secrets).
     public init(keyBytes: [UInt8]) {
         self.keyBytes = keyBytes
+    }
+
+    /// Secrets separated by spaces or newlines (`whsec_new whsec_old`): during a rotation every
+    /// one of them signs each request, so the receiver can switch without downtime.
+    /// - Throws: `WebhookSecretError` for the first that cannot be read, or `.empty` for none.
+    public static func list(parsing text: String) throws -> [WebhookSecret] {
+        let parts = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" })
+        guard !parts.isEmpty else { throw WebhookSecretError.empty }
+        return try parts.map { try WebhookSecret(parsing: String($0)) }
     }
 
     /// The `whsec_` text form, for writing a freshly generated secret to a file.
@@ -70,6 +85,12 @@ public enum StandardWebhookSignature {
     public static func sign(id: String, timestamp: Int64, body: [UInt8], secret: WebhookSecret) -> String {
         let mac = HMACSHA256.authenticationCode(key: secret.keyBytes, message: signedContent(id: id, timestamp: timestamp, body: body))
         return "v1," + Data(mac).base64EncodedString()
+    }
+
+    /// The header value signed by every secret: `v1,<sig1> v1,<sig2>`, as the specification's
+    /// space-separated list allows for rotation.
+    public static func sign(id: String, timestamp: Int64, body: [UInt8], secrets: [WebhookSecret]) -> String {
+        secrets.map { sign(id: id, timestamp: timestamp, body: body, secret: $0) }.joined(separator: " ")
     }
 
     /// Whether any `v1,` entry of a space-separated `webhook-signature` header matches.
