@@ -55,6 +55,41 @@ import TophhieRules
         #expect(value.value(atPath: "embeds.0.timestamp") == .string("2025-12-02T13:05:00.000Z"))
     }
 
+    /// One letter and 8,000 combining marks is one character but 8,000 UTF-16 units and 16,001
+    /// bytes; the services count units or bytes, so must the limits.
+    static func hostileAlert() -> Alert {
+        let marks = "a" + String(repeating: "\u{0301}", count: 8000)
+        var alert = NotifierTestAlerts.alert(summary: "first deviceDetail.browser '\(marks)' " + marks)
+        alert.group = [AlertGroupValue(field: "deviceDetail.browser", value: marks), AlertGroupValue(field: "userId", value: marks)]
+        return alert
+    }
+
+    @Test func limitsAreCountedInTheUnitsEachServiceCounts() throws {
+        let alert = Self.hostileAlert()
+        let discord = try #require(body(.discord, alert).value(atPath: "embeds.0"))
+        let description = discord["description"]?.stringValue ?? ""
+        #expect(description.utf16.count <= 4096 && description.hasSuffix("…"))
+        var total = (discord["title"]?.stringValue ?? "").utf16.count + (discord.value(atPath: "footer.text")?.stringValue ?? "").utf16.count + description.utf16.count
+        guard case .array(let fields)? = discord["fields"] else { Issue.record("no fields"); return }
+        for case .object(let field) in fields {
+            let value = field["value"]?.stringValue ?? ""
+            #expect(value.utf16.count <= 1024)
+            total += value.utf16.count + (field["name"]?.stringValue ?? "").utf16.count
+        }
+        #expect(total <= 6000, "Discord's embed total: \(total)")
+
+        let slack = body(.slack, alert)
+        for path in ["text", "blocks.0.text.text", "blocks.1.text.text"] {
+            #expect((slack.value(atPath: path)?.stringValue ?? "").utf16.count <= 3000, "\(path)")
+        }
+        let key = try PagerDutyRoutingKey("R0123456789abcdef0123456789abcde")
+        #expect((body(.pagerDuty(routingKey: key), alert).value(atPath: "payload.summary")?.stringValue ?? "").utf8.count <= 1024)
+
+        let teams = body(.teamsWorkflows, alert)
+        #expect(teams.canonicalData().count <= 28_000, "Teams body: \(teams.canonicalData().count) bytes")
+        #expect(teams.value(atPath: "attachments.0.content.version") == .string("1.5"))
+    }
+
     @Test func pagerDutyTrigger() throws {
         let key = try PagerDutyRoutingKey("R0123456789abcdef0123456789abcde")
         let value = body(.pagerDuty(routingKey: key), NotifierTestAlerts.alert(level: .critical))

@@ -21,14 +21,33 @@ public enum WebhookPreset: Sendable, Hashable {
     /// The names accepted in configuration.
     public static let names = ["generic", "slack", "teams", "discord", "pagerduty", "alertmanager"]
 
-    /// Where the body carries text for people, the length limits of the receiver.
+    /// Where the body carries text for people, the length limits of the receiver, in the unit
+    /// each counts: Discord and Slack count UTF-16 code units (JavaScript string length); for
+    /// PagerDuty and Teams, whose limits are on characters and on the body, UTF-8 bytes, which are
+    /// never fewer than either.
     enum Limits {
         static let slackSectionText = 3000
-        static let teamsText = 20_000
+        /// Teams refuses a card body of about 28 KB; the text and each fact value get a share.
+        static let teamsText = 8_000
+        static let teamsFactValue = 1_000
         static let discordTitle = 256
         static let discordDescription = 4096
         static let discordFieldValue = 1024
+        /// All of an embed's text together (title, description, field names and values, footer).
+        static let discordEmbedTotal = 6000
         static let pagerDutySummary = 1024
+    }
+
+    /// How a service measures a text's length.
+    enum LengthUnit {
+        case utf16, utf8
+
+        func length(_ text: String) -> Int {
+            switch self {
+            case .utf16: return text.utf16.count
+            case .utf8: return text.utf8.count
+            }
+        }
     }
 
     /// What the preset needs besides the alert.
@@ -101,10 +120,10 @@ public enum WebhookPreset: Sendable, Hashable {
         let head = "*\(slackEscape(title(alert)))*\n\(slackEscape(summary))"
         let details = facts(alert).map { "*\(slackEscape($0.0)):* \(slackEscape($0.1))" }.joined(separator: "\n")
         return .object([
-            "text": .string(truncate(fallback, Limits.slackSectionText)),
+            "text": .string(truncate(fallback, Limits.slackSectionText, .utf16)),
             "blocks": .array([
-                .object(["type": .string("section"), "text": .object(["type": .string("mrkdwn"), "text": .string(truncate(head, Limits.slackSectionText))])]),
-                .object(["type": .string("section"), "text": .object(["type": .string("mrkdwn"), "text": .string(truncate(details, Limits.slackSectionText))])]),
+                .object(["type": .string("section"), "text": .object(["type": .string("mrkdwn"), "text": .string(truncate(head, Limits.slackSectionText, .utf16))])]),
+                .object(["type": .string("section"), "text": .object(["type": .string("mrkdwn"), "text": .string(truncate(details, Limits.slackSectionText, .utf16))])]),
             ]),
         ])
     }
@@ -131,12 +150,13 @@ public enum WebhookPreset: Sendable, Hashable {
         let card: JSONValue = .object([
             "$schema": .string("http://adaptivecards.io/schemas/adaptive-card.json"),
             "type": .string("AdaptiveCard"),
-            "version": .string("1.2"),
+            // TextBlock.style "heading" is an Adaptive Card 1.5 property.
+            "version": .string("1.5"),
             "body": .array([
-                .object(["type": .string("TextBlock"), "text": .string(truncate(title(alert), Limits.teamsText)), "weight": .string("Bolder"),
+                .object(["type": .string("TextBlock"), "text": .string(truncate(title(alert), Limits.teamsFactValue, .utf8)), "weight": .string("Bolder"),
                          "size": .string("Medium"), "wrap": .bool(true), "style": .string("heading"), "color": .string(colour)]),
-                .object(["type": .string("TextBlock"), "text": .string(truncate(markdownEscape(ControlCharacterEscaping.escape(alert.summary)), Limits.teamsText)), "wrap": .bool(true)]),
-                .object(["type": .string("FactSet"), "facts": .array(facts(alert).map { .object(["title": .string($0.0), "value": .string(markdownEscape($0.1))]) })]),
+                .object(["type": .string("TextBlock"), "text": .string(truncate(markdownEscape(ControlCharacterEscaping.escape(alert.summary)), Limits.teamsText, .utf8)), "wrap": .bool(true)]),
+                .object(["type": .string("FactSet"), "facts": .array(facts(alert).map { .object(["title": .string($0.0), "value": .string(truncate(markdownEscape($0.1), Limits.teamsFactValue, .utf8))]) })]),
             ]),
             "msteams": .object(["width": .string("Full")]),
         ])
@@ -159,17 +179,24 @@ public enum WebhookPreset: Sendable, Hashable {
         case .low: colour = 0xF1C40F
         case .informational: colour = 0x95A5A6
         }
-        let fields: [JSONValue] = facts(alert).prefix(25).map {
-            .object(["name": .string($0.0), "value": .string(truncate(markdownEscape($0.1), Limits.discordFieldValue)), "inline": .bool($0.1.count < 40)])
+        let embedTitle = truncate(title(alert), Limits.discordTitle, .utf16)
+        let footer = "tophhie-watch"
+        let shownFacts = facts(alert).prefix(25).map { ($0.0, truncate(markdownEscape($0.1), Limits.discordFieldValue, .utf16), $0.1.count < 40) }
+        // The embed's 6,000 total: what the fields and title leave goes to the description.
+        let used = LengthUnit.utf16.length(embedTitle) + LengthUnit.utf16.length(footer)
+            + shownFacts.reduce(0) { $0 + LengthUnit.utf16.length($1.0) + LengthUnit.utf16.length($1.1) }
+        let room = max(1, min(Limits.discordDescription, Limits.discordEmbedTotal - used))
+        let fields: [JSONValue] = shownFacts.map {
+            .object(["name": .string($0.0), "value": .string($0.1), "inline": .bool($0.2)])
         }
         return .object([
             "embeds": .array([.object([
-                "title": .string(truncate(title(alert), Limits.discordTitle)),
-                "description": .string(truncate(markdownEscape(ControlCharacterEscaping.escape(alert.summary)), Limits.discordDescription)),
+                "title": .string(embedTitle),
+                "description": .string(truncate(markdownEscape(ControlCharacterEscaping.escape(alert.summary)), room, .utf16)),
                 "color": .int(colour),
                 "timestamp": .string(GraphTimestamp.alertText(alert.detectedAt)),
                 "fields": .array(fields),
-                "footer": .object(["text": .string("tophhie-watch")]),
+                "footer": .object(["text": .string(footer)]),
             ])]),
             // Sign-in text must never ping @everyone or a role.
             "allowed_mentions": .object(["parse": .array([])]),
@@ -193,7 +220,7 @@ public enum WebhookPreset: Sendable, Hashable {
             "dedup_key": .string(alert.id),
             "client": .string("tophhie-watch"),
             "payload": .object([
-                "summary": .string(truncate("\(title(alert)): \(ControlCharacterEscaping.escape(alert.summary))", Limits.pagerDutySummary)),
+                "summary": .string(truncate("\(title(alert)): \(ControlCharacterEscaping.escape(alert.summary))", Limits.pagerDutySummary, .utf8)),
                 "source": .string(context.source),
                 "severity": .string(pagerDutySeverity(alert.level)),
                 "timestamp": .string(GraphTimestamp.alertText(alert.detectedAt)),
@@ -252,10 +279,21 @@ public enum WebhookPreset: Sendable, Hashable {
         ])
     }
 
-    /// `text` cut to `limit` characters with `…`.
-    static func truncate(_ text: String, _ limit: Int) -> String {
-        guard text.count > limit else { return text }
-        return String(text.prefix(limit - 1)) + "…"
+    /// `text` cut to at most `limit` in `unit`, ending in `…`, at a character boundary: a
+    /// device name of one letter and a thousand combining marks is one character but a
+    /// thousand code units, and the service counts the units.
+    static func truncate(_ text: String, _ limit: Int, _ unit: LengthUnit) -> String {
+        guard unit.length(text) > limit else { return text }
+        let room = limit - unit.length("…")
+        var kept = ""
+        var length = 0
+        for character in text {
+            let size = unit.length(String(character))
+            if length + size > room { break }
+            kept.append(character)
+            length += size
+        }
+        return kept + "…"
     }
 }
 
