@@ -3,6 +3,8 @@
 #   - rsyslog (Debian package) receives the syslog notifier's RFC 5424 messages over UDP and TCP
 #     (octet-counted) and its RFC 3164 messages on a unix socket, and writes what it parsed;
 #   - the Python `standardwebhooks` library (PyPI, in a venv) verifies the webhook signatures.
+#   - `jsonschema` (PyPI, same venv) validates the Teams card against Microsoft's Adaptive Card
+#     1.5.0 schema.
 # It installs what is missing, starts both peers on 127.0.0.1 / a temp dir (never the system
 # rsyslog or /dev/log), runs `swift test --filter PeerChecks` with their addresses in the
 # environment, stops everything it started, and ends with one "N passed, N failed" line.
@@ -69,6 +71,11 @@ if ! "$VENV/bin/python" -c "import standardwebhooks" >/dev/null 2>&1; then
     "$VENV/bin/pip" install --quiet --disable-pip-version-check standardwebhooks==1.1.0 \
         || { echo "could not install standardwebhooks"; FAILED=$((FAILED + 1)); finish; }
 fi
+if ! "$VENV/bin/python" -c "import jsonschema" >/dev/null 2>&1; then
+    echo "installing jsonschema==4.23.0 into $VENV (pip), for the Adaptive Card schema"
+    "$VENV/bin/pip" install --quiet --disable-pip-version-check jsonschema==4.23.0 \
+        || { echo "could not install jsonschema"; FAILED=$((FAILED + 1)); finish; }
+fi
 PYTHON="$VENV/bin/python"
 
 free_port() {
@@ -124,6 +131,8 @@ export TOPHHIE_PEER_SYSLOG_PARSED="$WORK/parsed.jsonl"
 export TOPHHIE_PEER_WEBHOOK_URL="http://127.0.0.1:$WEBHOOK_PORT/hook"
 export TOPHHIE_PEER_WEBHOOK_RECORDS="$WORK/webhooks.jsonl"
 export TOPHHIE_PEER_PYTHON="$PYTHON"
+export TOPHHIE_PEER_CARD_SCRIPT="$ROOT/scripts/peers/validate_card.py"
+export TOPHHIE_PEER_CARD_SCHEMA="$ROOT/../shared/reference/schemas/adaptive-card-1.5.0.json"
 export TOPHHIE_PEER_SIGN_SCRIPT="$PEERS/sign_vector.py"
 
 cd "$ROOT"

@@ -20,8 +20,11 @@ enum PeerEnvironment {
     static let webhookRecords = values["TOPHHIE_PEER_WEBHOOK_RECORDS"]
     static let python = values["TOPHHIE_PEER_PYTHON"]
     static let signScript = values["TOPHHIE_PEER_SIGN_SCRIPT"]
+    static let cardScript = values["TOPHHIE_PEER_CARD_SCRIPT"]
+    static let cardSchema = values["TOPHHIE_PEER_CARD_SCHEMA"]
 
     static var syslogConfigured: Bool { syslogPort != nil && syslogSocket != nil && syslogParsed != nil }
+    static var cardConfigured: Bool { python != nil && cardScript != nil && cardSchema != nil }
     static var webhookConfigured: Bool { webhookURL != nil && webhookSecret != nil && webhookRecords != nil && python != nil && signScript != nil }
 
     /// JSON lines of `path` until one satisfies `match`, polling for up to 5 s.
@@ -232,5 +235,43 @@ struct PeerChecksWebhook {
             #expect(process.terminationStatus == 0)
             #expect(StandardWebhookSignature.sign(id: id, timestamp: timestamp, body: Array(body.utf8), secret: secret) == reference, "body \(index)")
         }
+    }
+}
+
+/// Microsoft's published Adaptive Card 1.5.0 schema, through the `jsonschema` library, accepts
+/// the Teams preset's card for ordinary and hostile alerts.
+@Suite(.enabled(if: PeerEnvironment.cardConfigured, "run by scripts/peer-checks.sh"), .serialized, .timeLimit(.minutes(2)))
+struct PeerChecksAdaptiveCard {
+    func validate(_ card: JSONValue) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: PeerEnvironment.python!)
+        process.arguments = [PeerEnvironment.cardScript!, PeerEnvironment.cardSchema!]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(card.canonicalData())
+        try input.fileHandleForWriting.close()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    @Test func theTeamsCardIsValidAdaptiveCard15() throws {
+        let context = WebhookPreset.Context(source: "host", receiver: "teams")
+        for alert in [NotifierTestAlerts.alert(), NotifierTestAlerts.alert(kind: .notice, summary: "a\u{202e}b [x](https://evil.example) " + String(repeating: "\u{0301}", count: 3000))] {
+            let body = WebhookPreset.teamsWorkflows.body(for: alert, context: context)
+            let card = try #require(body.value(atPath: "attachments.0.content"))
+            let (status, text) = try validate(card)
+            #expect(text == "valid\n")
+            #expect(status == 0)
+        }
+    }
+
+    @Test func theValidatorRefusesACardThatBreaksTheSchema() throws {
+        // The check can fail: a TextBlock without its required text is refused.
+        let (status, text) = try validate(.object(["type": .string("AdaptiveCard"), "version": .string("1.5"),
+                                                   "body": .array([.object(["type": .string("TextBlock"), "weight": .string("Heaviest")])])]))
+        #expect(status == 1 && !text.isEmpty)
     }
 }

@@ -158,7 +158,8 @@ public enum WebhookPreset: Sendable, Hashable {
                 .object(["type": .string("TextBlock"), "text": .string(truncate(markdownEscape(ControlCharacterEscaping.escape(alert.summary)), Limits.teamsText, .utf8)), "wrap": .bool(true)]),
                 .object(["type": .string("FactSet"), "facts": .array(facts(alert).map { .object(["title": .string($0.0), "value": .string(truncate(markdownEscape($0.1), Limits.teamsFactValue, .utf8))]) })]),
             ]),
-            "msteams": .object(["width": .string("Full")]),
+            // No `msteams` width hint: it is a Teams host extension the published card schema
+            // refuses, and a card that validates renders everywhere.
         ])
         return .object([
             "type": .string("message"),
