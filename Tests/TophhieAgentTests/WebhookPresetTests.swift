@@ -90,6 +90,31 @@ import TophhieRules
         #expect(teams.value(atPath: "attachments.0.content.version") == .string("1.5"))
     }
 
+    @Test func genericPagerDutyAndAlertmanagerBodiesCarryNoRawControlOrBidiCharacters() throws {
+        let hostile = "Edge\u{202e}gnp.exe\u{2028}line\u{85}\u{1b}[2J"
+        let alert = NotifierTestAlerts.alert(device: hostile, summary: "first device '\(hostile)'")
+        let key = try PagerDutyRoutingKey("R0123456789abcdef0123456789abcde")
+        for preset in [WebhookPreset.generic, .pagerDuty(routingKey: key), .alertmanager] {
+            let text = String(decoding: body(preset, alert).canonicalData(), as: UTF8.self)
+            let decoded = try JSONValue.parse(Data(text.utf8))
+            var raw: [String] = []
+            func walk(_ value: JSONValue) {
+                switch value {
+                case .string(let s) where s.unicodeScalars.contains(where: ControlCharacterEscaping.needsEscape): raw.append(s)
+                case .array(let items): items.forEach(walk)
+                case .object(let members): members.values.forEach(walk)
+                default: break
+                }
+            }
+            walk(decoded)
+            #expect(raw == [], "\(preset): \(raw)")
+            #expect(text.contains(#"Edge\\u{202e}gnp.exe"#), "\(preset) shows the override as a visible escape")
+        }
+        // Ordinary values are untouched: a Windows account name keeps its one backslash.
+        let plain = NotifierTestAlerts.alert(summary: #"sign-in as CONTOSO\jane"#)
+        #expect(body(.generic, plain).value(atPath: "data.summary") == .string(#"sign-in as CONTOSO\jane"#))
+    }
+
     @Test func pagerDutyTrigger() throws {
         let key = try PagerDutyRoutingKey("R0123456789abcdef0123456789abcde")
         let value = body(.pagerDuty(routingKey: key), NotifierTestAlerts.alert(level: .critical))

@@ -1,3 +1,5 @@
+import TophhieJSON
+
 /// Makes attacker-controlled text (device and app names) safe to print.
 ///
 /// A device named `"\u{1b}[2J"` or `"ok\nFAKE ALERT"` must not clear a terminal or forge a line,
@@ -40,6 +42,23 @@ public enum ControlCharacterEscaping {
             }
         }
         return String(out)
+    }
+
+    /// A JSON value whose strings carrying control, bidi or separator characters are shown as
+    /// `escape` shows them. Receivers of the generic, PagerDuty and Alertmanager bodies often
+    /// forward them through templates to chat or mail, where a raw U+202E or U+2028 does harm;
+    /// strings without such characters (most) are left exactly as they were.
+    public static func hardenStrings(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .string(let text):
+            return text.unicodeScalars.contains(where: needsEscape) ? .string(escape(text)) : value
+        case .array(let items):
+            return .array(items.map(hardenStrings))
+        case .object(let members):
+            return .object(members.mapValues(hardenStrings))
+        default:
+            return value
+        }
     }
 
     /// JSON text with the characters JSON allows raw (DEL, C1, separators, bidi) turned into

@@ -66,12 +66,12 @@ public enum WebhookPreset: Sendable, Hashable {
     /// The JSON body for `alert`.
     public func body(for alert: Alert, context: Context) -> JSONValue {
         switch self {
-        case .generic: return Self.generic(alert)
+        case .generic: return ControlCharacterEscaping.hardenStrings(Self.generic(alert))
         case .slack: return Self.slack(alert)
         case .teamsWorkflows: return Self.teams(alert)
         case .discord: return Self.discord(alert)
-        case .pagerDuty(let key): return Self.pagerDuty(alert, routingKey: key, context: context)
-        case .alertmanager: return Self.alertmanager(alert, context: context)
+        case .pagerDuty(let key): return ControlCharacterEscaping.hardenStrings(Self.pagerDuty(alert, routingKey: key, context: context))
+        case .alertmanager: return ControlCharacterEscaping.hardenStrings(Self.alertmanager(alert, context: context))
         }
     }
 
