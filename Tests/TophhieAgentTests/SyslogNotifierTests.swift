@@ -42,7 +42,18 @@ import TophhieRules
 
     @Test func rfc3164Form() {
         let text = String(decoding: Self.message().rfc3164(timeZone: TimeZone(identifier: "UTC")!), as: UTF8.self)
-        #expect(text == #"<35>Dec  2 10:00:00 tophhie-watch[4242]: HIGH alert text id="a-1" group="203.0.113.9""#)
+        #expect(text == #"<35>Dec  2 10:00:00 tophhie-watch[4242]: id="a-1" group="203.0.113.9" HIGH alert text"#)
+    }
+
+    @Test func rfc3164OverTheNetworkNamesTheHostAndStaysWithin1024Bytes() {
+        let utc = TimeZone(identifier: "UTC")!
+        let networked = String(decoding: Self.message().rfc3164(timeZone: utc, withHostname: true), as: UTF8.self)
+        #expect(networked.hasPrefix("<35>Dec  2 10:00:00 hostone tophhie-watch[4242]: "), "\(networked)")
+        // A long text is cut, the 1,024 bytes of RFC 3164 hold even when more room was configured,
+        // and the alert id survives the cut because it comes first.
+        let long = Self.message(text: String(repeating: "x", count: 5000)).rfc3164(timeZone: utc, maxBytes: 8192, withHostname: true)
+        #expect(long.count <= 1024)
+        #expect(String(decoding: long, as: UTF8.self).contains(#"id="a-1""#))
     }
 
     @Test func octetCounting() {
@@ -169,8 +180,7 @@ import TophhieRules
         let syslog = notifier(.unixDatagram(path: path))
         try await syslog.deliver(NotifierTestAlerts.alert())
         let received = String(decoding: try #require(try ListeningSocket.receiveDatagram(listener, timeout: .seconds(10))), as: UTF8.self)
-        #expect(received.hasPrefix("<35>Dec  2 10:00:00 tophhie-watch[\(ProcessFacts.processID)]: HIGH [failed-burst] Failed sign-in burst: "))
-        #expect(received.hasSuffix(#" id="a-1" rule="failed-burst" level="high" kind="detection" group="ipAddress=203.0.113.9""#))
+        #expect(received.hasPrefix(#"<35>Dec  2 10:00:00 tophhie-watch[\#(ProcessFacts.processID)]: id="a-1" rule="failed-burst" level="high" kind="detection" group="ipAddress=203.0.113.9" HIGH [failed-burst] Failed sign-in burst: "#), "\(received)")
     }
 
     @Test func missingUnixSocketIsAnError() async {

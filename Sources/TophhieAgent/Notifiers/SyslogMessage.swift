@@ -74,10 +74,15 @@ public struct SyslogMessage: Sendable, Hashable {
         return bytes
     }
 
-    /// `<PRI>Mmm dd hh:mm:ss APP-NAME[PROCID]: MSG`: what glibc's `syslog(3)` writes to
-    /// `/dev/log`, the only form journald and rsyslog's default local parser read correctly.
-    /// Structured data goes into the text as `key=value` pairs.
-    public func rfc3164(timeZone: TimeZone, maxBytes: Int = 1024) -> [UInt8] {
+    /// `<PRI>Mmm dd hh:mm:ss [HOSTNAME ]APP-NAME[PROCID]: MSG`: without HOSTNAME, what glibc's
+    /// `syslog(3)` writes to `/dev/log`, the only form journald and rsyslog's default local parser
+    /// read correctly; with it, the network form RFC 3164 §4.1.2 asks for.
+    ///
+    /// Structured data goes first in the text as `key=value` pairs, so a cut keeps the alert id
+    /// and rule. Over the network the whole message is at most 1,024 bytes (§4.1), whatever
+    /// `maxBytes` says; the local socket is not a relay and takes `maxBytes`.
+    /// - Parameter withHostname: true over UDP or TCP; false for a local socket.
+    public func rfc3164(timeZone: TimeZone, maxBytes: Int = 1024, withHostname: Bool = false) -> [UInt8] {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let c = calendar.dateComponents([.month, .day, .hour, .minute, .second], from: timestamp)
@@ -85,17 +90,24 @@ public struct SyslogMessage: Sendable, Hashable {
         let day = c.day! < 10 ? " \(c.day!)" : "\(c.day!)"
         let time = String(format: "%02d:%02d:%02d", c.hour!, c.minute!, c.second!)
         let tag = String(appName.unicodeScalars.filter { $0.properties.isAlphabetic && $0.isASCII || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" || $0 == "." }.prefix(32))
-        let header = "<\(priority)>\(months[c.month! - 1]) \(day) \(time) \(tag.isEmpty ? "-" : tag)[\(processID)]: "
-        var content = text
+        // §4.1.2: HOSTNAME has no spaces; the short name, as hosts write it.
+        let host = withHostname ? Self.headerField(String(hostname.split(separator: ".").first ?? "-"), limit: 255) + " " : ""
+        let header = "<\(priority)>\(months[c.month! - 1]) \(day) \(time) \(host)\(tag.isEmpty ? "-" : tag)[\(processID)]: "
+        var pairs: [String] = []
         for element in structuredData {
             for parameter in element.parameters {
-                content += " \(parameter.name)=\"\(Self.paramValue(parameter.value))\""
+                pairs.append("\(parameter.name)=\"\(Self.paramValue(parameter.value))\"")
             }
         }
+        let content = (pairs + [text]).joined(separator: " ")
         var bytes = Array(header.utf8)
-        bytes.append(contentsOf: Self.truncated(content, toBytes: maxBytes - bytes.count))
+        let bound = withHostname ? min(maxBytes, Self.rfc3164MaxBytes) : maxBytes
+        bytes.append(contentsOf: Self.truncated(content, toBytes: bound - bytes.count))
         return bytes
     }
+
+    /// RFC 3164 §4.1: "The total length of the packet MUST be 1024 bytes or less."
+    public static let rfc3164MaxBytes = 1024
 
     /// RFC 6587 octet counting: `MSG-LEN SP SYSLOG-MSG`.
     public static func octetCounted(_ message: [UInt8]) -> [UInt8] {

@@ -114,7 +114,10 @@ public struct SyslogNotifier: Notifier {
         let bytes: [UInt8]
         switch settings.effectiveFormat {
         case .rfc5424: bytes = message.rfc5424(maxBytes: settings.effectiveMaxBytes)
-        case .rfc3164: bytes = message.rfc3164(timeZone: timeZone, maxBytes: settings.effectiveMaxBytes)
+        case .rfc3164:
+            var remote = true
+            if case .unixDatagram = settings.transport { remote = false }
+            bytes = message.rfc3164(timeZone: timeZone, maxBytes: settings.effectiveMaxBytes, withHostname: remote)
         }
         if case .tcp = settings.transport { return SyslogMessage.octetCounted(bytes) }
         return bytes
