@@ -40,6 +40,16 @@ import TophhieRules
         #expect(!text.contains("\u{FFFD}"), "no split character")
     }
 
+    @Test func aCutASCIIMessageGetsTheBOMItsEllipsisNeeds() {
+        let bytes = Self.message(text: String(repeating: "x", count: 5000)).rfc5424(maxBytes: 480)
+        #expect(bytes.count <= 480)
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.contains("] \u{FEFF}xxx"), "the BOM starts MSG")
+        #expect(text.hasSuffix("x…"))
+        // Uncut ASCII stays without one.
+        #expect(!String(decoding: Self.message().rfc5424(), as: UTF8.self).contains("\u{FEFF}"))
+    }
+
     @Test func rfc3164Form() {
         let text = String(decoding: Self.message().rfc3164(timeZone: TimeZone(identifier: "UTC")!), as: UTF8.self)
         #expect(text == #"<35>Dec  2 10:00:00 tophhie-watch[4242]: id="a-1" group="203.0.113.9" HIGH alert text"#)

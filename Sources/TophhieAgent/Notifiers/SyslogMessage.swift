@@ -59,7 +59,8 @@ public struct SyslogMessage: Sendable, Hashable {
     /// message the transport refuses: the header fields have RFC 5424's limits, the structured
     /// data gets at most three quarters of what is left (its longest values cut first, each
     /// ending in `…`), and MSG is cut (at a character boundary, with `…`) to fit the rest. A
-    /// UTF-8 BOM is put before MSG only when it holds non-ASCII text, as RFC 5424 §6.4 asks.
+    /// UTF-8 BOM is put before MSG only when it holds non-ASCII text (a cut's `…` included), as
+    /// RFC 5424 §6.4 asks.
     public func rfc5424(maxBytes: Int = 2048) -> [UInt8] {
         var header = "<\(priority)>1 \(Self.rfc5424Time(timestamp)) \(Self.headerField(hostname, limit: 255)) "
         header += "\(Self.headerField(appName, limit: 48)) \(Self.headerField(processID, limit: 128)) \(Self.headerField(messageID, limit: 32)) "
@@ -67,7 +68,9 @@ public struct SyslogMessage: Sendable, Hashable {
         header += structuredData.isEmpty ? "-" : Self.fitted(structuredData, toBytes: budget)
         var bytes = Array(header.utf8)
         guard !text.isEmpty else { return bytes }
-        let bom: [UInt8] = text.utf8.contains(where: { $0 >= 0x80 }) ? [0xEF, 0xBB, 0xBF] : []
+        // A cut ASCII text ends in `…`, which is not ASCII: it then needs the BOM too.
+        let cut = text.utf8.count > maxBytes - bytes.count - 1
+        let bom: [UInt8] = cut || text.utf8.contains(where: { $0 >= 0x80 }) ? [0xEF, 0xBB, 0xBF] : []
         bytes.append(0x20)
         bytes.append(contentsOf: bom)
         bytes.append(contentsOf: Self.truncated(text, toBytes: maxBytes - bytes.count))
