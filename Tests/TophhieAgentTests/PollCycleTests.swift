@@ -150,6 +150,9 @@ import TophhieSystem
             harness.clock.advance(by: 300)
             let recovered = try await cycle.run(now: harness.clock.now())
             #expect(recovered.notices.map(\.rule.id) == ["tophhie.notice.recovered"])
+            // It names the notice it ends, so an incident receiver can resolve that one.
+            #expect(recovered.notices.first?.resolves == notices.first?.id)
+            #expect(notices.first?.resolves == nil)
             harness.clock.advance(by: 300)
             #expect(try await cycle.run(now: harness.clock.now()).notices.isEmpty)
             let delivered = await harness.recorder.deliveredIDs

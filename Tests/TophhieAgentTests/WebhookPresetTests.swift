@@ -115,6 +115,16 @@ import TophhieRules
         #expect(body(.generic, plain).value(atPath: "data.summary") == .string(#"sign-in as CONTOSO\jane"#))
     }
 
+    @Test func aRecoveryResolvesThePagerDutyIncidentItsProblemOpened() throws {
+        let key = try PagerDutyRoutingKey("R0123456789abcdef0123456789abcde")
+        var recovery = NotifierTestAlerts.alert(id: "notice-b", kind: .notice)
+        recovery.resolves = "notice-a"
+        #expect(body(.pagerDuty(routingKey: key), recovery) == .object([
+            "routing_key": .string("R0123456789abcdef0123456789abcde"), "event_action": .string("resolve"), "dedup_key": .string("notice-a"),
+        ]))
+        #expect(AlertJSON.value(recovery)["resolves"] == .string("notice-a"))
+    }
+
     @Test func pagerDutyTrigger() throws {
         let key = try PagerDutyRoutingKey("R0123456789abcdef0123456789abcde")
         let value = body(.pagerDuty(routingKey: key), NotifierTestAlerts.alert(level: .critical))

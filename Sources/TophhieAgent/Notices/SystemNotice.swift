@@ -9,7 +9,7 @@ public enum SystemNotice {
     /// Its id is derived from the kind and `anchor`, a time already committed in the state (the
     /// last successful poll, or the start of a remembered problem), never from `now`: a crash
     /// that repeats the poll then repeats the id, and the outbox drops the copy.
-    public static func alert(_ kind: NoticeKind, problem: AgentProblem?, gap: CoverageGap? = nil, anchor: Date?, now: Date) -> Alert {
+    public static func alert(_ kind: NoticeKind, problem: AgentProblem?, gap: CoverageGap? = nil, anchor: Date?, now: Date, resolves: String? = nil) -> Alert {
         let since = gap?.from ?? problem?.since ?? now
         let (title, level, summary) = text(kind, problem: problem, gap: gap, now: now)
         let key = "notice|\(kind.rawValue)|\(anchor.map(GraphTimestamp.graphText) ?? "never")"
@@ -24,7 +24,8 @@ public enum SystemNotice {
             firstEventTime: since,
             lastEventTime: gap?.to ?? now,
             detectedAt: now,
-            late: false)
+            late: false,
+            resolves: resolves)
     }
 
     /// A notice about something found on disk or in a reply rather than a standing problem: its

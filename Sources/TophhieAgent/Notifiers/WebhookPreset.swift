@@ -215,7 +215,15 @@ public enum WebhookPreset: Sendable, Hashable {
     }
 
     static func pagerDuty(_ alert: Alert, routingKey: PagerDutyRoutingKey, context: Context) -> JSONValue {
-        .object([
+        // "Monitoring resumed" resolves the incident its problem opened, rather than opening one.
+        if let resolved = alert.resolves {
+            return .object([
+                "routing_key": .string(routingKey.value),
+                "event_action": .string("resolve"),
+                "dedup_key": .string(resolved),
+            ])
+        }
+        return .object([
             "routing_key": .string(routingKey.value),
             "event_action": .string("trigger"),
             "dedup_key": .string(alert.id),

@@ -171,7 +171,12 @@ public struct PollCycle: Sendable {
         // the anchor: a fixed one would make every later notice of that kind a "duplicate" of the
         // first for as long as the outbox remembers it.
         let noticeAlerts = decided.map { kind, about in
-            SystemNotice.alert(kind, problem: about, anchor: kind == .recovered ? remembered?.since : (remembered?.kind == about.kind ? remembered?.since : (stateBefore.lastSuccessfulPoll ?? about.since)), now: now)
+            SystemNotice.alert(kind, problem: about, anchor: kind == .recovered ? remembered?.since : (remembered?.kind == about.kind ? remembered?.since : (stateBefore.lastSuccessfulPoll ?? about.since)), now: now,
+                               resolves: kind == .recovered ? remembered?.noticeID : nil)
+        }
+        // The standing problem remembers its notice, so the recovery can name what it resolves.
+        for ((kind, _), alert) in zip(decided, noticeAlerts) where kind != .recovered && state.problem != nil {
+            state.problem?.noticeID = alert.id
         }
         report.notices = outgoing.filter { $0.kind == .notice } + noticeAlerts
         outgoing += noticeAlerts

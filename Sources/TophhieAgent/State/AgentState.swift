@@ -55,6 +55,8 @@ public struct AgentProblem: Codable, Sendable, Equatable {
     public var notified: Bool
     /// Polls in a row that ended this way.
     public var polls: Int
+    /// The id of the notice that told of it, once sent: the recovery notice resolves it.
+    public var noticeID: String?
 
     public init(kind: Kind, detail: String, since: Date, notified: Bool, polls: Int = 1) {
         self.kind = kind
@@ -71,5 +73,6 @@ public struct AgentProblem: Codable, Sendable, Equatable {
         since = try container.decode(Date.self, forKey: .since)
         notified = try container.decode(Bool.self, forKey: .notified)
         polls = try container.decodeIfPresent(Int.self, forKey: .polls) ?? 1
+        noticeID = try container.decodeIfPresent(String.self, forKey: .noticeID)
     }
 }

@@ -98,8 +98,11 @@ public struct Alert: Sendable, Codable, Hashable, Identifiable {
     public var late: Bool
     /// How far `detectedAt` trails the last event's time, in seconds, when `late`.
     public var lateBySeconds: Double?
+    /// For a notice that ends a problem ("monitoring resumed"): the id of the notice that told
+    /// of it, so receivers with incidents (PagerDuty) can resolve that one.
+    public var resolves: String?
 
-    public init(id: String, kind: AlertKind = .detection, rule: AlertRule, level: AlertLevel, summary: String, group: [AlertGroupValue], events: [AlertEvent], eventCount: Int? = nil, firstEventTime: Date, lastEventTime: Date, detectedAt: Date, late: Bool, lateBySeconds: Double? = nil) {
+    public init(id: String, kind: AlertKind = .detection, rule: AlertRule, level: AlertLevel, summary: String, group: [AlertGroupValue], events: [AlertEvent], eventCount: Int? = nil, firstEventTime: Date, lastEventTime: Date, detectedAt: Date, late: Bool, lateBySeconds: Double? = nil, resolves: String? = nil) {
         self.id = id
         self.kind = kind
         self.rule = rule
@@ -113,6 +116,7 @@ public struct Alert: Sendable, Codable, Hashable, Identifiable {
         self.detectedAt = detectedAt
         self.late = late
         self.lateBySeconds = lateBySeconds
+        self.resolves = resolves
     }
 }
 
@@ -133,5 +137,6 @@ extension Alert {
         detectedAt = try c.decode(Date.self, forKey: .detectedAt)
         late = try c.decode(Bool.self, forKey: .late)
         lateBySeconds = try c.decodeIfPresent(Double.self, forKey: .lateBySeconds)
+        resolves = try c.decodeIfPresent(String.self, forKey: .resolves)
     }
 }

@@ -40,6 +40,7 @@ public enum AlertJSON {
         if let description = alert.rule.description { rule["description"] = .string(description) }
         object["rule"] = .object(rule)
         if let late = alert.lateBySeconds { object["lateBySeconds"] = number(late) }
+        if let resolves = alert.resolves { object["resolves"] = .string(resolves) }
         return .object(object)
     }
 
