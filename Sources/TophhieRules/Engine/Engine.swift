@@ -103,7 +103,6 @@ struct EngineRun {
     mutating func ingest(_ events: [any RuleEvent]) {
         let ordered = events.sorted { ($0.eventTime, $0.eventID) < ($1.eventTime, $1.eventID) }
         var added: [EngineState.StoredEvent] = []
-        var replaced: Set<String> = []
         if state.revisions == nil { state.revisions = [:] }
         for event in ordered {
             let id = event.eventID
@@ -117,7 +116,6 @@ struct EngineRun {
                     continue
                 }
                 updated.insert(id)
-                replaced.insert(id)
                 added.removeAll { $0.id == id }
             }
             // Older than the windows: an update of it, or a sign-in published after the lookback
@@ -161,11 +159,11 @@ struct EngineRun {
                     values: values))
             }
         }
-        if !replaced.isEmpty {
-            state.recent.removeAll { replaced.contains($0.id) }
+        if !updated.isEmpty {
+            state.recent.removeAll { updated.contains($0.id) }
         }
+        // `added` follows `ordered`, so it is already sorted for the merge.
         if !added.isEmpty {
-            added.sort { ($0.time, $0.id) < ($1.time, $1.id) }
             state.recent = EngineRun.merge(state.recent, added)
         }
     }
@@ -228,25 +226,16 @@ struct EngineRun {
             // Quiet on both sides: the earlier half of a burst that arrives after the later half
             // belongs to the same episode.
             if let joined = episodes.firstIndex(where: { from <= $0.end && last >= $0.start.addingTimeInterval(-suppress) }) {
-                var episode = episodes[joined]
-                episode.start = min(episode.start, first)
-                episode.last = max(episode.last ?? last, last)
-                episode.end = max(episode.end, last.addingTimeInterval(suppress))
-                episode.events = (episode.events ?? 0) + freshCount(events)
-                episodes[joined] = episode
+                episodes[joined].start = min(episodes[joined].start, first)
+                episodes[joined].end = max(episodes[joined].end, last.addingTimeInterval(suppress))
                 state.episodes[key] = episodes
                 return
             }
-            state.episodes[key] = episodes + [EngineState.Episode(start: first, end: last.addingTimeInterval(suppress), last: last, events: eventCount)]
+            state.episodes[key] = episodes + [EngineState.Episode(start: first, end: last.addingTimeInterval(suppress))]
         }
         if let alertOnlyAfter, last <= alertOnlyAfter { return }
         alerts.append(AlertFactory.make(metadata: metadata, options: options, group: group, events: events, eventCount: eventCount,
                                         windowClose: windowClose, now: now, lateGrace: settings.lateGrace, summary: summary))
-    }
-
-    /// How many of the events were first processed (or updated) in this call.
-    func freshCount(_ events: [AlertEvent]) -> Int {
-        events.reduce(0) { $0 + (fresh.contains($1.id) ? 1 : 0) }
     }
 
     /// Drops what can no longer matter: ids, window events, episodes and places older than the

@@ -13,8 +13,9 @@ public struct EngineState: Codable, Sendable, Equatable {
     /// changed hash makes the engine evaluate it again. Nil in states written before updates
     /// were followed; such ids take their hash from the next poll that re-reads them.
     var revisions: [String: String]?
-    /// Per processed id, the single-event rules that already alerted (or were suppressed) on it,
-    /// so an update never alerts twice for the same finding.
+    /// Per processed id, the rules that already told of it: single-event rules that alerted (or
+    /// were suppressed) on it, so an update never alerts twice for the same finding, and travel
+    /// rules whose alerted pair it was the far-away sign-in of.
     var findings: [String: [String]]?
     /// Windows end here: a never-seen event at or before this time is a late arrival, evaluated
     /// by the rules that need no window and reported.
@@ -61,10 +62,6 @@ public struct EngineState: Codable, Sendable, Equatable {
     struct Episode: Codable, Sendable, Equatable {
         var start: Date
         var end: Date
-        /// The last event joined to the episode; nil in states from before episodes merged.
-        var last: Date?
-        /// Events joined to the episode, the alerted ones included.
-        var events: Int?
     }
 
     struct Baseline: Codable, Sendable, Equatable {
