@@ -6,6 +6,9 @@ public enum TophhieScopes {
     public static let userReadWrite = "User.ReadWrite"
     public static let directoryAccessAsUser = "Directory.AccessAsUser.All"
     public static let auditLogRead = "AuditLog.Read.All"
+    /// Asked for beside `AuditLog.Read.All`: Microsoft's sign-in list documents both, and without it
+    /// some P1 tenants answer the licence check intermittently with a 403.
+    public static let directoryRead = "Directory.Read.All"
     /// Always requested: without it the identity platform issues no refresh token.
     public static let offlineAccess = "offline_access"
     static let identityScopes: Set<String> = ["offline_access", "openid", "profile", "email"]
@@ -13,13 +16,13 @@ public enum TophhieScopes {
     /// Named sets for `login --scopes`: what each feature needs.
     public static let sets: [(name: String, scopes: [String], purpose: String)] = [
         ("profile", [userRead], "read your profile (User.Read)"),
-        ("history", [auditLogRead], "read your sign-in history (AuditLog.Read.All, admin consent)"),
+        ("history", [auditLogRead, directoryRead], "read your sign-in history (AuditLog.Read.All and Directory.Read.All, admin consent)"),
         ("profile-edit", [userReadWrite], "edit your profile (User.ReadWrite)"),
         ("member-edit", [directoryAccessAsUser], "edit your profile on a member account (Directory.AccessAsUser.All, admin consent)"),
     ]
 
     /// What `login` asks for when no set is named: the profile and the sign-in history.
-    public static let defaultSignIn = [userRead, auditLogRead]
+    public static let defaultSignIn = [userRead, auditLogRead, directoryRead]
 
     /// The scopes for named sets, or raw scope names given as they are.
     /// - Throws: `TophhieAuthError.configuration` for an unknown name that does not look like a scope.
@@ -57,10 +60,19 @@ public enum TophhieScopes {
         return scopes.map { identityScopes.contains($0) || $0.contains("://") ? $0 : "https://\(host)/\($0)" }
     }
 
-    /// Whether `granted` covers `needed`, comparing case-insensitively and ignoring a resource prefix.
+    /// Higher-privileged scopes Graph accepts in place of a lower one, from the permission tables
+    /// of the calls the framework makes (GET /me, GET /auditLogs/signIns).
+    static let acceptedInstead: [String: [String]] = [
+        "user.read": ["user.readwrite", "user.read.all", "user.readwrite.all", "directory.read.all", "directory.accessasuser.all"],
+        "auditlog.read.all": ["directory.read.all"],
+    ]
+
+    /// Whether `granted` covers `needed`, comparing case-insensitively and ignoring a resource
+    /// prefix; a scope Graph documents as a higher privilege for the same call covers it too.
     public static func covers(_ granted: [String], _ needed: String) -> Bool {
         let bare = { (s: String) -> String in (s.split(separator: "/").last.map(String.init) ?? s).lowercased() }
         let want = bare(needed)
-        return granted.contains { bare($0) == want }
+        let accepted = Set([want] + (acceptedInstead[want] ?? []))
+        return granted.contains { accepted.contains(bare($0)) }
     }
 }

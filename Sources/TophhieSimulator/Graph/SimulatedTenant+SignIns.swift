@@ -19,6 +19,10 @@ extension SimulatedTenant {
         }
         guard scopes.containsAny(["AuditLog.Read.All", "Directory.Read.All"]) else { return fail(.insufficientPrivileges) }
         guard scenario.premium else { return fail(.nonPremiumTenant) }
+        if scenario.licenceRefusalEveryWithoutDirectoryRead > 0 && !scopes.containsAny(["Directory.Read.All"]) {
+            requestsWithoutDirectoryRead += 1
+            if requestsWithoutDirectoryRead % scenario.licenceRefusalEveryWithoutDirectoryRead == 0 { return fail(.nonPremiumTenant) }
+        }
         if var window = throttle {
             let wait = window.admit(at: clock)
             throttle = window

@@ -13,6 +13,7 @@ import TophhieJSON
 ///   "user": { "id": "26be…", "userPrincipalName": "jane@contoso.com", "kind": "member",
 ///             "displayName": "Jane Doe", "city": "London", "preferredLanguage": "en-GB" },
 ///   "premium": true, "retentionDays": 30, "hasReportingRole": false,
+///   "licenceRefusalEveryWithoutDirectoryRead": 0,
 ///   "consentedScopes": ["User.Read", "User.ReadWrite", "AuditLog.Read.All"],
 ///   "deviceCode": { "script": ["authorization_pending", "slow_down", "approve"],
 ///                   "autoApproveAfterSeconds": null, "expiresIn": 900, "interval": 5 },
@@ -39,6 +40,9 @@ public struct SimulatorScenario: Sendable, Equatable {
     public var user: SimulatedUser
     /// Whether the tenant has Entra ID P1/P2, which the sign-in logs API requires.
     public var premium: Bool
+    /// Microsoft's known issue on some P1 tenants: when the token lacks `Directory.Read.All`, every
+    /// Nth sign-in log request is refused as if unlicensed. 0 never refuses.
+    public var licenceRefusalEveryWithoutDirectoryRead: Int
     /// How far back sign-ins are kept: 7 (free) or 30 (P1/P2) days.
     public var retentionDays: Int
     /// Delegated scopes the tenant consented for the client; `offline_access`, `openid`, `profile`
@@ -67,6 +71,7 @@ public struct SimulatorScenario: Sendable, Equatable {
         clientID: String,
         user: SimulatedUser,
         premium: Bool = true,
+        licenceRefusalEveryWithoutDirectoryRead: Int = 0,
         retentionDays: Int = 30,
         consentedScopes: [String] = ["User.Read", "User.ReadWrite", "AuditLog.Read.All"],
         hasReportingRole: Bool = false,
@@ -84,6 +89,7 @@ public struct SimulatorScenario: Sendable, Equatable {
         self.clientID = clientID
         self.user = user
         self.premium = premium
+        self.licenceRefusalEveryWithoutDirectoryRead = licenceRefusalEveryWithoutDirectoryRead
         self.retentionDays = retentionDays
         self.consentedScopes = consentedScopes
         self.hasReportingRole = hasReportingRole
@@ -190,7 +196,7 @@ public struct SimulatorScenarioError: Error, Equatable, CustomStringConvertible 
 
 extension SimulatorScenario: Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case tenantID = "tenantId", tenantAliases, clientID = "clientId", user, premium, retentionDays
+        case tenantID = "tenantId", tenantAliases, clientID = "clientId", user, premium, licenceRefusalEveryWithoutDirectoryRead, retentionDays
         case consentedScopes, hasReportingRole, deviceCode, tokens, clock, defaultLatencySeconds
         case signIns, generate, faults, throttle
     }
@@ -203,6 +209,7 @@ extension SimulatorScenario: Codable {
         clientID = try c.decode(String.self, forKey: .clientID)
         user = try c.decode(SimulatedUser.self, forKey: .user)
         premium = try c.decodeIfPresent(Bool.self, forKey: .premium) ?? true
+        licenceRefusalEveryWithoutDirectoryRead = try c.decodeIfPresent(Int.self, forKey: .licenceRefusalEveryWithoutDirectoryRead) ?? 0
         retentionDays = try c.decodeIfPresent(Int.self, forKey: .retentionDays) ?? 30
         consentedScopes = try c.decodeIfPresent([String].self, forKey: .consentedScopes) ?? ["User.Read", "User.ReadWrite", "AuditLog.Read.All"]
         hasReportingRole = try c.decodeIfPresent(Bool.self, forKey: .hasReportingRole) ?? false
@@ -222,6 +229,9 @@ extension SimulatorScenario: Codable {
         }
         guard (1...90).contains(retentionDays) else {
             throw DecodingError.dataCorruptedError(forKey: .retentionDays, in: c, debugDescription: "retentionDays must be between 1 and 90 (Entra keeps 7 or 30)")
+        }
+        guard licenceRefusalEveryWithoutDirectoryRead >= 0 else {
+            throw DecodingError.dataCorruptedError(forKey: .licenceRefusalEveryWithoutDirectoryRead, in: c, debugDescription: "licenceRefusalEveryWithoutDirectoryRead must not be negative")
         }
         guard defaultLatencySeconds >= 0 else {
             throw DecodingError.dataCorruptedError(forKey: .defaultLatencySeconds, in: c, debugDescription: "defaultLatencySeconds must not be negative")

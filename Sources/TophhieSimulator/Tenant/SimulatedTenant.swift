@@ -24,6 +24,8 @@ public actor SimulatedTenant: Service {
     var faults: FaultPlan
     var throttle: ThrottleWindow?
     var cursors: [String: SignInCursor] = [:]
+    /// Sign-in log requests made with a token lacking Directory.Read.All, for the licence quirk.
+    var requestsWithoutDirectoryRead = 0
     var cursorOrder: [String] = []
 
     /// Every request served outside `/_sim`, oldest first.

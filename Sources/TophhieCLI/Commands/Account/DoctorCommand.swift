@@ -75,6 +75,9 @@ enum DoctorCommand: CLICommand {
             fail("scopes: not granted: \(missing.joined(separator: ", "))", fix: "run 'tophhie-watch login --scopes profile,history'; AuditLog.Read.All needs admin consent on the app registration")
             return .signInNeeded
         }
+        if !TophhieScopes.covers(session.grantedScopes, TophhieScopes.directoryRead) {
+            warn("scopes: Directory.Read.All not granted; Microsoft documents it beside AuditLog.Read.All for reading sign-ins, and without it some P1 tenants refuse the licence check now and then (the agent confirms a licence refusal over three polls before it tells you)")
+        }
         if !TophhieScopes.covers(session.grantedScopes, TophhieScopes.userReadWrite) {
             warn("scopes: User.ReadWrite not granted; 'profile set' will ask for 'login --scopes profile-edit'")
         }
