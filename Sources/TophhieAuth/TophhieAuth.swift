@@ -94,7 +94,7 @@ public final class TophhieAuth: Sendable {
         let url = URL(string: configuration.graphBaseURL.appendingPathComponent("me").absoluteString + "?$select=" + TophhieUserProfile.selectFields.joined(separator: ","))!
         let reply = try await graph.send("GET", url, scope: TophhieScopes.userRead)
         guard reply.status == 200 else {
-            throw TophhieAuthError.profileFetch(status: reply.status, graphCode: GraphErrorBody.code(in: reply.body))
+            throw TophhieAuthError.profileFetch(status: reply.status, graphCode: GraphErrorBody.code(in: reply.body), ids: reply.ids)
         }
         let profile: TophhieUserProfile
         do { profile = try JSONDecoder().decode(TophhieUserProfile.self, from: reply.body) } catch {
@@ -117,7 +117,7 @@ public final class TophhieAuth: Sendable {
         let url = configuration.graphBaseURL.appendingPathComponent("me")
         let reply = try await graph.send("PATCH", url, scope: TophhieScopes.userReadWrite, body: update.requestBody())
         guard reply.status == 204 || reply.status == 200 else {
-            throw TophhieAuthError.profileUpdate(status: reply.status, graphCode: GraphErrorBody.code(in: reply.body))
+            throw TophhieAuthError.profileUpdate(status: reply.status, graphCode: GraphErrorBody.code(in: reply.body), ids: reply.ids)
         }
         return try await getUserProfile()
     }
@@ -172,7 +172,7 @@ public final class TophhieAuth: Sendable {
         while true {
             let reply = try await graph.send("GET", url, scope: TophhieScopes.auditLogRead)
             guard reply.status == 200 else {
-                throw TophhieAuthError.signInHistory(status: reply.status, graphCode: GraphErrorBody.code(in: reply.body))
+                throw TophhieAuthError.signInHistory(status: reply.status, graphCode: GraphErrorBody.code(in: reply.body), ids: reply.ids)
             }
             fetch.pages += 1
             // Element by element: one event with a bad byte in an attacker-chosen device name

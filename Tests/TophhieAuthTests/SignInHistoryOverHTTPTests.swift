@@ -61,7 +61,8 @@ import TophhieSimulator
             try await harness.signIn()
             await harness.tenant.addFault(FaultRule(pathPrefix: "/v1.0/auditLogs/signIns", kind: .status, count: 10, status: 503))
             let before = harness.clock.sleeps.count
-            await #expect(throws: TophhieAuthError.signInHistory(status: 503, graphCode: "ServiceUnavailable")) { _ = try await harness.auth().getSignInHistory(top: 10) }
+            let error = await #expect(throws: TophhieAuthError.self) { _ = try await harness.auth().getSignInHistory(top: 10) }
+            #expect(error?.withoutRequestIDs == .signInHistory(status: 503, graphCode: "ServiceUnavailable"))
             let waits = Array(harness.clock.sleeps.dropFirst(before))
             #expect(waits == [3.75, 7.5, 15], "exponential with jitter 0.5, four attempts")
         }
@@ -122,10 +123,37 @@ import TophhieSimulator
                 _ = try await harness.auth().getSignInHistory(top: 10)
                 Issue.record("a free tenant returned sign-ins")
             } catch let error as TophhieAuthError {
-                #expect(error == .signInHistory(status: 403, graphCode: "Authentication_RequestFromNonPremiumTenantOrB2CTenant"))
+                #expect(error.withoutRequestIDs == .signInHistory(status: 403, graphCode: "Authentication_RequestFromNonPremiumTenantOrB2CTenant"))
                 #expect(error.accessGate == .licence)
                 #expect(error.localizedDescription.contains("P1 or P2"))
             }
+        }
+    }
+
+    @Test func aFailureNamesGraphsRequestIDAndTheClientRequestIDWeSent() async throws {
+        try await TenantHarness.with(TenantHarness.scenario(premium: false)) { harness in
+            try await harness.signIn()
+            let error = await #expect(throws: TophhieAuthError.self) { _ = try await harness.auth().getSignInHistory(top: 10) }
+            let request = try #require(await harness.tenant.requests.last { $0.path.hasSuffix("/auditLogs/signIns") })
+            let sent = try #require(request.headers.first { $0.name.lowercased() == "client-request-id" }?.value)
+            #expect(UUID(uuidString: sent) != nil, "a GUID, as Graph asks")
+            guard case .signInHistory(_, _, let ids)? = error, let ids else { Issue.record("no ids in \(String(describing: error))"); return }
+            #expect(ids.clientRequestID == sent)
+            let requestID = try #require(ids.requestID)
+            #expect(UUID(uuidString: requestID) != nil)
+            #expect(ids.date?.hasPrefix("20") == true)
+            #expect(error?.localizedDescription.contains("HTTP 403 Authentication_RequestFromNonPremiumTenantOrB2CTenant (request-id \(requestID), client-request-id \(sent), date ") == true, "\(error?.localizedDescription ?? "")")
+        }
+    }
+
+    @Test func eachRequestCarriesItsOwnClientRequestID() async throws {
+        try await TenantHarness.with { harness in
+            try await harness.signIn()
+            _ = try await harness.auth().getSignInHistory(top: 1)
+            _ = try await harness.auth().getUserProfile()
+            let ids = await harness.tenant.requests.filter { $0.path.hasPrefix("/v1.0/") }.compactMap { $0.headers.first { $0.name.lowercased() == "client-request-id" }?.value }
+            #expect(ids.count >= 2)
+            #expect(Set(ids).count == ids.count, "\(ids)")
         }
     }
 

@@ -80,3 +80,15 @@ extension TenantHarness {
         }
     }
 }
+
+extension TophhieAuthError {
+    /// The error with its Graph request ids dropped, for comparing with an expected status and code.
+    var withoutRequestIDs: TophhieAuthError {
+        switch self {
+        case .profileFetch(let status, let code, _): return .profileFetch(status: status, graphCode: code)
+        case .profileUpdate(let status, let code, _): return .profileUpdate(status: status, graphCode: code)
+        case .signInHistory(let status, let code, _): return .signInHistory(status: status, graphCode: code)
+        default: return self
+        }
+    }
+}

@@ -52,12 +52,12 @@ public enum TophhieAuthError: Error, Sendable, Equatable {
     case interactionRequired(reason: String)
     /// The device-code sign-in ended without a token.
     case signIn(SignInFailure)
-    /// `GET /me` failed with this HTTP status and Graph error code.
-    case profileFetch(status: Int, graphCode: String?)
+    /// `GET /me` failed with this HTTP status and Graph error code; `ids` are for Microsoft support.
+    case profileFetch(status: Int, graphCode: String?, ids: GraphRequestIDs? = nil)
     /// `PATCH /me` failed with this HTTP status and Graph error code.
-    case profileUpdate(status: Int, graphCode: String?)
+    case profileUpdate(status: Int, graphCode: String?, ids: GraphRequestIDs? = nil)
     /// `GET /auditLogs/signIns` failed with this HTTP status and Graph error code.
-    case signInHistory(status: Int, graphCode: String?)
+    case signInHistory(status: Int, graphCode: String?, ids: GraphRequestIDs? = nil)
     /// The identity platform answered with an error that is not about interaction.
     case identity(status: Int, error: String, aadsts: [Int])
     /// `preferredLanguage` is not a BCP-47 language tag.
@@ -74,9 +74,9 @@ public enum TophhieAuthError: Error, Sendable, Equatable {
     /// Which access gate a 403 names, if any.
     public var accessGate: GraphAccessGate? {
         switch self {
-        case .profileFetch(let status, let code), .signInHistory(let status, let code):
+        case .profileFetch(let status, let code, _), .signInHistory(let status, let code, _):
             return GraphAccessGate.from(graphCode: code, status: status)
-        case .profileUpdate(let status, let code):
+        case .profileUpdate(let status, let code, _):
             return GraphAccessGate.from(graphCode: code, status: status, isProfileUpdate: true)
         default:
             return nil
@@ -105,12 +105,12 @@ extension TophhieAuthError: LocalizedError {
             return "the sign-in code expired before the sign-in was finished; run 'tophhie-watch login' again and enter the code within its time"
         case .signIn(.badVerificationCode):
             return "the identity platform did not recognise the device code; run 'tophhie-watch login' again"
-        case .profileFetch(let status, let code):
-            return Self.graphMessage("reading your profile (GET /me)", status, code, accessGate)
-        case .profileUpdate(let status, let code):
-            return Self.graphMessage("updating your profile (PATCH /me)", status, code, accessGate)
-        case .signInHistory(let status, let code):
-            return Self.graphMessage("reading your sign-in history (GET /auditLogs/signIns)", status, code, accessGate)
+        case .profileFetch(let status, let code, let ids):
+            return Self.graphMessage("reading your profile (GET /me)", status, code, ids, accessGate)
+        case .profileUpdate(let status, let code, let ids):
+            return Self.graphMessage("updating your profile (PATCH /me)", status, code, ids, accessGate)
+        case .signInHistory(let status, let code, let ids):
+            return Self.graphMessage("reading your sign-in history (GET /auditLogs/signIns)", status, code, ids, accessGate)
         case .identity(let status, let error, let codes):
             let aadsts = codes.isEmpty ? "" : " (AADSTS\(codes.map(String.init).joined(separator: ", AADSTS")))"
             return "the identity platform refused the request: HTTP \(status) \(error)\(aadsts)" + Self.identityHint(error, codes)
@@ -127,9 +127,9 @@ extension TophhieAuthError: LocalizedError {
         }
     }
 
-    private static func graphMessage(_ action: String, _ status: Int, _ code: String?, _ gate: GraphAccessGate?) -> String {
+    private static func graphMessage(_ action: String, _ status: Int, _ code: String?, _ ids: GraphRequestIDs?, _ gate: GraphAccessGate?) -> String {
         let codeText = code.map { " \($0)" } ?? ""
-        var text = "Graph failed \(action): HTTP \(status)\(codeText)"
+        var text = "Graph failed \(action): HTTP \(status)\(codeText)\(ids?.suffix ?? "")"
         if let gate { text += " — \(gate.explanation)" }
         else if status == 401 { text += " — the access token was not accepted; run 'tophhie-watch login'" }
         else if status == 429 || status >= 500 { text += " — Graph is throttling or unavailable; it will be retried on the next poll" }

@@ -4,23 +4,28 @@ import TophhieJSON
 import FoundationNetworking
 #endif
 
-/// Authorised Graph calls: a bearer token for the needed scope, one refresh-and-retry on 401.
+/// Authorised Graph calls: a bearer token for the needed scope, one refresh-and-retry on 401, and
+/// a `client-request-id` on every request so a failure can be traced with Microsoft support.
 struct GraphClient: Sendable {
     let configuration: TophhieConfiguration
     let requester: RetryingRequester
     let tokens: TokenProvider
 
     /// Sends a request and returns the final reply (after throttling retries) for the caller to map.
-    func send(_ method: String, _ url: URL, scope: String, body: Data? = nil, extraHeaders: [String: String] = [:]) async throws -> HTTPReply {
+    func send(_ method: String, _ url: URL, scope: String, body: Data? = nil, extraHeaders: [String: String] = [:]) async throws -> GraphReply {
         try checkOrigin(url)
         var forceRefresh = false
         for _ in 0..<2 {
             let token = try await tokens.accessToken(covering: scope, forceRefresh: forceRefresh)
+            // One GUID per request with this token: throttling retries repeat it, so Microsoft's
+            // trace shows them as one call; the retry after a 401 gets its own.
+            let clientRequestID = UUID().uuidString.lowercased()
             let reply = try await requester.send {
                 var request = URLRequest(url: url)
                 request.httpMethod = method
                 request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
                 request.setValue("application/json", forHTTPHeaderField: "Accept")
+                request.setValue(clientRequestID, forHTTPHeaderField: "client-request-id")
                 for (name, value) in extraHeaders { request.setValue(value, forHTTPHeaderField: name) }
                 if let body {
                     request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -32,7 +37,7 @@ struct GraphClient: Sendable {
                 forceRefresh = true
                 continue
             }
-            return reply
+            return GraphReply(http: reply, ids: GraphRequestIDs.from(reply, sent: clientRequestID))
         }
         preconditionFailure("the loop returns on its second pass")
     }
@@ -47,7 +52,7 @@ struct GraphClient: Sendable {
     }
 
     /// Decodes a JSON body.
-    static func json(_ reply: HTTPReply, what: String) throws -> JSONValue {
+    static func json(_ reply: GraphReply, what: String) throws -> JSONValue {
         do { return try JSONValue.parse(reply.body) } catch {
             throw TophhieAuthError.malformedResponse("\(what) is not JSON (HTTP \(reply.status), \(reply.body.count) bytes)")
         }

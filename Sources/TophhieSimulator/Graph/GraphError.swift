@@ -11,11 +11,11 @@ struct GraphError: Error, Sendable, Equatable {
     var retryAfter: String?
     var extraHeaders: [String: String] = [:]
 
-    func response(now: Date, requestID: String) -> HTTPResponse {
+    func response(now: Date, trace: RequestTrace) -> HTTPResponse {
         var inner: [String: JSONValue] = [
             "date": .string(String(GraphTimestamp.filterText(now).dropLast())),
-            "request-id": .string(requestID),
-            "client-request-id": .string(requestID),
+            "request-id": .string(trace.requestID),
+            "client-request-id": .string(trace.clientRequestID),
         ]
         if status == 429 {
             inner["code"] = .string("429")
@@ -27,7 +27,7 @@ struct GraphError: Error, Sendable, Equatable {
             "message": .string(message),
             "innerError": .object(inner),
         ])])
-        var headers: [(name: String, value: String)] = [("request-id", requestID), ("client-request-id", requestID)]
+        var headers = trace.headers
         if let retryAfter { headers.append(("Retry-After", retryAfter)) }
         for (name, value) in extraHeaders.sorted(by: { $0.key < $1.key }) { headers.append((name, value)) }
         return .json(status, data: body.canonicalData(), headers: headers)

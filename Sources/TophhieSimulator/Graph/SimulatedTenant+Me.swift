@@ -10,35 +10,35 @@ enum BearerCheck {
 
 extension SimulatedTenant {
     /// The scopes of the request's bearer token, or the 401 to send.
-    func authorize(_ request: HTTPRequest, requestID: String) -> BearerCheck {
+    func authorize(_ request: HTTPRequest, trace: RequestTrace) -> BearerCheck {
         let authority = "\(host)/\(scenario.tenantID)"
         guard let header = request.header("Authorization"), !header.isEmpty else {
-            return .denied(GraphError.invalidToken("Access token is empty.", authority: authority).response(now: now(), requestID: requestID))
+            return .denied(GraphError.invalidToken("Access token is empty.", authority: authority).response(now: now(), trace: trace))
         }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].caseInsensitiveCompare("Bearer") == .orderedSame else {
-            return .denied(GraphError.invalidToken("Access token is empty.", authority: authority).response(now: now(), requestID: requestID))
+            return .denied(GraphError.invalidToken("Access token is empty.", authority: authority).response(now: now(), trace: trace))
         }
         switch tokens.check(accessToken: String(parts[1]).trimmingCharacters(in: .whitespaces), now: now()) {
         case .valid(let scopes):
             return .granted(scopes)
         case .expired:
-            return .denied(GraphError.invalidToken("Lifetime validation failed, the token is expired.", authority: authority).response(now: now(), requestID: requestID))
+            return .denied(GraphError.invalidToken("Lifetime validation failed, the token is expired.", authority: authority).response(now: now(), trace: trace))
         case .unknown:
-            return .denied(GraphError.invalidToken("Access token validation failure. Invalid audience.", authority: authority).response(now: now(), requestID: requestID))
+            return .denied(GraphError.invalidToken("Access token validation failure. Invalid audience.", authority: authority).response(now: now(), trace: trace))
         }
     }
 
     /// `GET /v1.0/me`, honouring `$select`.
-    func getMe(_ request: HTTPRequest, requestID: String) -> HTTPResponse {
+    func getMe(_ request: HTTPRequest, trace: RequestTrace) -> HTTPResponse {
         let scopes: ScopeSet
-        switch authorize(request, requestID: requestID) {
+        switch authorize(request, trace: trace) {
         case .denied(let response): return response
         case .granted(let granted): scopes = granted
         }
         let readers = ["User.Read", "User.ReadWrite", "User.Read.All", "User.ReadWrite.All", "Directory.Read.All", "Directory.AccessAsUser.All"]
         guard scopes.containsAny(readers) else {
-            return GraphError.insufficientPrivileges.response(now: now(), requestID: requestID)
+            return GraphError.insufficientPrivileges.response(now: now(), trace: trace)
         }
         var selected = SimulatedUser.defaultProperties
         var context = "\(host)/v1.0/$metadata#users/$entity"
@@ -48,7 +48,7 @@ extension SimulatedTenant {
                 let name = raw.trimmingCharacters(in: .whitespaces)
                 guard let known = SimulatedUser.knownProperties.first(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) else {
                     return GraphError.badRequest("Could not find a property named '\(name)' on type 'microsoft.graph.user'.")
-                        .response(now: now(), requestID: requestID)
+                        .response(now: now(), trace: trace)
                 }
                 if !names.contains(known) { names.append(known) }
             }
@@ -58,18 +58,18 @@ extension SimulatedTenant {
         let properties = user.properties
         var body: [String: JSONValue] = ["@odata.context": .string(context)]
         for name in selected { body[name] = properties[name] ?? .null }
-        return .json(200, data: JSONValue.object(body).canonicalData(), headers: [("request-id", requestID)])
+        return .json(200, data: JSONValue.object(body).canonicalData(), headers: trace.headers)
     }
 
     /// `PATCH /v1.0/me`: only the ten profile fields, null clears, 204 on success.
-    func patchMe(_ request: HTTPRequest, requestID: String) -> HTTPResponse {
+    func patchMe(_ request: HTTPRequest, trace: RequestTrace) -> HTTPResponse {
         recordPatch(request.body)
         let scopes: ScopeSet
-        switch authorize(request, requestID: requestID) {
+        switch authorize(request, trace: trace) {
         case .denied(let response): return response
         case .granted(let granted): scopes = granted
         }
-        func fail(_ error: GraphError) -> HTTPResponse { error.response(now: now(), requestID: requestID) }
+        func fail(_ error: GraphError) -> HTTPResponse { error.response(now: now(), trace: trace) }
         guard scopes.containsAny(["User.ReadWrite", "User.ReadWrite.All"]) else {
             return fail(.insufficientPrivileges)
         }
@@ -113,7 +113,7 @@ extension SimulatedTenant {
                 user.profile[name] = value
             }
         }
-        return .empty(204, headers: [("request-id", requestID)])
+        return .empty(204, headers: trace.headers)
     }
 
     /// BCP-47 shape: `en`, `en-GB`, `zh-Hans-CN`.

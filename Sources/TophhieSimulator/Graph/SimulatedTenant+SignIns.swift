@@ -9,11 +9,11 @@ extension SimulatedTenant {
     /// `GET /v1.0/auditLogs/signIns` with Graph's gates, in Graph's order: token, permission,
     /// licence, throttling, filter syntax, role (self-filter), `$top`; then retention, latency,
     /// filter, newest first, paging.
-    func listSignIns(_ request: HTTPRequest, requestID: String, eventFault: FaultRule.Kind?) -> HTTPResponse {
+    func listSignIns(_ request: HTTPRequest, trace: RequestTrace, eventFault: FaultRule.Kind?) -> HTTPResponse {
         let clock = now()
-        func fail(_ error: GraphError) -> HTTPResponse { error.response(now: clock, requestID: requestID) }
+        func fail(_ error: GraphError) -> HTTPResponse { error.response(now: clock, trace: trace) }
         let scopes: ScopeSet
-        switch authorize(request, requestID: requestID) {
+        switch authorize(request, trace: trace) {
         case .denied(let response): return response
         case .granted(let granted): scopes = granted
         }
@@ -116,7 +116,7 @@ extension SimulatedTenant {
         default: nil
         }
         if let damage, let range = data.range(of: Data(damageMarker.utf8)) { data.replaceSubrange(range, with: damage) }
-        return .json(200, data: data, headers: [("request-id", requestID)])
+        return .json(200, data: data, headers: trace.headers)
     }
 
     /// Seconds as Graph writes them in `Retry-After`: whole when whole, else up to three decimals.

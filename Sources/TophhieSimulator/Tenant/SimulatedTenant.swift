@@ -175,13 +175,13 @@ public actor SimulatedTenant: Service {
             return control(request)
         }
         let arrival = now()
-        let requestID = UUID().uuidString.lowercased()
+        let trace = RequestTrace(request, requestID: UUID().uuidString.lowercased())
         var response: HTTPResponse
         let fault = faults.take(method: request.method, path: request.path)
-        if let fault, let faulted = faultResponse(fault, path: request.path, requestID: requestID) {
+        if let fault, let faulted = faultResponse(fault, path: request.path, trace: trace) {
             response = faulted
         } else {
-            response = route(request, requestID: requestID, eventFault: fault?.kind)
+            response = route(request, trace: trace, eventFault: fault?.kind)
             if let fault, fault.kind == .delay { response.delay = fault.seconds ?? 0 }
         }
         requests.append(RecordedRequest(
@@ -199,22 +199,22 @@ public actor SimulatedTenant: Service {
         return response
     }
 
-    private func route(_ request: HTTPRequest, requestID: String, eventFault: FaultRule.Kind?) -> HTTPResponse {
+    private func route(_ request: HTTPRequest, trace: RequestTrace, eventFault: FaultRule.Kind?) -> HTTPResponse {
         let segments = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         if segments.first == "v1.0" {
             switch (request.method, Array(segments.dropFirst())) {
             case ("GET", ["me"]):
-                return getMe(request, requestID: requestID)
+                return getMe(request, trace: trace)
             case ("PATCH", ["me"]):
-                return patchMe(request, requestID: requestID)
+                return patchMe(request, trace: trace)
             case ("GET", ["auditLogs", "signIns"]):
-                return listSignIns(request, requestID: requestID, eventFault: eventFault)
+                return listSignIns(request, trace: trace, eventFault: eventFault)
             case (_, ["me"]), (_, ["auditLogs", "signIns"]):
                 return GraphError(status: 405, code: "Request_BadRequest", message: "Specified HTTP method is not allowed for the request target.")
-                    .response(now: now(), requestID: requestID)
+                    .response(now: now(), trace: trace)
             default:
                 return GraphError(status: 404, code: "Request_ResourceNotFound", message: "Resource not found for the segment '\(segments.dropFirst().first ?? "")'.")
-                    .response(now: now(), requestID: requestID)
+                    .response(now: now(), trace: trace)
             }
         }
         if segments.count >= 2 {
@@ -234,7 +234,7 @@ public actor SimulatedTenant: Service {
     }
 
     /// The response a fault replaces the real one with; nil for faults that wrap the real response.
-    private func faultResponse(_ fault: FaultRule, path: String, requestID: String) -> HTTPResponse? {
+    private func faultResponse(_ fault: FaultRule, path: String, trace: RequestTrace) -> HTTPResponse? {
         let identity = path.contains("/oauth2/")
         switch fault.kind {
         case .delay, .malformedEvent, .invalidUTF8InEvent, .controlByteInEvent, .loneSurrogateInEvent:
@@ -247,7 +247,7 @@ public actor SimulatedTenant: Service {
                 response.headers.append(("Retry-After", retryAfter))
                 return response
             }
-            return GraphError.throttled(retryAfter: retryAfter).response(now: now(), requestID: requestID)
+            return GraphError.throttled(retryAfter: retryAfter).response(now: now(), trace: trace)
         case .status:
             let status = fault.status ?? 503
             if identity {
@@ -255,7 +255,7 @@ public actor SimulatedTenant: Service {
                 if let retryAfter = fault.retryAfter { response.headers.append(("Retry-After", retryAfter)) }
                 return response
             }
-            return GraphError.server(status: status, retryAfter: fault.retryAfter).response(now: now(), requestID: requestID)
+            return GraphError.server(status: status, retryAfter: fault.retryAfter).response(now: now(), trace: trace)
         case .invalidJSON:
             return .json(200, data: Data(#"{"@odata.context":"\#(host)/v1.0/$metadata#auditLogs/signIns","value":[{"id":"b7c1"#.utf8))
         case .truncatedBody:
