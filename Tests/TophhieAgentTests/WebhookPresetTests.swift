@@ -150,14 +150,67 @@ import TophhieRules
         #expect(value["version"] == .string("4"))
         #expect(value["status"] == .string("firing"))
         #expect(value["receiver"] == .string("pager"))
-        #expect(value["groupKey"] == .string(#"{}:{alertname="failed-burst"}"#))
+        // Grouped by the alert's own labels, not by rule: two sign-in alerts from different
+        // addresses are two groups for a receiver that deduplicates on groupKey.
+        #expect(value["groupKey"] == .string(#"{}:{alertname="failed-burst", ipAddress="203.0.113.9", location_countryOrRegion="FR"}"#))
+        #expect(value["groupLabels"] == .object(["alertname": .string("failed-burst"), "ipAddress": .string("203.0.113.9"), "location_countryOrRegion": .string("FR")]))
         #expect(value.value(atPath: "alerts.0.labels.alertname") == .string("failed-burst"))
+        #expect(value.value(atPath: "alerts.0.labels.alert_id") == .string("a-1"))
         #expect(value.value(atPath: "alerts.0.labels.severity") == .string("high"))
         #expect(value.value(atPath: "alerts.0.labels.ipAddress") == .string("203.0.113.9"))
         #expect(value.value(atPath: "alerts.0.labels.location_countryOrRegion") == .string("FR"))
         #expect(value.value(atPath: "alerts.0.annotations.summary") == .string("5 failed sign-ins from 203.0.113.9 in 10m"))
         #expect(value.value(atPath: "alerts.0.startsAt") == .string("2025-12-02T10:00:00.250Z"))
-        #expect(value.value(atPath: "alerts.0.fingerprint")?.stringValue?.count == 16)
+        #expect(value.value(atPath: "alerts.0.fingerprint") == .string(AlertmanagerLabels(alert).fingerprint))
+        #expect(value.value(atPath: "alerts.0.endsAt") == .string("0001-01-01T00:00:00Z"))
+    }
+
+    @Test func alertmanagerFingerprintIsPrometheusLabelSetFingerprint() {
+        // prometheus/common model/signature_test.go: the empty set is FNV-1a 64's offset basis,
+        // and this pair is its second vector (5799056148416392346).
+        #expect(AlertmanagerLabels(labels: [:], groupLabelNames: []).fingerprint == "cbf29ce484222325")
+        #expect(AlertmanagerLabels(labels: ["name": "garland, briggs", "fear": "love is not enough"], groupLabelNames: []).fingerprint == String(5_799_056_148_416_392_346 as UInt64, radix: 16))
+    }
+
+    @Test func twoAlertsOfOneRuleAndGroupStayTwoAlerts() {
+        let first = body(.alertmanager, NotifierTestAlerts.alert(id: "a-1"))
+        let second = body(.alertmanager, NotifierTestAlerts.alert(id: "a-2"))
+        #expect(first.value(atPath: "alerts.0.fingerprint") != second.value(atPath: "alerts.0.fingerprint"))
+    }
+
+    @Test func aRecoveryIsTheResolvedOfTheProblemNoticeItEnds() throws {
+        let since = Date(timeIntervalSince1970: 1_800_000_000)
+        var problem = AgentProblem(kind: .signInNeeded, detail: "refresh token revoked", since: since, notified: true)
+        let opened = SystemNotice.alert(.signInNeeded, problem: problem, anchor: since, now: since.addingTimeInterval(60))
+        problem.noticeID = opened.id
+        let recovery = SystemNotice.alert(.recovered, problem: problem, anchor: since, now: since.addingTimeInterval(3600), resolves: opened.id)
+        let firing = body(.alertmanager, opened)
+        let resolved = body(.alertmanager, recovery)
+        #expect(firing["status"] == .string("firing"))
+        #expect(resolved["status"] == .string("resolved"))
+        #expect(resolved.value(atPath: "alerts.0.status") == .string("resolved"))
+        for path in ["groupKey", "alerts.0.labels", "alerts.0.fingerprint", "alerts.0.startsAt"] {
+            #expect(resolved.value(atPath: path) == firing.value(atPath: path), "\(path)")
+        }
+        #expect(firing.value(atPath: "alerts.0.labels.alertname") == .string("tophhie.notice.sign-in-needed"))
+        #expect(resolved.value(atPath: "alerts.0.endsAt") == .string("2027-01-15T09:00:00.000Z"))
+        #expect(resolved.value(atPath: "alerts.0.annotations.title") == .string("Monitoring resumed"))
+    }
+
+    @Test func genericPagerDutyAndAlertmanagerBodiesCannotPingAChannelTheyAreForwardedTo() throws {
+        let hostile = "<!channel> @everyone <@U024BE7LH> <#C123> <at>Jane</at> <https://evil.example|Open Outlook> @Here"
+        let alert = NotifierTestAlerts.alert(device: hostile, summary: "first device '\(hostile)'")
+        let key = try PagerDutyRoutingKey("R0123456789abcdef0123456789abcde")
+        for preset in [WebhookPreset.generic, .pagerDuty(routingKey: key), .alertmanager] {
+            let text = String(decoding: body(preset, alert).canonicalData(), as: UTF8.self)
+            for markup in ["<!", "@everyone", "<@", "<#", "<at>", "<https:", "@Here"] {
+                #expect(!text.contains(markup), "\(preset) passes \(markup)")
+            }
+            #expect(text.contains("\u{2039}!channel> \u{FF20}everyone"), "\(preset) keeps the text readable")
+        }
+        // Ordinary text keeps its < and @.
+        #expect(ChatMentionNeutralising.neutralise("jane@contoso.com <3 a<b") == "jane@contoso.com <3 a<b")
+        #expect(ChatMentionNeutralising.neutralise("mail@here.example") == "mail@here.example")
     }
 
     @Test(arguments: [("ipAddress", "ipAddress"), ("location.city", "location_city"), ("1st", "_1st"), ("", "_")])

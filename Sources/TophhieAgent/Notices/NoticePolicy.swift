@@ -25,6 +25,15 @@ public enum NoticeKind: String, Sendable, Equatable, Codable {
     case endpointDisabled = "endpoint-disabled"
     /// The daily sweep found sign-ins Graph published after the lookback had passed them.
     case lateArrivals = "late-arrivals"
+
+    /// The notice that tells of a standing problem of this kind.
+    init(_ problem: AgentProblem.Kind) {
+        switch problem {
+        case .signInNeeded: self = .signInNeeded
+        case .accessDenied: self = .accessDenied
+        case .unavailable: self = .unavailable
+        }
+    }
 }
 
 /// Decides which notices a poll outcome deserves, so a lasting problem is told once and its end

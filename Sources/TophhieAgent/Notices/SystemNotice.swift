@@ -4,6 +4,14 @@ import TophhieRules
 
 /// Builds the alerts the agent sends about itself; they travel through the same notifiers.
 public enum SystemNotice {
+    /// The group field naming the standing problem a notice tells of or ends.
+    public static let problemField = "problem"
+
+    /// The rule a notice of `kind` is reported under.
+    static func rule(_ kind: NoticeKind, title: String, level: AlertLevel) -> AlertRule {
+        AlertRule(id: "tophhie.notice.\(kind.rawValue)", title: title, level: level, tags: ["tophhie.notice"], author: "Tophhie Watch")
+    }
+
     /// A notice as an alert.
     ///
     /// Its id is derived from the kind and `anchor`, a time already committed in the state (the
@@ -13,13 +21,16 @@ public enum SystemNotice {
         let since = gap?.from ?? problem?.since ?? now
         let (title, level, summary) = text(kind, problem: problem, gap: gap, now: now)
         let key = "notice|\(kind.rawValue)|\(anchor.map(GraphTimestamp.graphText) ?? "never")"
+        // A problem's notice and its recovery name the problem, so a receiver that tracks state
+        // (Alertmanager's labels) can match the two.
+        let group = problem.map { [AlertGroupValue(field: problemField, value: $0.kind.rawValue)] } ?? []
         return Alert(
             id: "notice-" + StableHash.fnv1a128(key),
             kind: .notice,
-            rule: AlertRule(id: "tophhie.notice.\(kind.rawValue)", title: title, level: level, tags: ["tophhie.notice"], author: "Tophhie Watch"),
+            rule: rule(kind, title: title, level: level),
             level: level,
             summary: summary,
-            group: [],
+            group: group,
             events: [],
             firstEventTime: since,
             lastEventTime: gap?.to ?? now,
@@ -36,7 +47,7 @@ public enum SystemNotice {
         return Alert(
             id: "notice-" + StableHash.fnv1a128("notice|\(kind.rawValue)|\(fingerprint)"),
             kind: .notice,
-            rule: AlertRule(id: "tophhie.notice.\(kind.rawValue)", title: title, level: level, tags: ["tophhie.notice"], author: "Tophhie Watch"),
+            rule: rule(kind, title: title, level: level),
             level: level,
             summary: summary,
             group: [],

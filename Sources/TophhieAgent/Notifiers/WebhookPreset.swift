@@ -66,13 +66,19 @@ public enum WebhookPreset: Sendable, Hashable {
     /// The JSON body for `alert`.
     public func body(for alert: Alert, context: Context) -> JSONValue {
         switch self {
-        case .generic: return ControlCharacterEscaping.hardenStrings(Self.generic(alert))
+        case .generic: return Self.hardenForTemplates(Self.generic(alert))
         case .slack: return Self.slack(alert)
         case .teamsWorkflows: return Self.teams(alert)
         case .discord: return Self.discord(alert)
-        case .pagerDuty(let key): return ControlCharacterEscaping.hardenStrings(Self.pagerDuty(alert, routingKey: key, context: context))
-        case .alertmanager: return ControlCharacterEscaping.hardenStrings(Self.alertmanager(alert, context: context))
+        case .pagerDuty(let key): return Self.hardenForTemplates(Self.pagerDuty(alert, routingKey: key, context: context))
+        case .alertmanager: return Self.hardenForTemplates(Self.alertmanager(alert, context: context))
         }
+    }
+
+    /// The body of a preset whose receiver may forward it through a template to chat or mail:
+    /// control, bidi and separator characters shown as escapes, mention and link markup inert.
+    static func hardenForTemplates(_ body: JSONValue) -> JSONValue {
+        ChatMentionNeutralising.neutraliseStrings(ControlCharacterEscaping.hardenStrings(body))
     }
 
     /// The Standard Webhooks event type: `alert.fired` or `agent.notice`.
@@ -250,40 +256,37 @@ public enum WebhookPreset: Sendable, Hashable {
         return name
     }
 
+    /// One alert per body, grouped by its own labels: sign-in alerts fire and stay (Graph's
+    /// events have no end), a recovery is the `resolved` of the problem notice it ends.
     static func alertmanager(_ alert: Alert, context: Context) -> JSONValue {
-        var labels: [String: JSONValue] = [
-            "alertname": .string(alert.rule.id),
-            "severity": .string(alert.level.rawValue),
-            "kind": .string(alert.kind.rawValue),
-        ]
-        for entry in alert.group where labels[labelName(entry.field)] == nil {
-            labels[labelName(entry.field)] = .string(entry.value)
-        }
+        let resolved = AlertmanagerLabels(resolvedBy: alert)
+        let labels = resolved ?? AlertmanagerLabels(alert)
+        let status = resolved == nil ? "firing" : "resolved"
         var annotations: [String: JSONValue] = [
             "title": .string(alert.rule.title),
             "summary": .string(alert.summary),
             "alert_id": .string(alert.id),
         ]
         if let description = alert.rule.description { annotations["description"] = .string(description) }
-        let fingerprint = SHA256.hash(Array(alert.id.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+        let labelValues = JSONValue.object(labels.labels.mapValues(JSONValue.string))
         return .object([
             "version": .string("4"),
-            "groupKey": .string("{}:{alertname=\"\(alert.rule.id)\"}"),
+            "groupKey": .string(labels.groupKey),
             "truncatedAlerts": .int(0),
-            "status": .string("firing"),
+            "status": .string(status),
             "receiver": .string(context.receiver),
-            "groupLabels": .object(["alertname": .string(alert.rule.id)]),
-            "commonLabels": .object(labels),
+            "groupLabels": .object(labels.groupLabels.mapValues(JSONValue.string)),
+            "commonLabels": labelValues,
             "commonAnnotations": .object(annotations),
             "externalURL": .string(""),
             "alerts": .array([.object([
-                "status": .string("firing"),
-                "labels": .object(labels),
+                "status": .string(status),
+                "labels": labelValues,
                 "annotations": .object(annotations),
                 "startsAt": .string(GraphTimestamp.alertText(alert.firstEventTime)),
-                "endsAt": .string("0001-01-01T00:00:00Z"),
+                "endsAt": .string(resolved == nil ? "0001-01-01T00:00:00Z" : GraphTimestamp.alertText(alert.detectedAt)),
                 "generatorURL": .string(""),
-                "fingerprint": .string(fingerprint),
+                "fingerprint": .string(labels.fingerprint),
             ])]),
         ])
     }
