@@ -47,6 +47,35 @@ import LoopbackHTTP
     }
 }
 
+@Suite(.timeLimit(.minutes(1))) struct NotifierWarningTests {
+    @Test func rfc5424ToTheLocalSocketIsAcceptedWithAWarningAtItsEntry() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tophhie-warn-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let config = folder.appendingPathComponent("config.yml")
+        try """
+        tenant: t
+        client_id: c
+        notifiers:
+          - name: local
+            type: syslog
+            format: rfc5424
+            address: \(folder.path)/no-socket
+          - name: remote
+            type: syslog
+            transport: udp
+            format: rfc5424
+            address: 127.0.0.1:9
+        """.write(to: config, atomically: true, encoding: .utf8)
+        let recorder = CommandOutputRecorder()
+        _ = await TophhieCommandLine.run(["notify", "test", "--config", config.path], io: recorder.io(environment: [:]))
+        let warnings = recorder.err.split(separator: "\n").filter { $0.contains("warning:") }
+        #expect(warnings.count == 1, "\(recorder.err)")
+        #expect(warnings.first?.hasPrefix("\(config.path):4:") == true, "\(warnings)")
+        #expect(warnings.first?.contains("warning: notifier 'local': format rfc5424 to the local socket \(folder.path)/no-socket: rsyslog's imuxsock") == true, "\(warnings)")
+    }
+}
+
 final class ReceivedBodies: @unchecked Sendable {
     private let lock = NSLock()
     private var requests: [HTTPRequest] = []

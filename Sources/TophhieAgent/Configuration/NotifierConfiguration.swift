@@ -42,4 +42,10 @@ public struct NotifierConfiguration: Sendable, Equatable, CustomStringConvertibl
     public func error(_ message: String) -> ConfigurationError {
         ConfigurationError("notifier '\(name)': \(message)", file: file, line: line, column: column)
     }
+
+    /// A warning at the entry, in the `file:line:col: warning:` form compilers use.
+    public func warning(_ message: String) -> String {
+        let place = [file, line.map(String.init), column.map(String.init)].compactMap { $0 }.joined(separator: ":")
+        return (place.isEmpty ? "" : place + ": ") + "warning: notifier '\(name)': \(message)"
+    }
 }

@@ -24,6 +24,15 @@ public struct NotifierFactory: Sendable {
         self.now = now
     }
 
+    /// What works but will not do what the entry's author expects, one line each.
+    public func warnings(_ entry: NotifierConfiguration) -> [String] {
+        var notes: [String] = []
+        if entry.type == "syslog", (entry.options["transport"] ?? "unix") == "unix", entry.options["format"] == "rfc5424" {
+            notes.append(entry.warning("format rfc5424 to the local socket \(entry.options["address"] ?? "/dev/log"): rsyslog's imuxsock (its default special parser) and systemd-journald read the traditional RFC 3164 form there, so the RFC 5424 header and structured data arrive as message text; leave format unset (rfc3164) for the local socket, or send rfc5424 over udp or tcp"))
+        }
+        return notes
+    }
+
     /// The notifier and its route for one entry.
     /// - Throws: `ConfigurationError` at the entry's position.
     public func make(_ entry: NotifierConfiguration) throws -> (any Notifier, NotifierRoute) {

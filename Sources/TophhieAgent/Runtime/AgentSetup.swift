@@ -14,6 +14,8 @@ public struct AgentSetup: Sendable {
     public let health: HealthReporter
     /// Rule warnings and notes worth a log line (errors stop the build instead).
     public let ruleNotes: [RuleDiagnostic]
+    /// Configuration that loads but will not do what it seems to (`file:line:col: warning: …`).
+    public let configurationWarnings: [String]
 
     /// The external pieces the setup uses; the demo and tests replace the clock.
     public struct Environment: Sendable {
@@ -46,6 +48,7 @@ public struct AgentSetup: Sendable {
         let rules = try loadRules(configuration, environment: environment)
         let factory = NotifierFactory(environment: environment.variables, outputIsTerminal: environment.outputIsTerminal, write: environment.write, now: { clock.now() }, transport: environment.transport)
         let notifiers = try configuration.notifiers.map(factory.make)
+        let warnings = configuration.notifiers.flatMap(factory.warnings)
         let dispatch = try OutboxDispatch(stateDirectory: configuration.stateDirectory, notifiers: notifiers, now: { clock.now() }, sleep: { duration in
             let parts = duration.components
             try await clock.sleep(seconds: Double(parts.seconds) + Double(parts.attoseconds) / 1e18)
@@ -53,7 +56,7 @@ public struct AgentSetup: Sendable {
         let engine = Engine(rules: rules, settings: EngineSettings(lookback: configuration.lookback))
         let cycle = PollCycle(auth: auth, engine: engine, store: StateStore(stateDirectory: configuration.stateDirectory), planner: PollPlanner(retentionDays: configuration.retentionDays, lookback: configuration.lookback), dispatch: dispatch)
         let health = HealthReporter(settings: configuration.health, stateDirectory: configuration.stateDirectory, notifiers: configuration.notifiers.map(\.name), transport: environment.transport)
-        return AgentSetup(configuration: configuration, auth: auth, rules: rules, cycle: cycle, dispatch: dispatch, health: health, ruleNotes: rules.diagnostics.filter { $0.severity != .error })
+        return AgentSetup(configuration: configuration, auth: auth, rules: rules, cycle: cycle, dispatch: dispatch, health: health, ruleNotes: rules.diagnostics.filter { $0.severity != .error }, configurationWarnings: warnings)
     }
 
     /// The configured rule paths, or `$TOPHHIE_RULES`, or `./rules`.

@@ -20,6 +20,7 @@ enum AgentLog {
 
     /// Rule warnings worth an operator's eye (a field Graph v1.0 lacks never matches).
     static func warnings(_ setup: AgentSetup, log: (String) -> Void) {
+        for warning in setup.configurationWarnings { log(warning) }
         for note in setup.ruleNotes where note.severity == .warning { log("\(note)") }
         for note in setup.dispatch.recoveryNotes { log("outbox repaired: \(note)") }
     }

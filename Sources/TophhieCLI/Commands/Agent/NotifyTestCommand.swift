@@ -45,6 +45,7 @@ enum NotifyTestCommand: CLICommand {
                 io.err("\(entry.name) (\(entry.type)): NOT SENT — \(error)\n")
                 continue
             }
+            for warning in factory.warnings(entry) { io.err(warning + "\n") }
             do {
                 try await notifier.deliver(alert)
                 io.err("\(entry.name) (\(entry.type)): delivered\n")
