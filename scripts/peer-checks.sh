@@ -5,6 +5,9 @@
 #   - the Python `standardwebhooks` library (PyPI, in a venv) verifies the webhook signatures.
 #   - `jsonschema` (PyPI, same venv) validates the Teams card against Microsoft's Adaptive Card
 #     1.5.0 schema.
+#   - scripts/peers/rfc5424_grammar.py, a strict checker of RFC 5424's ABNF written apart from
+#     the Swift formatter (and self-tested on the RFC's examples and invalid samples), checks
+#     every RFC 5424 message the notifier builds for hostile and huge alerts.
 # It installs what is missing, starts both peers on 127.0.0.1 / a temp dir (never the system
 # rsyslog or /dev/log), runs `swift test --filter PeerChecks` with their addresses in the
 # environment, stops everything it started, and ends with one "N passed, N failed" line.
@@ -122,6 +125,7 @@ for _ in $(seq 100); do [ -s "$WORK/receiver.port" ] && break; sleep 0.1; done
 WEBHOOK_PORT="$(cat "$WORK/receiver.port" 2>/dev/null || echo 0)"
 check "webhook receiver listens on 127.0.0.1:$WEBHOOK_PORT" wait_for_tcp "$WEBHOOK_PORT"
 check "standardwebhooks reproduces the specification's test vector" "$PYTHON" "$PEERS/sign_vector.py" --official
+check "the strict RFC 5424 checker accepts the RFC's examples and rejects its invalid samples" "$PYTHON" "$PEERS/rfc5424_grammar.py" --self-test
 
 # --- the Swift side -------------------------------------------------------------------------
 export TOPHHIE_PEER_SYSLOG_HOST=127.0.0.1
@@ -134,6 +138,7 @@ export TOPHHIE_PEER_PYTHON="$PYTHON"
 export TOPHHIE_PEER_CARD_SCRIPT="$ROOT/scripts/peers/validate_card.py"
 export TOPHHIE_PEER_CARD_SCHEMA="$ROOT/../shared/reference/schemas/adaptive-card-1.5.0.json"
 export TOPHHIE_PEER_SIGN_SCRIPT="$PEERS/sign_vector.py"
+export TOPHHIE_PEER_SYSLOG_GRAMMAR="$PEERS/rfc5424_grammar.py"
 
 cd "$ROOT"
 run_swift_tests() {

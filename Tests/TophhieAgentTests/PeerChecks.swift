@@ -22,6 +22,7 @@ enum PeerEnvironment {
     static let signScript = values["TOPHHIE_PEER_SIGN_SCRIPT"]
     static let cardScript = values["TOPHHIE_PEER_CARD_SCRIPT"]
     static let cardSchema = values["TOPHHIE_PEER_CARD_SCHEMA"]
+    static let syslogGrammar = values["TOPHHIE_PEER_SYSLOG_GRAMMAR"]
 
     static var syslogConfigured: Bool { syslogPort != nil && syslogSocket != nil && syslogParsed != nil }
     static var cardConfigured: Bool { python != nil && cardScript != nil && cardSchema != nil }
@@ -121,6 +122,63 @@ struct PeerChecksSyslog {
         // The pairs come first, so a cut message keeps the alert id and rule.
         #expect(msg.hasPrefix(" id=\"\(id)\" rule=\"failed-burst\" level=\"medium\" kind=\"detection\" group=\"ipAddress=203.0.113.9\" "), "\(msg)")
         #expect(msg.hasSuffix(" " + AlertTextLine.body(alert)))
+    }
+}
+
+/// A strict RFC 5424 grammar, written apart from our formatter, reads every message we build
+/// for hostile and huge alerts, at each size bound and framing.
+@Suite(.enabled(if: PeerEnvironment.python != nil && PeerEnvironment.syslogGrammar != nil, "run by scripts/peer-checks.sh"), .timeLimit(.minutes(2)))
+struct PeerChecksSyslogGrammar {
+    static func hostileAlerts() -> [(String, Alert)] {
+        let combining = "e" + String(repeating: "\u{301}", count: 3000)
+        var quoted = NotifierTestAlerts.alert(id: "sd-specials", summary: #"a ] b " c \ d"#)
+        quoted.group = [AlertGroupValue(field: "device", value: #"]"\ ] x"#), AlertGroupValue(field: "app", value: "\u{1b}[2J\n\u{85}\u{202e}")]
+        var huge = NotifierTestAlerts.alert(id: "huge", summary: String(repeating: "東京 Zürich ", count: 2000))
+        huge.group = [AlertGroupValue(field: "device", value: String(repeating: "Ω]\"", count: 3000))]
+        return [
+            ("plain", NotifierTestAlerts.alert(id: "plain")),
+            ("non-ascii", NotifierTestAlerts.alert(id: "non-ascii", summary: "sign-in from Zürich, 東京")),
+            ("controls", NotifierTestAlerts.alert(id: "controls", device: "Edge\u{202e}gnp.exe\u{2028}\u{0}\u{7f}", summary: "line\nnext\r\u{1b}[31m")),
+            ("combining", NotifierTestAlerts.alert(id: "combining", device: combining, summary: "first device '\(combining)'")),
+            ("sd-specials", quoted),
+            ("huge", huge),
+            ("ascii-cut", NotifierTestAlerts.alert(id: "ascii-cut", summary: String(repeating: "x", count: 20_000))),
+        ]
+    }
+
+    @Test func everyMessageMatchesTheGrammarAtEveryBound() throws {
+        var lines: [String] = []
+        let transports: [(String, SyslogNotifier.Transport, Int?)] = [
+            ("udp", .udp(host: "127.0.0.1", port: 9), nil), ("udp-480", .udp(host: "127.0.0.1", port: 9), 480),
+            ("tcp", .tcp(host: "127.0.0.1", port: 9), nil), ("tcp-65000", .tcp(host: "127.0.0.1", port: 9), 65_000),
+        ]
+        for (transportName, transport, bound) in transports {
+            let notifier = SyslogNotifier(name: "grammar", settings: .init(transport: transport, format: .rfc5424, hostname: "peerhost", maxMessageBytes: bound))
+            for (name, alert) in Self.hostileAlerts() {
+                var framing = "none"
+                if case .tcp = transport { framing = "octet-counted" }
+                let bytes = notifier.wireBytes(for: alert)
+                let item: JSONValue = .object([
+                    "name": .string("\(transportName)/\(name)"), "framing": .string(framing),
+                    "maxBytes": .int(Int64(notifier.settings.effectiveMaxBytes)),
+                    "base64": .string(Data(bytes).base64EncodedString()),
+                ])
+                lines.append(String(decoding: item.canonicalData(), as: UTF8.self))
+            }
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: PeerEnvironment.python!)
+        process.arguments = [PeerEnvironment.syslogGrammar!]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+        try input.fileHandleForWriting.close()
+        let report = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(report)")
+        #expect(report.hasSuffix("\(lines.count) messages, 0 invalid\n"), "\(report)")
     }
 }
 
