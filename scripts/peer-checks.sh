@@ -5,6 +5,9 @@
 #   - the Python `standardwebhooks` library (PyPI, in a venv) verifies the webhook signatures.
 #   - `jsonschema` (PyPI, same venv) validates the Teams card against Microsoft's Adaptive Card
 #     1.5.0 schema.
+#   - scripts/peers/preset_limits.py, each service's documented limits as tables (Slack, Discord,
+#     PagerDuty, Alertmanager, the Standard Webhooks envelope, Teams' size), checks every
+#     preset's body for hostile and huge alerts;
 #   - scripts/peers/rfc5424_grammar.py, a strict checker of RFC 5424's ABNF written apart from
 #     the Swift formatter (and self-tested on the RFC's examples and invalid samples), checks
 #     every RFC 5424 message the notifier builds for hostile and huge alerts.
@@ -125,6 +128,7 @@ for _ in $(seq 100); do [ -s "$WORK/receiver.port" ] && break; sleep 0.1; done
 WEBHOOK_PORT="$(cat "$WORK/receiver.port" 2>/dev/null || echo 0)"
 check "webhook receiver listens on 127.0.0.1:$WEBHOOK_PORT" wait_for_tcp "$WEBHOOK_PORT"
 check "standardwebhooks reproduces the specification's test vector" "$PYTHON" "$PEERS/sign_vector.py" --official
+check "the preset limit tables reject bodies that break them" "$PYTHON" "$PEERS/preset_limits.py" --self-test
 check "the strict RFC 5424 checker accepts the RFC's examples and rejects its invalid samples" "$PYTHON" "$PEERS/rfc5424_grammar.py" --self-test
 
 # --- the Swift side -------------------------------------------------------------------------
@@ -139,6 +143,7 @@ export TOPHHIE_PEER_CARD_SCRIPT="$ROOT/scripts/peers/validate_card.py"
 export TOPHHIE_PEER_CARD_SCHEMA="$ROOT/../shared/reference/schemas/adaptive-card-1.5.0.json"
 export TOPHHIE_PEER_SIGN_SCRIPT="$PEERS/sign_vector.py"
 export TOPHHIE_PEER_SYSLOG_GRAMMAR="$PEERS/rfc5424_grammar.py"
+export TOPHHIE_PEER_PRESET_LIMITS="$PEERS/preset_limits.py"
 
 cd "$ROOT"
 run_swift_tests() {

@@ -23,6 +23,23 @@ enum PeerEnvironment {
     static let cardScript = values["TOPHHIE_PEER_CARD_SCRIPT"]
     static let cardSchema = values["TOPHHIE_PEER_CARD_SCHEMA"]
     static let syslogGrammar = values["TOPHHIE_PEER_SYSLOG_GRAMMAR"]
+    static let presetLimits = values["TOPHHIE_PEER_PRESET_LIMITS"]
+
+    /// Runs `script` under the peer Python with `input` on stdin: its exit status and output.
+    static func runPython(_ script: String, arguments: [String] = [], input: Data) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python!)
+        process.arguments = [script] + arguments
+        let stdin = Pipe(), stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        try process.run()
+        stdin.fileHandleForWriting.write(input)
+        try stdin.fileHandleForWriting.close()
+        let output = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
 
     static var syslogConfigured: Bool { syslogPort != nil && syslogSocket != nil && syslogParsed != nil }
     static var cardConfigured: Bool { python != nil && cardScript != nil && cardSchema != nil }
@@ -166,19 +183,49 @@ struct PeerChecksSyslogGrammar {
                 lines.append(String(decoding: item.canonicalData(), as: UTF8.self))
             }
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: PeerEnvironment.python!)
-        process.arguments = [PeerEnvironment.syslogGrammar!]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data((lines.joined(separator: "\n") + "\n").utf8))
-        try input.fileHandleForWriting.close()
-        let report = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(report)")
+        let (status, report) = try PeerEnvironment.runPython(PeerEnvironment.syslogGrammar!, input: Data((lines.joined(separator: "\n") + "\n").utf8))
+        #expect(status == 0, "\(report)")
         #expect(report.hasSuffix("\(lines.count) messages, 0 invalid\n"), "\(report)")
+    }
+}
+
+/// Every webhook preset's body, for hostile and huge alerts, against a table of each service's
+/// documented limits written apart from the presets (`scripts/peers/preset_limits.py`).
+@Suite(.enabled(if: PeerEnvironment.python != nil && PeerEnvironment.presetLimits != nil, "run by scripts/peer-checks.sh"), .timeLimit(.minutes(2)))
+struct PeerChecksPresetLimits {
+    static func alerts() -> [(String, Alert)] {
+        let markup = "<!channel> @everyone <@U024BE7LH> <https://evil.example|Open Outlook>"
+        var manyGroups = NotifierTestAlerts.alert(id: "many-groups", summary: String(repeating: "Zürich 東京 😀 ", count: 3000))
+        manyGroups.group = (0..<40).map { AlertGroupValue(field: "field.\($0)", value: String(repeating: "v\u{301}", count: 500)) }
+        var recovery = NotifierTestAlerts.alert(id: "notice-recovered", kind: .notice)
+        recovery.resolves = "notice-opened"
+        return [
+            ("plain", NotifierTestAlerts.alert()),
+            ("combining-marks", WebhookPresetTests.hostileAlert()),
+            ("controls", NotifierTestAlerts.alert(id: "controls", device: "Edge\u{202e}gnp.exe\u{2028}\u{85}\u{1b}[2J", summary: "a\u{0}b\u{7f}c\nd")),
+            ("markup", NotifierTestAlerts.alert(id: "markup", device: markup, summary: "first device '\(markup)'")),
+            ("many-groups", manyGroups),
+            ("recovery", recovery),
+        ]
+    }
+
+    @Test func everyPresetStaysWithinItsServicesDocumentedLimits() throws {
+        let key = try PagerDutyRoutingKey("R0123456789abcdef0123456789abcde")
+        let presets: [(String, WebhookPreset)] = [
+            ("generic", .generic), ("slack", .slack), ("teams", .teamsWorkflows), ("discord", .discord),
+            ("pagerduty", .pagerDuty(routingKey: key)), ("alertmanager", .alertmanager),
+        ]
+        var lines: [String] = []
+        for (presetName, preset) in presets {
+            for (name, alert) in Self.alerts() {
+                let body = preset.body(for: alert, context: WebhookPresetTests.context)
+                let item: JSONValue = .object(["preset": .string(presetName), "name": .string(name), "body": body])
+                lines.append(String(decoding: item.canonicalData(), as: UTF8.self))
+            }
+        }
+        let (status, report) = try PeerEnvironment.runPython(PeerEnvironment.presetLimits!, input: Data((lines.joined(separator: "\n") + "\n").utf8))
+        #expect(status == 0, "\(report)")
+        #expect(report.hasSuffix("\(lines.count) bodies, 0 over a limit\n"), "\(report)")
     }
 }
 
