@@ -48,7 +48,8 @@ public struct NotifierFactory: Sendable {
             }
             let colour: Bool
             switch entry.options["colour"] ?? "auto" {
-            case "auto": colour = outputIsTerminal
+            // no-color.org: a non-empty NO_COLOR turns colour off unless the config insists.
+            case "auto": colour = outputIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty
             case "always": colour = true
             case "never": colour = false
             case let other: throw entry.error("colour must be auto, always or never, not '\(other)'")

@@ -27,14 +27,17 @@ public struct AgentSetup: Sendable {
         public var transport: any HTTPTransport
         /// Where rules are looked for when the config names none.
         public var workingDirectory: URL
+        /// The running binary, for the rules installed beside it.
+        public var executable: URL?
 
-        public init(variables: [String: String], outputIsTerminal: Bool = false, write: (@Sendable (String) throws -> Void)? = nil, clock: any TophhieClock = SystemClock(), transport: any HTTPTransport = URLSessionTransport(), workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) {
+        public init(variables: [String: String], outputIsTerminal: Bool = false, write: (@Sendable (String) throws -> Void)? = nil, clock: any TophhieClock = SystemClock(), transport: any HTTPTransport = URLSessionTransport(), workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath), executable: URL? = Bundle.main.executableURL) {
             self.transport = transport
             self.variables = variables
             self.outputIsTerminal = outputIsTerminal
             self.write = write
             self.clock = clock
             self.workingDirectory = workingDirectory
+            self.executable = executable
         }
     }
 
@@ -59,16 +62,36 @@ public struct AgentSetup: Sendable {
         return AgentSetup(configuration: configuration, auth: auth, rules: rules, cycle: cycle, dispatch: dispatch, health: health, ruleNotes: rules.diagnostics.filter { $0.severity != .error }, configurationWarnings: warnings)
     }
 
-    /// The configured rule paths, or `$TOPHHIE_RULES`, or `./rules`.
+    /// The configured rule paths, or `$TOPHHIE_RULES`, or `./rules` when it exists, or the rules
+    /// an installed agent carries (`installedRules`), or `./rules` to name in the error.
     public static func rulePaths(_ configuration: AgentConfiguration, environment: Environment) -> [String] {
         if !configuration.rulePaths.isEmpty { return configuration.rulePaths }
         if let fromEnvironment = environment.variables["TOPHHIE_RULES"], !fromEnvironment.isEmpty {
             return fromEnvironment.split(separator: ":").map(String.init)
         }
-        return [environment.workingDirectory.appendingPathComponent("rules").path]
+        let local = environment.workingDirectory.appendingPathComponent("rules").path
+        if FileManager.default.fileExists(atPath: local) { return [local] }
+        if let installed = installedRules(executable: environment.executable) { return [installed] }
+        return [local]
     }
 
-    static func loadRules(_ configuration: AgentConfiguration, environment: Environment) throws -> RuleSet {
+    /// Where `install.sh` puts the default rules: beside the binary's prefix
+    /// (`bin/../share/tophhie-watch/rules`, so an unpacked archive finds its own), then
+    /// `/usr/local/share/tophhie-watch/rules` and `/usr/share/tophhie-watch/rules`.
+    public static func installedRules(executable: URL?) -> String? {
+        var candidates: [String] = []
+        if let executable {
+            let prefix = executable.resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
+            candidates.append(prefix.appendingPathComponent("share/tophhie-watch/rules").path)
+            candidates.append(executable.resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("rules").path)
+        }
+        candidates += ["/usr/local/share/tophhie-watch/rules", "/usr/share/tophhie-watch/rules"]
+        return candidates.first { FileManager.default.fileExists(atPath: $0) }
+    }
+
+    /// The rules the configuration names, loaded and checked.
+    /// - Throws: `ConfigurationError` when they cannot be read, have errors, or are none.
+    public static func loadRules(_ configuration: AgentConfiguration, environment: Environment) throws -> RuleSet {
         let paths = rulePaths(configuration, environment: environment)
         let sources: [RuleSource]
         do { sources = try RuleSource.read(paths: paths) } catch {

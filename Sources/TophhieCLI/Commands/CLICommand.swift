@@ -11,6 +11,8 @@ public struct CommandIO: Sendable {
     /// Whether standard output is a terminal (colour, progress).
     public var outIsTerminal: Bool
     public var errIsTerminal: Bool
+    /// Whether to colour standard output: a terminal, and no non-empty `NO_COLOR` (no-color.org).
+    public var colourOnOutput: Bool { outIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty }
     public var environment: [String: String]
     /// How commands reach Graph, the identity platform and webhooks; tests pass an embedded one.
     public var transport: any HTTPTransport

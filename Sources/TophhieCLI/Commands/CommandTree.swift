@@ -13,6 +13,24 @@ public enum TophhieCommandLine {
 
     /// Runs one command line; the testable core of `main`.
     public static func run(_ arguments: [String], io: CommandIO) async -> ExitCode {
+        if arguments == ["--version"] || arguments == ["-V"] || arguments == ["version"] {
+            io.out(ProductVersion.line)
+            return .ok
+        }
+        // `help poll` is `poll --help`; `help outbox` lists the outbox commands.
+        if arguments.first == "help", arguments.count > 1 {
+            let topic = Array(arguments.dropFirst())
+            if let (command, consumed) = find(topic), consumed == topic.count {
+                io.out(HelpText.render(command.spec))
+                return .ok
+            }
+            if commands.contains(where: { $0.spec.path.starts(with: topic) }) {
+                io.out(overview(prefix: topic))
+                return .ok
+            }
+            io.err("tophhie-watch: no help for '\(topic.joined(separator: " "))': no such command; see 'tophhie-watch --help'\n")
+            return .usage
+        }
         guard let (command, consumed) = find(arguments) else {
             if arguments.isEmpty || ["-h", "--help", "help"].contains(arguments[0]) {
                 io.out(overview(prefix: []))
@@ -62,6 +80,7 @@ public enum TophhieCommandLine {
             "tophhie-watch — watches your own Microsoft Entra sign-ins and alerts when something is wrong.",
             "",
             "usage: tophhie-watch <command> [options]",
+            "       tophhie-watch --version | help [command]",
             "",
             "commands:",
         ]
@@ -72,7 +91,7 @@ public enum TophhieCommandLine {
             lines.append("  " + name.padding(toLength: width, withPad: " ", startingAt: 0) + command.spec.summary)
         }
         lines.append("")
-        lines.append("Run 'tophhie-watch <command> --help' for a command's options.")
+        lines.append("Run 'tophhie-watch help <command>' or 'tophhie-watch <command> --help' for a command's options.")
         lines.append("Exit codes: 0 ok, 1 runtime failure, 2 usage or configuration error, 3 sign-in needed, 4 access denied by Graph.")
         return lines.joined(separator: "\n") + "\n"
     }

@@ -18,4 +18,6 @@ let registeredCommands: [any CLICommand.Type] = [
     OutboxRetryCommand.self,
     OutboxEnableCommand.self,
     SimulateCommand.self,
+    CompletionCommand.self,
+    ManualPageCommand.self,
 ]

@@ -15,6 +15,9 @@ enum ConnectionOptions {
         OptionSpec("state-dir", value: "DIR", help: "folder for the token cache and state ($TOPHHIE_STATE_DIR; default ~/.local/state/tophhie-watch)"),
     ]
 
+    /// `--rules`, for the commands that load rules (`poll`, `run`, `doctor`).
+    static let rules = OptionSpec("rules", value: "PATH", repeatable: true, help: "rule file or folder, instead of the config's 'rules:' (repeatable; default ./rules, else the installed rules)")
+
     /// The agent configuration the flags, environment and file describe.
     /// - Throws: `UsageError` when the tenant or client id is missing or a value is malformed;
     ///   `ConfigurationError` (with file:line:col) from the config file.
@@ -37,6 +40,8 @@ enum ConnectionOptions {
             }
         }
         if let stateDirectory { configuration.stateDirectory = URL(fileURLWithPath: stateDirectory) }
+        let rulePaths = arguments.values("rules")
+        if !rulePaths.isEmpty { configuration.rulePaths = rulePaths }
         if let tenant = arguments.value("tenant") ?? env["TOPHHIE_TENANT"] { configuration.tenant = tenant }
         if let client = arguments.value("client-id") ?? env["TOPHHIE_CLIENT_ID"] { configuration.clientID = client }
         if let authority = arguments.value("authority") ?? env["TOPHHIE_AUTHORITY"] {

@@ -1,38 +1,94 @@
 import Foundation
 import TophhieAuth
 import TophhieJSON
+import TophhieAgent
 
 /// `doctor`: checks each gate between you and your sign-in log, in order, and says how to fix the first that fails.
 enum DoctorCommand: CLICommand {
     static let spec = CommandSpec(
         path: ["doctor"],
-        summary: "Check configuration, token, scopes, /me, licence, role and consent, and say what to fix",
-        options: ConnectionOptions.specs,
+        summary: "Check configuration, rules, notifiers, token, scopes, /me, licence, role and consent, and say what to fix",
+        options: ConnectionOptions.specs + [ConnectionOptions.rules, OptionSpec("json", help: "print the checks as one JSON object")],
         discussion: """
-        Checks, in order: the configuration; the token cache (present, mode 0600); a silent token
+        Checks, in order: the configuration; the rules (they load, without errors); each notifier
+        (its options and secret files); the token cache (present, mode 0600); a silent token
         refresh; the granted scopes; GET /me; and one sign-in log request, whose answer tells the
-        tenant licence (P1/P2), the reporting role and admin consent apart.
+        tenant licence (P1/P2), the reporting role and admin consent apart. It stops at the
+        first check that fails and says how to fix it.
 
-        Exit code 0 when every check passes, 3 when a sign-in is needed, 4 when Graph refuses
-        access, 1 for other failures.
+        Exit code 0 when every check passes, 2 when the configuration, rules or a notifier is
+        wrong, 3 when a sign-in is needed, 4 when Graph refuses access, 1 for other failures.
 
-        example:
+        examples:
           tophhie-watch doctor
+          tophhie-watch doctor --json | jq -r '.checks[] | select(.status != "ok") | .fix'
         """)
 
-    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
-        func pass(_ text: String) { io.out("  ok    \(text)\n") }
-        func fail(_ text: String, fix: String) { io.out("  FAIL  \(text)\n        fix: \(fix)\n") }
-        func warn(_ text: String) { io.out("  warn  \(text)\n") }
+    /// One check's outcome, as printed and as `--json` gives it.
+    struct Check {
+        var status: String
+        var text: String
+        var fix: String?
+    }
 
-        io.out("tophhie-watch doctor\n")
+    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
+        let json = arguments.flag("json")
+        var checks: [Check] = []
+        let code = try await check(arguments, io: io) { checks.append($0) }
+        if json {
+            let list = checks.map { check -> JSONValue in
+                var object: [String: JSONValue] = ["status": .string(check.status), "check": .string(String(check.text.prefix { $0 != ":" })), "detail": .string(check.text)]
+                if let fix = check.fix { object["fix"] = .string(fix) }
+                return .object(object)
+            }
+            io.out(String(decoding: JSONValue.object(["exitCode": .int(Int64(code.rawValue)), "checks": .array(list)]).canonicalData(), as: UTF8.self) + "\n")
+        } else {
+            io.out("tophhie-watch doctor\n")
+            for check in checks {
+                let label = check.status == "ok" ? "ok  " : check.status == "warn" ? "warn" : "FAIL"
+                io.out("  \(label)  \(check.text)\n" + (check.fix.map { "        fix: \($0)\n" } ?? ""))
+            }
+            if code == .ok { io.out("All checks passed.\n") }
+        }
+        return code
+    }
+
+    static func check(_ arguments: ParsedArguments, io: CommandIO, record: (Check) -> Void) async throws -> ExitCode {
+        func pass(_ text: String) { record(Check(status: "ok", text: text)) }
+        func fail(_ text: String, fix: String) { record(Check(status: "fail", text: text, fix: fix)) }
+        func warn(_ text: String) { record(Check(status: "warn", text: text)) }
+
         let configuration: TophhieConfiguration
+        let agentConfiguration: AgentConfiguration
         do {
-            configuration = try ConnectionOptions.authConfiguration(arguments, io: io)
+            agentConfiguration = try ConnectionOptions.agentConfiguration(arguments, io: io)
+            configuration = try agentConfiguration.authConfiguration()
             pass("configuration: tenant \(configuration.tenant), client \(configuration.clientID), authority \(configuration.authority.absoluteString), Graph \(configuration.graphBaseURL.absoluteString)")
         } catch {
             fail("configuration: \(ErrorReport.describe(error).0)", fix: "set tenant and client_id in the config file, or pass --tenant and --client-id")
             return .usage
+        }
+        let environment = AgentSetup.Environment(variables: io.environment, outputIsTerminal: false, clock: io.clock, transport: io.transport)
+        let rulePaths = AgentSetup.rulePaths(agentConfiguration, environment: environment)
+        do {
+            let rules = try AgentSetup.loadRules(agentConfiguration, environment: environment)
+            pass("rules: \(rules.ruleCount) rules from \(rulePaths.joined(separator: ", "))")
+            for note in rules.diagnostics where note.severity == .warning { warn("rules: \(note)") }
+        } catch {
+            fail("rules: \(error)", fix: "point 'rules:' in the config file, --rules or TOPHHIE_RULES at a folder of rule files (an installed agent has them in /usr/local/share/tophhie-watch/rules)")
+            return .usage
+        }
+        let factory = NotifierFactory(environment: io.environment, outputIsTerminal: false, write: { _ in }, transport: io.transport)
+        if agentConfiguration.notifiers.isEmpty { pass("notifiers: none configured; alerts go to standard output") }
+        for entry in agentConfiguration.notifiers {
+            do {
+                _ = try factory.make(entry)
+                pass("notifier \(entry.name) (\(entry.type)): options and secrets readable")
+                for warning in factory.warnings(entry) { warn(warning) }
+            } catch {
+                fail("notifier \(entry.name) (\(entry.type)): \(error)", fix: "fix the entry in the config file; 'tophhie-watch notify test --notifier \(entry.name)' sends a sample once it loads")
+                return .usage
+            }
         }
         let auth = TophhieAuth(configuration: configuration, transport: io.transport, clock: io.clock)
         let cache = TokenCache(file: configuration.stateDirectory.appendingPathComponent("tokens.json"))
@@ -104,7 +160,6 @@ enum DoctorCommand: CLICommand {
             fail("\(check): \(error.localizedDescription)", fix: error.accessGate?.explanation ?? "see the message above")
             return error.accessGate == nil ? .failure : .accessDenied
         }
-        io.out("All checks passed.\n")
         return .ok
     }
 }

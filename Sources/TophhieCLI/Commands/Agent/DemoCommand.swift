@@ -27,7 +27,7 @@ enum DemoCommand: CLICommand {
         if paths.isEmpty {
             paths = AgentSetup.rulePaths(AgentConfiguration(stateDirectory: URL(fileURLWithPath: "/")), environment: .init(variables: io.environment))
         }
-        let runner = DemoRunner(rulePaths: paths, write: io.out, narrate: { io.err($0 + "\n") }, colour: io.outIsTerminal, pace: arguments.flag("fast") ? 0 : 0.05)
+        let runner = DemoRunner(rulePaths: paths, write: io.out, narrate: { io.err($0 + "\n") }, colour: io.colourOnOutput, pace: arguments.flag("fast") ? 0 : 0.05)
         let alerts = try await runner.run()
         return alerts.contains { $0.kind == .detection } ? .ok : .failure
     }

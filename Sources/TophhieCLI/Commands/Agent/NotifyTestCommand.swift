@@ -1,13 +1,17 @@
 import Foundation
 import TophhieAgent
 import TophhieRules
+import TophhieJSON
 
 /// `notify test`: a sample alert through the configured notifiers, each result reported.
 enum NotifyTestCommand: CLICommand {
     static let spec = CommandSpec(
         path: ["notify", "test"],
         summary: "Send a sample alert through the configured notifiers and report each result",
-        options: ConnectionOptions.specs + [OptionSpec("notifier", value: "NAME", help: "only this notifier")],
+        options: ConnectionOptions.specs + [
+            OptionSpec("notifier", value: "NAME", help: "only this notifier"),
+            OptionSpec("json", help: "print one JSON object: each notifier's result"),
+        ],
         discussion: """
         Sends directly (not through the outbox) so you see each receiver's answer at once. The
         sample is a high-level 'failure-burst' alert with made-up events; its id starts with
@@ -16,6 +20,10 @@ enum NotifyTestCommand: CLICommand {
         examples:
           tophhie-watch notify test --config /etc/tophhie-watch/config.yml
           tophhie-watch notify test --notifier siem
+          tophhie-watch notify test --json | jq '.notifiers[] | select(.result != "delivered")'
+
+        exit codes: 0 every notifier delivered, 1 one failed to deliver, 2 a notifier's
+        configuration is wrong (a missing secret file, a bad option).
         """)
 
     static func sampleAlert(now: Date) -> Alert {
@@ -35,25 +43,45 @@ enum NotifyTestCommand: CLICommand {
             }
         }
         let clock = io.clock
-        let factory = NotifierFactory(environment: io.environment, outputIsTerminal: io.outIsTerminal, write: io.alertOut, now: { clock.now() }, transport: io.transport)
+        let json = arguments.flag("json")
+        // With --json, standard output carries the one result object; a stdout notifier's sample
+        // alert goes to standard error instead.
+        let err = io.err, alertOut = io.alertOut
+        let write: @Sendable (String) throws -> Void = { @Sendable text in if json { err(text) } else { try alertOut(text) } }
+        let factory = NotifierFactory(environment: io.environment, outputIsTerminal: io.outIsTerminal, write: write, now: { clock.now() }, transport: io.transport)
         let alert = sampleAlert(now: clock.now())
-        var failures = 0
+        var results: [JSONValue] = []
+        var misconfigured = 0, failed = 0
+        func report(_ entry: NotifierConfiguration, _ result: String, _ detail: String?, warnings: [String] = []) {
+            if json {
+                var object: [String: JSONValue] = ["name": .string(entry.name), "type": .string(entry.type), "result": .string(result)]
+                if let detail { object["detail"] = .string(detail) }
+                if !warnings.isEmpty { object["warnings"] = .array(warnings.map(JSONValue.string)) }
+                results.append(.object(object))
+            } else {
+                for warning in warnings { io.err(warning + "\n") }
+                io.err("\(entry.name) (\(entry.type)): \(result == "delivered" ? "delivered" : result == "misconfigured" ? "NOT SENT" : "FAILED")\(detail.map { " — \($0)" } ?? "")\n")
+            }
+        }
         for entry in entries {
             let notifier: any Notifier
             do { notifier = try factory.make(entry).0 } catch {
-                failures += 1
-                io.err("\(entry.name) (\(entry.type)): NOT SENT — \(error)\n")
+                misconfigured += 1
+                report(entry, "misconfigured", "\(error)")
                 continue
             }
-            for warning in factory.warnings(entry) { io.err(warning + "\n") }
             do {
                 try await notifier.deliver(alert)
-                io.err("\(entry.name) (\(entry.type)): delivered\n")
+                report(entry, "delivered", nil, warnings: factory.warnings(entry))
             } catch {
-                failures += 1
-                io.err("\(entry.name) (\(entry.type)): FAILED — \(error)\n")
+                failed += 1
+                report(entry, "failed", "\(error)", warnings: factory.warnings(entry))
             }
         }
-        return failures == 0 ? .ok : .failure
+        let code: ExitCode = misconfigured > 0 ? .usage : failed > 0 ? .failure : .ok
+        if json {
+            io.out(String(decoding: JSONValue.object(["exitCode": .int(Int64(code.rawValue)), "notifiers": .array(results)]).canonicalData(), as: UTF8.self) + "\n")
+        }
+        return code
     }
 }

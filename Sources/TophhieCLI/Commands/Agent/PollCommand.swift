@@ -8,40 +8,53 @@ enum PollCommand: CLICommand {
     static let spec = CommandSpec(
         path: ["poll"],
         summary: "Run one poll cycle (for cron or a systemd timer) and deliver its alerts",
-        options: ConnectionOptions.specs,
+        options: ConnectionOptions.specs + [
+            ConnectionOptions.rules,
+            OptionSpec("quiet", help: "print nothing on a cycle that went well (for cron, which mails any output); problems still go to standard error"),
+        ],
         discussion: """
         Locks the state directory, reads your sign-ins since a lookback before the last poll
         (default 24 h, never past retention), runs the rules, appends alerts to each notifier's
         outbox, commits the state, then delivers. The first poll learns baselines from the whole
         retained history and alerts only on the last lookback. A second poll started while one
         runs exits 0 with a message. The log goes to standard error; alerts to the notifiers.
+        With --quiet a cycle that succeeded and delivered everything prints nothing.
 
         exit codes: 0 ok (or another poll was running), 1 failure, 2 configuration error,
         3 sign-in needed, 4 access denied by Graph.
 
         examples:
           tophhie-watch poll --config /etc/tophhie-watch/config.yml
-          */5 * * * * tophhie-watch poll --config ~/.config/tophhie-watch/config.yml
+          */5 * * * * tophhie-watch poll --quiet --config ~/.config/tophhie-watch/config.yml
         """)
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
         let configuration = try ConnectionOptions.agentConfiguration(arguments, io: io)
+        let quiet = arguments.flag("quiet")
         let log = AgentLog.writer(io)
-        guard let lock = try AgentLog.lock(configuration, log: log) else { return .ok }
+        // Quiet: what would be said about a cycle that went well waits for the cycle's outcome.
+        let held = HeldLines()
+        let info: @Sendable (String) -> Void = { line in if quiet { held.add(line) } else { log(line) } }
+        guard let lock = try AgentLog.lock(configuration, log: info) else { return .ok }
         defer { lock.release() }
         let setup = try AgentSetup.build(configuration, environment: .init(variables: io.environment, outputIsTerminal: io.outIsTerminal, write: io.alertOut, clock: io.clock, transport: io.transport))
-        AgentLog.warnings(setup, log: log)
+        AgentLog.warnings(setup, log: info)
         let report: PollReport
         do { report = try await setup.cycle.run(now: io.clock.now()) } catch {
+            held.flush(to: log)
             for problem in await setup.health.record(nil, at: io.clock.now()) { log(problem) }
             throw error
         }
-        log(report.summary)
-        for skipped in report.skipped { log(skipped.description) }
-        for problem in await setup.health.record(report, at: io.clock.now()) { log(problem) }
+        info(report.summary)
+        for skipped in report.skipped { info(skipped.description) }
+        let healthProblems = await setup.health.record(report, at: io.clock.now())
+        let wentWell: Bool
+        if case .succeeded = report.outcome { wentWell = !report.delivery.contains { $0.pending > 0 || $0.failed > 0 } } else { wentWell = false }
+        if !wentWell || !healthProblems.isEmpty { held.flush(to: log) }
+        for problem in healthProblems { log(problem) }
         switch report.outcome {
         case .succeeded:
-            return report.delivery.contains { $0.pending > 0 || $0.failed > 0 } ? .failure : .ok
+            return wentWell ? .ok : .failure
         case .failed(let kind, _, _):
             switch kind {
             case .signInNeeded: return .signInNeeded
@@ -60,7 +73,7 @@ enum RunCommand: CLICommand {
     static let spec = CommandSpec(
         path: ["run"],
         summary: "Poll every interval until stopped (daemon mode; SIGHUP reloads, SIGTERM stops)",
-        options: ConnectionOptions.specs,
+        options: ConnectionOptions.specs + [ConnectionOptions.rules],
         discussion: """
         Holds the state-directory lock for its whole life and polls every poll.interval (default
         5m) plus up to poll.jitter. SIGTERM or SIGINT lets the current cycle finish, then exits 0;
@@ -88,5 +101,15 @@ enum RunCommand: CLICommand {
         // the state are durable at every step, so nothing is lost).
         try await ServiceGroup(services: [loop], signals: SignalHandlers.stream(), gracePeriod: RunCommand.gracePeriod, log: log).run()
         return .ok
+    }
+}
+
+/// Log lines kept back until it is known whether they are worth saying.
+final class HeldLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func add(_ line: String) { lock.withLock { lines.append(line) } }
+    func flush(to log: (String) -> Void) {
+        for line in lock.withLock({ defer { lines = [] }; return lines }) { log(line) }
     }
 }
