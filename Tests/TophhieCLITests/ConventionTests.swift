@@ -1,0 +1,194 @@
+import Foundation
+import Testing
+import TophhieAgent
+import TophhieJSON
+import TophhieRules
+@testable import TophhieCLI
+
+/// The command-line conventions a user expects: --version, help CMD, NO_COLOR, --quiet, --rules,
+/// --json, completion and the manual page, and the same exit code for the same kind of trouble.
+@Suite(.timeLimit(.minutes(2))) struct ConventionTests {
+    func run(_ arguments: [String], _ environment: [String: String] = [:]) async -> (ExitCode, CommandOutputRecorder) {
+        let recorder = CommandOutputRecorder()
+        let code = await TophhieCommandLine.run(arguments, io: recorder.io(environment: environment, transport: AccountCommandTests.noNetwork))
+        return (code, recorder)
+    }
+
+    func run(_ arguments: [String], _ context: AccountCommandTests.Tenant) async -> (ExitCode, CommandOutputRecorder) {
+        let recorder = CommandOutputRecorder()
+        let code = await TophhieCommandLine.run(arguments, io: recorder.io(environment: context.environment, transport: context.transport, clock: context.clock))
+        return (code, recorder)
+    }
+
+    static func folder() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tophhie-conv-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    @Test(arguments: [["--version"], ["-V"], ["version"]])
+    func versionPrintsTheProductVersion(_ arguments: [String]) async {
+        let (code, output) = await run(arguments)
+        #expect(code == .ok)
+        #expect(output.out == "tophhie-watch \(ProductVersion.number)\n")
+        #expect(output.err.isEmpty)
+    }
+
+    @Test func helpNamesACommandsOwnHelp() async {
+        let (code, help) = await run(["help", "poll"])
+        let (_, flag) = await run(["poll", "--help"])
+        #expect(code == .ok)
+        #expect(help.out == flag.out)
+        #expect(help.out.contains("--quiet"))
+        let (groupCode, group) = await run(["help", "outbox"])
+        #expect(groupCode == .ok)
+        #expect(group.out.contains("outbox list") && group.out.contains("outbox retry") && !group.out.contains("  poll "))
+        let (badCode, bad) = await run(["help", "pol"])
+        #expect(badCode == .usage)
+        #expect(bad.err == "tophhie-watch: no help for 'pol': no such command; see 'tophhie-watch --help'\n")
+    }
+
+    @Test func noColorTurnsTheStdoutNotifiersColourOffOnATerminal() async throws {
+        let alert = NotifierTestAlertsForCLI.alert()
+        for (environment, coloured) in [([String: String](), true), (["NO_COLOR": "1"], false), (["NO_COLOR": ""], true)] {
+            let lines = LinesSeen()
+            let factory = NotifierFactory(environment: environment, outputIsTerminal: true, write: { lines.add($0) })
+            let (notifier, _) = try factory.make(NotifierConfiguration(name: "console", type: "stdout"))
+            try await notifier.deliver(alert)
+            #expect(lines.all.joined().contains("\u{1b}[") == coloured, "\(environment)")
+        }
+    }
+
+    @Test func completionScriptsNameEveryCommandAndOption() async throws {
+        for shell in ShellCompletion.shells {
+            let (code, script) = await run(["completion", shell])
+            #expect(code == .ok)
+            for command in TophhieCommandLine.commands {
+                #expect(script.out.contains(command.spec.path.last!), "\(shell): \(command.spec.path)")
+            }
+            #expect(script.out.contains("--quiet") || shell == "fish" && script.out.contains("-l quiet"), "\(shell)")
+        }
+        let (code, bad) = await run(["completion", "tcsh"])
+        #expect(code == .usage)
+        #expect(bad.err.contains("name one shell: bash, zsh, fish"))
+    }
+
+    @Test func theManualPageCarriesEveryCommandsHelpText() async {
+        let (code, page) = await run(["manpage"])
+        #expect(code == .ok)
+        #expect(page.out.hasPrefix(".TH TOPHHIE-WATCH 1 "))
+        for command in TophhieCommandLine.commands {
+            #expect(page.out.contains(".SS \"\(command.spec.displayName)\""))
+            let firstOption = HelpText.render(command.spec).split(separator: "\n").first { $0.hasPrefix("  --") }
+            if let firstOption { #expect(page.out.contains(ManualPage.escape(String(firstOption))), "\(command.spec.path)") }
+        }
+        #expect(ManualPage.escape(".hidden \\n") == "\\&.hidden \\en")
+    }
+
+    /// One command line per kind of trouble, and the code each must give.
+    static let exitCodeTable: [([String], [String: String], ExitCode)] = [
+        (["poll", "--bogus"], [:], .usage),
+        (["notify", "test", "--bogus"], [:], .usage),
+        (["doctor", "--bogus"], [:], .usage),
+        (["status", "--bogus"], [:], .usage),
+        (["frobnicate"], [:], .usage),
+    ]
+
+    @Test func theSameTroubleGivesTheSameExitCodeInEveryCommand() async throws {
+        for (arguments, environment, expected) in Self.exitCodeTable {
+            #expect(await run(arguments, environment).0 == expected, "\(arguments)")
+        }
+        // A notifier whose secret file is missing is a configuration error for every command
+        // that builds notifiers: poll, doctor and notify test all exit 2.
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "title: T\nid: t\nlogsource: {product: azure, service: signinlogs}\ndetection:\n  s:\n    status.errorCode: 1\n  condition: s\nlevel: low\n".write(toFile: folder + "/r.yml", atomically: true, encoding: .utf8)
+        try """
+        tenant: t
+        client_id: c
+        rules: [r.yml]
+        notifiers:
+          - name: hook
+            type: webhook
+            url: https://hooks.example/x
+            secret_file: \(folder)/missing-secret
+        """.write(toFile: folder + "/config.yml", atomically: true, encoding: .utf8)
+        let environment = ["TOPHHIE_STATE_DIR": folder]
+        for command in [["poll"], ["doctor"], ["notify", "test"]] {
+            let (code, output) = await run(command + ["--config", folder + "/config.yml"], environment)
+            #expect(code == .usage, "\(command): \(output.err) \(output.out)")
+        }
+        let (_, doctor) = await run(["doctor", "--config", folder + "/config.yml"], environment)
+        #expect(doctor.out.contains("  FAIL  notifier hook (webhook): "), "\(doctor.out)")
+        #expect(doctor.out.contains("missing-secret"))
+    }
+
+    @Test func doctorNamesAMissingRulesFolderAndGivesJSON() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let environment = ["TOPHHIE_STATE_DIR": folder, "TOPHHIE_TENANT": "t", "TOPHHIE_CLIENT_ID": "c"]
+        let (code, doctor) = await run(["doctor", "--rules", folder + "/no-rules"], environment)
+        #expect(code == .usage)
+        #expect(doctor.out.contains("  FAIL  rules: "), "\(doctor.out)")
+        #expect(doctor.out.contains(folder + "/no-rules"))
+        let (jsonCode, json) = await run(["doctor", "--json", "--rules", folder + "/no-rules"], environment)
+        #expect(jsonCode == .usage)
+        let value = try JSONValue.parse(Data(json.out.utf8))
+        #expect(value["exitCode"] == .int(2))
+        #expect(value.value(atPath: "checks.1.status") == .string("fail"))
+        #expect(value.value(atPath: "checks.1.check") == .string("rules"))
+        #expect(value.value(atPath: "checks.1.fix")?.stringValue?.contains("--rules") == true)
+    }
+
+    @Test func quietPollSaysNothingWhenAllWentWellAndEverythingWhenNot() async throws {
+        let context = try await AccountCommandTests.tenant()
+        defer { try? FileManager.default.removeItem(atPath: context.stateDirectory) }
+        let rules = context.stateDirectory + "/quiet-rules"
+        try FileManager.default.createDirectory(atPath: rules, withIntermediateDirectories: true)
+        try AgentHealthCommandTests.rules.write(toFile: rules + "/r.yml", atomically: true, encoding: .utf8)
+        #expect(await run(["login"], context).0 == .ok)
+        let (code, quiet) = await run(["poll", "--quiet", "--rules", rules], context)
+        #expect(code == .ok, "\(quiet.err)")
+        #expect(quiet.err.isEmpty, "\(quiet.err)")
+        #expect(quiet.out.contains("test-failed"), "alerts are still delivered: \(quiet.out)")
+        context.clock.advance(by: 300)
+        let (loudCode, loud) = await run(["poll", "--rules", rules], context)
+        #expect(loudCode == .ok)
+        #expect(loud.err.contains(" alert"), "\(loud.err)")
+        // A cycle that fails says everything it held back.
+        _ = await context.tenant.revokeRefreshTokens()
+        context.clock.advance(by: 7200)
+        let (failedCode, failed) = await run(["poll", "--quiet", "--rules", rules], context)
+        #expect(failedCode == .signInNeeded)
+        #expect(!failed.err.isEmpty)
+        let (missingCode, missing) = await run(["poll", "--quiet", "--rules", context.stateDirectory + "/nowhere"], context)
+        #expect(missingCode == .usage)
+        #expect(missing.err.contains("cannot read rules"), "\(missing.err)")
+    }
+
+    @Test func notifyTestGivesJSON() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "tenant: t\nclient_id: c\nnotifiers:\n  - name: console\n    type: stdout\n    format: json\n".write(toFile: folder + "/config.yml", atomically: true, encoding: .utf8)
+        let (code, output) = await run(["notify", "test", "--json", "--config", folder + "/config.yml"])
+        #expect(code == .ok)
+        let value = try JSONValue.parse(Data(output.out.utf8))
+        #expect(value == .object(["exitCode": .int(0), "notifiers": .array([.object(["name": .string("console"), "type": .string("stdout"), "result": .string("delivered")])])]))
+        #expect(output.err.contains("\"rule\":{\"author\":\"Tophhie Watch\""), "the sample alert went to standard error")
+    }
+}
+
+/// A sample alert for the CLI tests.
+enum NotifierTestAlertsForCLI {
+    static func alert() -> Alert {
+        let time = Date(timeIntervalSince1970: 1_788_000_000)
+        return Alert(id: "a-1", rule: AlertRule(id: "r", title: "Failed sign-in burst", level: .high, tags: [], author: "Tophhie"), level: .high, summary: "5 failed sign-ins", group: [], events: [], firstEventTime: time, lastEventTime: time, detectedAt: time, late: false)
+    }
+}
+
+final class LinesSeen: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func add(_ line: String) { lock.withLock { lines.append(line) } }
+    var all: [String] { lock.withLock { lines } }
+}
