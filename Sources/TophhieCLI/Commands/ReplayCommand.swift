@@ -10,7 +10,7 @@ enum ReplayCommand: CLICommand {
         summary: "Run rules over recorded sign-ins exactly as the agent would, and print the alerts.",
         positionals: "FILE",
         options: [
-            OptionSpec("rules", value: "PATH", repeatable: true, help: "rule file or folder (default ./rules); repeatable"),
+            OptionSpec("rules", value: "PATH", repeatable: true, help: "rule file or folder (default $TOPHHIE_RULES, ./rules, or the installed rules); repeatable"),
             OptionSpec("format", value: "text|json", help: "text lines (default) or one JSON alert per line"),
             OptionSpec("lookback", value: "DURATION", help: "how long windows wait for late events (default 24h)"),
         ],
@@ -45,7 +45,7 @@ enum ReplayCommand: CLICommand {
             }
             settings.lookback = duration.interval
         }
-        let rulePaths = arguments.values("rules").isEmpty ? ["rules"] : arguments.values("rules")
+        let rulePaths = arguments.values("rules").isEmpty ? ConnectionOptions.defaultRulePaths(io) : arguments.values("rules")
         let set = RuleLoader.load(try RuleFiles.read(rulePaths))
         let errors = set.diagnostics.filter { $0.severity == .error }
         guard errors.isEmpty else {

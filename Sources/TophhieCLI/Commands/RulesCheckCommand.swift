@@ -23,7 +23,7 @@ enum RulesCheckCommand: CLICommand {
         """)
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
-        let paths = arguments.positionals.isEmpty ? ["rules"] : arguments.positionals
+        let paths = arguments.positionals.isEmpty ? ConnectionOptions.defaultRulePaths(io) : arguments.positionals
         let sources = try RuleFiles.read(paths)
         let set = RuleLoader.load(sources)
         let quiet = arguments.flag("quiet")

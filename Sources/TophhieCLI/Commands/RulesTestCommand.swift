@@ -10,7 +10,7 @@ enum RulesTestCommand: CLICommand {
         positionals: "[PATH…]",
         options: [OptionSpec("verbose", help: "list passing cases too")],
         discussion: """
-        Loads every rule under PATH (default ./rules), then runs each *.tests.yml file beside them:
+        Loads every rule under PATH (default $TOPHHIE_RULES, ./rules, or the installed rules), then runs each *.tests.yml file beside them:
         each case feeds its events (or polls) to a fresh engine and compares the alerts of the
         file's rule with 'expect'. A mismatch shows which events were expected and which fired.
 
@@ -22,7 +22,7 @@ enum RulesTestCommand: CLICommand {
         """)
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
-        let paths = arguments.positionals.isEmpty ? ["rules"] : arguments.positionals
+        let paths = arguments.positionals.isEmpty ? ConnectionOptions.defaultRulePaths(io) : arguments.positionals
         let set = RuleLoader.load(try RuleFiles.read(paths))
         let testSources = try RuleFiles.read(paths, select: RuleSource.isTestFile)
         for diagnostic in set.diagnostics where diagnostic.severity == .error {

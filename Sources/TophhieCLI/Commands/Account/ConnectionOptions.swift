@@ -18,6 +18,12 @@ enum ConnectionOptions {
     /// `--rules`, for the commands that load rules (`poll`, `run`, `doctor`).
     static let rules = OptionSpec("rules", value: "PATH", repeatable: true, help: "rule file or folder, instead of the config's 'rules:' (repeatable; default ./rules, else the installed rules)")
 
+    /// The rules to use when a command names none: `$TOPHHIE_RULES`, `./rules` when it exists,
+    /// or the rules installed beside the binary.
+    static func defaultRulePaths(_ io: CommandIO) -> [String] {
+        AgentSetup.rulePaths(AgentConfiguration(stateDirectory: URL(fileURLWithPath: "/")), environment: .init(variables: io.environment))
+    }
+
     /// The agent configuration the flags, environment and file describe.
     /// - Throws: `UsageError` when the tenant or client id is missing or a value is malformed;
     ///   `ConfigurationError` (with file:line:col) from the config file.

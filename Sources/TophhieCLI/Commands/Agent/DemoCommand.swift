@@ -25,7 +25,7 @@ enum DemoCommand: CLICommand {
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
         var paths = arguments.values("rules")
         if paths.isEmpty {
-            paths = AgentSetup.rulePaths(AgentConfiguration(stateDirectory: URL(fileURLWithPath: "/")), environment: .init(variables: io.environment))
+            paths = ConnectionOptions.defaultRulePaths(io)
         }
         let runner = DemoRunner(rulePaths: paths, write: io.out, narrate: { io.err($0 + "\n") }, colour: io.colourOnOutput, pace: arguments.flag("fast") ? 0 : 0.05)
         let alerts = try await runner.run()
