@@ -166,6 +166,18 @@ import TophhieRules
         #expect(missing.err.contains("cannot read rules"), "\(missing.err)")
     }
 
+    @Test func loginRefusesAnUnwritableStateDirectoryBeforeAskingForACode() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "a file".write(toFile: folder + "/not-a-folder", atomically: true, encoding: .utf8)
+        let state = folder + "/not-a-folder/state"
+        let (code, login) = await run(["login", "--tenant", "t", "--client-id", "c", "--state-dir", state])
+        #expect(code == .failure)
+        #expect(!login.out.contains("To sign in"), "no device code was asked for")
+        #expect(login.err.hasPrefix("tophhie-watch login: token cache: cannot write to the state directory \(state) ("), "\(login.err)")
+        #expect(login.err.contains("sign-in was not started"))
+    }
+
     @Test func notifyTestGivesJSON() async throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -1,6 +1,7 @@
 import Foundation
 import TophhieAuth
 import TophhieJSON
+import TophhieSystem
 
 /// `login`: device-code sign-in.
 enum LoginCommand: CLICommand {
@@ -30,6 +31,7 @@ enum LoginCommand: CLICommand {
         do { named = try TophhieScopes.resolve(names) } catch let error as TophhieAuthError {
             throw UsageError(error.localizedDescription.replacingOccurrences(of: "configuration: ", with: ""))
         }
+        try checkWritable(configuration.stateDirectory)
         let auth = TophhieAuth(configuration: configuration, transport: io.transport, clock: io.clock)
         // A damaged or missing cache only means there is nothing to keep.
         let granted = ((try? await auth.currentSession()) ?? nil)?.grantedScopes ?? []
@@ -46,6 +48,18 @@ enum LoginCommand: CLICommand {
         }
         io.out("Token cache: \(configuration.stateDirectory.appendingPathComponent("tokens.json").path) (mode 0600)\n")
         return .ok
+    }
+
+    /// Fails before the person types a code rather than after: the token cache must be writable.
+    static func checkWritable(_ directory: URL) throws {
+        let probe = directory.appendingPathComponent(".login-check-\(ProcessFacts.processID)").path
+        do {
+            try DurableFile.makeDirectory(directory.path)
+            try DurableFile.replace(probe, with: [])
+            try? FileManager.default.removeItem(atPath: probe)
+        } catch {
+            throw TophhieAuthError.tokenCache("cannot write to the state directory \(directory.path) (\(error)); sign-in was not started. Run login as the user the agent runs as (for the system service: sudo -u tophhie-watch), or pass --state-dir")
+        }
     }
 }
 
