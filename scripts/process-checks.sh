@@ -78,5 +78,35 @@ check "and tells the notifiers the agent state is unusable" grep -q "Agent state
 TOPHHIE_STATE_DIR="$WORK/damaged" "$BIN" poll >"$WORK/damaged2.out" 2>"$WORK/damaged2.err"
 check "the next poll fails the same way without a second notice" bash -c "test $? -eq 2 && ! test -s '$WORK/damaged2.out'"
 
+# The README's "Trying every command without a tenant" lines, taken from the README itself and
+# run as written (the port swapped for a free one, the binary the one just built), so the
+# walkthrough stays true.
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+awk '/^### Trying every command without a tenant/ {on=1; next} on && /^```sh/ {inside=1; next} inside && /^```/ {exit} inside {print}' README.md \
+  | sed -e "s/8765/$PORT/g" -e 's/[[:space:]]\{2,\}#.*$//' > "$WORK/walkthrough.sh"
+check "the README walkthrough has its lines" test "$(grep -c 'tophhie-watch' "$WORK/walkthrough.sh")" -ge 4
+(
+  tophhie-watch() { "$BIN" "$@"; }
+  unset TOPHHIE_TENANT TOPHHIE_CLIENT_ID TOPHHIE_AUTHORITY TOPHHIE_GRAPH_URL TOPHHIE_STATE_DIR
+  step=0
+  while IFS= read -r line; do
+    [ -z "$line" ] && continue
+    step=$((step + 1))
+    case "$line" in
+      *" simulate "*) eval "$line" >"$WORK/walk-sim.out" 2>&1 &
+        echo $! > "$WORK/walk-sim.pid"
+        for _ in $(seq 50); do grep -q "Serving until" "$WORK/walk-sim.out" && break; sleep 0.1; done ;;
+      *) eval "$line" >"$WORK/walk-$step.out" 2>&1 || { echo "README line failed (exit $?): $line"; tail -5 "$WORK/walk-$step.out"; exit 1; } ;;
+    esac
+  done < "$WORK/walkthrough.sh"
+  kill "$(cat "$WORK/walk-sim.pid")" 2>/dev/null
+  rm -rf "/tmp/tophhie-sim-$PORT"
+)
+check "every line of the README walkthrough works as written" test $? -eq 0
+check "and its poll alerts on the Lagos burst" bash -c "grep -ql 'failure-burst' '$WORK'/walk-*.out"
+
+# The two units share one sandbox: every hardening line of the daemon is in the poll service.
+check "the poll service is as hardened as the daemon" bash -c "diff <(grep -E '^(No|Protect|Private|Restrict|Lock|Memory|SystemCall|Capability)' examples/systemd/tophhie-watch.service | sort) <(grep -E '^(No|Protect|Private|Restrict|Lock|Memory|SystemCall|Capability)' examples/systemd/tophhie-watch-poll.service | sort)"
+
 echo "process checks: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

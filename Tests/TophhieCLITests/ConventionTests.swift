@@ -83,6 +83,7 @@ import TophhieRules
             if let firstOption { #expect(page.out.contains(ManualPage.escape(String(firstOption))), "\(command.spec.path)") }
         }
         #expect(ManualPage.escape(".hidden \\n") == "\\&.hidden \\en")
+        #expect(ManualPage.escape("a — b…") == "a \\[u2014] b\\[u2026]")
     }
 
     /// One command line per kind of trouble, and the code each must give.

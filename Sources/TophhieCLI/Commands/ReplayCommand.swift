@@ -16,7 +16,7 @@ enum ReplayCommand: CLICommand {
         ],
         discussion: """
         FILE is a Graph page {"value":[…]}, a JSON array or JSON lines of signIn objects (one poll
-        at the latest event time), or a scenario {"polls":[{"at":"<ISO time>","events":[…]},…]}
+        at the latest event time), or a poll timeline {"polls":[{"at":"<ISO time>","events":[…]},…]}
         where each poll is what Graph returned at that time; events may repeat across polls and
         arrive long after they happened. Each poll is deduplicated by id, ordered by event time
         and run through the engine with now = the poll time.
@@ -27,7 +27,7 @@ enum ReplayCommand: CLICommand {
 
         examples:
           tophhie-watch replay signins.json
-          tophhie-watch replay scenario.json --rules rules/ --rules my-rules/ --format json
+          tophhie-watch replay timeline.json --rules rules/ --rules my-rules/ --format json
         """)
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {

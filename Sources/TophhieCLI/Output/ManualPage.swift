@@ -39,10 +39,22 @@ enum ManualPage {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// A line of text as roff shows it verbatim: backslashes doubled as `\e`, a leading `.` or `'`
-    /// guarded so it is not read as a request.
+    /// A line of text as roff shows it verbatim: backslashes as `\e`, hyphens as `\-`, anything
+    /// outside ASCII as groff's `\[uXXXX]` (so no input encoding is assumed), and a leading `.`
+    /// or `'` guarded so it is not read as a request.
     static func escape(_ line: String) -> String {
-        var text = line.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+        var text = ""
+        for scalar in line.unicodeScalars {
+            switch scalar {
+            case "\\": text += "\\e"
+            case "-": text += "\\-"
+            default:
+                if scalar.isASCII { text.unicodeScalars.append(scalar) } else {
+                    let hex = String(scalar.value, radix: 16, uppercase: true)
+                    text += "\\[u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "]"
+                }
+            }
+        }
         if text.hasPrefix(".") || text.hasPrefix("'") { text = "\\&" + text }
         return text
     }

@@ -4,7 +4,7 @@ import TophhieJSON
 /// A replay file read into polls: what Graph returned, and when.
 ///
 /// Accepted forms: a Graph page `{"value": [...]}`, a JSON array, or JSON lines of signIn
-/// objects (one poll at the latest event time); or a scenario
+/// objects (one poll at the latest event time); or a poll timeline
 /// `{"polls": [{"at": "<ISO time>", "events": [...]}, ...]}` where each poll is what Graph
 /// returned at that wall-clock time.
 public struct ReplayInput: Sendable {
@@ -26,17 +26,17 @@ public struct ReplayInput: Sendable {
             return
         }
         guard first == UInt8(ascii: "{") else {
-            throw SignInEventError("the replay file must be JSON: a Graph page {\"value\":[…]}, an array, JSON lines, or a scenario {\"polls\":[…]}")
+            throw SignInEventError("the replay file must be JSON: a Graph page {\"value\":[…]}, an array, JSON lines, or a poll timeline {\"polls\":[…]}")
         }
         if let whole = try? JSONValue.parse(data) {
             if let value = whole["value"] {
                 polls = [try ReplayInput.singlePoll(value, what: "'value'")]
-            } else if let scenario = whole["polls"] {
-                polls = try ReplayInput.scenario(scenario)
+            } else if let timeline = whole["polls"] {
+                polls = try ReplayInput.pollTimeline(timeline)
             } else if whole["id"] != nil {
                 polls = [try ReplayInput.singlePoll(.array([whole]), what: "the file")]
             } else {
-                throw SignInEventError("a JSON object replay file needs 'value' (a Graph page) or 'polls' (a scenario)")
+                throw SignInEventError("a JSON object replay file needs 'value' (a Graph page) or 'polls' (a poll timeline)")
             }
             return
         }
@@ -72,7 +72,7 @@ public struct ReplayInput: Sendable {
         return Poll(at: list.map(\.eventTime).max() ?? Date(timeIntervalSince1970: 0), events: list)
     }
 
-    static func scenario(_ value: JSONValue) throws -> [Poll] {
+    static func pollTimeline(_ value: JSONValue) throws -> [Poll] {
         guard case .array(let items) = value else { throw SignInEventError("'polls' must be a list of {at, events}") }
         var polls: [Poll] = []
         for (index, item) in items.enumerated() {
