@@ -4,15 +4,18 @@ import Foundation
 /// between them exceeds a speed, ignoring pairs closer than a minimum distance and pairs of
 /// places both familiar to the group (seen on `familiar-after-days` earlier days).
 extension EngineRun {
+    static let latitudePath = ["location", "geoCoordinates", "latitude"]
+    static let longitudePath = ["location", "geoCoordinates", "longitude"]
+
     mutating func observeTravel(_ c: Int, event: any RuleEvent) {
         let rule = plan.correlations[c]
         guard case .impossibleTravel(let spec) = rule.kind,
-              let latitude = event.field("location.geoCoordinates.latitude")?.doubleValue,
-              let longitude = event.field("location.geoCoordinates.longitude")?.doubleValue,
+              let latitude = event.field(at: EngineRun.latitudePath)?.doubleValue,
+              let longitude = event.field(at: EngineRun.longitudePath)?.doubleValue,
               (-90...90).contains(latitude), (-180...180).contains(longitude) else { return }
         var groupValues: [String] = []
-        for name in rule.groupBy {
-            guard let text = event.field(SignInFieldCatalog.resolve(name).path)?.scalarText, !text.isEmpty else { return }
+        for components in plan.groupComponents[c] {
+            guard let text = event.field(at: components)?.scalarText, !text.isEmpty else { return }
             groupValues.append(text)
         }
         let groupKey = groupValues.map { $0.lowercased() }.joined(separator: "\u{1F}")
@@ -142,7 +145,9 @@ extension EngineRun {
         let r = 6371.0088
         let φ1 = lat1 * .pi / 180, φ2 = lat2 * .pi / 180
         let dφ = (lat2 - lat1) * .pi / 180, dλ = (lon2 - lon1) * .pi / 180
-        let a = sin(dφ / 2) * sin(dφ / 2) + cos(φ1) * cos(φ2) * sin(dλ / 2) * sin(dλ / 2)
+        // Each sine once: the calls are not pure to the optimiser (errno), so it repeats them.
+        let sφ = sin(dφ / 2), sλ = sin(dλ / 2)
+        let a = sφ * sφ + cos(φ1) * cos(φ2) * sλ * sλ
         return 2 * r * asin(min(1, sqrt(a)))
     }
 }

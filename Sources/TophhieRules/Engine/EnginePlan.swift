@@ -27,6 +27,11 @@ struct EnginePlan: Sendable {
     let singleGroups: [[(name: String, path: [String])]]
     /// Graph paths whose values stored events keep.
     let keptPaths: [[String]]
+    /// For each correlation, its `group-by` names resolved to pre-split Graph paths at load, so
+    /// first-seen and travel read an event without the field catalogue or a string split.
+    let groupComponents: [[[String]]]
+    /// For each first-seen correlation, its value fields, resolved the same way.
+    let firstSeenFieldComponents: [Int: [[String]]]
     /// How long windows stay open: lookback plus the longest timespan.
     let horizon: TimeInterval
 
@@ -34,6 +39,11 @@ struct EnginePlan: Sendable {
         "status.errorCode", "appDisplayName", "ipAddress", "location.city", "location.countryOrRegion",
         "deviceDetail.browser", "deviceDetail.operatingSystem",
     ]
+
+    /// A field name (Sigma taxonomy or Graph path) as the Graph path's components.
+    static func components(_ name: String) -> [String] {
+        SignInFieldCatalog.resolve(name).path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    }
 
     init(rules: RuleSet, settings: EngineSettings) {
         let detections = rules.detections
@@ -121,6 +131,11 @@ struct EnginePlan: Sendable {
         }
         windowedOrder.forEach { feed($0, depth: 0) }
         fedDetections = fed
+
+        groupComponents = correlations.map { rule in rule.groupBy.map(EnginePlan.components) }
+        var fieldComponents: [Int: [[String]]] = [:]
+        for c in firstSeen { if case .firstSeen(let spec) = correlations[c].kind { fieldComponents[c] = spec.fields.map(EnginePlan.components) } }
+        firstSeenFieldComponents = fieldComponents
 
         var paths = Set(EnginePlan.displayPaths)
         var longest: TimeInterval = 0
