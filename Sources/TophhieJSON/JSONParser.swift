@@ -18,9 +18,12 @@ struct JSONParser {
 
     init(_ data: Data) { bytes = [UInt8](data) }
 
+    /// What to build; values outside it are skipped (checked for structure only).
+    var projection = JSONProjection.everything
+
     mutating func parseDocument() throws -> JSONValue {
         skipWhitespace()
-        let value = try parseValue(depth: 0)
+        let value = projection.whole ? try parseValue(depth: 0) : try parseProjected(depth: 0, projection)
         skipWhitespace()
         guard index == bytes.count else { throw error("unexpected text after the value") }
         return value
@@ -76,6 +79,125 @@ struct JSONParser {
             if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
             throw error("expected ',' or '}' in an object")
         }
+    }
+
+    /// A value under a projection node that is not `whole`: objects keep the named members,
+    /// arrays apply the node to each element, scalars are kept.
+    private mutating func parseProjected(depth: Int, _ node: JSONProjection) throws -> JSONValue {
+        guard depth < Self.maxDepth else { throw error("nested deeper than \(Self.maxDepth) levels") }
+        guard index < bytes.count else { throw error("unexpected end of input") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"):
+            index += 1
+            var members: [String: JSONValue] = [:]
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+            while true {
+                skipWhitespace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a member name in quotes") }
+                let key = try parseString()
+                skipWhitespace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after a member name") }
+                index += 1
+                skipWhitespace()
+                if let child = node.children[key] {
+                    members[key] = child.whole ? try parseValue(depth: depth + 1) : try parseProjected(depth: depth + 1, child)
+                } else {
+                    try skipValue(depth: depth + 1)
+                }
+                skipWhitespace()
+                guard index < bytes.count else { throw error("unexpected end of input in an object") }
+                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+                throw error("expected ',' or '}' in an object")
+            }
+        case UInt8(ascii: "["):
+            index += 1
+            var items: [JSONValue] = []
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+            while true {
+                skipWhitespace()
+                items.append(try parseProjected(depth: depth + 1, node))
+                skipWhitespace()
+                guard index < bytes.count else { throw error("unexpected end of input in an array") }
+                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+                throw error("expected ',' or ']' in an array")
+            }
+        default:
+            return try parseValue(depth: depth)
+        }
+    }
+
+    /// Walks over a value without building it: brackets must match, strings must close and
+    /// their escapes be well formed, literals and numbers must be spelled right. The UTF-8 of a
+    /// skipped string is not checked (nothing reads it).
+    private mutating func skipValue(depth: Int) throws {
+        guard depth < Self.maxDepth else { throw error("nested deeper than \(Self.maxDepth) levels") }
+        guard index < bytes.count else { throw error("unexpected end of input") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"):
+            index += 1
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return }
+            while true {
+                skipWhitespace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a member name in quotes") }
+                try skipString()
+                skipWhitespace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after a member name") }
+                index += 1
+                skipWhitespace()
+                try skipValue(depth: depth + 1)
+                skipWhitespace()
+                guard index < bytes.count else { throw error("unexpected end of input in an object") }
+                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                if bytes[index] == UInt8(ascii: "}") { index += 1; return }
+                throw error("expected ',' or '}' in an object")
+            }
+        case UInt8(ascii: "["):
+            index += 1
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return }
+            while true {
+                skipWhitespace()
+                try skipValue(depth: depth + 1)
+                skipWhitespace()
+                guard index < bytes.count else { throw error("unexpected end of input in an array") }
+                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                if bytes[index] == UInt8(ascii: "]") { index += 1; return }
+                throw error("expected ',' or ']' in an array")
+            }
+        case UInt8(ascii: "\""): try skipString()
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): _ = try parseNumber()
+        default: _ = try parseValue(depth: depth)
+        }
+    }
+
+    private mutating func skipString() throws {
+        index += 1
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") { index += 1; return }
+            if byte < 0x20 { throw error("a control character in a string") }
+            if byte == UInt8(ascii: "\\") {
+                index += 1
+                guard index < bytes.count else { break }
+                switch bytes[index] {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    index += 1
+                case UInt8(ascii: "u"):
+                    index += 1
+                    _ = try hex4()
+                default:
+                    throw error("invalid escape")
+                }
+                continue
+            }
+            index += 1
+        }
+        throw error("unterminated string")
     }
 
     private mutating func parseArray(depth: Int) throws -> JSONValue {

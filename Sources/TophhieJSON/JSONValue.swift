@@ -143,6 +143,15 @@ extension JSONValue {
         return try parser.parseDocument()
     }
 
+    /// Parses JSON text keeping only what `projection` names; the rest is checked for
+    /// structure and dropped. The result equals `parse(data)` with the other members removed.
+    /// - Throws: `JSONParseError` as `parse` does (a skipped string's UTF-8 is not checked).
+    public static func parse(_ data: Data, keeping projection: JSONProjection) throws -> JSONValue {
+        var parser = JSONParser(data)
+        parser.projection = projection
+        return try parser.parseDocument()
+    }
+
     /// Indented JSON with sorted keys, for people and `--json` output; `/` is not escaped.
     public func prettyText() -> String {
         let encoder = JSONEncoder()

@@ -20,6 +20,16 @@ import TophhieRules
         return (code, recorder)
     }
 
+    /// The checkout's default rules.
+    static let repoRules: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        while url.path != "/" {
+            url.deleteLastPathComponent()
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { break }
+        }
+        return url.appendingPathComponent("rules").path
+    }()
+
     static func folder() throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tophhie-conv-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)

@@ -57,14 +57,15 @@ enum ReplayCommand: CLICommand {
         }
         let progress = io.errIsTerminal
         if progress { io.err("replay: reading \(file)…\r") }
+        let engine = Engine(rules: set, settings: settings)
         let input: ReplayInput
         do {
-            input = try ReplayInput(data: data)
+            // Only what the rules read is built; the rest of each sign-in is walked over.
+            input = try ReplayInput(data: data, keeping: engine.eventProjection)
         } catch let error as SignInEventError {
             throw UsageError("\(file): \(error.message)")
         }
 
-        let engine = Engine(rules: set, settings: settings)
         var state = EngineState()
         var alertCount = 0
         var processed = 0

@@ -14,6 +14,12 @@ public struct Engine: Sendable {
     let plan: EnginePlan
 
     /// Prepares the rules for evaluation.
+    /// The parts of a signIn the rules and the engine read, for parsing events without the rest
+    /// (`JSONValue.parse(_:keeping:)`); everything when a keyword search reads every string.
+    public var eventProjection: JSONProjection {
+        plan.referencedPaths.map { JSONProjection(paths: $0) } ?? .everything
+    }
+
     public init(rules: RuleSet, settings: EngineSettings = EngineSettings()) {
         self.rules = rules
         self.settings = settings

@@ -32,6 +32,9 @@ struct EnginePlan: Sendable {
     let groupComponents: [[[String]]]
     /// For each first-seen correlation, its value fields, resolved the same way.
     let firstSeenFieldComponents: [Int: [[String]]]
+    /// Every Graph path any rule or the engine reads from an event; nil when a keyword search
+    /// reads every string of it.
+    let referencedPaths: [[String]]?
     /// How long windows stay open: lookback plus the longest timespan.
     let horizon: TimeInterval
 
@@ -150,6 +153,16 @@ struct EnginePlan: Sendable {
         }
         for c in travel { longest = max(longest, correlations[c].timespan.interval) }
         keptPaths = paths.sorted().map { $0.split(separator: ".", omittingEmptySubsequences: false).map(String.init) }
+
+        var referenced: [[String]]? = [["id"], ["createdDateTime"], EngineRun.latitudePath, EngineRun.longitudePath] + keptPaths
+            + singleGroups.flatMap { $0.map(\.path) } + groupComponents.flatMap { $0 } + fieldComponents.values.flatMap { $0 }
+        for rule in detections {
+            for search in rule.detection.searches.values {
+                guard let paths = search.referencedPaths else { referenced = nil; break }
+                referenced? += paths
+            }
+        }
+        referencedPaths = referenced
         horizon = settings.lookback + longest
     }
 }

@@ -106,6 +106,11 @@ public struct FieldCondition: Sendable, Hashable {
         self.matchers = matchers
     }
 
+    /// The Graph paths this entry reads: its field and any field it compares with.
+    var referencedPaths: [[String]] {
+        [components] + matchers.compactMap { if case .fieldRef(let other, _, _) = $0 { return other }; return nil }
+    }
+
     /// Whether the event satisfies this entry.
     public func matches(_ event: any RuleEvent) -> Bool {
         let value = event.field(at: components)

@@ -7,6 +7,21 @@ public indirect enum SearchIdentifier: Sendable, Hashable {
     case anyOf([SearchIdentifier])
     case keywords([WildcardPattern], requireAll: Bool)
 
+    /// The Graph paths this search reads; nil for a keyword search, which reads every string.
+    var referencedPaths: [[String]]? {
+        switch self {
+        case .allOf(let conditions): return conditions.flatMap(\.referencedPaths)
+        case .anyOf(let alternatives):
+            var paths: [[String]] = []
+            for alternative in alternatives {
+                guard let inner = alternative.referencedPaths else { return nil }
+                paths += inner
+            }
+            return paths
+        case .keywords: return nil
+        }
+    }
+
     public func matches(_ event: any RuleEvent) -> Bool {
         switch self {
         case .allOf(let conditions):

@@ -17,18 +17,25 @@ public struct ReplayInput: Sendable {
     public var eventCount: Int { polls.reduce(0) { $0 + $1.events.count } }
 
     /// Parses a replay file.
+    /// - Parameter projection: the parts of each sign-in to build (`Engine.eventProjection`);
+    ///   the rest of each event is checked for structure and dropped, which is most of the
+    ///   parsing a replay does.
     /// - Throws: `SignInEventError` naming the record (and line for JSON lines) that is wrong.
-    public init(data: Data) throws {
+    public init(data: Data, keeping projection: JSONProjection = .everything) throws {
+        // The file's own shapes around the events: a page's `value`, a timeline's polls.
+        let document = projection.whole ? projection : projection
+            .merging(.member("value", projection))
+            .merging(.member("polls", JSONProjection.member("at", .everything).merging(.member("events", projection))))
         let text = data.prefix(64).drop { [0x20, 0x0A, 0x0D, 0x09, 0xEF, 0xBB, 0xBF].contains($0) }
         guard let first = text.first else { throw SignInEventError("the replay file is empty") }
         if first == UInt8(ascii: "[") {
-            polls = [try ReplayInput.singlePoll(try ReplayInput.parse(data, what: "the file"), what: "the array")]
+            polls = [try ReplayInput.singlePoll(try ReplayInput.parse(data, what: "the file", keeping: projection), what: "the array")]
             return
         }
         guard first == UInt8(ascii: "{") else {
             throw SignInEventError("the replay file must be JSON: a Graph page {\"value\":[…]}, an array, JSON lines, or a poll timeline {\"polls\":[…]}")
         }
-        if let whole = try? JSONValue.parse(data) {
+        if let whole = try? JSONValue.parse(data, keeping: document) {
             if let value = whole["value"] {
                 polls = [try ReplayInput.singlePoll(value, what: "'value'")]
             } else if let timeline = whole["polls"] {
@@ -45,14 +52,14 @@ public struct ReplayInput: Sendable {
         for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             lineNumber += 1
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
-            events.append(try ReplayInput.parse(Data(line), what: "line \(lineNumber)"))
+            events.append(try ReplayInput.parse(Data(line), what: "line \(lineNumber)", keeping: projection))
         }
         polls = [try ReplayInput.singlePoll(.array(events), what: "the JSON lines")]
     }
 
-    static func parse(_ data: Data, what: String) throws -> JSONValue {
+    static func parse(_ data: Data, what: String, keeping projection: JSONProjection = .everything) throws -> JSONValue {
         do {
-            return try JSONValue.parse(data)
+            return try JSONValue.parse(data, keeping: projection)
         } catch let failure as JSONParseError {
             throw SignInEventError("\(what) is not valid JSON (\(failure))")
         }
