@@ -23,7 +23,7 @@ struct JSONParser {
 
     mutating func parseDocument() throws -> JSONValue {
         skipWhitespace()
-        let value = projection.whole ? try parseValue(depth: 0) : try parseProjected(depth: 0, projection)
+        let value = try parseValue(depth: 0, projection.whole ? .all : .only(projection))
         skipWhitespace()
         guard index == bytes.count else { throw error("unexpected text after the value") }
         return value
@@ -35,13 +35,36 @@ struct JSONParser {
         while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 { index += 1 }
     }
 
-    private mutating func parseValue(depth: Int) throws -> JSONValue {
+    /// How much of a value to build: all of it, the members a projection names, or nothing
+    /// (walked over for its structure: brackets, quotes, escapes, literals, numbers).
+    private enum Mode {
+        case all
+        case only(JSONProjection)
+        case skip
+
+        /// The mode for the member `key` of an object read in this mode.
+        func member(_ key: String) -> Mode {
+            switch self {
+            case .all: return .all
+            case .skip: return .skip
+            case .only(let node):
+                guard let child = node.children[key] else { return .skip }
+                return child.whole ? .all : .only(child)
+            }
+        }
+    }
+
+    /// One value; in `.skip` mode the result is `.null` and is dropped by the caller.
+    private mutating func parseValue(depth: Int, _ mode: Mode = .all) throws -> JSONValue {
         guard depth < Self.maxDepth else { throw error("nested deeper than \(Self.maxDepth) levels") }
         guard index < bytes.count else { throw error("unexpected end of input") }
         switch bytes[index] {
-        case UInt8(ascii: "{"): return try parseObject(depth: depth)
-        case UInt8(ascii: "["): return try parseArray(depth: depth)
-        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "{"): return try parseObject(depth: depth, mode)
+        case UInt8(ascii: "["): return try parseArray(depth: depth, mode)
+        case UInt8(ascii: "\""):
+            // A skipped string is not decoded, so its UTF-8 is not checked (nothing reads it).
+            if case .skip = mode { try skipString(); return .null }
+            return .string(try parseString())
         case UInt8(ascii: "t"): try literal("true"); return .bool(true)
         case UInt8(ascii: "f"): try literal("false"); return .bool(false)
         case UInt8(ascii: "n"): try literal("null"); return .null
@@ -59,7 +82,7 @@ struct JSONParser {
         index += count
     }
 
-    private mutating func parseObject(depth: Int) throws -> JSONValue {
+    private mutating func parseObject(depth: Int, _ mode: Mode) throws -> JSONValue {
         index += 1
         var members: [String: JSONValue] = [:]
         skipWhitespace()
@@ -67,12 +90,15 @@ struct JSONParser {
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a member name in quotes") }
-            let key = try parseString()
+            let key: String
+            if case .skip = mode { try skipString(); key = "" } else { key = try parseString() }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after a member name") }
             index += 1
             skipWhitespace()
-            members[key] = try parseValue(depth: depth + 1)
+            let memberMode = mode.member(key)
+            let value = try parseValue(depth: depth + 1, memberMode)
+            if case .skip = memberMode {} else { members[key] = value }
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input in an object") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -81,97 +107,21 @@ struct JSONParser {
         }
     }
 
-    /// A value under a projection node that is not `whole`: objects keep the named members,
-    /// arrays apply the node to each element, scalars are kept.
-    private mutating func parseProjected(depth: Int, _ node: JSONProjection) throws -> JSONValue {
-        guard depth < Self.maxDepth else { throw error("nested deeper than \(Self.maxDepth) levels") }
-        guard index < bytes.count else { throw error("unexpected end of input") }
-        switch bytes[index] {
-        case UInt8(ascii: "{"):
-            index += 1
-            var members: [String: JSONValue] = [:]
+    /// An array; under a projection the same node applies to every element.
+    private mutating func parseArray(depth: Int, _ mode: Mode) throws -> JSONValue {
+        index += 1
+        var items: [JSONValue] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+        while true {
             skipWhitespace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
-            while true {
-                skipWhitespace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a member name in quotes") }
-                let key = try parseString()
-                skipWhitespace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after a member name") }
-                index += 1
-                skipWhitespace()
-                if let child = node.children[key] {
-                    members[key] = child.whole ? try parseValue(depth: depth + 1) : try parseProjected(depth: depth + 1, child)
-                } else {
-                    try skipValue(depth: depth + 1)
-                }
-                skipWhitespace()
-                guard index < bytes.count else { throw error("unexpected end of input in an object") }
-                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
-                throw error("expected ',' or '}' in an object")
-            }
-        case UInt8(ascii: "["):
-            index += 1
-            var items: [JSONValue] = []
+            let item = try parseValue(depth: depth + 1, mode)
+            if case .skip = mode {} else { items.append(item) }
             skipWhitespace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
-            while true {
-                skipWhitespace()
-                items.append(try parseProjected(depth: depth + 1, node))
-                skipWhitespace()
-                guard index < bytes.count else { throw error("unexpected end of input in an array") }
-                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
-                throw error("expected ',' or ']' in an array")
-            }
-        default:
-            return try parseValue(depth: depth)
-        }
-    }
-
-    /// Walks over a value without building it: brackets must match, strings must close and
-    /// their escapes be well formed, literals and numbers must be spelled right. The UTF-8 of a
-    /// skipped string is not checked (nothing reads it).
-    private mutating func skipValue(depth: Int) throws {
-        guard depth < Self.maxDepth else { throw error("nested deeper than \(Self.maxDepth) levels") }
-        guard index < bytes.count else { throw error("unexpected end of input") }
-        switch bytes[index] {
-        case UInt8(ascii: "{"):
-            index += 1
-            skipWhitespace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return }
-            while true {
-                skipWhitespace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a member name in quotes") }
-                try skipString()
-                skipWhitespace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after a member name") }
-                index += 1
-                skipWhitespace()
-                try skipValue(depth: depth + 1)
-                skipWhitespace()
-                guard index < bytes.count else { throw error("unexpected end of input in an object") }
-                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                if bytes[index] == UInt8(ascii: "}") { index += 1; return }
-                throw error("expected ',' or '}' in an object")
-            }
-        case UInt8(ascii: "["):
-            index += 1
-            skipWhitespace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return }
-            while true {
-                skipWhitespace()
-                try skipValue(depth: depth + 1)
-                skipWhitespace()
-                guard index < bytes.count else { throw error("unexpected end of input in an array") }
-                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                if bytes[index] == UInt8(ascii: "]") { index += 1; return }
-                throw error("expected ',' or ']' in an array")
-            }
-        case UInt8(ascii: "\""): try skipString()
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): _ = try parseNumber()
-        default: _ = try parseValue(depth: depth)
+            guard index < bytes.count else { throw error("unexpected end of input in an array") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+            throw error("expected ',' or ']' in an array")
         }
     }
 
@@ -198,22 +148,6 @@ struct JSONParser {
             index += 1
         }
         throw error("unterminated string")
-    }
-
-    private mutating func parseArray(depth: Int) throws -> JSONValue {
-        index += 1
-        var items: [JSONValue] = []
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
-        while true {
-            skipWhitespace()
-            items.append(try parseValue(depth: depth + 1))
-            skipWhitespace()
-            guard index < bytes.count else { throw error("unexpected end of input in an array") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
-            throw error("expected ',' or ']' in an array")
-        }
     }
 
     private mutating func parseString() throws -> String {
