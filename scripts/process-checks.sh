@@ -99,6 +99,8 @@ check "the README walkthrough has its lines" test "$(grep -c 'tophhie-watch' "$W
       *) eval "$line" >"$WORK/walk-$step.out" 2>&1 || { echo "README line failed (exit $?): $line"; tail -5 "$WORK/walk-$step.out"; exit 1; } ;;
     esac
   done < "$WORK/walkthrough.sh"
+  # The background job is a subshell running the binary: stop the binary, then the subshell.
+  pkill -P "$(cat "$WORK/walk-sim.pid")" 2>/dev/null
   kill "$(cat "$WORK/walk-sim.pid")" 2>/dev/null
   rm -rf "/tmp/tophhie-sim-$PORT"
 )
