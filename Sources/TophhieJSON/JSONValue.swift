@@ -80,6 +80,11 @@ extension JSONValue {
         return false
     }
 
+    public var isString: Bool {
+        if case .string = self { return true }
+        return false
+    }
+
     /// The scalar as text the way a person would write it (`50126`, `true`, `1.5`); nil for
     /// null, arrays and objects.
     public var scalarText: String? {

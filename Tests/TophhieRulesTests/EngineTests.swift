@@ -312,6 +312,26 @@ import TophhieJSON
         #expect(abs(EngineRun.greatCircleKm(51.5, -0.13, 40.71, -74.0) - 5570) < 20)
     }
 
+    /// The cheap bound that lets travel skip the trigonometry must never be under the distance,
+    /// or a real pair would be skipped: a grid over the globe, across the antimeridian and poles.
+    @Test func travelDistanceBoundIsNeverUnderTheDistance() {
+        var pairs = 0
+        for lat1 in stride(from: -90.0, through: 90.0, by: 7.5) {
+            for lon1 in stride(from: -180.0, through: 180.0, by: 15.0) {
+                for (dLat, dLon) in [(0.0, 0.0), (0.01, 0.01), (1.5, -3.25), (-40, 170), (12, 359.9), (-0.2, -359)] {
+                    let lat2 = max(-90, min(90, lat1 + dLat)), lon2 = max(-180, min(180, lon1 + dLon))
+                    let distance = EngineRun.greatCircleKm(lat1, lon1, lat2, lon2)
+                    let bound = EngineRun.greatCircleUpperBoundKm(lat1, lon1, lat2, lon2)
+                    #expect(bound >= distance, "\(lat1),\(lon1) → \(lat2),\(lon2): bound \(bound) < \(distance)")
+                    pairs += 1
+                }
+            }
+        }
+        #expect(pairs == 25 * 25 * 6)
+        // Across the antimeridian the short way round: 179.9 to -179.9 is 0.2°, not 359.8°.
+        #expect(EngineRun.greatCircleUpperBoundKm(0, 179.9, 0, -179.9) < 23)
+    }
+
     @Test func alertEventsCarryReadableFields() {
         let rules = loadRules("""
         title: Lockout

@@ -12,6 +12,7 @@ let registeredCommands: [any CLICommand.Type] = [
     RunCommand.self,
     RulesCheckCommand.self,
     RulesTestCommand.self,
+    RulesMatchCommand.self,
     ReplayCommand.self,
     NotifyTestCommand.self,
     OutboxListCommand.self,

@@ -2,6 +2,7 @@ import Foundation
 import TophhieAgent
 import TophhieJSON
 import TophhieRules
+import TophhieSystem
 
 /// `tophhie-watch replay FILE --rules PATH…`: runs the agent's per-poll pipeline over a file.
 enum ReplayCommand: CLICommand {
@@ -52,12 +53,36 @@ enum ReplayCommand: CLICommand {
             for diagnostic in errors { io.err(ControlCharacterEscaping.escape(diagnostic.description) + "\n") }
             throw UsageError("the rules have \(errors.count) error(s); run 'tophhie-watch rules check'")
         }
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw UsageError("cannot read '\(file)'")
-        }
         let progress = io.errIsTerminal
         if progress { io.err("replay: reading \(file)…\r") }
         let engine = Engine(rules: set, settings: settings)
+        // A Graph page, an array or JSON lines: two passes over the file, a batch of sign-ins in
+        // memory at a time. Anything else is read whole below.
+        let streamed: (count: Int, outcome: EngineOutcome)?
+        do {
+            streamed = try await BlockingWork.shared.run { () throws -> (count: Int, outcome: EngineOutcome)? in
+                guard let replay = StreamedReplay.open(file) else { return nil }
+                return (replay.index.entries.count, try replay.evaluate(engine))
+            }
+        } catch let error as SignInEventError {
+            throw UsageError("\(file): \(error.message)")
+        } catch let error as FileError {
+            throw UsageError(error.description)
+        }
+        if let streamed {
+            if progress { io.err("\u{1B}[2K") }
+            for alert in streamed.outcome.alerts {
+                io.out((format == "json" ? ControlCharacterEscaping.hardenJSON(AlertJSON.line(alert)) : textLine(alert)) + "\n")
+            }
+            io.err("replay: \(streamed.count) event(s) in 1 poll(s), \(set.ruleCount) rule(s): \(streamed.outcome.alerts.count) alert(s)\n")
+            if let late = streamed.outcome.lateArrivals {
+                io.err("replay: \(late.sentence(lookback: settings.lookback))\n")
+            }
+            return .ok
+        }
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw UsageError("cannot read '\(file)'")
+        }
         let input: ReplayInput
         do {
             // Only what the rules read is built; the rest of each sign-in is walked over.

@@ -52,11 +52,16 @@ extension EngineRun {
         let hereSeen = familiarPlaces[hereKey]
         // By index: copying each remembered place (its strings) cost more than the arithmetic.
         func consider(_ i: Int) {
+            let time = places[i].time
+            let gap = abs(here.time.timeIntervalSince(time))
+            // No trigonometry for a pair that cannot be travel: the great-circle distance is at
+            // most the distance along the meridian plus along the parallel. Tested before the
+            // spot, since a later sign-in at a spot that fails it fails it too (same bound, longer gap).
+            let bound = EngineRun.greatCircleUpperBoundKm(places[i].latitude, places[i].longitude, latitude, longitude)
+            if bound < spec.minDistanceKm || (gap > 0 && bound / (gap / 3600) <= spec.maxSpeedKmh) { return }
             let spot = (places[i].latitude, places[i].longitude)
             if spots.contains(where: { $0 == spot }) { return }
             if spots.count < 32 { spots.append(spot) }
-            let time = places[i].time
-            let gap = abs(here.time.timeIntervalSince(time))
             let distance = EngineRun.greatCircleKm(places[i].latitude, places[i].longitude, latitude, longitude)
             guard distance >= spec.minDistanceKm else { return }
             let speed = gap == 0 ? Double.infinity : distance / (gap / 3600)
@@ -138,6 +143,15 @@ extension EngineRun {
     static func placeKey(_ place: EngineState.Place) -> String {
         if let location = place.detail.location, !location.isEmpty { return location.lowercased() }
         return String(format: "%.1f,%.1f", place.latitude, place.longitude)
+    }
+
+    /// A bound the haversine distance never exceeds: the arc along the meridian plus the arc
+    /// along the equator (the parallel's arc is shorter, and the great circle shorter still).
+    static func greatCircleUpperBoundKm(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+        var dλ = abs(lon2 - lon1)
+        if dλ > 180 { dλ = 360 - dλ }
+        // Slightly above the radius used below, so rounding cannot put the bound under the distance.
+        return 6371.01 * (abs(lat2 - lat1) + dλ) * .pi / 180
     }
 
     /// Haversine distance on a sphere of the Earth's mean radius.

@@ -54,17 +54,50 @@ public struct Engine: Sendable {
     /// Runs one poll and also says which never-seen sign-ins arrived after their windows closed.
     /// - Returns: the new state, the alerts, and the late arrivals (nil when there were none).
     public func evaluate(_ state: EngineState, events: [any RuleEvent], now: Date, alertOnlyAfter: Date? = nil) -> EngineOutcome {
+        var pass = beginPass(state, now: now, alertOnlyAfter: alertOnlyAfter)
+        pass.add(events)
+        return pass.finish()
+    }
+
+    /// Starts one poll whose events are handed over in batches, so a caller reading a large file
+    /// need not hold every event at once. The result equals `evaluate` over all the batches.
+    public func beginPass(_ state: EngineState, now: Date, alertOnlyAfter: Date? = nil) -> EnginePass {
         var start = state
         if start.idMemoryFrom == nil {
             // A new state has forgotten nothing; an older one may have forgotten every id before
             // its windows' end.
             start.idMemoryFrom = start.lastProcessed == nil ? .distantPast : (start.forgottenBefore ?? .distantPast)
         }
-        var run = EngineRun(plan: plan, settings: settings, state: start, now: now, alertOnlyAfter: alertOnlyAfter)
-        run.ingest(events)
+        return EnginePass(run: EngineRun(plan: plan, settings: settings, state: start, now: now, alertOnlyAfter: alertOnlyAfter))
+    }
+}
+
+/// One poll in progress: batches of events go in, in event-time order across batches, and
+/// `finish` evaluates the windows and gives the outcome.
+public struct EnginePass {
+    var run: EngineRun
+    private var last: (Date, String)?
+
+    init(run: EngineRun) { self.run = run }
+
+    /// Matches a batch. Within a batch any order; every event of a batch must come at or after
+    /// (time, id) every event of the batches before it, as first-seen and travel are decided in
+    /// event order.
+    /// - Complexity: O(b log b + b·r) for b events and r rules.
+    public mutating func add(_ events: [any RuleEvent]) {
+        let ordered = events.sorted { ($0.eventTime, $0.eventID) < ($1.eventTime, $1.eventID) }
+        guard let first = ordered.first, let final = ordered.last else { return }
+        if let last { precondition(last <= (first.eventTime, first.eventID), "EnginePass batches out of event-time order") }
+        last = (final.eventTime, final.eventID)
+        run.ingest(ordered: ordered)
+    }
+
+    /// Evaluates the windows over everything added and prunes the state.
+    /// - Returns: the new state, the alerts sorted by last event time, rule and id, and the late arrivals.
+    public consuming func finish() -> EngineOutcome {
         run.evaluateWindows()
         run.prune()
-        run.state.lastProcessed = now
+        run.state.lastProcessed = run.now
         let alerts = run.alerts.sorted { ($0.lastEventTime, $0.rule.id, $0.id) < ($1.lastEventTime, $1.rule.id, $1.id) }
         let all = run.lateEvaluated + run.lateUnreachable
         let late = all.isEmpty ? nil : LateArrivals(evaluated: run.lateEvaluated.count, unreachable: run.lateUnreachable.count,
@@ -106,9 +139,11 @@ struct EngineRun {
     /// when MFA results aggregate, a location is filled in, or a risk is raised offline): then
     /// it replaces its earlier version in every window and place and is matched again. What it
     /// already alerted on stays alerted once (`findings`, episodes); what it now satisfies fires.
-    mutating func ingest(_ events: [any RuleEvent]) {
-        let ordered = events.sorted { ($0.eventTime, $0.eventID) < ($1.eventTime, $1.eventID) }
+    mutating func ingest(ordered: [any RuleEvent]) {
         var added: [EngineState.StoredEvent] = []
+        // Updated in this batch: their earlier versions leave the stored events before this
+        // batch's versions join them.
+        var updatedHere = Set<String>()
         if state.revisions == nil { state.revisions = [:] }
         for event in ordered {
             let id = event.eventID
@@ -122,6 +157,7 @@ struct EngineRun {
                     continue
                 }
                 updated.insert(id)
+                updatedHere.insert(id)
                 added.removeAll { $0.id == id }
             }
             // Older than the windows: an update of it, or a sign-in published after the lookback
@@ -165,8 +201,8 @@ struct EngineRun {
                     values: values))
             }
         }
-        if !updated.isEmpty {
-            state.recent.removeAll { updated.contains($0.id) }
+        if !updatedHere.isEmpty {
+            state.recent.removeAll { updatedHere.contains($0.id) }
         }
         // `added` follows `ordered`, so it is already sorted for the merge.
         if !added.isEmpty {

@@ -114,17 +114,46 @@ public struct FieldCondition: Sendable, Hashable {
     /// Whether the event satisfies this entry.
     public func matches(_ event: any RuleEvent) -> Bool {
         let value = event.field(at: components)
+        // The value's texts, lower-cased once for every pattern of the entry rather than once per
+        // pattern: a list of ten error codes folded the same string ten times.
+        var subject = Subject(value: value, folded: !anyCased)
         if negated {
             guard let value, !value.isNull else { return false }
-            return !matchers.contains { match($0, value, event) }
+            return !matchers.contains { match($0, value, &subject, event) }
         }
         if requireAll {
-            return matchers.allSatisfy { match($0, value, event) }
+            return matchers.allSatisfy { match($0, value, &subject, event) }
         }
-        return matchers.contains { match($0, value, event) }
+        return matchers.contains { match($0, value, &subject, event) }
     }
 
-    private func match(_ matcher: ValueMatcher, _ value: JSONValue?, _ event: any RuleEvent) -> Bool {
+    /// Whether any text pattern compares case-sensitively (`cased` applies to the whole entry).
+    private var anyCased: Bool {
+        matchers.contains { if case .text(let pattern, _) = $0 { return pattern.caseSensitive }; return false }
+    }
+
+    /// An event value's texts, worked out on first use.
+    private struct Subject {
+        let value: JSONValue?
+        let folded: Bool
+        private var cachedTexts: [String]?
+
+        init(value: JSONValue?, folded: Bool) {
+            self.value = value
+            self.folded = folded
+        }
+
+        /// The texts as the value offers them; lower-cased when no pattern is `cased`.
+        mutating func texts() -> [String] {
+            if let cachedTexts { return cachedTexts }
+            let raw = value.map(FieldCondition.texts) ?? []
+            let result = folded ? raw.map { $0.lowercased() } : raw
+            cachedTexts = result
+            return result
+        }
+    }
+
+    private func match(_ matcher: ValueMatcher, _ value: JSONValue?, _ subject: inout Subject, _ event: any RuleEvent) -> Bool {
         switch matcher {
         case .exists(let wanted):
             return (value != nil) == wanted
@@ -132,8 +161,14 @@ public struct FieldCondition: Sendable, Hashable {
             return value == nil || value == .null
         case .text(let pattern, let number):
             guard let value else { return false }
-            if let number, let actual = FieldCondition.number(value), actual == number { return true }
-            return FieldCondition.texts(value).contains { pattern.matches($0) }
+            if let number, let actual = FieldCondition.number(value) {
+                if actual == number { return true }
+                // A number against an exact number: the texts cannot agree when the numbers differ.
+                if pattern.isExact, !value.isString { return false }
+            }
+            return subject.folded
+                ? subject.texts().contains { pattern.matches(folded: $0) }
+                : subject.texts().contains { pattern.matches($0) }
         case .regex(let regex):
             guard let value else { return false }
             return FieldCondition.texts(value).contains { regex.matches($0) }

@@ -20,6 +20,8 @@ public struct WildcardPattern: Sendable, Hashable {
 
     let pieces: [Piece]
     let shape: Shape
+    /// Whether the pattern has no wildcard: only equal text matches.
+    var isExact: Bool { if case .exact = shape { return true }; return false }
     public let caseSensitive: Bool
 
     /// Compiles `text` (already unquoted YAML) with Sigma's wildcard and escape rules.
@@ -77,7 +79,12 @@ public struct WildcardPattern: Sendable, Hashable {
     /// Whether the whole of `subject` matches.
     /// - Complexity: O(n) for exact, prefix, suffix and contains shapes; O(n·m) worst case otherwise.
     public func matches(_ subject: String) -> Bool {
-        let folded = caseSensitive ? subject : subject.lowercased()
+        matches(folded: caseSensitive ? subject : subject.lowercased())
+    }
+
+    /// Whether the whole of `folded` matches, when the caller has already lower-cased it (or the
+    /// pattern is case-sensitive).
+    public func matches(folded: String) -> Bool {
         switch shape {
         // UTF-8 is self-synchronising: byte comparisons agree with scalar comparisons.
         case .exact(let s): return folded.utf8.elementsEqual(s.utf8)

@@ -1,0 +1,69 @@
+import Foundation
+import TophhieAgent
+import TophhieJSON
+import TophhieRules
+
+/// `tophhie-watch rules match FILE`: which sign-ins each detection rule selects, on its own.
+enum RulesMatchCommand: CLICommand {
+    static let spec = CommandSpec(
+        path: ["rules", "match"],
+        summary: "List the sign-ins each detection rule selects, without windows or suppression.",
+        positionals: "FILE",
+        options: [
+            OptionSpec("rules", value: "PATH", repeatable: true, help: "rule file or folder (default $TOPHHIE_RULES, ./rules, or the installed rules); repeatable"),
+            OptionSpec("format", value: "text|json", help: "text lines (default) or one JSON object per line"),
+        ],
+        discussion: """
+        Reads FILE as replay does (a Graph page, a JSON array, JSON lines or a poll timeline) and
+        prints every (rule, sign-in) pair where the rule's detection condition holds: what a
+        Sigma backend's query would select. Correlations, suppression and alert grouping are not
+        applied; use replay for the alerts. An id that repeats is listed once per rule.
+
+        JSON lines carry rule (id), title, event (the sign-in id) and time.
+
+        examples:
+          tophhie-watch rules match signins.json --rules rules/mfa-denied.yml
+          tophhie-watch rules match signins.json --rules ~/sigma/rules/cloud/azure --format json
+        """)
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
+        guard arguments.positionals.count == 1, let file = arguments.positionals.first else {
+            throw UsageError(arguments.positionals.isEmpty ? "give the sign-in FILE" : "give exactly one sign-in FILE")
+        }
+        let format = arguments.value("format") ?? "text"
+        guard format == "text" || format == "json" else {
+            throw UsageError("option '--format' takes 'text' or 'json', not '\(format)'")
+        }
+        let rulePaths = arguments.values("rules").isEmpty ? ConnectionOptions.defaultRulePaths(io) : arguments.values("rules")
+        let set = RuleLoader.load(try RuleFiles.read(rulePaths))
+        let errors = set.diagnostics.filter { $0.severity == .error }
+        guard errors.isEmpty else {
+            for diagnostic in errors { io.err(ControlCharacterEscaping.escape(diagnostic.description) + "\n") }
+            throw UsageError("the rules have \(errors.count) error(s); run 'tophhie-watch rules check'")
+        }
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw UsageError("cannot read '\(file)'")
+        }
+        let input: ReplayInput
+        do {
+            input = try ReplayInput(data: data, keeping: Engine(rules: set).eventProjection)
+        } catch let error as SignInEventError {
+            throw UsageError("\(file): \(error.message)")
+        }
+        let matches = DetectionMatches(rules: set).matches(input.polls.flatMap(\.events))
+        for match in matches {
+            if format == "json" {
+                let line: JSONValue = .object([
+                    "rule": .string(match.ruleID), "title": .string(match.title),
+                    "event": .string(match.eventID), "time": .string(GraphTimestamp.alertText(match.eventTime)),
+                ])
+                io.out(ControlCharacterEscaping.hardenJSON(String(decoding: line.canonicalData(), as: UTF8.self)) + "\n")
+            } else {
+                io.out(ControlCharacterEscaping.escape("\(match.ruleID) \(match.eventID) \(GraphTimestamp.alertText(match.eventTime))") + "\n")
+            }
+        }
+        let rulesMatching = Set(matches.map(\.ruleID)).count
+        io.err("rules match: \(input.eventCount) event(s), \(set.detections.count) detection rule(s): \(matches.count) match(es) by \(rulesMatching) rule(s)\n")
+        return .ok
+    }
+}

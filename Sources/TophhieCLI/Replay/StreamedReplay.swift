@@ -1,0 +1,66 @@
+import Foundation
+import TophhieJSON
+import TophhieRules
+import TophhieSystem
+
+/// A single-poll replay file read in two passes, so memory follows the engine's state rather
+/// than the file: the first finds each sign-in and its (time, id), the second reads them back in
+/// event-time order, a batch at a time, into one engine pass.
+///
+/// Graph pages, JSON arrays and JSON lines are read this way; a poll timeline, a lone sign-in and
+/// any file this reader does not recognise go the whole-file way (`ReplayInput`), which gives the
+/// same alerts and names the record that is wrong.
+struct StreamedReplay {
+    let file: ReadableFile
+    let index: ReplayIndex
+
+    /// Sign-ins parsed and handed to the engine at a time.
+    static let batchSize = 4096
+
+    /// The first pass over `path`; nil when the file is not one this reader takes.
+    static func open(_ path: String) -> StreamedReplay? {
+        guard let file = try? ReadableFile(path: path) else { return nil }
+        struct NotUsable: Error {}
+        for layout in [JSONElementSplitter.Layout.document, .lines] {
+            var splitter = JSONElementSplitter(layout: layout)
+            var index = ReplayIndex()
+            do {
+                try file.forEachChunk { chunk in
+                    try splitter.feed(chunk) { offset, bytes in
+                        guard index.add(bytes, at: offset) else { throw NotUsable() }
+                    }
+                }
+                try splitter.finish { offset, bytes in
+                    guard index.add(bytes, at: offset) else { throw NotUsable() }
+                }
+                return StreamedReplay(file: file, index: index)
+            } catch JSONElementSplitter.Unsupported.notAPage where layout == .document {
+                continue
+            } catch {
+                // Not a file this reader takes, or one it cannot read: the whole-file way says which.
+                return nil
+            }
+        }
+        return nil
+    }
+
+    /// The second pass: every sign-in through one engine pass with now = the latest event time.
+    /// - Throws: `FileError`, or `SignInEventError` when the file changed between the passes.
+    func evaluate(_ engine: Engine) throws -> EngineOutcome {
+        let projection = engine.eventProjection
+        var pass = engine.beginPass(EngineState(), now: index.latest ?? Date(timeIntervalSince1970: 0))
+        let ordered = index.ordered()
+        var start = 0
+        while start < ordered.count {
+            let batch = ordered[start..<min(start + StreamedReplay.batchSize, ordered.count)]
+            var events: [any RuleEvent] = []
+            events.reserveCapacity(batch.count)
+            for entry in batch {
+                events.append(try ReplayIndex.event(try file.read(at: entry.offset, count: entry.length), entry: entry, keeping: projection))
+            }
+            pass.add(events)
+            start += batch.count
+        }
+        return pass.finish()
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+
+/// Finds the records of a large JSON file in its bytes, chunk by chunk, without parsing them:
+/// the elements of a top-level array, of a Graph page's `value` array, or the lines of JSON lines.
+///
+/// Only the skeleton around the records is checked here (brackets, commas, colons, the page's
+/// other `@odata.*` members); each record's own bytes are for the parser. Anything it does not
+/// recognise makes it stop with `.unsupported`, so the caller can read the file the whole-file
+/// way instead, with that way's error messages. Memory is one record's bytes at a time.
+public struct JSONElementSplitter {
+    /// How the records sit in the file.
+    public enum Layout: Sendable, Equatable {
+        /// A top-level array `[…]` or a Graph page `{"value":[…], "@odata.…": …}`.
+        case document
+        /// One record per line.
+        case lines
+    }
+
+    /// Why the splitter gave up.
+    public enum Unsupported: Error, Sendable, Equatable {
+        /// A top-level object whose members are not a Graph page's (a sign-in, a poll timeline).
+        case notAPage
+        /// Bytes that break the skeleton, or a shape it does not read (scalar records).
+        case malformed(offset: Int)
+    }
+
+    private enum Phase {
+        case start
+        case pageKeyOrEnd, pageKey, inKey(escaped: Bool), afterKey, beforeMemberValue, afterMember
+        case arrayElementOrEnd, arrayElement, afterElement
+        case inValue(isRecord: Bool)
+        case end
+        case lines
+    }
+
+    /// Structure of the value being collected.
+    private struct Collector {
+        var depth = 0
+        var inString = false
+        var escaped = false
+        var scalar = false
+    }
+
+    public let layout: Layout
+    private var phase: Phase
+    private var key: [UInt8] = []
+    private var keyHasEscape = false
+    private var sawValue = false
+    private var collector = Collector()
+    private var current: [UInt8] = []
+    private var currentOffset = 0
+    private var consumed = 0
+
+    public init(layout: Layout) {
+        self.layout = layout
+        phase = layout == .lines ? .lines : .start
+    }
+
+    private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 }
+
+    /// Reads the next bytes of the file, calling `record` with each complete record's file
+    /// offset and bytes.
+    /// - Throws: `Unsupported`, or what `record` throws.
+    public mutating func feed(_ chunk: UnsafeRawBufferPointer, record: (Int, [UInt8]) throws -> Void) throws {
+        var i = 0
+        let n = chunk.count
+        while i < n {
+            let b = chunk[i]
+            let offset = consumed + i
+            switch phase {
+            case .lines:
+                if b == 0x0A {
+                    try emitLine(record)
+                } else {
+                    if current.isEmpty { currentOffset = offset }
+                    current.append(b)
+                }
+            case .start:
+                if JSONElementSplitter.isSpace(b) || (offset < 3 && [0xEF, 0xBB, 0xBF][offset] == b) { break }
+                if b == UInt8(ascii: "[") { phase = .arrayElementOrEnd }
+                else if b == UInt8(ascii: "{") { phase = .pageKeyOrEnd }
+                else { throw Unsupported.malformed(offset: offset) }
+            case .pageKeyOrEnd, .pageKey:
+                if JSONElementSplitter.isSpace(b) { break }
+                if b == UInt8(ascii: "\"") { key.removeAll(keepingCapacity: true); keyHasEscape = false; phase = .inKey(escaped: false) }
+                else if b == UInt8(ascii: "}"), case .pageKeyOrEnd = phase { phase = .end }
+                else { throw Unsupported.malformed(offset: offset) }
+            case .inKey(let escaped):
+                if escaped { key.append(b); phase = .inKey(escaped: false) }
+                else if b == UInt8(ascii: "\\") { key.append(b); keyHasEscape = true; phase = .inKey(escaped: true) }
+                else if b == UInt8(ascii: "\"") { phase = .afterKey }
+                else { key.append(b) }
+            case .afterKey:
+                if JSONElementSplitter.isSpace(b) { break }
+                guard b == UInt8(ascii: ":") else { throw Unsupported.malformed(offset: offset) }
+                // Escaped keys and anything but a page's members go the whole-file way.
+                if keyHasEscape { throw Unsupported.notAPage }
+                if key == Array("value".utf8) {
+                    guard !sawValue else { throw Unsupported.notAPage }
+                    sawValue = true
+                } else if !key.starts(with: Array("@odata.".utf8)) {
+                    throw Unsupported.notAPage
+                }
+                phase = .beforeMemberValue
+            case .beforeMemberValue:
+                if JSONElementSplitter.isSpace(b) { break }
+                if key == Array("value".utf8) {
+                    guard b == UInt8(ascii: "[") else { throw Unsupported.notAPage }
+                    phase = .arrayElementOrEnd
+                } else {
+                    begin(b, at: offset, isRecord: false)
+                }
+            case .afterMember:
+                if JSONElementSplitter.isSpace(b) { break }
+                if b == UInt8(ascii: ",") { phase = .pageKey }
+                else if b == UInt8(ascii: "}") { phase = .end }
+                else { throw Unsupported.malformed(offset: offset) }
+            case .arrayElementOrEnd, .arrayElement:
+                if JSONElementSplitter.isSpace(b) { break }
+                if b == UInt8(ascii: "]"), case .arrayElementOrEnd = phase { closeArray(); break }
+                guard b == UInt8(ascii: "{") else { throw Unsupported.malformed(offset: offset) }
+                begin(b, at: offset, isRecord: true)
+            case .afterElement:
+                if JSONElementSplitter.isSpace(b) { break }
+                if b == UInt8(ascii: ",") { phase = .arrayElement }
+                else if b == UInt8(ascii: "]") { closeArray() }
+                else { throw Unsupported.malformed(offset: offset) }
+            case .inValue(let isRecord):
+                if collector.scalar {
+                    if JSONElementSplitter.isSpace(b) || b == UInt8(ascii: ",") || b == UInt8(ascii: "}") || b == UInt8(ascii: "]") {
+                        try complete(isRecord: isRecord, record)
+                        continue  // the delimiter belongs to the skeleton
+                    }
+                    current.append(b)
+                    break
+                }
+                current.append(b)
+                if collector.inString {
+                    if collector.escaped { collector.escaped = false }
+                    else if b == UInt8(ascii: "\\") { collector.escaped = true }
+                    else if b == UInt8(ascii: "\"") {
+                        collector.inString = false
+                        if collector.depth == 0 { try complete(isRecord: isRecord, record) }
+                    }
+                } else if b == UInt8(ascii: "\"") {
+                    collector.inString = true
+                } else if b == UInt8(ascii: "{") || b == UInt8(ascii: "[") {
+                    collector.depth += 1
+                } else if b == UInt8(ascii: "}") || b == UInt8(ascii: "]") {
+                    collector.depth -= 1
+                    if collector.depth == 0 { try complete(isRecord: isRecord, record) }
+                }
+            case .end:
+                guard JSONElementSplitter.isSpace(b) else { throw Unsupported.malformed(offset: offset) }
+            }
+            i += 1
+        }
+        consumed += n
+    }
+
+    /// Says the file has ended.
+    /// - Throws: `Unsupported.malformed` when the file stops inside its structure.
+    public mutating func finish(record: (Int, [UInt8]) throws -> Void) throws {
+        switch phase {
+        case .lines: try emitLine(record)
+        case .end: break
+        default: throw Unsupported.malformed(offset: consumed)
+        }
+    }
+
+    private mutating func emitLine(_ record: (Int, [UInt8]) throws -> Void) throws {
+        defer { current.removeAll(keepingCapacity: true) }
+        guard current.contains(where: { !JSONElementSplitter.isSpace($0) }) else { return }
+        try record(currentOffset, current)
+    }
+
+    private mutating func closeArray() {
+        // A top-level array ends the file; a page's `value` is one of its members.
+        phase = sawValue ? .afterMember : .end
+    }
+
+    private mutating func begin(_ b: UInt8, at offset: Int, isRecord: Bool) {
+        current.removeAll(keepingCapacity: true)
+        currentOffset = offset
+        current.append(b)
+        collector = Collector()
+        switch b {
+        case UInt8(ascii: "{"), UInt8(ascii: "["): collector.depth = 1
+        case UInt8(ascii: "\""): collector.inString = true
+        default: collector.scalar = true
+        }
+        phase = .inValue(isRecord: isRecord)
+    }
+
+    private mutating func complete(isRecord: Bool, _ record: (Int, [UInt8]) throws -> Void) throws {
+        if isRecord {
+            try record(currentOffset, current)
+            phase = .afterElement
+        } else {
+            // A page member other than `value` (`@odata.nextLink`): checked, then dropped.
+            guard (try? JSONValue.parse(Data(current))) != nil else { throw Unsupported.malformed(offset: currentOffset) }
+            phase = .afterMember
+        }
+        current.removeAll(keepingCapacity: true)
+    }
+}

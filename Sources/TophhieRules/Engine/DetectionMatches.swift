@@ -1,0 +1,33 @@
+import Foundation
+
+/// Which detection rules a sign-in satisfies, on their own: no windows, no suppression, no
+/// correlation. What `rules match` prints, and what a Sigma backend's query would select.
+public struct DetectionMatches: Sendable {
+    /// One detection rule's match of one event.
+    public struct Match: Sendable, Hashable {
+        public var ruleID: String
+        public var title: String
+        public var eventID: String
+        public var eventTime: Date
+    }
+
+    let detections: [DetectionRule]
+
+    public init(rules: RuleSet) {
+        detections = rules.detections
+    }
+
+    /// The matches of each event in order, each (rule, event id) once even when an id repeats.
+    /// - Complexity: O(n·r) for n events and r detection rules.
+    public func matches(_ events: [any RuleEvent]) -> [Match] {
+        var told = Set<String>()
+        var result: [Match] = []
+        for event in events {
+            for rule in detections where rule.detection.matches(event) {
+                guard told.insert(rule.metadata.id + "\u{1F}" + event.eventID).inserted else { continue }
+                result.append(Match(ruleID: rule.metadata.id, title: rule.metadata.title, eventID: event.eventID, eventTime: event.eventTime))
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import TophhieJSON
+
+/// The first pass of a streamed replay: where each sign-in of a file is, with its time and id,
+/// so the second pass can read them in event-time order without holding the file.
+///
+/// Pure: the caller reads the file and hands over each record's bytes (`JSONElementSplitter`).
+public struct ReplayIndex: Sendable {
+    /// One sign-in's place in the file.
+    public struct Entry: Sendable, Hashable {
+        public var time: Date
+        public var id: String
+        public var offset: Int
+        public var length: Int
+    }
+
+    public private(set) var entries: [Entry] = []
+    /// The latest event time: a single-poll replay's `now`.
+    public private(set) var latest: Date?
+
+    private static let keys = JSONProjection(paths: [["id"], ["createdDateTime"]])
+
+    public init() {}
+
+    /// Records one sign-in.
+    /// - Returns: false when the record is not one this pass can take (not JSON, not UTF-8, no
+    ///   id or time): the caller then reads the file the whole-file way, whose errors name the
+    ///   record. UTF-8 is checked for the whole record here so the second pass cannot fail on it.
+    public mutating func add(_ bytes: [UInt8], at offset: Int) -> Bool {
+        guard String(validating: bytes, as: UTF8.self) != nil,
+              let json = try? JSONValue.parse(Data(bytes), keeping: ReplayIndex.keys),
+              let event = try? SignInEvents.event(json) else { return false }
+        entries.append(Entry(time: event.eventTime, id: event.eventID, offset: offset, length: bytes.count))
+        latest = max(latest ?? event.eventTime, event.eventTime)
+        return true
+    }
+
+    /// The entries in the engine's order: event time, then id, then place in the file (so of
+    /// two copies of an id at one time, the earlier in the file is the one seen first).
+    public func ordered() -> [Entry] {
+        entries.sorted { ($0.time, $0.id, $0.offset) < ($1.time, $1.id, $1.offset) }
+    }
+
+    /// A record read back in the second pass, parsed keeping what the rules read.
+    /// - Throws: `SignInEventError` when the bytes are no longer what the first pass saw.
+    public static func event(_ bytes: [UInt8], entry: Entry, keeping projection: JSONProjection) throws -> JSONRuleEvent {
+        guard bytes.count == entry.length, let json = try? JSONValue.parse(Data(bytes), keeping: projection),
+              let event = try? SignInEvents.event(json), event.eventID == entry.id, event.eventTime == entry.time else {
+            throw SignInEventError("the file changed while it was read (the sign-in at byte \(entry.offset) is not what it was)")
+        }
+        return event
+    }
+}

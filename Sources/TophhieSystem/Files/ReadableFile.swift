@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// A file read in pieces: from start to end in chunks, or a range at an offset, so a file larger
+/// than memory can be read without holding it.
+///
+/// Each call blocks its thread on the disk: from async code, call it through `BlockingWork`.
+/// Reads are positioned (`pread`), so no offset is shared between callers.
+public final class ReadableFile: @unchecked Sendable {
+    public let path: String
+    private let fd: Int32
+
+    /// Opens `path` for reading.
+    /// - Throws: `FileError` (`open`) when it cannot.
+    public init(path: String) throws {
+        self.path = path
+        fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileError(operation: "open", path: path, code: errno) }
+    }
+
+    deinit { _ = close(fd) }
+
+    /// Calls `body` with each chunk of the file from its start, at most `chunkSize` bytes each.
+    /// - Throws: `FileError` (`read`), or what `body` throws.
+    public func forEachChunk(chunkSize: Int = 1 << 20, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
+        var offset: off_t = 0
+        while true {
+            let count = pread(fd, buffer.baseAddress, chunkSize, offset)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FileError(operation: "read", path: path, code: errno)
+            }
+            if count == 0 { return }
+            offset += off_t(count)
+            try body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+        }
+    }
+
+    /// The `count` bytes at `offset`; fewer when the file is shorter than that now.
+    /// - Throws: `FileError` (`read`).
+    public func read(at offset: Int, count: Int) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let got = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset + done)) }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw FileError(operation: "read", path: path, code: errno)
+            }
+            if got == 0 { break }
+            done += got
+        }
+        if done < count { bytes.removeLast(count - done) }
+        return bytes
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+@testable import TophhieJSON
+
+/// The streamed replay's first pass: records found in chunks must be exactly the file's records,
+/// at their offsets, whatever the chunk size; anything else must stop it with the right reason.
+@Suite struct JSONElementSplitterTests {
+    /// Splits `text` fed `chunk` bytes at a time.
+    func split(_ text: String, _ layout: JSONElementSplitter.Layout, chunk: Int) throws -> [(Int, String)] {
+        let bytes = Array(text.utf8)
+        var splitter = JSONElementSplitter(layout: layout)
+        var found: [(Int, String)] = []
+        let record: (Int, [UInt8]) throws -> Void = { found.append(($0, String(decoding: $1, as: UTF8.self))) }
+        var start = 0
+        while start < bytes.count {
+            let piece = Array(bytes[start..<min(start + chunk, bytes.count)])
+            try piece.withUnsafeBytes { try splitter.feed($0, record: record) }
+            start += chunk
+        }
+        try splitter.finish(record: record)
+        return found
+    }
+
+    static let page = """
+    \u{FEFF}{"@odata.context": "https://graph.microsoft.com/v1.0/$metadata#auditLogs/signIns", "@odata.count": 2,
+      "value": [ {"id": "a", "s": "x}]\\"{[", "n": {"deep": [1, {"k": "v"}]}},
+                 {"id": "b"} ],
+      "@odata.nextLink": "https://graph.microsoft.com/v1.0/auditLogs/signIns?$skiptoken=x"}
+
+    """
+
+    @Test(arguments: [1, 2, 3, 7, 64, 4096])
+    func aGraphPageGivesItsRecordsAtTheirOffsetsInAnyChunking(_ chunk: Int) throws {
+        let found = try split(JSONElementSplitterTests.page, .document, chunk: chunk)
+        #expect(found.map(\.1) == [#"{"id": "a", "s": "x}]\"{[", "n": {"deep": [1, {"k": "v"}]}}"#, #"{"id": "b"}"#])
+        let bytes = Array(JSONElementSplitterTests.page.utf8)
+        for (offset, text) in found {
+            #expect(Array(bytes[offset..<(offset + text.utf8.count)]) == Array(text.utf8))
+        }
+    }
+
+    @Test(arguments: [1, 5, 4096])
+    func anArrayAndJSONLinesGiveTheirRecords(_ chunk: Int) throws {
+        #expect(try split(#" [ {"id":1} , {"id":[2]} ] "#, .document, chunk: chunk).map(\.1) == [#"{"id":1}"#, #"{"id":[2]}"#])
+        #expect(try split("[]", .document, chunk: chunk).isEmpty)
+        #expect(try split(#"{"value": []}"#, .document, chunk: chunk).isEmpty)
+        let lines = "{\"id\":1}\n\n  \n{\"id\":2}\r\n{\"id\":3}"
+        #expect(try split(lines, .lines, chunk: chunk).map(\.1) == [#"{"id":1}"#, "{\"id\":2}\r", #"{"id":3}"#])
+        #expect(try split(lines, .lines, chunk: chunk).map(\.0) == [0, 13, 23])
+    }
+
+    @Test(arguments: [
+        (#"{"id": "a", "createdDateTime": "2024-05-01T10:00:00Z"}"#, JSONElementSplitter.Unsupported.notAPage),
+        (#"{"polls": [{"at": "2024-05-01T10:00:00Z", "events": []}]}"#, .notAPage),
+        (#"{"value": [], "value": []}"#, .notAPage),
+        (#"{"val\u0075e": []}"#, .notAPage),
+        (#"{"value": {"id": 1}}"#, .notAPage),
+        (#"[{"id":1} {"id":2}]"#, .malformed(offset: 10)),
+        (#"[{"id":1},]"#, .malformed(offset: 10)),
+        (#"[{"id":1}] x"#, .malformed(offset: 11)),
+        (#"[1, 2]"#, .malformed(offset: 1)),
+        (#"{"@odata.count": 2 3, "value": []}"#, .malformed(offset: 19)),
+        (#"{"@odata.context": tru, "value": []}"#, .malformed(offset: 19)),
+        (#"x"#, .malformed(offset: 0)),
+    ])
+    func whatIsNotAPageOrBrokenStopsItWithTheReason(_ text: String, _ reason: JSONElementSplitter.Unsupported) throws {
+        for chunk in [1, 4096] {
+            #expect(throws: reason) { _ = try split(text, .document, chunk: chunk) }
+        }
+    }
+
+    @Test func aFileThatStopsInsideARecordIsMalformedAtItsEnd() throws {
+        #expect(throws: JSONElementSplitter.Unsupported.malformed(offset: 9)) { _ = try split(#"[{"id":1}"#, .document, chunk: 3) }
+        #expect(throws: JSONElementSplitter.Unsupported.malformed(offset: 7)) { _ = try split(#"[{"id":"#, .document, chunk: 3) }
+        #expect(throws: JSONElementSplitter.Unsupported.malformed(offset: 0)) { _ = try split("", .document, chunk: 3) }
+    }
+}
