@@ -8,6 +8,9 @@
 #   - scripts/peers/preset_limits.py, each service's documented limits as tables (Slack, Discord,
 #     PagerDuty, Alertmanager, the Standard Webhooks envelope, Teams' size), checks every
 #     preset's body for hostile and huge alerts;
+#   - pySigma-backend-sqlite (PyPI, same venv) runs SigmaHQ's Azure sign-in rules over a corpus
+#     (scripts/peers/sigma_agreement.py); each rule must select the same sign-ins as
+#     `tophhie-watch rules match`;
 #   - scripts/peers/rfc5424_grammar.py, a strict checker of RFC 5424's ABNF written apart from
 #     the Swift formatter (and self-tested on the RFC's examples and invalid samples), checks
 #     every RFC 5424 message the notifier builds for hostile and huge alerts.
@@ -81,6 +84,11 @@ if ! "$VENV/bin/python" -c "import jsonschema" >/dev/null 2>&1; then
     echo "installing jsonschema==4.23.0 into $VENV (pip), for the Adaptive Card schema"
     "$VENV/bin/pip" install --quiet --disable-pip-version-check jsonschema==4.23.0 \
         || { echo "could not install jsonschema"; FAILED=$((FAILED + 1)); finish; }
+fi
+if ! "$VENV/bin/python" -c "import sigma.backends.sqlite" >/dev/null 2>&1; then
+    echo "installing pysigma-backend-sqlite==2.1.1 into $VENV (pip), for the Sigma agreement check"
+    "$VENV/bin/pip" install --quiet --disable-pip-version-check pysigma-backend-sqlite==2.1.1 \
+        || { echo "could not install pysigma-backend-sqlite"; FAILED=$((FAILED + 1)); finish; }
 fi
 PYTHON="$VENV/bin/python"
 
@@ -170,6 +178,25 @@ if [ "$SWIFT_PASSED" -eq 0 ] && [ "$SWIFT_FAILED" -eq 0 ]; then
     echo "no PeerChecks test ran"
     FAILED=$((FAILED + 1))
 fi
+# --- pySigma -------------------------------------------------------------------------------
+# The agent's detection matching against pySigma-backend-sqlite's queries, rule by rule, over a
+# corpus that gives every value SigmaHQ's Azure sign-in rules test.
+build_binary() {
+    if [ -n "$LOCK" ] && command -v flock >/dev/null 2>&1; then
+        flock "$LOCK" swift build --product tophhie-watch
+    else
+        swift build --product tophhie-watch
+    fi
+}
+if build_binary > "$WORK/build.log" 2>&1; then
+    BINARY="$(swift build --show-bin-path)/tophhie-watch"
+    check "pySigma-sqlite selects the same sign-ins as 'rules match' for each of SigmaHQ's Azure sign-in rules" \
+        "$PYTHON" "$PEERS/sigma_agreement.py" "$BINARY" "$ROOT/../shared/sigma" "$WORK/sigma"
+else
+    tail -20 "$WORK/build.log"
+    check "the binary builds for the Sigma agreement check" false
+fi
+
 if [ "$FAILED" -ne 0 ]; then
     echo "--- rsyslog log"; tail -20 "$WORK/rsyslogd.log"
     echo "--- receiver log"; tail -20 "$WORK/receiver.log"

@@ -39,4 +39,57 @@ import TophhieSimulator
         #expect(full.count >= 3, "\(full)")
         #expect(projected == full)
     }
+
+    /// The streamed replay (two passes, batches in event-time order) must give the alerts the
+    /// whole-file replay gives: records cut across chunks, newest first as Graph pages come, a
+    /// repeated id, and an id re-published with other content.
+    @Test(arguments: [(7, 3), (1 << 20, 4096)])
+    func theStreamedReplayFiresWhatTheWholeFileReplayFires(_ chunk: Int, _ batch: Int) throws {
+        var factory = SignInFactory(seed: 23, account: .init(userID: "26be570a-ae82-4189-b4e2-a37c6808512d", userPrincipalName: "jane@contoso.com", displayName: "Jane"))
+        let start = Date(timeIntervalSince1970: 1_788_000_000)
+        var events: [JSONValue] = []
+        for hour in 0..<(24 * 16) where hour % 4 == 0 {
+            events.append(factory.signIn(at: start.addingTimeInterval(Double(hour) * 3600), place: .london, device: hour % 3 == 0 ? .phone : .laptop))
+        }
+        let burstStart = start.addingTimeInterval(16 * 86_400)
+        for i in 0..<7 { events.append(factory.signIn(at: burstStart.addingTimeInterval(Double(i) * 40), place: .lagos, device: .unknownLinux, errorCode: 50126)) }
+        events.append(factory.signIn(at: burstStart.addingTimeInterval(400), place: .lagos, device: .unknownLinux))
+        events.append(factory.signIn(at: burstStart.addingTimeInterval(2400), place: .sydney, app: .legacyIMAP))
+        // A copy of one sign-in, and another re-published with a failure where it had a success.
+        events.append(events[10])
+        guard case .object(var changed) = events[20], case .object(var status) = changed["status"] ?? .null else {
+            Issue.record("the factory's sign-in has no status object"); return
+        }
+        status["errorCode"] = .int(50053)
+        changed["status"] = .object(status)
+        events.append(.object(changed))
+        let newestFirst = events.reversed().map { $0 }
+        let path = try RulesTestPaths.temporary("streamed.json", String(decoding: JSONValue.object(["value": .array(newestFirst)]).canonicalData(), as: UTF8.self))
+
+        let rules = RuleLoader.load(try RuleSource.read(paths: [ConventionTests.repoRules]))
+        let engine = Engine(rules: rules)
+        let input = try ReplayInput(data: try Data(contentsOf: URL(fileURLWithPath: path)), keeping: engine.eventProjection)
+        let whole = engine.evaluate(EngineState(), events: input.polls[0].events, now: input.polls[0].at)
+        let replay = try #require(StreamedReplay.open(path, chunkSize: chunk))
+        #expect(replay.index.entries.count == events.count)
+        let streamed = try replay.evaluate(engine, batchSize: batch)
+        #expect(whole.alerts.count >= 3, "\(whole.alerts.map(\.rule.id))")
+        #expect(streamed.alerts.map(AlertJSON.line) == whole.alerts.map(AlertJSON.line))
+        #expect(streamed.state == whole.state)
+    }
+
+    /// What the streamed reader does not take goes the whole-file way, and says why it is wrong.
+    @Test func filesTheStreamedReaderDoesNotTakeAreLeftToTheWholeFileWay() throws {
+        let timeline = try RulesTestPaths.temporary("timeline.json", #"{"polls":[{"at":"2024-05-01T10:00:00Z","events":[]}]}"#)
+        #expect(StreamedReplay.open(timeline) == nil)
+        let broken = try RulesTestPaths.temporary("broken.json", #"{"value":[{"id":"x","createdDateTime":"2024-05-01T10:00:00Z"},{"id":"y"}]}"#)
+        #expect(StreamedReplay.open(broken) == nil)
+        let invalidUTF8 = try RulesTestPaths.temporary("utf8.json", "[]")
+        try Data([0x5B, 0x7B, 0x22, 0x69, 0x64, 0x22, 0x3A, 0x22, 0xFF, 0x22, 0x7D, 0x5D]).write(to: URL(fileURLWithPath: invalidUTF8))
+        #expect(StreamedReplay.open(invalidUTF8) == nil)
+        #expect(StreamedReplay.open("/nonexistent/replay.json") == nil)
+        let lines = try RulesTestPaths.temporary("lines.jsonl", "{\"id\":\"a\",\"createdDateTime\":\"2024-05-01T10:00:00Z\"}\n{\"id\":\"b\",\"createdDateTime\":\"2024-05-01T09:00:00Z\"}\n")
+        let read = try #require(StreamedReplay.open(lines))
+        #expect(read.index.ordered().map(\.id) == ["b", "a"])
+    }
 }

@@ -148,6 +148,24 @@ enum RulesTestPaths {
         #expect(output.err.contains("replay: 5 sign-ins from 2024-05-01T10:00:00.123Z to 2024-05-01T10:04:00.123Z were published after the 24 h lookback had passed them; 5 were evaluated late"), "\(output.err)")
     }
 
+    @Test func rulesMatchListsEachDetectionsSignInsOnceWithoutWindows() async throws {
+        // Two lockouts (one repeated) and a failure: account-lockout selects the lockouts alone,
+        // and the failure-burst correlation's threshold plays no part.
+        let events = [RulesCommandTests.failure("l1", 0, code: 50053), RulesCommandTests.failure("l1", 0, code: 50053),
+                      RulesCommandTests.failure("l2", 1, code: 50053), RulesCommandTests.failure("f1", 2)]
+        let path = try RulesTestPaths.temporary("match.json", "[" + events.joined(separator: ",") + "]")
+        let (code, output) = await run(["rules", "match", path, "--rules", RulesTestPaths.rules + "/account-lockout.yml", "--format", "json"])
+        #expect(code == .ok, "\(output.err)")
+        #expect(output.out == """
+        {"event":"l1","rule":"account-lockout","time":"2024-05-01T10:00:00.123Z","title":"Account locked out"}
+        {"event":"l2","rule":"account-lockout","time":"2024-05-01T10:01:00.123Z","title":"Account locked out"}
+
+        """, "\(output.out)")
+        #expect(output.err == "rules match: 4 event(s), 1 detection rule(s): 2 match(es) by 1 rule(s)\n")
+        let (text, textOutput) = await run(["rules", "match", path, "--rules", RulesTestPaths.rules + "/account-lockout.yml"])
+        #expect(text == .ok && textOutput.out.hasPrefix("account-lockout l1 2024-05-01T10:00:00.123Z\n"), "\(textOutput.out)")
+    }
+
     @Test func replayReadsJSONLinesAndArraysAlike() async throws {
         let events = (0..<5).map { RulesCommandTests.failure("f\($0)", $0) }
         let lines = try RulesTestPaths.temporary("lines.jsonl", events.joined(separator: "\n") + "\n")

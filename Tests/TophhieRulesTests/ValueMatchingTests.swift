@@ -10,7 +10,7 @@ import TophhieJSON
      "status":{"errorCode":50126,"failureReason":"Invalid username or password.","additionalDetails":"MFA denied; user declined"},
      "deviceDetail":{"isCompliant":false,"deviceId":"","trustType":null,"browser":"Edge 120.0"},
      "location":{"countryOrRegion":"PT","geoCoordinates":{"latitude":38.72}},
-     "riskEventTypes_v2":["unlikelyTravel","anonymizedIPAddress"],"v6":"2001:db8::17",
+     "riskEventTypes_v2":["unlikelyTravel","anonymizedIPAddress"],"v6":"2001:db8::17","networkLocationDetails":[],
      "multi":"first line\nsecond line","score":"42"}
     """#)
 
@@ -109,6 +109,11 @@ import TophhieJSON
         // arrays match any element
         c("riskEventTypes_v2", [.string("unlikelyTravel")], true),
         c("riskEventTypes_v2", [.string("leakedCredentials")], false),
+        // an empty array is its JSON text, as Sentinel and pySigma's flattened table see it
+        // (SigmaHQ's unknown-devices rule tests `NetworkLocationDetails: '[]'`)
+        c("networkLocationDetails", [.string("[]")], true),
+        c("riskEventTypes_v2", [.string("[]")], false),
+        c("networkLocationDetails|contains", [.string("Office")], false),
         // objects match on their JSON text (Sentinel's `Status has …`)
         c("status|contains", [.string("MFA denied")], true),
         // fieldref compares two fields

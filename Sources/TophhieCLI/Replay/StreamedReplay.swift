@@ -14,18 +14,16 @@ struct StreamedReplay {
     let file: ReadableFile
     let index: ReplayIndex
 
-    /// Sign-ins parsed and handed to the engine at a time.
-    static let batchSize = 4096
-
     /// The first pass over `path`; nil when the file is not one this reader takes.
-    static func open(_ path: String) -> StreamedReplay? {
+    /// - Parameter chunkSize: bytes read at a time (tests make it small to cut records apart).
+    static func open(_ path: String, chunkSize: Int = 1 << 20) -> StreamedReplay? {
         guard let file = try? ReadableFile(path: path) else { return nil }
         struct NotUsable: Error {}
         for layout in [JSONElementSplitter.Layout.document, .lines] {
             var splitter = JSONElementSplitter(layout: layout)
             var index = ReplayIndex()
             do {
-                try file.forEachChunk { chunk in
+                try file.forEachChunk(chunkSize: chunkSize) { chunk in
                     try splitter.feed(chunk) { offset, bytes in
                         guard index.add(bytes, at: offset) else { throw NotUsable() }
                     }
@@ -46,13 +44,14 @@ struct StreamedReplay {
 
     /// The second pass: every sign-in through one engine pass with now = the latest event time.
     /// - Throws: `FileError`, or `SignInEventError` when the file changed between the passes.
-    func evaluate(_ engine: Engine) throws -> EngineOutcome {
+    /// - Parameter batchSize: sign-ins parsed and handed to the engine at a time.
+    func evaluate(_ engine: Engine, batchSize: Int = 4096) throws -> EngineOutcome {
         let projection = engine.eventProjection
         var pass = engine.beginPass(EngineState(), now: index.latest ?? Date(timeIntervalSince1970: 0))
         let ordered = index.ordered()
         var start = 0
         while start < ordered.count {
-            let batch = ordered[start..<min(start + StreamedReplay.batchSize, ordered.count)]
+            let batch = ordered[start..<min(start + batchSize, ordered.count)]
             var events: [any RuleEvent] = []
             events.reserveCapacity(batch.count)
             for entry in batch {

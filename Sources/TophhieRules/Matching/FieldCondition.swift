@@ -202,11 +202,14 @@ public struct FieldCondition: Sendable, Hashable {
         }
     }
 
-    /// The texts a value offers for string matching: a scalar's text, each element of an array,
-    /// and an object's canonical JSON (Sentinel matches `Status has "…"` on the serialised object).
+    /// The texts a value offers for string matching: a scalar's text, each element of an array
+    /// (`[]` for an empty one), and an object's canonical JSON (Sentinel matches `Status has "…"` on the serialised object).
     static func texts(_ value: JSONValue) -> [String] {
         switch value {
         case .null: return []
+        // An empty array offers its JSON text, so `'[]'` finds it as it does in Sentinel and in a
+        // flattened table; a non-empty one offers its elements.
+        case .array(let items) where items.isEmpty: return ["[]"]
         case .array(let items): return items.flatMap { item -> [String] in
             if case .array = item { return [String(decoding: item.canonicalData(), as: UTF8.self)] }
             return texts(item)
