@@ -167,8 +167,13 @@ extension JSONValue {
 
     /// Compact JSON with sorted keys: the same value always gives the same bytes.
     public func canonicalData() -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(self)) ?? Data("null".utf8)
+        Data(canonicalBytes())
+    }
+
+    /// `canonicalData` as bytes.
+    public func canonicalBytes() -> [UInt8] {
+        var out: [UInt8] = []
+        JSONWriter.write(self, into: &out)
+        return out
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TophhieJSON
 import TophhieRules
 import TophhieSystem
 
@@ -19,16 +20,15 @@ public struct StateStore: Sendable {
         do { data = try Data(contentsOf: file) } catch {
             throw ConfigurationError("cannot read the agent state: \(error.localizedDescription)", file: file.path)
         }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        struct Version: Decodable { let version: Int }
-        guard let version = try? decoder.decode(Version.self, from: data) else {
+        // This package's parser and decoder: Foundation's read the file twice (once for the
+        // version) and took a fifth of a poll with nothing new.
+        guard let json = try? JSONValue.parse(data), let version = json["version"]?.intValue.flatMap(Int.init(exactly:)) else {
             throw ConfigurationError("the agent state is damaged; move it aside to start learning again (alerts already sent are kept in the outbox)", file: file.path)
         }
-        guard version.version == AgentState.currentVersion else {
-            throw ConfigurationError("the agent state has version \(version.version), this build reads version \(AgentState.currentVersion)", file: file.path)
+        guard version == AgentState.currentVersion else {
+            throw ConfigurationError("the agent state has version \(version), this build reads version \(AgentState.currentVersion)", file: file.path)
         }
-        do { return try decoder.decode(AgentState.self, from: data) } catch {
+        do { return try JSONValueDecoder().decode(AgentState.self, from: json) } catch {
             throw ConfigurationError("the agent state is damaged; move it aside to start learning again", file: file.path)
         }
     }
@@ -41,11 +41,8 @@ public struct StateStore: Sendable {
 
     /// Replaces the state so a crash leaves the old one or the new one, never a part.
     public func commit(_ state: AgentState) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        encoder.dateEncodingStrategy = .secondsSince1970
-        let data = try encoder.encode(state)
+        let bytes = try JSONValueEncoder().encode(state).canonicalBytes()
         try DurableFile.makeDirectory(file.deletingLastPathComponent().path)
-        try DurableFile.replace(file.path, with: Array(data))
+        try DurableFile.replace(file.path, with: bytes)
     }
 }

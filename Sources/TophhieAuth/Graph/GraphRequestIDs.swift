@@ -18,7 +18,9 @@ public struct GraphRequestIDs: Sendable, Equatable, Hashable {
     /// shaped like ids or timestamps: they come from the network and end up in messages.
     /// - Parameter sent: the `client-request-id` this request carried, used when Graph echoed none.
     static func from(_ reply: HTTPReply, sent: String?) -> GraphRequestIDs {
-        let inner = GraphErrorBody.innerError(in: reply.body)
+        // Only an error body has an `innerError`: parsing a 2xx body for it parsed every page of
+        // sign-ins twice, a sixth of a poll with nothing new.
+        let inner = (200..<300).contains(reply.status) ? nil : GraphErrorBody.innerError(in: reply.body)
         return GraphRequestIDs(
             requestID: clean(reply.header("request-id")) ?? clean(inner?["request-id"]),
             clientRequestID: clean(reply.header("client-request-id")) ?? clean(inner?["client-request-id"]) ?? clean(sent),

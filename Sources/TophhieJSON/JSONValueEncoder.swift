@@ -1,0 +1,198 @@
+import Foundation
+
+/// Encodes an `Encodable` value into a `JSONValue`, dates as seconds since 1970 (what
+/// `JSONEncoder` with `.secondsSince1970` writes), so state files go through this package's
+/// writer instead of Foundation's.
+public struct JSONValueEncoder: Sendable {
+    public init() {}
+
+    /// The value as JSON.
+    /// - Throws: `EncodingError.invalidValue` for a number JSON cannot hold (a non-finite
+    ///   double, an unsigned integer beyond Int64).
+    public func encode<T: Encodable>(_ value: T) throws -> JSONValue {
+        let root = EncodingNode()
+        try root.encode(value, codingPath: [])
+        return root.value
+    }
+}
+
+/// One value under construction; containers write into it by reference.
+final class EncodingNode {
+    private enum Kind { case unset, scalar(JSONValue), object, array }
+    private var kind = Kind.unset
+    private var members: [String: EncodingNode] = [:]
+    private var items: [EncodingNode] = []
+
+    var value: JSONValue {
+        switch kind {
+        case .unset: return .object([:])
+        case .scalar(let v): return v
+        case .object: return .object(members.mapValues(\.value))
+        case .array: return .array(items.map(\.value))
+        }
+    }
+
+    func set(_ v: JSONValue) { kind = .scalar(v) }
+
+    func member(_ key: String) -> EncodingNode {
+        if case .object = kind {} else { kind = .object; members = [:] }
+        let node = EncodingNode()
+        members[key] = node
+        return node
+    }
+
+    func existingMember(_ key: String) -> EncodingNode {
+        if case .object = kind, let node = members[key] { return node }
+        return member(key)
+    }
+
+    func appendItem() -> EncodingNode {
+        if case .array = kind {} else { kind = .array; items = [] }
+        let node = EncodingNode()
+        items.append(node)
+        return node
+    }
+
+    var count: Int { items.count }
+
+    func beginObject() { if case .object = kind {} else { kind = .object; members = [:] } }
+    func beginArray() { if case .array = kind {} else { kind = .array; items = [] } }
+
+    func encode<T: Encodable>(_ value: T, codingPath: [any CodingKey]) throws {
+        if let date = value as? Date {
+            set(try EncodingNode.number(date.timeIntervalSince1970, codingPath))
+        } else {
+            try value.encode(to: NodeEncoder(node: self, codingPath: codingPath))
+        }
+    }
+
+    static func number(_ d: Double, _ codingPath: [any CodingKey]) throws -> JSONValue {
+        guard d.isFinite else {
+            throw EncodingError.invalidValue(d, .init(codingPath: codingPath, debugDescription: "\(d) is not a JSON number"))
+        }
+        return .double(d)
+    }
+
+    static func integer<I: BinaryInteger>(_ i: I, _ codingPath: [any CodingKey]) throws -> JSONValue {
+        guard let exact = Int64(exactly: i) else {
+            throw EncodingError.invalidValue(i, .init(codingPath: codingPath, debugDescription: "\(i) does not fit a 64-bit integer"))
+        }
+        return .int(exact)
+    }
+}
+
+struct NodeEncoder: Encoder {
+    let node: EncodingNode
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        node.beginObject()
+        return KeyedEncodingContainer(KeyedNodeContainer<Key>(node: node, codingPath: codingPath))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        node.beginArray()
+        return UnkeyedNodeContainer(node: node, codingPath: codingPath)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer { SingleNodeContainer(node: node, codingPath: codingPath) }
+}
+
+struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let node: EncodingNode
+    let codingPath: [any CodingKey]
+
+    mutating func encodeNil(forKey key: Key) throws { node.member(key.stringValue).set(.null) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { node.member(key.stringValue).set(.bool(value)) }
+    mutating func encode(_ value: String, forKey key: Key) throws { node.member(key.stringValue).set(.string(value)) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { node.member(key.stringValue).set(try EncodingNode.number(value, codingPath + [key])) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { node.member(key.stringValue).set(try EncodingNode.number(Double(value), codingPath + [key])) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { node.member(key.stringValue).set(.int(Int64(value))) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { node.member(key.stringValue).set(.int(value)) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { node.member(key.stringValue).set(try EncodingNode.integer(value, codingPath + [key])) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { node.member(key.stringValue).set(try EncodingNode.integer(value, codingPath + [key])) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { node.member(key.stringValue).set(try EncodingNode.integer(value, codingPath + [key])) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { node.member(key.stringValue).set(try EncodingNode.integer(value, codingPath + [key])) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { node.member(key.stringValue).set(try EncodingNode.integer(value, codingPath + [key])) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { node.member(key.stringValue).set(try EncodingNode.integer(value, codingPath + [key])) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { node.member(key.stringValue).set(try EncodingNode.integer(value, codingPath + [key])) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { node.member(key.stringValue).set(try EncodingNode.integer(value, codingPath + [key])) }
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        try node.member(key.stringValue).encode(value, codingPath: codingPath + [key])
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        let child = node.member(key.stringValue)
+        child.beginObject()
+        return KeyedEncodingContainer(KeyedNodeContainer<NestedKey>(node: child, codingPath: codingPath + [key]))
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        let child = node.member(key.stringValue)
+        child.beginArray()
+        return UnkeyedNodeContainer(node: child, codingPath: codingPath + [key])
+    }
+
+    mutating func superEncoder() -> any Encoder { NodeEncoder(node: node.existingMember("super"), codingPath: codingPath) }
+    mutating func superEncoder(forKey key: Key) -> any Encoder { NodeEncoder(node: node.existingMember(key.stringValue), codingPath: codingPath + [key]) }
+}
+
+struct UnkeyedNodeContainer: UnkeyedEncodingContainer {
+    let node: EncodingNode
+    let codingPath: [any CodingKey]
+    var count: Int { node.count }
+
+    mutating func encodeNil() throws { node.appendItem().set(.null) }
+    mutating func encode(_ value: Bool) throws { node.appendItem().set(.bool(value)) }
+    mutating func encode(_ value: String) throws { node.appendItem().set(.string(value)) }
+    mutating func encode(_ value: Double) throws { node.appendItem().set(try EncodingNode.number(value, codingPath)) }
+    mutating func encode(_ value: Int) throws { node.appendItem().set(.int(Int64(value))) }
+    mutating func encode(_ value: Int64) throws { node.appendItem().set(.int(value)) }
+    mutating func encode(_ value: Int8) throws { node.appendItem().set(try EncodingNode.integer(value, codingPath)) }
+    mutating func encode(_ value: Int16) throws { node.appendItem().set(try EncodingNode.integer(value, codingPath)) }
+    mutating func encode(_ value: Int32) throws { node.appendItem().set(try EncodingNode.integer(value, codingPath)) }
+    mutating func encode(_ value: UInt) throws { node.appendItem().set(try EncodingNode.integer(value, codingPath)) }
+    mutating func encode(_ value: UInt8) throws { node.appendItem().set(try EncodingNode.integer(value, codingPath)) }
+    mutating func encode(_ value: UInt16) throws { node.appendItem().set(try EncodingNode.integer(value, codingPath)) }
+    mutating func encode(_ value: UInt32) throws { node.appendItem().set(try EncodingNode.integer(value, codingPath)) }
+    mutating func encode(_ value: UInt64) throws { node.appendItem().set(try EncodingNode.integer(value, codingPath)) }
+    mutating func encode(_ value: Float) throws { node.appendItem().set(try EncodingNode.number(Double(value), codingPath)) }
+    mutating func encode<T: Encodable>(_ value: T) throws { try node.appendItem().encode(value, codingPath: codingPath) }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        let child = node.appendItem()
+        child.beginObject()
+        return KeyedEncodingContainer(KeyedNodeContainer<NestedKey>(node: child, codingPath: codingPath))
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        let child = node.appendItem()
+        child.beginArray()
+        return UnkeyedNodeContainer(node: child, codingPath: codingPath)
+    }
+
+    mutating func superEncoder() -> any Encoder { NodeEncoder(node: node.appendItem(), codingPath: codingPath) }
+}
+
+struct SingleNodeContainer: SingleValueEncodingContainer {
+    let node: EncodingNode
+    let codingPath: [any CodingKey]
+
+    mutating func encodeNil() throws { node.set(.null) }
+    mutating func encode(_ value: Bool) throws { node.set(.bool(value)) }
+    mutating func encode(_ value: String) throws { node.set(.string(value)) }
+    mutating func encode(_ value: Double) throws { node.set(try EncodingNode.number(value, codingPath)) }
+    mutating func encode(_ value: Float) throws { node.set(try EncodingNode.number(Double(value), codingPath)) }
+    mutating func encode(_ value: Int) throws { node.set(.int(Int64(value))) }
+    mutating func encode(_ value: Int64) throws { node.set(.int(value)) }
+    mutating func encode(_ value: UInt64) throws { node.set(try EncodingNode.integer(value, codingPath)) }
+    mutating func encode(_ value: Int8) throws { node.set(try EncodingNode.integer(value, codingPath)) }
+    mutating func encode(_ value: Int16) throws { node.set(try EncodingNode.integer(value, codingPath)) }
+    mutating func encode(_ value: Int32) throws { node.set(try EncodingNode.integer(value, codingPath)) }
+    mutating func encode(_ value: UInt) throws { node.set(try EncodingNode.integer(value, codingPath)) }
+    mutating func encode(_ value: UInt8) throws { node.set(try EncodingNode.integer(value, codingPath)) }
+    mutating func encode(_ value: UInt16) throws { node.set(try EncodingNode.integer(value, codingPath)) }
+    mutating func encode(_ value: UInt32) throws { node.set(try EncodingNode.integer(value, codingPath)) }
+    mutating func encode<T: Encodable>(_ value: T) throws { try node.encode(value, codingPath: codingPath) }
+}
