@@ -12,11 +12,13 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
 /// Written by hand because decoding through `Decodable` tries each type in turn and throws on
 /// every miss, which made a 1,000-event Graph page take seconds.
 struct JSONParser {
-    private let bytes: [UInt8]
-    private var index = 0
-    private static let maxDepth = 512
+    let bytes: [UInt8]
+    var index = 0
+    static let maxDepth = 512
 
     init(_ data: Data) { bytes = [UInt8](data) }
+
+    init(bytes: [UInt8]) { self.bytes = bytes }
 
     /// What to build; values outside it are skipped (checked for structure only).
     var projection = JSONProjection.everything
@@ -29,15 +31,15 @@ struct JSONParser {
         return value
     }
 
-    private func error(_ message: String) -> JSONParseError { JSONParseError(offset: index, message: message) }
+    func error(_ message: String) -> JSONParseError { JSONParseError(offset: index, message: message) }
 
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 { index += 1 }
     }
 
     /// How much of a value to build: all of it, the members a projection names, or nothing
     /// (walked over for its structure: brackets, quotes, escapes, literals, numbers).
-    private enum Mode {
+    enum Mode {
         case all
         case only(JSONProjection)
         case skip
@@ -55,7 +57,7 @@ struct JSONParser {
     }
 
     /// One value; in `.skip` mode the result is `.null` and is dropped by the caller.
-    private mutating func parseValue(depth: Int, _ mode: Mode = .all) throws -> JSONValue {
+    mutating func parseValue(depth: Int, _ mode: Mode = .all) throws -> JSONValue {
         guard depth < Self.maxDepth else { throw error("nested deeper than \(Self.maxDepth) levels") }
         guard index < bytes.count else { throw error("unexpected end of input") }
         switch bytes[index] {
@@ -125,7 +127,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func skipString() throws {
+    mutating func skipString() throws {
         index += 1
         while index < bytes.count {
             let byte = bytes[index]
@@ -150,7 +152,7 @@ struct JSONParser {
         throw error("unterminated string")
     }
 
-    private mutating func parseString() throws -> String {
+    mutating func parseString() throws -> String {
         index += 1
         // Most strings have no escapes: read them straight from the bytes.
         var scan = index

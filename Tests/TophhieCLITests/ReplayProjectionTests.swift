@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TophhieJSON
-import TophhieRules
+@testable import TophhieRules
 import TophhieSimulator
 @testable import TophhieCLI
 
@@ -75,7 +75,13 @@ import TophhieSimulator
         let streamed = try replay.evaluate(engine, batchSize: batch)
         #expect(whole.alerts.count >= 3, "\(whole.alerts.map(\.rule.id))")
         #expect(streamed.alerts.map(AlertJSON.line) == whole.alerts.map(AlertJSON.line))
-        #expect(streamed.state == whole.state)
+        // Revisions are digests of what was read (slots here, the projected tree there): the same
+        // ids carry one, and everything else in the state is equal.
+        var (a, b) = (streamed.state, whole.state)
+        #expect(a.revisions.map { Set($0.keys) } == b.revisions.map { Set($0.keys) })
+        a.revisions = nil
+        b.revisions = nil
+        #expect(a == b, "the streamed replay's state differs from the whole-file replay's")
     }
 
     /// What the streamed reader does not take goes the whole-file way, and says why it is wrong.

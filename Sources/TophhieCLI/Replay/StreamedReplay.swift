@@ -55,7 +55,13 @@ struct StreamedReplay {
             var events: [any RuleEvent] = []
             events.reserveCapacity(batch.count)
             for entry in batch {
-                events.append(try ReplayIndex.event(try file.read(at: entry.offset, count: entry.length), entry: entry, keeping: projection))
+                let bytes = try file.read(at: entry.offset, count: entry.length)
+                // Into slots when the rules name their fields; whole when a keyword search reads every string.
+                if let layout = engine.eventLayout {
+                    events.append(try ReplayIndex.event(bytes, entry: entry, layout: layout))
+                } else {
+                    events.append(try ReplayIndex.event(bytes, entry: entry, keeping: projection))
+                }
             }
             pass.add(events)
             start += batch.count

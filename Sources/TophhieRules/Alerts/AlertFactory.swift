@@ -33,15 +33,15 @@ enum AlertFactory {
             late: late, lateBySeconds: late ? (now.timeIntervalSince(last) * 1000).rounded() / 1000 : nil)
     }
 
-    /// The display paths split once, so building an event line reads the event without splitting.
-    static let displayComponents: [String: [String]] = Dictionary(uniqueKeysWithValues: EnginePlan.displayPaths.map {
-        ($0, $0.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
+    /// The display paths interned once, so building an event line reads the event by slot.
+    static let displaySlots: [String: FieldSlot] = Dictionary(uniqueKeysWithValues: EnginePlan.displayPaths.map {
+        ($0, FieldSlot.intern(path: $0))
     })
 
     static func alertEvent(_ event: any RuleEvent) -> AlertEvent {
         func text(_ path: String) -> String? {
-            guard let components = displayComponents[path] else { return event.field(path)?.scalarText }
-            return event.field(at: components)?.scalarText
+            guard let slot = displaySlots[path] else { return event.field(path)?.scalarText }
+            return event.field(slot: slot)?.scalarText
         }
         return alertEvent(id: event.eventID, time: event.eventTime, text: text)
     }

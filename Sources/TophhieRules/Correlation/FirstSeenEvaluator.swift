@@ -14,13 +14,13 @@ extension EngineRun {
         let rule = plan.correlations[c]
         guard case .firstSeen(let spec) = rule.kind else { return }
         var groupValues: [String] = []
-        for components in plan.groupComponents[c] {
-            guard let text = event.field(at: components)?.scalarText, !text.isEmpty else { return }
+        for slot in plan.groupSlots[c] {
+            guard let text = event.field(slot: slot)?.scalarText, !text.isEmpty else { return }
             groupValues.append(text)
         }
         var parts: [String] = []
-        for components in plan.firstSeenFieldComponents[c] ?? [] {
-            guard let text = event.field(at: components)?.scalarText, !text.isEmpty else { return }
+        for slot in plan.firstSeenFieldSlots[c] ?? [] {
+            guard let text = event.field(slot: slot)?.scalarText, !text.isEmpty else { return }
             parts.append(spec.ignoreVersions ? EngineRun.withoutVersions(text) : text)
         }
         let value = parts.joined(separator: " / ")

@@ -6,16 +6,18 @@ import Foundation
 extension EngineRun {
     static let latitudePath = ["location", "geoCoordinates", "latitude"]
     static let longitudePath = ["location", "geoCoordinates", "longitude"]
+    static let latitudeSlot = FieldSlot.intern(latitudePath)
+    static let longitudeSlot = FieldSlot.intern(longitudePath)
 
     mutating func observeTravel(_ c: Int, event: any RuleEvent) {
         let rule = plan.correlations[c]
         guard case .impossibleTravel(let spec) = rule.kind,
-              let latitude = event.field(at: EngineRun.latitudePath)?.doubleValue,
-              let longitude = event.field(at: EngineRun.longitudePath)?.doubleValue,
+              let latitude = event.field(slot: EngineRun.latitudeSlot)?.doubleValue,
+              let longitude = event.field(slot: EngineRun.longitudeSlot)?.doubleValue,
               (-90...90).contains(latitude), (-180...180).contains(longitude) else { return }
         var groupValues: [String] = []
-        for components in plan.groupComponents[c] {
-            guard let text = event.field(at: components)?.scalarText, !text.isEmpty else { return }
+        for slot in plan.groupSlots[c] {
+            guard let text = event.field(slot: slot)?.scalarText, !text.isEmpty else { return }
             groupValues.append(text)
         }
         let groupKey = groupValues.map { $0.lowercased() }.joined(separator: "\u{1F}")

@@ -20,6 +20,10 @@ public struct Engine: Sendable {
         plan.referencedPaths.map { JSONProjection(paths: $0) } ?? .everything
     }
 
+    /// The slots to read sign-ins into (`EventLayout.event`), so no object tree is built; nil
+    /// when a keyword search reads every string of an event.
+    public var eventLayout: EventLayout? { plan.layout }
+
     public init(rules: RuleSet, settings: EngineSettings = EngineSettings()) {
         self.rules = rules
         self.settings = settings
@@ -192,8 +196,8 @@ struct EngineRun {
             }
             if !windowsClosed && !plan.fedDetections.isDisjoint(with: matchedSet) {
                 var values: [String: String] = [:]
-                for components in plan.keptPaths {
-                    if let text = event.field(at: components)?.scalarText { values[components.joined(separator: ".")] = text }
+                for (name, slot) in plan.keptSlots {
+                    if let text = event.field(slot: slot)?.scalarText { values[name] = text }
                 }
                 added.append(EngineState.StoredEvent(
                     id: id, time: event.eventTime,
@@ -238,8 +242,8 @@ struct EngineRun {
         state.findings![event.eventID, default: []].append(ruleID)
         var group: [AlertGroupValue] = []
         var keyParts: [String] = []
-        for (name, path) in plan.singleGroups[index] {
-            let text = event.field(at: path)?.scalarText ?? ""
+        for (name, slot) in plan.singleGroups[index] {
+            let text = event.field(slot: slot)?.scalarText ?? ""
             keyParts.append(text.lowercased())
             if !text.isEmpty { group.append(AlertGroupValue(field: name, value: text)) }
         }

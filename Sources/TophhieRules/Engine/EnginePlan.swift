@@ -23,18 +23,20 @@ struct EnginePlan: Sendable {
     let standaloneCorrelations: Set<Int>
     /// Detections whose matches must be kept for windowed correlations.
     let fedDetections: Set<Int>
-    /// For each detection: its suppression group's field names and pre-split Graph paths.
-    let singleGroups: [[(name: String, path: [String])]]
-    /// Graph paths whose values stored events keep.
-    let keptPaths: [[String]]
-    /// For each correlation, its `group-by` names resolved to pre-split Graph paths at load, so
+    /// For each detection: its suppression group's field names and interned Graph paths.
+    let singleGroups: [[(name: String, slot: FieldSlot)]]
+    /// Graph paths whose values stored events keep, with the dotted names they are kept under.
+    let keptSlots: [(name: String, slot: FieldSlot)]
+    /// For each correlation, its `group-by` names resolved to interned Graph paths at load, so
     /// first-seen and travel read an event without the field catalogue or a string split.
-    let groupComponents: [[[String]]]
+    let groupSlots: [[FieldSlot]]
     /// For each first-seen correlation, its value fields, resolved the same way.
-    let firstSeenFieldComponents: [Int: [[String]]]
+    let firstSeenFieldSlots: [Int: [FieldSlot]]
     /// Every Graph path any rule or the engine reads from an event; nil when a keyword search
     /// reads every string of it.
     let referencedPaths: [[String]]?
+    /// The slots a streamed event must carry; nil when a keyword search reads every string.
+    let layout: EventLayout?
     /// How long windows stay open: lookback plus the longest timespan.
     let horizon: TimeInterval
 
@@ -55,7 +57,7 @@ struct EnginePlan: Sendable {
         self.correlations = correlations
         singleGroups = detections.map { rule in
             (rule.options.groupBy ?? RuleEngineOptions.defaultSingleEventGroup).map { name in
-                (name, SignInFieldCatalog.resolve(name).path.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
+                (name, FieldSlot.intern(EnginePlan.components(name)))
             }
         }
         var detectionIndex: [String: Int] = [:]
@@ -135,10 +137,10 @@ struct EnginePlan: Sendable {
         windowedOrder.forEach { feed($0, depth: 0) }
         fedDetections = fed
 
-        groupComponents = correlations.map { rule in rule.groupBy.map(EnginePlan.components) }
-        var fieldComponents: [Int: [[String]]] = [:]
-        for c in firstSeen { if case .firstSeen(let spec) = correlations[c].kind { fieldComponents[c] = spec.fields.map(EnginePlan.components) } }
-        firstSeenFieldComponents = fieldComponents
+        groupSlots = correlations.map { rule in rule.groupBy.map { FieldSlot.intern(EnginePlan.components($0)) } }
+        var fieldSlots: [Int: [FieldSlot]] = [:]
+        for c in firstSeen { if case .firstSeen(let spec) = correlations[c].kind { fieldSlots[c] = spec.fields.map { FieldSlot.intern(EnginePlan.components($0)) } } }
+        firstSeenFieldSlots = fieldSlots
 
         var paths = Set(EnginePlan.displayPaths)
         var longest: TimeInterval = 0
@@ -152,10 +154,10 @@ struct EnginePlan: Sendable {
             longest = max(longest, rule.timespan.interval)
         }
         for c in travel { longest = max(longest, correlations[c].timespan.interval) }
-        keptPaths = paths.sorted().map { $0.split(separator: ".", omittingEmptySubsequences: false).map(String.init) }
+        keptSlots = paths.sorted().map { ($0, FieldSlot.intern(path: $0)) }
 
-        var referenced: [[String]]? = [["id"], ["createdDateTime"], EngineRun.latitudePath, EngineRun.longitudePath] + keptPaths
-            + singleGroups.flatMap { $0.map(\.path) } + groupComponents.flatMap { $0 } + fieldComponents.values.flatMap { $0 }
+        var referenced: [[String]]? = [["id"], ["createdDateTime"], EngineRun.latitudePath, EngineRun.longitudePath] + keptSlots.map(\.slot.components)
+            + singleGroups.flatMap { $0.map(\.slot.components) } + groupSlots.flatMap { $0.map(\.components) } + fieldSlots.values.flatMap { $0.map(\.components) }
         for rule in detections {
             for search in rule.detection.searches.values {
                 guard let paths = search.referencedPaths else { referenced = nil; break }
@@ -163,6 +165,7 @@ struct EnginePlan: Sendable {
             }
         }
         referencedPaths = referenced
+        layout = referenced.map { paths in EventLayout(slots: paths.map(FieldSlot.intern)) }
         horizon = settings.lookback + longest
     }
 }

@@ -13,6 +13,8 @@ public protocol RuleEvent: Sendable {
     func field(_ path: String) -> JSONValue?
     /// The value at a path already split at its dots; rules pre-split their field names.
     func field(at components: [String]) -> JSONValue?
+    /// The value at an interned path: what the engine and compiled rules call.
+    func field(slot: FieldSlot) -> JSONValue?
     /// Every string in the event, for Sigma keyword searches that look at the whole record.
     func searchableTexts() -> [String]
     /// A hash of the event's content: when Graph re-publishes the id with other content, the
@@ -23,6 +25,7 @@ public protocol RuleEvent: Sendable {
 extension RuleEvent {
     public var revision: String? { nil }
     public func field(at components: [String]) -> JSONValue? { field(components.joined(separator: ".")) }
+    public func field(slot: FieldSlot) -> JSONValue? { field(at: slot.components) }
     public func searchableTexts() -> [String] { [] }
 }
 
@@ -53,7 +56,7 @@ public struct JSONRuleEvent: RuleEvent, Codable, Hashable {
         return state.digest
     }
 
-    private static func feed(_ value: JSONValue, into state: inout StableHash.State) {
+    static func feed(_ value: JSONValue, into state: inout StableHash.State) {
         // A tag byte per kind and a terminator after strings keep different shapes apart.
         switch value {
         case .null: state.add(0x6E)

@@ -8,6 +8,8 @@ public struct FieldCondition: Sendable, Hashable {
     public var path: String
     public var modifiers: [ValueModifier]
     let components: [String]
+    /// `components` interned: what matching reads.
+    let slot: FieldSlot
     let matchers: [ValueMatcher]
     let requireAll: Bool
     let negated: Bool
@@ -19,7 +21,7 @@ public struct FieldCondition: Sendable, Hashable {
         case cidr(CIDRBlock)
         case compare(Comparison, Double)
         case exists(Bool)
-        case fieldRef(components: [String], mode: FieldRefMode, caseSensitive: Bool)
+        case fieldRef(FieldSlot, mode: FieldRefMode, caseSensitive: Bool)
     }
 
     enum Comparison: String, Sendable, Hashable { case gt, gte, lt, lte }
@@ -36,6 +38,7 @@ public struct FieldCondition: Sendable, Hashable {
         self.sourceField = sourceField
         self.path = path
         self.components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        self.slot = FieldSlot.intern(components)
         var modifiers: [ValueModifier] = []
         for raw in rawModifiers {
             if let modifier = ValueModifier(rawValue: raw) ?? ValueModifier.aliases[raw] {
@@ -93,7 +96,7 @@ public struct FieldCondition: Sendable, Hashable {
                 guard case .string(let other) = value else { throw RuleCompileError("'fieldref' takes a field name, not \(value)") }
                 let mapped = SignInFieldCatalog.resolve(other).path
                 let mode: FieldRefMode = has.contains(.contains) ? .contains : has.contains(.startswith) ? .startsWith : has.contains(.endswith) ? .endsWith : .equal
-                matchers.append(.fieldRef(components: mapped.split(separator: ".", omittingEmptySubsequences: false).map(String.init), mode: mode, caseSensitive: cased))
+                matchers.append(.fieldRef(FieldSlot.intern(path: mapped), mode: mode, caseSensitive: cased))
             } else {
                 var text = value.text ?? ""
                 if has.contains(.contains) { text = "*" + text + "*" }
@@ -108,12 +111,12 @@ public struct FieldCondition: Sendable, Hashable {
 
     /// The Graph paths this entry reads: its field and any field it compares with.
     var referencedPaths: [[String]] {
-        [components] + matchers.compactMap { if case .fieldRef(let other, _, _) = $0 { return other }; return nil }
+        [components] + matchers.compactMap { if case .fieldRef(let other, _, _) = $0 { return other.components }; return nil }
     }
 
     /// Whether the event satisfies this entry.
     public func matches(_ event: any RuleEvent) -> Bool {
-        let value = event.field(at: components)
+        let value = event.field(slot: slot)
         // The value's texts, lower-cased once for every pattern of the entry rather than once per
         // pattern: a list of ten error codes folded the same string ten times.
         var subject = Subject(value: value, folded: !anyCased)
@@ -187,8 +190,8 @@ public struct FieldCondition: Sendable, Hashable {
                 case .lte: return actual <= threshold
                 }
             }
-        case .fieldRef(let components, let mode, let caseSensitive):
-            guard let value, let other = event.field(at: components), let otherText = other.scalarText else { return false }
+        case .fieldRef(let otherSlot, let mode, let caseSensitive):
+            guard let value, let other = event.field(slot: otherSlot), let otherText = other.scalarText else { return false }
             let reference = caseSensitive ? otherText : otherText.lowercased()
             return FieldCondition.texts(value).contains { text in
                 let subject = caseSensitive ? text : text.lowercased()

@@ -41,6 +41,15 @@ public struct ReplayIndex: Sendable {
         entries.sorted { ($0.time, $0.id, $0.offset) < ($1.time, $1.id, $1.offset) }
     }
 
+    /// A record read back in the second pass into the engine's slots.
+    /// - Throws: `SignInEventError` when the bytes are no longer what the first pass saw.
+    public static func event(_ bytes: [UInt8], entry: Entry, layout: EventLayout) throws -> SlotEvent {
+        guard bytes.count == entry.length, let event = try? layout.event(bytes), event.eventID == entry.id, event.eventTime == entry.time else {
+            throw SignInEventError("the file changed while it was read (the sign-in at byte \(entry.offset) is not what it was)")
+        }
+        return event
+    }
+
     /// A record read back in the second pass, parsed keeping what the rules read.
     /// - Throws: `SignInEventError` when the bytes are no longer what the first pass saw.
     public static func event(_ bytes: [UInt8], entry: Entry, keeping projection: JSONProjection) throws -> JSONRuleEvent {

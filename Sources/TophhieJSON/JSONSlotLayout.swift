@@ -1,0 +1,127 @@
+import Foundation
+
+/// Paths of a JSON object read straight into numbered slots: the parser fills an array, one
+/// value per path, without building the objects around them.
+///
+/// Slot `i` holds the value at `paths[i]`, nil when absent, exactly what `value(at: paths[i])`
+/// of the fully parsed object gives (an object met twice under one key counts once, the last).
+public struct JSONSlotLayout: Sendable {
+    struct Node: Sendable {
+        var key: [UInt8]
+        var keyText: String
+        /// The slot this node's whole value fills, or -1.
+        var slot: Int
+        var children: [Node]
+        /// Every slot at or under this node, cleared when the node is met again.
+        var slotsBelow: [Int]
+        /// Paths under this node as components after it, with their slots: read from the built
+        /// value when the node is not an object (an array indexed by position).
+        var relative: [(components: [String], slot: Int)]
+    }
+
+    let root: [Node]
+    public let paths: [[String]]
+
+    /// A layout for `paths` (each non-empty), slot `i` for `paths[i]`.
+    public init(paths: [[String]]) {
+        self.paths = paths
+        var root: [Node] = []
+        for (slot, path) in paths.enumerated() where !path.isEmpty {
+            JSONSlotLayout.insert(path[...], slot: slot, into: &root)
+        }
+        self.root = root
+    }
+
+    private static func insert(_ path: ArraySlice<String>, slot: Int, into nodes: inout [Node]) {
+        let key = path.first!
+        let position = nodes.firstIndex { $0.keyText == key } ?? {
+            nodes.append(Node(key: Array(key.utf8), keyText: key, slot: -1, children: [], slotsBelow: [], relative: []))
+            return nodes.count - 1
+        }()
+        nodes[position].slotsBelow.append(slot)
+        let rest = path.dropFirst()
+        if rest.isEmpty {
+            nodes[position].slot = slot
+        } else {
+            nodes[position].relative.append((Array(rest), slot))
+            insert(rest, slot: slot, into: &nodes[position].children)
+        }
+    }
+}
+
+extension JSONValue {
+    /// Parses one JSON object into `layout`'s slots.
+    /// - Throws: `JSONParseError` as `parse` does: the whole text is checked for structure,
+    ///   and what fills a slot for UTF-8 too; a text that is not an object.
+    public static func parseSlots(_ bytes: [UInt8], layout: JSONSlotLayout) throws -> [JSONValue?] {
+        var slots = [JSONValue?](repeating: nil, count: layout.paths.count)
+        var parser = JSONParser(bytes: bytes)
+        try parser.parseSlotDocument(layout.root, into: &slots)
+        return slots
+    }
+}
+
+extension JSONParser {
+    mutating func parseSlotDocument(_ nodes: [JSONSlotLayout.Node], into slots: inout [JSONValue?]) throws {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { throw error("expected an object") }
+        try parseSlotObject(nodes, depth: 0, into: &slots)
+        skipWhitespace()
+        guard index == bytes.count else { throw error("unexpected text after the value") }
+    }
+
+    /// An object at `index`; members with a node fill slots, the rest are walked over.
+    private mutating func parseSlotObject(_ nodes: [JSONSlotLayout.Node], depth: Int, into slots: inout [JSONValue?]) throws {
+        guard depth < Self.maxDepth else { throw error("nested deeper than \(Self.maxDepth) levels") }
+        index += 1
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a member name in quotes") }
+            let node = try memberNode(nodes)
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after a member name") }
+            index += 1
+            skipWhitespace()
+            if let node {
+                // A key met again replaces what it held, as in the parsed object.
+                for slot in node.slotsBelow { slots[slot] = nil }
+                if node.slot < 0, index < bytes.count, bytes[index] == UInt8(ascii: "{") {
+                    try parseSlotObject(node.children, depth: depth + 1, into: &slots)
+                } else {
+                    let value = try parseValue(depth: depth + 1, .all)
+                    if node.slot >= 0 { slots[node.slot] = value }
+                    for (components, slot) in node.relative { slots[slot] = value.value(at: components) }
+                }
+            } else {
+                _ = try parseValue(depth: depth + 1, .skip)
+            }
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of input in an object") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; return }
+            throw error("expected ',' or '}' in an object")
+        }
+    }
+
+    /// Reads a member name and finds its node by comparing bytes; a name with escapes is decoded.
+    private mutating func memberNode(_ nodes: [JSONSlotLayout.Node]) throws -> JSONSlotLayout.Node? {
+        let start = index + 1
+        var scan = start
+        while scan < bytes.count, bytes[scan] != UInt8(ascii: "\""), bytes[scan] != UInt8(ascii: "\\"), bytes[scan] >= 0x20 { scan += 1 }
+        if scan < bytes.count, bytes[scan] == UInt8(ascii: "\"") {
+            let length = scan - start
+            index = scan + 1
+            return bytes.withUnsafeBufferPointer { buffer in
+                nodes.first { node in
+                    guard node.key.count == length else { return false }
+                    guard length > 0 else { return true }
+                    return node.key.withUnsafeBufferPointer { key in memcmp(key.baseAddress!, buffer.baseAddress! + start, length) == 0 }
+                }
+            }
+        }
+        let key = try parseString()
+        return nodes.first { $0.keyText == key }
+    }
+}

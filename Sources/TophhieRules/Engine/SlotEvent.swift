@@ -1,0 +1,77 @@
+import Foundation
+import TophhieJSON
+
+/// A sign-in read straight into an engine's slots: the values its rules and windows read, and
+/// no object tree. What a streamed replay feeds the engine.
+public struct SlotEvent: RuleEvent {
+    public let eventID: String
+    public let eventTime: Date
+    let values: [JSONValue?]
+    let layout: EventLayout
+
+    public func field(slot: FieldSlot) -> JSONValue? {
+        let local = slot.index < layout.local.count ? layout.local[slot.index] : -1
+        return local >= 0 ? values[local] : nil
+    }
+
+    public func field(at components: [String]) -> JSONValue? {
+        FieldSlot.existing(components).flatMap { field(slot: $0) }
+    }
+
+    public func field(_ path: String) -> JSONValue? {
+        field(at: path.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
+    }
+
+    /// The slots' values hashed in slot order: within one layout, other content gives another
+    /// revision; a change in a field no rule reads is not one (it could change nothing).
+    public var revision: String? {
+        var state = StableHash.State()
+        for value in values {
+            if let value { JSONRuleEvent.feed(value, into: &state) } else { state.add(0xFF) }
+        }
+        return state.digest
+    }
+}
+
+/// Which slots an engine's events carry and where each sits in a `SlotEvent`, with the parser
+/// layout that fills them.
+public struct EventLayout: Sendable {
+    public let slots: [FieldSlot]
+    /// By global slot number: the place in `SlotEvent.values`, or -1.
+    let local: [Int]
+    let json: JSONSlotLayout
+    private let idPlace: Int
+    private let timePlace: Int
+
+    /// A layout for `slots`; `id` and `createdDateTime` are added when missing.
+    public init(slots: [FieldSlot]) {
+        var unique: [FieldSlot] = []
+        for slot in [FieldSlot.intern(["id"]), FieldSlot.intern(["createdDateTime"])] + slots where !unique.contains(slot) {
+            unique.append(slot)
+        }
+        self.slots = unique
+        var local = [Int](repeating: -1, count: (unique.map(\.index).max() ?? 0) + 1)
+        for (place, slot) in unique.enumerated() { local[slot.index] = place }
+        self.local = local
+        json = JSONSlotLayout(paths: unique.map(\.components))
+        idPlace = 0
+        timePlace = 1
+    }
+
+    /// One signIn object's bytes as an event.
+    /// - Throws: `SignInEventError` with `SignInEvents.event`'s messages, or naming the JSON error.
+    public func event(_ bytes: [UInt8]) throws -> SlotEvent {
+        let values: [JSONValue?]
+        do { values = try JSONValue.parseSlots(bytes, layout: json) } catch let failure as JSONParseError {
+            throw SignInEventError("not a valid sign-in object (\(failure))")
+        }
+        guard let id = values[idPlace]?.scalarText, !id.isEmpty else { throw SignInEventError("a sign-in has no 'id'") }
+        guard let timeText = values[timePlace]?.stringValue else {
+            throw SignInEventError("sign-in '\(id)' has no 'createdDateTime'")
+        }
+        guard let time = GraphTimestamp.parse(timeText) else {
+            throw SignInEventError("sign-in '\(id)' has createdDateTime '\(timeText)', which is not an ISO 8601 time such as 2024-05-01T10:00:00Z")
+        }
+        return SlotEvent(eventID: id, eventTime: time, values: values, layout: self)
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+@testable import TophhieJSON
+
+/// Slots filled by the parser must hold exactly what `value(at:)` of the fully parsed object
+/// holds: nested paths, prefixes of one another, array indexes, absent paths, repeated keys.
+@Suite struct JSONSlotLayoutTests {
+    static let text = """
+    {"id":"a","status":{"errorCode":50126,"failureReason":"x"},"skip":{"deep":[1,{"k":"v"}]},
+     "location":{"city":"Lisbon","geoCoordinates":{"latitude":38.7,"longitude":null}},
+     "riskEventTypes_v2":["unfamiliarFeatures","anonymizedIPAddress"],"empty":{},"n\\u0061me":"escaped",
+     "twice":{"a":1,"b":2},"twice":{"a":3},"deviceDetail":null,"":"blank"}
+    """
+
+    static let paths: [[String]] = [
+        ["id"], ["status", "errorCode"], ["status"], ["status", "failureReason"], ["location", "city"],
+        ["location", "geoCoordinates", "latitude"], ["location", "geoCoordinates", "longitude"],
+        ["riskEventTypes_v2"], ["riskEventTypes_v2", "1"], ["riskEventTypes_v2", "9"], ["empty", "x"],
+        ["name"], ["twice", "a"], ["twice", "b"], ["deviceDetail", "browser"], ["absent"], ["absent", "deeper"],
+        [""], ["skip", "deep", "1", "k"],
+    ]
+
+    @Test func slotsHoldWhatTheParsedObjectHoldsAtEachPath() throws {
+        let full = try JSONValue.parse(Data(JSONSlotLayoutTests.text.utf8))
+        let slots = try JSONValue.parseSlots(Array(JSONSlotLayoutTests.text.utf8), layout: JSONSlotLayout(paths: JSONSlotLayoutTests.paths))
+        for (slot, path) in JSONSlotLayoutTests.paths.enumerated() {
+            #expect(slots[slot] == full.value(at: path), "\(path)")
+        }
+        #expect(slots[12] == .int(3) && slots[13] == nil, "a repeated key keeps only the last object")
+    }
+
+    @Test func everySuiteObjectFillsItsLeafPathsAsTheParserReadsThem() throws {
+        var compared = 0
+        for name in JSONTestSuiteTests.files where name.hasPrefix("y_") {
+            let data = JSONTestSuiteTests.contents(name)
+            guard case .object = try JSONValue.parse(data) else { continue }
+            let full = try JSONValue.parse(data)
+            var paths: [[String]] = []
+            func collect(_ value: JSONValue, _ path: [String]) {
+                if !path.isEmpty { paths.append(path) }
+                switch value {
+                case .object(let members): for (key, member) in members { collect(member, path + [key]) }
+                case .array(let items): for (index, item) in items.enumerated() { collect(item, path + [String(index)]) }
+                default: break
+                }
+            }
+            collect(full, [])
+            paths.append(["not", "there"])
+            let slots = try JSONValue.parseSlots(Array(data), layout: JSONSlotLayout(paths: paths))
+            for (slot, path) in paths.enumerated() { #expect(slots[slot] == full.value(at: path), "\(name) \(path)") }
+            compared += 1
+        }
+        #expect(compared >= 12)
+    }
+
+    @Test func brokenTextIsRefusedAsTheParserRefusesIt() {
+        let layout = JSONSlotLayout(paths: [["id"]])
+        for text in [#"{"id":"a""#, #"{"id":"a",}"#, #"{"skip":[1,]}"#, #"["id"]"#, #"{"id":"a"} x"#, #"{"skip":"\x"}"#] {
+            #expect(throws: JSONParseError.self, "\(text)") { _ = try JSONValue.parseSlots(Array(text.utf8), layout: layout) }
+        }
+    }
+}
