@@ -190,6 +190,18 @@ enum RulesTestPaths {
         #expect(output.err.contains(message), "\(output.err)")
     }
 
+    /// A string the first pass walks over but the rules read, with bytes that are not UTF-8:
+    /// the streamed replay gives way to the whole-file reading, which names the problem.
+    @Test func replayNamesInvalidUTF8InAFieldTheRulesRead() async throws {
+        let path = try RulesTestPaths.temporary("utf8.json", "[]")
+        var bytes = Array(#"[{"id":"a","createdDateTime":"2024-05-01T10:00:00Z","appDisplayName":""#.utf8)
+        bytes += [0xFF] + Array(#""}]"#.utf8)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let (code, output) = await run(["replay", path, "--rules", RulesTestPaths.rules])
+        #expect(code == .usage)
+        #expect(output.err.contains("the file is not valid JSON (invalid JSON at byte 70: invalid UTF-8 in a string)"), "\(output.err)")
+    }
+
     @Test func replayRejectsAnUnknownFormat() async throws {
         let (code, output) = await run(["replay", "x.json", "--format", "xml"])
         #expect(code == .usage)

@@ -43,7 +43,9 @@ struct StreamedReplay {
     }
 
     /// The second pass: every sign-in through one engine pass with now = the latest event time.
-    /// - Throws: `FileError`, or `SignInEventError` when the file changed between the passes.
+    /// - Throws: `FileError`, or `SignInEventError` when a record no longer reads as it did
+    ///   (the file changed, or a kept string is not UTF-8): the caller then reads the file the
+    ///   whole-file way, which names the record.
     /// - Parameter batchSize: sign-ins parsed and handed to the engine at a time.
     func evaluate(_ engine: Engine, batchSize: Int = 4096) throws -> EngineOutcome {
         let projection = engine.eventProjection

@@ -209,8 +209,14 @@ struct EngineRun {
             state.recent.removeAll { updatedHere.contains($0.id) }
         }
         // `added` follows `ordered`, so it is already sorted for the merge.
-        if !added.isEmpty {
-            state.recent = EngineRun.merge(state.recent, added)
+        if let first = added.first {
+            // A later batch of a pass comes after everything before it: appended, not merged
+            // (merging copied every stored event once a batch).
+            if let last = state.recent.last, (last.time, last.id) > (first.time, first.id) {
+                state.recent = EngineRun.merge(state.recent, added)
+            } else {
+                state.recent.append(contentsOf: added)
+            }
         }
     }
 

@@ -18,18 +18,18 @@ public struct ReplayIndex: Sendable {
     /// The latest event time: a single-poll replay's `now`.
     public private(set) var latest: Date?
 
-    private static let keys = JSONProjection(paths: [["id"], ["createdDateTime"]])
+    /// The id and the time, read into two slots without building the rest.
+    private static let keys = EventLayout(slots: [])
 
     public init() {}
 
     /// Records one sign-in.
-    /// - Returns: false when the record is not one this pass can take (not JSON, not UTF-8, no
-    ///   id or time): the caller then reads the file the whole-file way, whose errors name the
-    ///   record. UTF-8 is checked for the whole record here so the second pass cannot fail on it.
+    /// - Returns: false when the record is not one this pass can take (not JSON, no id or
+    ///   time): the caller then reads the file the whole-file way, whose errors name the record.
+    ///   The record's whole structure is checked here; the second pass checks the UTF-8 of
+    ///   what it keeps, and the caller goes the whole-file way if that fails.
     public mutating func add(_ bytes: [UInt8], at offset: Int) -> Bool {
-        guard String(validating: bytes, as: UTF8.self) != nil,
-              let json = try? JSONValue.parse(Data(bytes), keeping: ReplayIndex.keys),
-              let event = try? SignInEvents.event(json) else { return false }
+        guard let event = try? ReplayIndex.keys.event(bytes) else { return false }
         entries.append(Entry(time: event.eventTime, id: event.eventID, offset: offset, length: bytes.count))
         latest = max(latest ?? event.eventTime, event.eventTime)
         return true
