@@ -232,6 +232,8 @@ import TophhieJSON
         ("Edge 120.0.2210", "Edge"), ("Ios 17.4.1", "Ios"), ("Android 14", "Android"), ("Android 15", "Android"),
         ("Windows 10", "Windows"), ("Mobile Safari", "Mobile Safari"), ("Chrome 125.0.0 Mobile", "Chrome Mobile"),
         ("Windows10", "Windows10"), ("", ""),
+        // spaces collapse as the split does, on the fast path too
+        ("Mobile  Safari", "Mobile Safari"), (" Edge", "Edge"), ("Edge ", "Edge"), ("5G Phone", "Phone"), ("Édge 1", "Édge"),
     ])
     func versionNumbersAreDroppedDottedOrNot(text: String, expected: String) {
         #expect(EngineRun.withoutVersions(text) == expected)

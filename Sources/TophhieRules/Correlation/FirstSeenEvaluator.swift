@@ -57,7 +57,15 @@ extension EngineRun {
     /// `Windows 10` → `Windows`: a word that starts with a digit is a version (Graph writes
     /// `Android 14`, `Ios 17.4.1`, `Chrome 125.0.0`), and updates should not look like new devices.
     static func withoutVersions(_ text: String) -> String {
-        text.split(separator: " ").filter { word in
+        // Most values have no version word and no doubled space: returned as they are, without
+        // splitting and joining.
+        var previous: UInt8 = 0x20, plain = true
+        for byte in text.utf8 {
+            if (previous == 0x20 && ((byte >= 0x30 && byte <= 0x39) || byte == 0x20)) { plain = false; break }
+            previous = byte
+        }
+        if plain && previous != 0x20 { return text }
+        return text.split(separator: " ").filter { word in
             !(word.first.map { $0.isASCII && $0.isNumber } ?? false)
         }.joined(separator: " ")
     }

@@ -12,9 +12,11 @@ public struct DetectionMatches: Sendable {
     }
 
     let detections: [DetectionRule]
+    let matchers: [DetectionMatcher]
 
     public init(rules: RuleSet) {
         detections = rules.detections
+        matchers = detections.map { DetectionMatcher($0.detection) }
     }
 
     /// The matches of each event in order, each (rule, event id) once even when an id repeats.
@@ -23,7 +25,7 @@ public struct DetectionMatches: Sendable {
         var told = Set<String>()
         var result: [Match] = []
         for event in events {
-            for rule in detections where rule.detection.matches(event) {
+            for (rule, matcher) in zip(detections, matchers) where matcher.matches(event) {
                 guard told.insert(rule.metadata.id + "\u{1F}" + event.eventID).inserted else { continue }
                 result.append(Match(ruleID: rule.metadata.id, title: rule.metadata.title, eventID: event.eventID, eventTime: event.eventTime))
             }

@@ -180,7 +180,7 @@ struct EngineRun {
             fresh.insert(id)
 
             var matched: [Int] = []
-            for index in plan.detections.indices where plan.detections[index].detection.matches(event) {
+            for (index, matcher) in plan.matchers.enumerated() where matcher.matches(event) {
                 matched.append(index)
             }
             guard !matched.isEmpty else { continue }

@@ -10,6 +10,8 @@ struct EnginePlan: Sendable {
     }
 
     let detections: [DetectionRule]
+    /// Each detection's condition, held for matching (index as `detections`).
+    let matchers: [DetectionMatcher]
     let correlations: [CorrelationRule]
     /// For each correlation, its references in `rules` order (unresolvable ones dropped).
     let references: [[Reference]]
@@ -54,6 +56,7 @@ struct EnginePlan: Sendable {
         let detections = rules.detections
         let correlations = rules.correlations
         self.detections = detections
+        matchers = detections.map { DetectionMatcher($0.detection) }
         self.correlations = correlations
         singleGroups = detections.map { rule in
             (rule.options.groupBy ?? RuleEngineOptions.defaultSingleEventGroup).map { name in

@@ -1,0 +1,53 @@
+/// A detection's condition held for matching many events: the searches in order, the condition
+/// tree, and each event's search results remembered in two machine words.
+///
+/// A class, so the engine's loop reaches it without copying the rule around it (a `Detection`
+/// value carries its searches by name), and the memo needs no allocation per event.
+final class DetectionMatcher: Sendable {
+    private let detection: Detection
+    private let searches: [SearchIdentifier]
+    private let conditions: [Detection.Compiled]
+
+    init(_ detection: Detection) {
+        self.detection = detection
+        searches = detection.ordered
+        conditions = detection.compiled
+    }
+
+    /// Whether the event satisfies any of the conditions; each search is evaluated at most once.
+    func matches(_ event: any RuleEvent) -> Bool {
+        guard searches.count <= 64 else { return detection.matches(event) }
+        var known: UInt64 = 0, results: UInt64 = 0
+        for condition in conditions where evaluate(condition, event, &known, &results) { return true }
+        return false
+    }
+
+    private func search(_ i: Int, _ event: any RuleEvent, _ known: inout UInt64, _ results: inout UInt64) -> Bool {
+        let bit: UInt64 = 1 << UInt64(i)
+        if known & bit != 0 { return results & bit != 0 }
+        let result = searches[i].matches(event)
+        known |= bit
+        if result { results |= bit }
+        return result
+    }
+
+    private func evaluate(_ node: Detection.Compiled, _ event: any RuleEvent, _ known: inout UInt64, _ results: inout UInt64) -> Bool {
+        switch node {
+        case .search(let i): return search(i, event, &known, &results)
+        case .not(let inner): return !evaluate(inner, event, &known, &results)
+        case .and(let parts):
+            for part in parts where !evaluate(part, event, &known, &results) { return false }
+            return true
+        case .or(let parts):
+            for part in parts where evaluate(part, event, &known, &results) { return true }
+            return false
+        case .atLeast(let n, let indices):
+            var count = 0
+            for i in indices where search(i, event, &known, &results) {
+                count += 1
+                if count >= n { return true }
+            }
+            return false
+        }
+    }
+}
