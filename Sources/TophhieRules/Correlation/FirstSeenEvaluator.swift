@@ -11,7 +11,7 @@ extension EngineRun {
     ///   An alerting event under `alert-on` is checked but teaches nothing: a stranger's
     ///   password attempts must not make their country known.
     mutating func observeFirstSeen(_ c: Int, event: any RuleEvent, alerting: Bool) {
-        let rule = plan.correlations[c]
+        let rule = plan.correlationRefs[c]
         guard case .firstSeen(let spec) = rule.kind else { return }
         var groupValues: [String] = []
         for slot in plan.groupSlots[c] {

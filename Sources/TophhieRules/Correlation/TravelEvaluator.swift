@@ -10,7 +10,7 @@ extension EngineRun {
     static let longitudeSlot = FieldSlot.intern(longitudePath)
 
     mutating func observeTravel(_ c: Int, event: any RuleEvent) {
-        let rule = plan.correlations[c]
+        let rule = plan.correlationRefs[c]
         guard case .impossibleTravel(let spec) = rule.kind,
               let latitude = event.field(slot: EngineRun.latitudeSlot)?.doubleValue,
               let longitude = event.field(slot: EngineRun.longitudeSlot)?.doubleValue,
@@ -52,41 +52,45 @@ extension EngineRun {
         // with it; a person signs in from a handful of spots, so this skips most of the trigonometry.
         var spots: [(Double, Double)] = []
         let hereSeen = familiarPlaces[hereKey]
-        // By index: copying each remembered place (its strings) cost more than the arithmetic.
-        func consider(_ i: Int) {
-            let time = places[i].time
+        // Through a buffer pointer: reading a field of `places[i]` copied the whole place (its
+        // strings and detail) first, which cost more than the arithmetic.
+        func consider(_ buffer: UnsafeBufferPointer<EngineState.Place>, _ i: Int) {
+            let time = buffer[i].time
             let gap = abs(here.time.timeIntervalSince(time))
             // No trigonometry for a pair that cannot be travel: the great-circle distance is at
             // most the distance along the meridian plus along the parallel. Tested before the
             // spot, since a later sign-in at a spot that fails it fails it too (same bound, longer gap).
-            let bound = EngineRun.greatCircleUpperBoundKm(places[i].latitude, places[i].longitude, latitude, longitude)
+            let placeLatitude = buffer[i].latitude, placeLongitude = buffer[i].longitude
+            let bound = EngineRun.greatCircleUpperBoundKm(placeLatitude, placeLongitude, latitude, longitude)
             if bound < spec.minDistanceKm || (gap > 0 && bound / (gap / 3600) <= spec.maxSpeedKmh) { return }
-            let spot = (places[i].latitude, places[i].longitude)
+            let spot = (placeLatitude, placeLongitude)
             if spots.contains(where: { $0 == spot }) { return }
             if spots.count < 32 { spots.append(spot) }
-            let distance = EngineRun.greatCircleKm(places[i].latitude, places[i].longitude, latitude, longitude)
+            let distance = EngineRun.greatCircleKm(placeLatitude, placeLongitude, latitude, longitude)
             guard distance >= spec.minDistanceKm else { return }
             let speed = gap == 0 ? Double.infinity : distance / (gap / 3600)
-            guard speed > spec.maxSpeedKmh, places[i].id != here.id else { return }
+            guard speed > spec.maxSpeedKmh, buffer[i].id != here.id else { return }
             // Two places this person signs in from on other days (a VPN exit and home, a
             // carrier's egress cities) are not travel.
             let pairDay = EngineRun.day(max(here.time, time))
             if EngineRun.isFamiliar(hereSeen, before: pairDay, spec: spec)
-                && EngineRun.isFamiliar(familiarPlaces[EngineRun.placeKey(places[i])], before: pairDay, spec: spec) { return }
+                && EngineRun.isFamiliar(familiarPlaces[EngineRun.placeKey(buffer[i])], before: pairDay, spec: spec) { return }
             // The nearest such sign-in in time tells the story ("Tokyo, then New York"); the
             // faster pair breaks a tie.
-            if best.map({ (gap, -speed, places[i].id) < (abs(here.time.timeIntervalSince($0.place.time)), -$0.speed, $0.place.id) }) ?? true {
-                best = (places[i], distance, speed)
+            if best.map({ (gap, -speed, buffer[i].id) < (abs(here.time.timeIntervalSince($0.place.time)), -$0.speed, $0.place.id) }) ?? true {
+                best = (buffer[i], distance, speed)
             }
         }
-        var index = low - 1, compared = 0
-        while index >= 0, compared < EngineRun.maxTravelComparisons, here.time.timeIntervalSince(places[index].time) <= span {
-            consider(index); index -= 1; compared += 1
-        }
-        index = low; compared = 0
-        spots.removeAll(keepingCapacity: true)
-        while index < places.count, compared < EngineRun.maxTravelComparisons, places[index].time.timeIntervalSince(here.time) <= span {
-            consider(index); index += 1; compared += 1
+        places.withUnsafeBufferPointer { buffer in
+            var index = low - 1, compared = 0
+            while index >= 0, compared < EngineRun.maxTravelComparisons, here.time.timeIntervalSince(buffer[index].time) <= span {
+                consider(buffer, index); index -= 1; compared += 1
+            }
+            index = low; compared = 0
+            spots.removeAll(keepingCapacity: true)
+            while index < buffer.count, compared < EngineRun.maxTravelComparisons, buffer[index].time.timeIntervalSince(here.time) <= span {
+                consider(buffer, index); index += 1; compared += 1
+            }
         }
         let pairDay = best.map { EngineRun.day(max(here.time, $0.place.time)) } ?? 0
         // The pair's unfamiliar sign-ins are what it is about (both, when neither is familiar).

@@ -201,7 +201,7 @@ struct EngineRun {
                 }
                 added.append(EngineState.StoredEvent(
                     id: id, time: event.eventTime,
-                    rules: matched.filter(plan.fedDetections.contains).map { plan.detections[$0].metadata.id }.sorted(),
+                    rules: matched.filter(plan.fedDetections.contains).map { plan.detectionRefs[$0].metadata.id }.sorted(),
                     values: values))
             }
         }
@@ -241,7 +241,7 @@ struct EngineRun {
     /// A single-event rule's match: alerts once per event and rule, quiet for the rule's
     /// suppression period per group (by default the user and the address).
     mutating func emitSingle(_ index: Int, event: any RuleEvent) {
-        let rule = plan.detections[index]
+        let rule = plan.detectionRefs[index]
         let ruleID = rule.metadata.id
         if state.findings?[event.eventID]?.contains(ruleID) == true { return }
         state.findings = state.findings ?? [:]

@@ -12,6 +12,10 @@ struct EnginePlan: Sendable {
     let detections: [DetectionRule]
     /// Each detection's condition, held for matching (index as `detections`).
     let matchers: [DetectionMatcher]
+    /// Each detection's metadata and options by reference (index as `detections`).
+    let detectionRefs: [DetectionRuleRef]
+    /// Each correlation's per-event parts by reference (index as `correlations`).
+    let correlationRefs: [CorrelationRuleRef]
     let correlations: [CorrelationRule]
     /// For each correlation, its references in `rules` order (unresolvable ones dropped).
     let references: [[Reference]]
@@ -57,6 +61,8 @@ struct EnginePlan: Sendable {
         let correlations = rules.correlations
         self.detections = detections
         matchers = detections.map { DetectionMatcher($0.detection) }
+        detectionRefs = detections.map(DetectionRuleRef.init)
+        correlationRefs = correlations.map(CorrelationRuleRef.init)
         self.correlations = correlations
         singleGroups = detections.map { rule in
             (rule.options.groupBy ?? RuleEngineOptions.defaultSingleEventGroup).map { name in
