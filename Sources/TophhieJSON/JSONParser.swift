@@ -22,6 +22,9 @@ struct JSONParser {
 
     /// What to build; values outside it are skipped (checked for structure only).
     var projection = JSONProjection.everything
+    /// Slot parsing: stop once every slot holds a value (`parseSlots(untilFilled:)`).
+    var stopWhenFilled = false
+    var stopped = false
 
     mutating func parseDocument() throws -> JSONValue {
         skipWhitespace()

@@ -53,9 +53,13 @@ extension JSONValue {
     /// Parses one JSON object into `layout`'s slots.
     /// - Throws: `JSONParseError` as `parse` does: the whole text is checked for structure,
     ///   and what fills a slot for UTF-8 too; a text that is not an object.
-    public static func parseSlots(_ bytes: [UInt8], layout: JSONSlotLayout) throws -> [JSONValue?] {
+    /// - Parameter untilFilled: stop reading as soon as every slot of a top-level member has a
+    ///   value, without checking the rest: for a first pass that only needs a record's id and
+    ///   time (Graph writes them first) and leaves the checking to a second pass.
+    public static func parseSlots(_ bytes: [UInt8], layout: JSONSlotLayout, untilFilled: Bool = false) throws -> [JSONValue?] {
         var slots = [JSONValue?](repeating: nil, count: layout.paths.count)
         var parser = JSONParser(bytes: bytes)
+        parser.stopWhenFilled = untilFilled
         try parser.parseSlotDocument(layout.root, into: &slots)
         return slots
     }
@@ -66,6 +70,7 @@ extension JSONParser {
         skipWhitespace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { throw error("expected an object") }
         try parseSlotObject(nodes, depth: 0, into: &slots)
+        if stopped { return }
         skipWhitespace()
         guard index == bytes.count else { throw error("unexpected text after the value") }
     }
@@ -94,6 +99,7 @@ extension JSONParser {
                     if node.slot >= 0 { slots[node.slot] = value }
                     for (components, slot) in node.relative { slots[slot] = value.value(at: components) }
                 }
+                if stopWhenFilled, depth == 0, !slots.contains(where: { $0 == nil }) { stopped = true; return }
             } else {
                 _ = try parseValue(depth: depth + 1, .skip)
             }

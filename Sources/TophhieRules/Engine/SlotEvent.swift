@@ -60,9 +60,10 @@ public struct EventLayout: Sendable {
 
     /// One signIn object's bytes as an event.
     /// - Throws: `SignInEventError` with `SignInEvents.event`'s messages, or naming the JSON error.
-    public func event(_ bytes: [UInt8]) throws -> SlotEvent {
+    /// - Parameter untilFilled: stop reading once every slot has a value (`parseSlots`).
+    public func event(_ bytes: [UInt8], untilFilled: Bool = false) throws -> SlotEvent {
         let values: [JSONValue?]
-        do { values = try JSONValue.parseSlots(bytes, layout: json) } catch let failure as JSONParseError {
+        do { values = try JSONValue.parseSlots(bytes, layout: json, untilFilled: untilFilled) } catch let failure as JSONParseError {
             throw SignInEventError("not a valid sign-in object (\(failure))")
         }
         guard let id = values[idPlace]?.scalarText, !id.isEmpty else { throw SignInEventError("a sign-in has no 'id'") }

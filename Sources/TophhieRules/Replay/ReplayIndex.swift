@@ -26,10 +26,10 @@ public struct ReplayIndex: Sendable {
     /// Records one sign-in.
     /// - Returns: false when the record is not one this pass can take (not JSON, no id or
     ///   time): the caller then reads the file the whole-file way, whose errors name the record.
-    ///   The record's whole structure is checked here; the second pass checks the UTF-8 of
-    ///   what it keeps, and the caller goes the whole-file way if that fails.
+    ///   Reading stops at the time and id (Graph writes them first): the second pass checks
+    ///   the whole record, and the caller goes the whole-file way if that fails.
     public mutating func add(_ bytes: [UInt8], at offset: Int) -> Bool {
-        guard let event = try? ReplayIndex.keys.event(bytes) else { return false }
+        guard let event = try? ReplayIndex.keys.event(bytes, untilFilled: true) else { return false }
         entries.append(Entry(time: event.eventTime, id: event.eventID, offset: offset, length: bytes.count))
         latest = max(latest ?? event.eventTime, event.eventTime)
         return true
