@@ -2,6 +2,7 @@ import Foundation
 import TophhieAgent
 import TophhieJSON
 import TophhieRules
+import TophhieSystem
 
 /// `tophhie-watch rules match FILE`: which sign-ins each detection rule selects, on its own.
 enum RulesMatchCommand: CLICommand {
@@ -41,29 +42,51 @@ enum RulesMatchCommand: CLICommand {
             for diagnostic in errors { io.err(ControlCharacterEscaping.escape(diagnostic.description) + "\n") }
             throw UsageError("the rules have \(errors.count) error(s); run 'tophhie-watch rules check'")
         }
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw UsageError("cannot read '\(file)'")
-        }
-        let input: ReplayInput
-        do {
-            input = try ReplayInput(data: data, keeping: Engine(rules: set).eventProjection)
-        } catch let error as SignInEventError {
-            throw UsageError("\(file): \(error.message)")
-        }
-        let matches = DetectionMatches(rules: set).matches(input.polls.flatMap(\.events))
-        for match in matches {
+        let engine = Engine(rules: set)
+        let matcher = DetectionMatches(rules: set)
+        func line(_ match: DetectionMatches.Match) -> String {
             if format == "json" {
                 let line: JSONValue = .object([
                     "rule": .string(match.ruleID), "title": .string(match.title),
                     "event": .string(match.eventID), "time": .string(GraphTimestamp.alertText(match.eventTime)),
                 ])
-                io.out(ControlCharacterEscaping.hardenJSON(String(decoding: line.canonicalData(), as: UTF8.self)) + "\n")
-            } else {
-                io.out(ControlCharacterEscaping.escape("\(match.ruleID) \(match.eventID) \(GraphTimestamp.alertText(match.eventTime))") + "\n")
+                return ControlCharacterEscaping.hardenJSON(String(decoding: line.canonicalData(), as: UTF8.self)) + "\n"
             }
+            return ControlCharacterEscaping.escape("\(match.ruleID) \(match.eventID) \(GraphTimestamp.alertText(match.eventTime))") + "\n"
         }
+        // Streamed like replay (a batch of sign-ins in memory at a time) when the file allows;
+        // the lines are gathered first so a record found broken late prints nothing half-way.
+        let streamed = try await BlockingWork.shared.run { () -> (count: Int, matches: [DetectionMatches.Match])? in
+            guard let replay = StreamedReplay.open(file) else { return nil }
+            var told = Set<String>()
+            var found: [DetectionMatches.Match] = []
+            do {
+                try replay.forEachBatch(engine) { found += matcher.matches($0, told: &told) }
+            } catch {
+                return nil
+            }
+            return (replay.index.entries.count, found)
+        }
+        let matches: [DetectionMatches.Match]
+        let eventCount: Int
+        if let streamed {
+            (eventCount, matches) = streamed
+        } else {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw UsageError("cannot read '\(file)'")
+            }
+            let input: ReplayInput
+            do {
+                input = try ReplayInput(data: data, keeping: engine.eventProjection)
+            } catch let error as SignInEventError {
+                throw UsageError("\(file): \(error.message)")
+            }
+            matches = matcher.matches(input.polls.flatMap(\.events))
+            eventCount = input.eventCount
+        }
+        for match in matches { io.out(line(match)) }
         let rulesMatching = Set(matches.map(\.ruleID)).count
-        io.err("rules match: \(input.eventCount) event(s), \(set.detections.count) detection rule(s): \(matches.count) match(es) by \(rulesMatching) rule(s)\n")
+        io.err("rules match: \(eventCount) event(s), \(set.detections.count) detection rule(s): \(matches.count) match(es) by \(rulesMatching) rule(s)\n")
         return .ok
     }
 }

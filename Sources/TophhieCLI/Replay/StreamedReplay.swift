@@ -70,4 +70,28 @@ struct StreamedReplay {
         }
         return pass.finish()
     }
+
+    /// Every sign-in in file order, a batch at a time, read into the engine's slots (or whole
+    /// when a keyword search reads every string): for `rules match`, which needs no order.
+    /// - Throws: as `evaluate`, or what `body` throws.
+    func forEachBatch(_ engine: Engine, batchSize: Int = 4096, _ body: ([any RuleEvent]) throws -> Void) throws {
+        let projection = engine.eventProjection
+        var start = 0
+        let entries = index.entries
+        while start < entries.count {
+            let batch = entries[start..<min(start + batchSize, entries.count)]
+            var events: [any RuleEvent] = []
+            events.reserveCapacity(batch.count)
+            for entry in batch {
+                let bytes = try file.read(at: entry.offset, count: entry.length)
+                if let layout = engine.eventLayout {
+                    events.append(try ReplayIndex.event(bytes, entry: entry, layout: layout))
+                } else {
+                    events.append(try ReplayIndex.event(bytes, entry: entry, keeping: projection))
+                }
+            }
+            try body(events)
+            start += batch.count
+        }
+    }
 }

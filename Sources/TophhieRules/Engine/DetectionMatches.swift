@@ -23,6 +23,11 @@ public struct DetectionMatches: Sendable {
     /// - Complexity: O(n·r) for n events and r detection rules.
     public func matches(_ events: [any RuleEvent]) -> [Match] {
         var told = Set<String>()
+        return matches(events, told: &told)
+    }
+
+    /// The matches of a batch, each (rule, event id) once across the batches that share `told`.
+    public func matches(_ events: [any RuleEvent], told: inout Set<String>) -> [Match] {
         var result: [Match] = []
         for event in events {
             for (rule, matcher) in zip(detections, matchers) where matcher.matches(event) {
