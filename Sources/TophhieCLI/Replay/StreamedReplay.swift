@@ -48,50 +48,36 @@ struct StreamedReplay {
     ///   whole-file way, which names the record.
     /// - Parameter batchSize: sign-ins parsed and handed to the engine at a time.
     func evaluate(_ engine: Engine, batchSize: Int = 4096) throws -> EngineOutcome {
-        let projection = engine.eventProjection
         var pass = engine.beginPass(EngineState(), now: index.latest ?? Date(timeIntervalSince1970: 0))
         let ordered = index.ordered()
-        var start = 0
-        while start < ordered.count {
-            let batch = ordered[start..<min(start + batchSize, ordered.count)]
-            var events: [any RuleEvent] = []
-            events.reserveCapacity(batch.count)
-            for entry in batch {
-                let bytes = try file.read(at: entry.offset, count: entry.length)
-                // Into slots when the rules name their fields; whole when a keyword search reads every string.
-                if let layout = engine.eventLayout {
-                    events.append(try ReplayIndex.event(bytes, entry: entry, layout: layout))
-                } else {
-                    events.append(try ReplayIndex.event(bytes, entry: entry, keeping: projection))
-                }
-            }
-            pass.add(events)
-            start += batch.count
-        }
+        try StreamedReplay.batches(ordered[...], batchSize: batchSize, file: file, engine: engine) { pass.add($0) }
         return pass.finish()
+    }
+
+    /// Hands `entries` to `body` a batch at a time, in order, reading the next batch on a
+    /// second thread while `body` runs.
+    static func batches(_ entries: ArraySlice<ReplayIndex.Entry>, batchSize: Int, file: ReadableFile, engine: Engine,
+                        _ body: ([any RuleEvent]) throws -> Void) throws {
+        guard !entries.isEmpty else { return }
+        let prefetch = BatchPrefetch(file: file, engine: engine)
+        var start = entries.startIndex
+        prefetch.start(entries[start..<min(start + batchSize, entries.endIndex)])
+        while start < entries.endIndex {
+            let events = try prefetch.take()
+            start += events.count
+            if start < entries.endIndex { prefetch.start(entries[start..<min(start + batchSize, entries.endIndex)]) }
+            do { try body(events) } catch {
+                // Let the batch in flight finish before the files and buffers go.
+                if start < entries.endIndex { _ = try? prefetch.take() }
+                throw error
+            }
+        }
     }
 
     /// Every sign-in in file order, a batch at a time, read into the engine's slots (or whole
     /// when a keyword search reads every string): for `rules match`, which needs no order.
     /// - Throws: as `evaluate`, or what `body` throws.
     func forEachBatch(_ engine: Engine, batchSize: Int = 4096, _ body: ([any RuleEvent]) throws -> Void) throws {
-        let projection = engine.eventProjection
-        var start = 0
-        let entries = index.entries
-        while start < entries.count {
-            let batch = entries[start..<min(start + batchSize, entries.count)]
-            var events: [any RuleEvent] = []
-            events.reserveCapacity(batch.count)
-            for entry in batch {
-                let bytes = try file.read(at: entry.offset, count: entry.length)
-                if let layout = engine.eventLayout {
-                    events.append(try ReplayIndex.event(bytes, entry: entry, layout: layout))
-                } else {
-                    events.append(try ReplayIndex.event(bytes, entry: entry, keeping: projection))
-                }
-            }
-            try body(events)
-            start += batch.count
-        }
+        try StreamedReplay.batches(index.entries[...], batchSize: batchSize, file: file, engine: engine, body)
     }
 }
