@@ -47,12 +47,7 @@ enum ReplayCommand: CLICommand {
             settings.lookback = duration.interval
         }
         let rulePaths = arguments.values("rules").isEmpty ? ConnectionOptions.defaultRulePaths(io) : arguments.values("rules")
-        let set = RuleLoader.load(try RuleFiles.read(rulePaths))
-        let errors = set.diagnostics.filter { $0.severity == .error }
-        guard errors.isEmpty else {
-            for diagnostic in errors { io.err(ControlCharacterEscaping.escape(diagnostic.description) + "\n") }
-            throw UsageError("the rules have \(errors.count) error(s); run 'tophhie-watch rules check'")
-        }
+        let set = try RuleFiles.loadRunnable(rulePaths, io: io)
         let progress = io.errIsTerminal
         if progress { io.err("replay: reading \(file)…\r") }
         let engine = Engine(rules: set, settings: settings)
@@ -80,16 +75,8 @@ enum ReplayCommand: CLICommand {
             }
             return .ok
         }
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw UsageError("cannot read '\(file)'")
-        }
-        let input: ReplayInput
-        do {
-            // Only what the rules read is built; the rest of each sign-in is walked over.
-            input = try ReplayInput(data: data, keeping: engine.eventProjection)
-        } catch let error as SignInEventError {
-            throw UsageError("\(file): \(error.message)")
-        }
+        // Only what the rules read is built; the rest of each sign-in is walked over.
+        let input = try WholeReplayFile.read(file, keeping: engine.eventProjection)
 
         var state = EngineState()
         var alertCount = 0

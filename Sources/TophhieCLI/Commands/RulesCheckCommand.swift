@@ -39,6 +39,17 @@ enum RulesCheckCommand: CLICommand {
 
 /// Reads rule paths for the rules commands, turning a missing path into a usage error.
 enum RuleFiles {
+    /// The rules for a command that runs them: every error printed, then a usage error.
+    static func loadRunnable(_ paths: [String], io: CommandIO) throws -> RuleSet {
+        let set = RuleLoader.load(try read(paths))
+        let errors = set.diagnostics.filter { $0.severity == .error }
+        guard errors.isEmpty else {
+            for diagnostic in errors { io.err(ControlCharacterEscaping.escape(diagnostic.description) + "\n") }
+            throw UsageError("the rules have \(errors.count) error(s); run 'tophhie-watch rules check'")
+        }
+        return set
+    }
+
     static func read(_ paths: [String], select: (String) -> Bool = RuleSource.isRuleFile) throws -> [RuleSource] {
         do {
             return try RuleSource.read(paths: paths, select: select)

@@ -36,12 +36,7 @@ enum RulesMatchCommand: CLICommand {
             throw UsageError("option '--format' takes 'text' or 'json', not '\(format)'")
         }
         let rulePaths = arguments.values("rules").isEmpty ? ConnectionOptions.defaultRulePaths(io) : arguments.values("rules")
-        let set = RuleLoader.load(try RuleFiles.read(rulePaths))
-        let errors = set.diagnostics.filter { $0.severity == .error }
-        guard errors.isEmpty else {
-            for diagnostic in errors { io.err(ControlCharacterEscaping.escape(diagnostic.description) + "\n") }
-            throw UsageError("the rules have \(errors.count) error(s); run 'tophhie-watch rules check'")
-        }
+        let set = try RuleFiles.loadRunnable(rulePaths, io: io)
         let engine = Engine(rules: set)
         let matcher = DetectionMatches(rules: set)
         func line(_ match: DetectionMatches.Match) -> String {
@@ -72,15 +67,7 @@ enum RulesMatchCommand: CLICommand {
         if let streamed {
             (eventCount, matches) = streamed
         } else {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw UsageError("cannot read '\(file)'")
-            }
-            let input: ReplayInput
-            do {
-                input = try ReplayInput(data: data, keeping: engine.eventProjection)
-            } catch let error as SignInEventError {
-                throw UsageError("\(file): \(error.message)")
-            }
+            let input = try WholeReplayFile.read(file, keeping: engine.eventProjection)
             matches = matcher.matches(input.polls.flatMap(\.events))
             eventCount = input.eventCount
         }
