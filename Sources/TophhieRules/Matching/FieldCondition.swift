@@ -13,6 +13,23 @@ public struct FieldCondition: Sendable, Hashable {
     let matchers: [ValueMatcher]
     let requireAll: Bool
     let negated: Bool
+    /// Whether any text pattern compares case-sensitively (`cased` applies to the whole entry).
+    let anyCased: Bool
+    /// For a long list of exact values (no wildcard, no other modifier): the lists as sets, so a
+    /// match is a lookup rather than a walk through the list.
+    let exactSets: ExactSets?
+
+    struct ExactSets: Sendable, Hashable {
+        /// Every value's folded text.
+        var texts: Set<String>
+        /// The folded texts of the values written as strings (`'50053'`): a number matches them
+        /// by its text; a value written as a number matches a number only by value.
+        var stringTexts: Set<String>
+        var numbers: Set<Double>
+    }
+
+    /// From this many exact values on, an entry matches through `exactSets`.
+    static let setThreshold = 8
 
     enum ValueMatcher: Sendable, Hashable {
         case null
@@ -107,6 +124,19 @@ public struct FieldCondition: Sendable, Hashable {
             }
         }
         self.matchers = matchers
+        anyCased = matchers.contains { if case .text(let pattern, _) = $0 { return pattern.caseSensitive }; return false }
+        exactSets = FieldCondition.exactSets(matchers, requireAll: requireAll, negated: negated, cased: anyCased)
+    }
+
+    private static func exactSets(_ matchers: [ValueMatcher], requireAll: Bool, negated: Bool, cased: Bool) -> ExactSets? {
+        guard matchers.count >= setThreshold, !requireAll, !negated, !cased else { return nil }
+        var sets = ExactSets(texts: [], stringTexts: [], numbers: [])
+        for matcher in matchers {
+            guard case .text(let pattern, let number) = matcher, case .exact(let text) = pattern.shape else { return nil }
+            sets.texts.insert(text)
+            if let number { sets.numbers.insert(number) } else { sets.stringTexts.insert(text) }
+        }
+        return sets
     }
 
     /// The Graph paths this entry reads: its field and any field it compares with.
@@ -116,6 +146,27 @@ public struct FieldCondition: Sendable, Hashable {
 
     /// Whether the event satisfies this entry.
     public func matches(_ event: any RuleEvent) -> Bool {
+        if let exactSets {
+            guard let value = event.field(slot: slot) else { return false }
+            return FieldCondition.matches(value, exactSets)
+        }
+        return matchesEach(event)
+    }
+
+    /// The same answer as walking the list: a number by value, else each text by its folded form.
+    static func matches(_ value: JSONValue, _ sets: ExactSets) -> Bool {
+        switch value {
+        case .int, .double:
+            let actual = number(value)!
+            return sets.numbers.contains(actual) || value.scalarText.map { sets.stringTexts.contains($0.lowercased()) } == true
+        default:
+            if let actual = number(value), sets.numbers.contains(actual) { return true }
+            return texts(value).contains { sets.texts.contains($0.lowercased()) }
+        }
+    }
+
+    /// Whether the event satisfies this entry, testing each value in turn (what `exactSets` speeds up).
+    func matchesEach(_ event: any RuleEvent) -> Bool {
         let value = event.field(slot: slot)
         // The value's texts, lower-cased once for every pattern of the entry rather than once per
         // pattern: a list of ten error codes folded the same string ten times.
@@ -130,10 +181,6 @@ public struct FieldCondition: Sendable, Hashable {
         return matchers.contains { match($0, value, &subject, event) }
     }
 
-    /// Whether any text pattern compares case-sensitively (`cased` applies to the whole entry).
-    private var anyCased: Bool {
-        matchers.contains { if case .text(let pattern, _) = $0 { return pattern.caseSensitive }; return false }
-    }
 
     /// An event value's texts, worked out on first use.
     private struct Subject {
