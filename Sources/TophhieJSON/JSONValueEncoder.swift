@@ -14,6 +14,17 @@ public struct JSONValueEncoder: Sendable {
         try root.encode(value, codingPath: [])
         return root.value
     }
+
+    /// The value as compact JSON with sorted keys, the bytes `encode(value).canonicalBytes()`
+    /// gives, written without building the `JSONValue` in between.
+    /// - Throws: as `encode`.
+    public func encodeBytes<T: Encodable>(_ value: T) throws -> [UInt8] {
+        let root = EncodingNode()
+        try root.encode(value, codingPath: [])
+        var out: [UInt8] = []
+        root.write(into: &out)
+        return out
+    }
 }
 
 /// One value under construction; containers write into it by reference.
@@ -33,6 +44,31 @@ final class EncodingNode {
     }
 
     func set(_ v: JSONValue) { kind = .scalar(v) }
+
+    /// What `value.canonicalBytes()` would give.
+    func write(into out: inout [UInt8]) {
+        switch kind {
+        case .unset: out.append(contentsOf: [0x7B, 0x7D])
+        case .scalar(let v): JSONWriter.write(v, into: &out)
+        case .array:
+            out.append(0x5B)
+            for (index, item) in items.enumerated() {
+                if index > 0 { out.append(0x2C) }
+                item.write(into: &out)
+            }
+            out.append(0x5D)
+        case .object:
+            out.append(0x7B)
+            let keys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            for (index, key) in keys.enumerated() {
+                if index > 0 { out.append(0x2C) }
+                JSONWriter.writeString(key, into: &out)
+                out.append(0x3A)
+                members[key]!.write(into: &out)
+            }
+            out.append(0x7D)
+        }
+    }
 
     func member(_ key: String) -> EncodingNode {
         if case .object = kind {} else { kind = .object; members = [:] }

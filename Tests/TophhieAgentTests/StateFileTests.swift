@@ -68,6 +68,8 @@ import TophhieSimulator
         let written = try Data(contentsOf: store.file)
         #expect(try StateFileTests.foundationDecoded(written) == expected)
         #expect(try store.load() == expected)
+        // Written straight from the encoder, the bytes the JSON value would give.
+        #expect(written == Data(try JSONValueEncoder().encode(expected).canonicalBytes()))
         // The same value always gives the same bytes.
         try store.commit(try store.load())
         #expect(try Data(contentsOf: store.file) == written)

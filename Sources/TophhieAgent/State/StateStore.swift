@@ -41,7 +41,7 @@ public struct StateStore: Sendable {
 
     /// Replaces the state so a crash leaves the old one or the new one, never a part.
     public func commit(_ state: AgentState) throws {
-        let bytes = try JSONValueEncoder().encode(state).canonicalBytes()
+        let bytes = try JSONValueEncoder().encodeBytes(state)
         try DurableFile.makeDirectory(file.deletingLastPathComponent().path)
         try DurableFile.replace(file.path, with: bytes)
     }
