@@ -3,6 +3,7 @@ import Testing
 import TophhieJSON
 @testable import TophhieRules
 import TophhieSimulator
+import TophhieSystem
 @testable import TophhieCLI
 
 /// Replay builds only the parts of each sign-in the rules read; the default pack must fire
@@ -44,7 +45,7 @@ import TophhieSimulator
     /// whole-file replay gives: records cut across chunks, newest first as Graph pages come, a
     /// repeated id, and an id re-published with other content.
     @Test(arguments: [(7, 3), (1 << 20, 4096)])
-    func theStreamedReplayFiresWhatTheWholeFileReplayFires(_ chunk: Int, _ batch: Int) throws {
+    func theStreamedReplayFiresWhatTheWholeFileReplayFires(_ chunk: Int, _ batch: Int) async throws {
         var factory = SignInFactory(seed: 23, account: .init(userID: "26be570a-ae82-4189-b4e2-a37c6808512d", userPrincipalName: "jane@contoso.com", displayName: "Jane"))
         let start = Date(timeIntervalSince1970: 1_788_000_000)
         var events: [JSONValue] = []
@@ -72,7 +73,8 @@ import TophhieSimulator
         let whole = engine.evaluate(EngineState(), events: input.polls[0].events, now: input.polls[0].at)
         let replay = try #require(StreamedReplay.open(path, chunkSize: chunk))
         #expect(replay.index.entries.count == events.count)
-        let streamed = try replay.evaluate(engine, batchSize: batch)
+        // On a blocking-work thread, as replay runs it: the prefetch waits for its worker.
+        let streamed = try await BlockingWork.shared.run { try replay.evaluate(engine, batchSize: batch) }
         #expect(whole.alerts.count >= 3, "\(whole.alerts.map(\.rule.id))")
         #expect(streamed.alerts.map(AlertJSON.line) == whole.alerts.map(AlertJSON.line))
         // Revisions are digests of what was read (slots here, the projected tree there): the same
