@@ -18,41 +18,45 @@ struct ValueDecoder: Decoder {
     let codingPath: [any CodingKey]
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, codingPath: [any CodingKey]) throws -> T {
-        if type == Date.self {
-            return Date(timeIntervalSince1970: try number(Double.self, value, codingPath)) as! T
-        }
-        return try T(from: ValueDecoder(value: value, codingPath: codingPath))
+    static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, codingPath: @autoclosure () -> [any CodingKey]) throws -> T {
+        // Dates and the common scalars directly, without a decoder (and its path) per value.
+        if type == Date.self { return Date(timeIntervalSince1970: try number(Double.self, value, codingPath())) as! T }
+        if type == String.self { return try string(value, codingPath()) as! T }
+        if type == Double.self { return try number(Double.self, value, codingPath()) as! T }
+        if type == Int.self { return try integer(Int.self, value, codingPath()) as! T }
+        if type == Bool.self { return try bool(value, codingPath()) as! T }
+        return try T(from: ValueDecoder(value: value, codingPath: codingPath()))
     }
 
-    static func mismatch(_ type: Any.Type, _ value: JSONValue, _ codingPath: [any CodingKey]) -> DecodingError {
-        DecodingError.typeMismatch(type, .init(codingPath: codingPath, debugDescription: "expected \(type), found \(value)"))
+    // The coding path is an autoclosure: built only for an error, not for every field read.
+    static func mismatch(_ type: Any.Type, _ value: JSONValue, _ codingPath: @autoclosure () -> [any CodingKey]) -> DecodingError {
+        DecodingError.typeMismatch(type, .init(codingPath: codingPath(), debugDescription: "expected \(type), found \(value)"))
     }
 
-    static func number<F: BinaryFloatingPoint>(_ type: F.Type, _ value: JSONValue, _ codingPath: [any CodingKey]) throws -> F {
+    static func number<F: BinaryFloatingPoint>(_ type: F.Type, _ value: JSONValue, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> F {
         switch value {
         case .int(let i): return F(i)
         case .double(let d): return F(d)
-        default: throw mismatch(type, value, codingPath)
+        default: throw mismatch(type, value, codingPath())
         }
     }
 
-    static func integer<I: FixedWidthInteger>(_ type: I.Type, _ value: JSONValue, _ codingPath: [any CodingKey]) throws -> I {
+    static func integer<I: FixedWidthInteger>(_ type: I.Type, _ value: JSONValue, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> I {
         switch value {
         case .int(let i): if let exact = I(exactly: i) { return exact }
         case .double(let d): if let exact = I(exactly: d) { return exact }
         default: break
         }
-        throw mismatch(type, value, codingPath)
+        throw mismatch(type, value, codingPath())
     }
 
-    static func string(_ value: JSONValue, _ codingPath: [any CodingKey]) throws -> String {
-        guard case .string(let s) = value else { throw mismatch(String.self, value, codingPath) }
+    static func string(_ value: JSONValue, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> String {
+        guard case .string(let s) = value else { throw mismatch(String.self, value, codingPath()) }
         return s
     }
 
-    static func bool(_ value: JSONValue, _ codingPath: [any CodingKey]) throws -> Bool {
-        guard case .bool(let b) = value else { throw mismatch(Bool.self, value, codingPath) }
+    static func bool(_ value: JSONValue, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> Bool {
+        guard case .bool(let b) = value else { throw mismatch(Bool.self, value, codingPath()) }
         return b
     }
 

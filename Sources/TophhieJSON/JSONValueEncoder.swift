@@ -94,24 +94,34 @@ final class EncodingNode {
     func beginObject() { if case .object = kind {} else { kind = .object; members = [:] } }
     func beginArray() { if case .array = kind {} else { kind = .array; items = [] } }
 
-    func encode<T: Encodable>(_ value: T, codingPath: [any CodingKey]) throws {
-        if let date = value as? Date {
-            set(try EncodingNode.number(date.timeIntervalSince1970, codingPath))
+    // The coding path is an autoclosure: built only for an error or a nested container, not for
+    // every scalar written.
+    func encode<T: Encodable>(_ value: T, codingPath: @autoclosure () -> [any CodingKey]) throws {
+        if T.self == Date.self {
+            set(try EncodingNode.number((value as! Date).timeIntervalSince1970, codingPath()))
+        } else if T.self == String.self {
+            set(.string(value as! String))
+        } else if T.self == Double.self {
+            set(try EncodingNode.number(value as! Double, codingPath()))
+        } else if T.self == Int.self {
+            set(.int(Int64(value as! Int)))
+        } else if T.self == Bool.self {
+            set(.bool(value as! Bool))
         } else {
-            try value.encode(to: NodeEncoder(node: self, codingPath: codingPath))
+            try value.encode(to: NodeEncoder(node: self, codingPath: codingPath()))
         }
     }
 
-    static func number(_ d: Double, _ codingPath: [any CodingKey]) throws -> JSONValue {
+    static func number(_ d: Double, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> JSONValue {
         guard d.isFinite else {
-            throw EncodingError.invalidValue(d, .init(codingPath: codingPath, debugDescription: "\(d) is not a JSON number"))
+            throw EncodingError.invalidValue(d, .init(codingPath: codingPath(), debugDescription: "\(d) is not a JSON number"))
         }
         return .double(d)
     }
 
-    static func integer<I: BinaryInteger>(_ i: I, _ codingPath: [any CodingKey]) throws -> JSONValue {
+    static func integer<I: BinaryInteger>(_ i: I, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> JSONValue {
         guard let exact = Int64(exactly: i) else {
-            throw EncodingError.invalidValue(i, .init(codingPath: codingPath, debugDescription: "\(i) does not fit a 64-bit integer"))
+            throw EncodingError.invalidValue(i, .init(codingPath: codingPath(), debugDescription: "\(i) does not fit a 64-bit integer"))
         }
         return .int(exact)
     }
