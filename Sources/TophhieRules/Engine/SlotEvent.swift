@@ -34,8 +34,9 @@ public struct SlotEvent: RuleEvent {
 }
 
 /// Which slots an engine's events carry and where each sits in a `SlotEvent`, with the parser
-/// layout that fills them.
-public struct EventLayout: Sendable {
+/// layout that fills them. A class: every event refers to the one layout rather than carrying
+/// copies of its tables.
+public final class EventLayout: Sendable {
     public let slots: [FieldSlot]
     /// By global slot number: the place in `SlotEvent.values`, or -1.
     let local: [Int]
