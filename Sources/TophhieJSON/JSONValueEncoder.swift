@@ -50,23 +50,8 @@ final class EncodingNode {
         switch kind {
         case .unset: out.append(contentsOf: [0x7B, 0x7D])
         case .scalar(let v): JSONWriter.write(v, into: &out)
-        case .array:
-            out.append(0x5B)
-            for (index, item) in items.enumerated() {
-                if index > 0 { out.append(0x2C) }
-                item.write(into: &out)
-            }
-            out.append(0x5D)
-        case .object:
-            out.append(0x7B)
-            let keys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            for (index, key) in keys.enumerated() {
-                if index > 0 { out.append(0x2C) }
-                JSONWriter.writeString(key, into: &out)
-                out.append(0x3A)
-                members[key]!.write(into: &out)
-            }
-            out.append(0x7D)
+        case .array: JSONWriter.writeArray(items, into: &out) { $0.write(into: &$1) }
+        case .object: JSONWriter.writeObject(members, into: &out) { $0.write(into: &$1) }
         }
     }
 

@@ -14,25 +14,33 @@ enum JSONWriter {
         case .int(let i): out.append(contentsOf: String(i).utf8)
         case .double(let d): writeDouble(d, into: &out)
         case .string(let s): writeString(s, into: &out)
-        case .array(let items):
-            out.append(0x5B)
-            for (index, item) in items.enumerated() {
-                if index > 0 { out.append(0x2C) }
-                write(item, into: &out)
-            }
-            out.append(0x5D)
-        case .object(let members):
-            out.append(0x7B)
-            // JSONEncoder's `.sortedKeys` orders keys by their UTF-8 bytes.
-            let keys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            for (index, key) in keys.enumerated() {
-                if index > 0 { out.append(0x2C) }
-                writeString(key, into: &out)
-                out.append(0x3A)
-                write(members[key]!, into: &out)
-            }
-            out.append(0x7D)
+        case .array(let items): writeArray(items, into: &out) { write($0, into: &$1) }
+        case .object(let members): writeObject(members, into: &out) { write($0, into: &$1) }
         }
+    }
+
+    /// `[a,b,…]`, each item written by `item`.
+    static func writeArray<Item>(_ items: [Item], into out: inout [UInt8], _ item: (Item, inout [UInt8]) -> Void) {
+        out.append(0x5B)
+        for (index, element) in items.enumerated() {
+            if index > 0 { out.append(0x2C) }
+            item(element, &out)
+        }
+        out.append(0x5D)
+    }
+
+    /// `{"k":v,…}` with keys sorted by their UTF-8 bytes (JSONEncoder's `.sortedKeys`), each
+    /// value written by `value`.
+    static func writeObject<Member>(_ members: [String: Member], into out: inout [UInt8], _ value: (Member, inout [UInt8]) -> Void) {
+        out.append(0x7B)
+        let keys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        for (index, key) in keys.enumerated() {
+            if index > 0 { out.append(0x2C) }
+            writeString(key, into: &out)
+            out.append(0x3A)
+            value(members[key]!, &out)
+        }
+        out.append(0x7D)
     }
 
     /// As `JSONEncoder`: the shortest round-tripping text, without a trailing `.0`; a value JSON

@@ -67,7 +67,7 @@ enum ReplayCommand: CLICommand {
         if let streamed {
             if progress { io.err("\u{1B}[2K") }
             for alert in streamed.outcome.alerts {
-                io.out((format == "json" ? ControlCharacterEscaping.hardenJSON(AlertJSON.line(alert)) : textLine(alert)) + "\n")
+                io.out(line(alert, format: format))
             }
             io.err("replay: \(streamed.count) event(s) in 1 poll(s), \(set.ruleCount) rule(s): \(streamed.outcome.alerts.count) alert(s)\n")
             if let late = streamed.outcome.lateArrivals {
@@ -98,7 +98,7 @@ enum ReplayCommand: CLICommand {
             processed += poll.events.count
             alertCount += alerts.count
             for alert in alerts {
-                io.out((format == "json" ? ControlCharacterEscaping.hardenJSON(AlertJSON.line(alert)) : textLine(alert)) + "\n")
+                io.out(line(alert, format: format))
             }
         }
         if progress { io.err("\u{1B}[2K") }
@@ -109,6 +109,11 @@ enum ReplayCommand: CLICommand {
             io.err("replay: \(late.sentence(lookback: settings.lookback))\n")
         }
         return .ok
+    }
+
+    /// One alert as replay prints it: a JSON line, or the agent's stdout line.
+    static func line(_ alert: Alert, format: String) -> String {
+        (format == "json" ? ControlCharacterEscaping.hardenJSON(AlertJSON.line(alert)) : textLine(alert)) + "\n"
     }
 
     static func textLine(_ alert: Alert) -> String {

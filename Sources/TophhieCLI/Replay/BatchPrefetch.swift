@@ -48,14 +48,14 @@ final class BatchPrefetch: @unchecked Sendable {
     static func read(_ entries: ArraySlice<ReplayIndex.Entry>, file: ReadableFile, engine: Engine) throws -> [any RuleEvent] {
         var events: [any RuleEvent] = []
         events.reserveCapacity(entries.count)
-        let layout = engine.eventLayout
-        let projection = layout == nil ? engine.eventProjection : .everything
-        for entry in entries {
-            let bytes = try file.read(at: entry.offset, count: entry.length)
-            if let layout {
-                events.append(try ReplayIndex.event(bytes, entry: entry, layout: layout))
-            } else {
-                events.append(try ReplayIndex.event(bytes, entry: entry, keeping: projection))
+        if let layout = engine.eventLayout {
+            for entry in entries {
+                events.append(try ReplayIndex.event(try file.read(at: entry.offset, count: entry.length), entry: entry, layout: layout))
+            }
+        } else {
+            let projection = engine.eventProjection
+            for entry in entries {
+                events.append(try ReplayIndex.event(try file.read(at: entry.offset, count: entry.length), entry: entry, keeping: projection))
             }
         }
         return events
