@@ -146,8 +146,10 @@ public final class TophhieAuth: Sendable {
     /// - Parameters:
     ///   - since: the earliest event time wanted.
     ///   - until: the latest, or nil for "up to now".
+    ///   - recognizer: sign-ins it recognises from their bytes are listed in `records` and not
+    ///     decoded into `events`; nil decodes every one.
     /// - Complexity: one request per page of up to 1,000 events.
-    public func fetchSignIns(since: Date, until: Date? = nil) async throws -> SignInFetch {
+    public func fetchSignIns(since: Date, until: Date? = nil, recognizer: (any SignInRecognizer)? = nil) async throws -> SignInFetch {
         let now = clock.now()
         let retentionFloor = now.addingTimeInterval(-Double(configuration.retentionDays) * 86_400)
         // A minute inside Graph's limit, so the request is not refused for a 90-day-old bound.
@@ -155,7 +157,7 @@ public final class TophhieAuth: Sendable {
         let floor = max(retentionFloor, graphFloor)
         let lower = max(since, floor)
         let query = try SignInQuery(userID: try await userObjectID(), notBefore: lower, notAfter: until, top: 1000)
-        var result = try await fetchPages(query, limit: nil)
+        var result = try await fetchPages(query, limit: nil, recognizer: recognizer)
         result.lowerBound = lower
         result.requestedLowerBound = since < floor ? since : nil
         return result
@@ -164,7 +166,7 @@ public final class TophhieAuth: Sendable {
     /// Follows `@odata.nextLink` verbatim until it is absent or `limit` events are read.
     /// - Throws: `.malformedResponse` when a link repeats (Graph would be read in a loop) or
     ///   `maxPages` pages did not reach the end: a poll that cannot finish says so.
-    private func fetchPages(_ query: SignInQuery, limit: Int?) async throws -> SignInFetch {
+    private func fetchPages(_ query: SignInQuery, limit: Int?, recognizer: (any SignInRecognizer)? = nil) async throws -> SignInFetch {
         var url = query.url(graphBaseURL: configuration.graphBaseURL)
         var seenLinks: Set<String> = [url.absoluteString]
         var seenIDs: Set<String> = []
@@ -177,19 +179,36 @@ public final class TophhieAuth: Sendable {
             fetch.pages += 1
             // Element by element: one event with a bad byte in an attacker-chosen device name
             // costs that event (reported with its id), not the page and every poll after it.
-            let page: JSONPage
-            do { page = try JSONPage.read(reply.body, arrayMember: "value") } catch {
+            let bytes = [UInt8](reply.body)
+            let page: (members: [String: JSONValue], elements: [Range<Int>]?)
+            do { page = try JSONPage.extents(bytes, arrayMember: "value") } catch {
                 throw TophhieAuthError.malformedResponse("page \(fetch.pages) of the sign-in log is not JSON (HTTP \(reply.status), \(reply.body.count) bytes)")
             }
-            guard let items = page.elements else {
+            guard let ranges = page.elements else {
                 throw TophhieAuthError.malformedResponse("page \(fetch.pages) of the sign-in log has no 'value' array")
             }
-            for item in items {
-                switch item {
+            for range in ranges {
+                // A sign-in processed before, byte for byte, is only counted: decoding every
+                // sign-in of the re-read window was most of a poll with nothing new.
+                let key = recognizer.map { recognizer in bytes.withUnsafeBytes { recognizer.key(of: UnsafeRawBufferPointer(rebasing: $0[range])) } }
+                if let recognizer, let key, recognizer.isProcessed(key), let known = SignInRecord.idAndTime(bytes[range]) {
+                    if seenIDs.insert(known.id).inserted {
+                        fetch.records.append(SignInRecord(id: known.id, createdDateTime: known.time, key: key, recognised: true))
+                    } else {
+                        fetch.duplicatesDropped += 1
+                    }
+                    continue
+                }
+                switch JSONPage.element(bytes, range) {
                 case .value(let json):
                     do {
                         let event = try TophhieSignInEvent(json: json)
-                        if seenIDs.insert(event.id).inserted { fetch.events.append(event) } else { fetch.duplicatesDropped += 1 }
+                        if seenIDs.insert(event.id).inserted {
+                            fetch.events.append(event)
+                            if let key { fetch.records.append(SignInRecord(id: event.id, createdDateTime: event.createdDateTime, key: key, recognised: false)) }
+                        } else {
+                            fetch.duplicatesDropped += 1
+                        }
                     } catch let malformed as MalformedSignIn {
                         fetch.skipped.append(malformed)
                     }

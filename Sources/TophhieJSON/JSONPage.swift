@@ -36,31 +36,44 @@ public struct JSONPage: Sendable {
             return JSONPage(members: members, elements: nil)
         }
         let bytes = [UInt8](data)
-        var scanner = JSONExtentScanner(bytes: bytes)
+        let skeleton = try extents(bytes, arrayMember: arrayMember)
+        return JSONPage(members: skeleton.members, elements: skeleton.elements.map { ranges in ranges.map { element(bytes, $0) } })
+    }
+
+    /// The page's other members read strictly and its array's elements found but not read, so
+    /// a caller that recognises some elements from their bytes parses only the rest (`element`).
+    /// - Returns: the other members, and each element's extent in `bytes` (nil when the object
+    ///   has no `arrayMember` array).
+    /// - Throws: `JSONParseError` as `read` does, except for damage inside an element.
+    /// - Complexity: O(n), without building any element.
+    public static func extents(_ bytes: [UInt8], arrayMember: String) throws -> (members: [String: JSONValue], elements: [Range<Int>]?) {
+        let scanner = JSONExtentScanner(bytes: bytes)
         var members: [String: JSONValue] = [:]
-        var elements: [Element]?
+        var elements: [Range<Int>]?
         for member in try scanner.members(ofObjectAt: scanner.firstValue()) {
             if member.key == arrayMember, bytes[member.value.lowerBound] == UInt8(ascii: "[") {
-                elements = try scanner.elements(ofArrayAt: member.value.lowerBound).map { range in
-                    let slice = Data(bytes[range])
-                    do { return .value(try JSONValue.parse(slice)) } catch let error as JSONParseError {
-                        return .damaged(id: Self.idMember(bytes, range), error: JSONParseError(offset: error.offset, message: error.message))
-                    } catch {
-                        return .damaged(id: Self.idMember(bytes, range), error: JSONParseError(offset: 0, message: "\(error)"))
-                    }
-                }
+                elements = try scanner.elements(ofArrayAt: member.value.lowerBound)
             } else {
                 do { members[member.key] = try JSONValue.parse(Data(bytes[member.value])) } catch let error as JSONParseError {
                     throw JSONParseError(offset: member.value.lowerBound + error.offset, message: error.message)
                 }
             }
         }
-        return JSONPage(members: members, elements: elements)
+        return (members, elements)
+    }
+
+    /// One element found by `extents`, read strictly: its value, or why it could not be read.
+    public static func element(_ bytes: [UInt8], _ range: Range<Int>) -> Element {
+        do { return .value(try JSONValue.parse(Data(bytes[range]))) } catch let error as JSONParseError {
+            return .damaged(id: Self.idMember(bytes, range), error: JSONParseError(offset: error.offset, message: error.message))
+        } catch {
+            return .damaged(id: Self.idMember(bytes, range), error: JSONParseError(offset: 0, message: "\(error)"))
+        }
     }
 
     /// The `id` string of a damaged element, when that member can be read on its own.
     private static func idMember(_ bytes: [UInt8], _ range: Range<Int>) -> String? {
-        var scanner = JSONExtentScanner(bytes: bytes)
+        let scanner = JSONExtentScanner(bytes: bytes)
         guard bytes[range.lowerBound] == UInt8(ascii: "{"), let members = try? scanner.members(ofObjectAt: range.lowerBound) else { return nil }
         guard let id = members.first(where: { $0.key == "id" }), case .string(let text)? = try? JSONValue.parse(Data(bytes[id.value])) else { return nil }
         return text

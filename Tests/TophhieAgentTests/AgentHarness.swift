@@ -65,17 +65,17 @@ struct AgentHarness {
         return TophhieAuth(configuration: configuration, transport: tenant.transport(clock: clock), clock: clock, jitter: { 0.5 })
     }
 
-    func rules() throws -> RuleSet {
-        let set = RuleLoader.load([RuleSource(path: "test-rules.yml", text: Self.rulesText)])
+    func rules(_ text: String = AgentHarness.rulesText) throws -> RuleSet {
+        let set = RuleLoader.load([RuleSource(path: "test-rules.yml", text: text)])
         guard !set.hasErrors else { throw ConfigurationError("\(set.diagnostics)") }
         return set
     }
 
     /// A poll cycle as the agent builds it, with the recorder as its one notifier.
-    func cycle(store: StateStore? = nil, retentionDays: Int = 30) throws -> PollCycle {
+    func cycle(store: StateStore? = nil, retentionDays: Int = 30, rules: String = AgentHarness.rulesText) throws -> PollCycle {
         let clock = self.clock
         let dispatch = try OutboxDispatch(stateDirectory: stateDirectory, notifiers: [(recorder, NotifierRoute())], now: { clock.now() }, sleep: { _ in }, random: { 0 })
-        return PollCycle(auth: auth(), engine: Engine(rules: try rules()), store: store ?? StateStore(stateDirectory: stateDirectory), planner: PollPlanner(retentionDays: retentionDays, lookback: 86_400), dispatch: dispatch)
+        return PollCycle(auth: auth(), engine: Engine(rules: try self.rules(rules)), store: store ?? StateStore(stateDirectory: stateDirectory), planner: PollPlanner(retentionDays: retentionDays, lookback: 86_400), dispatch: dispatch)
     }
 
     /// Failed sign-ins `spacing` seconds apart starting at `at`, visible after `latency`.

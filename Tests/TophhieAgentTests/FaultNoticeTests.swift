@@ -35,10 +35,10 @@ import TophhieSimulator
         try await AgentHarness.with { (harness: inout AgentHarness) in
             try FileManager.default.createDirectory(at: harness.stateDirectory, withIntermediateDirectories: true)
             try Data("{\"version\": 99}".utf8).write(to: harness.stateDirectory.appendingPathComponent("state.json"))
-            await #expect(throws: ConfigurationError("the agent state has version 99, this build reads version 1", file: harness.stateDirectory.appendingPathComponent("state.json").path)) {
+            await #expect(throws: ConfigurationError("the agent state has version 99, this build reads versions 1 to 2", file: harness.stateDirectory.appendingPathComponent("state.json").path)) {
                 _ = try await harness.cycle().run(now: harness.clock.now())
             }
-            #expect(await harness.recorder.delivered.map(\.summary) == ["Monitoring has stopped until the agent state is moved aside or restored: \(harness.stateDirectory.path)/state.json: error: the agent state has version 99, this build reads version 1"])
+            #expect(await harness.recorder.delivered.map(\.summary) == ["Monitoring has stopped until the agent state is moved aside or restored: \(harness.stateDirectory.path)/state.json: error: the agent state has version 99, this build reads versions 1 to 2"])
         }
     }
 

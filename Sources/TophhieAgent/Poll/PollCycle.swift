@@ -115,15 +115,7 @@ public struct PollCycle: Sendable {
         do {
             state = try await BlockingWork.shared.run { try store.load() }
         } catch let damage as ConfigurationError {
-            // Monitoring cannot go on, and nobody may be reading this process's log: say so
-            // through the notifiers (they do not need the state), then fail as before. The id
-            // comes from the damaged bytes, so a daemon meeting the same file every cycle sends
-            // one notice and a file damaged anew sends another.
-            let fingerprint = (try? await BlockingWork.shared.run { store.fingerprint() }) ?? "unknown"
-            let notice = SystemNotice.alert(.stateDamaged, fingerprint: fingerprint, detail: "\(damage)", since: now, now: now)
-            try await dispatch.append(repairs + [notice])
-            _ = await dispatch.deliverPending()
-            throw damage
+            throw try await stateDamaged(damage, repairs: repairs, now: now)
         }
         let stateBefore = state
         let plan = planner.plan(state, now: now)
@@ -133,32 +125,55 @@ public struct PollCycle: Sendable {
             outgoing.append(SystemNotice.alert(.coverageGap, problem: nil, gap: gap, anchor: gap.from, now: now))
             state.reportedGapEnd = gap.to
         }
+        // The engine's state, read only when there is something to process.
+        var engineState: EngineState?
         do {
-            let fetch = try await auth.fetchSignIns(since: plan.lowerBound)
-            report.fetched = fetch.events.count
+            let processed = state.processed ?? ProcessedSignIns()
+            let fetch = try await auth.fetchSignIns(since: plan.lowerBound, recognizer: processed)
+            report.fetched = fetch.count
             let unreadable = Self.newlyUnreadable(fetch.skipped, state: &state, now: now)
             report.skipped = unreadable
             report.skippedAgain = fetch.skipped.count - unreadable.count
             if !unreadable.isEmpty {
                 outgoing.append(Self.unreadableNotice(unreadable, now: now))
             }
-            let before = state.engine
-            let outcome = engine.evaluate(before, events: fetch.events, now: now, alertOnlyAfter: plan.alertOnlyAfter)
-            let alerts = outcome.alerts
-            report.newEvents = fetch.events.filter { before.hasSeen($0.id) == false }.count
-            state.engine = outcome.state
+            // Sign-ins recognised from their bytes are ones the engine would skip: with nothing
+            // else, it has nothing to do and its state stays as it is, unread.
+            if !fetch.events.isEmpty || plan.learning {
+                var before: EngineState
+                let loaded = state
+                do { before = try await BlockingWork.shared.run { try store.loadEngine(of: loaded) } } catch let damage as ConfigurationError {
+                    throw try await stateDamaged(damage, repairs: repairs, now: now)
+                }
+                if let last = stateBefore.lastSuccessfulPoll, let ran = before.lastProcessed, ran < last {
+                    // The polls since the engine last ran had nothing new and left its state
+                    // alone; it forgets now what the last of them would have (windows that
+                    // closed, ids past memory), so a late sign-in meets the windows it would have.
+                    before = engine.evaluate(before, events: [], now: last).state
+                }
+                let outcome = engine.evaluate(before, events: fetch.events, now: now, alertOnlyAfter: plan.alertOnlyAfter)
+                report.newEvents = fetch.events.filter { before.hasSeen($0.id) == false }.count
+                engineState = outcome.state
+                report.alerts = outcome.alerts
+                if let late = outcome.lateArrivals {
+                    // Told once: the ids are remembered now, so the next sweep does not find them again.
+                    report.lateArrivals = late
+                    outgoing.append(SystemNotice.alert(.lateArrivals, fingerprint: "\(late.evaluated)|\(late.unreachable)|\(GraphTimestamp.graphText(late.earliest))|\(GraphTimestamp.graphText(late.latest))",
+                                                       detail: late.sentence(lookback: engine.settings.lookback), since: late.earliest, now: now))
+                }
+            }
+            let revisions = Dictionary(fetch.events.map { ($0.id, $0.revision) }, uniquingKeysWith: { first, _ in first })
+            // Forgotten once the next poll's window no longer reaches back to them; the daily
+            // sweep decodes older ones again, as it did before.
+            state.processed = processed.recording(fetch.records, processed: { record in
+                guard let engineState, let revision = revisions[record.id] ?? nil else { return false }
+                return engineState.hasProcessed(record.id, revision: revision)
+            }, after: now.addingTimeInterval(-planner.lookback - ProcessedSignIns.margin))
             state.lastSuccessfulPoll = now
             if plan.sweep || plan.learning { state.lastSweep = now }
             state.learned = true
-            if let late = outcome.lateArrivals {
-                // Told once: the ids are remembered now, so the next sweep does not find them again.
-                report.lateArrivals = late
-                outgoing.append(SystemNotice.alert(.lateArrivals, fingerprint: "\(late.evaluated)|\(late.unreachable)|\(GraphTimestamp.graphText(late.earliest))|\(GraphTimestamp.graphText(late.latest))",
-                                                   detail: late.sentence(lookback: engine.settings.lookback), since: late.earliest, now: now))
-            }
-            if let newest = fetch.events.map(\.createdDateTime).max() { state.newestEventTime = max(newest, state.newestEventTime ?? newest) }
-            report.alerts = alerts
-            outgoing += alerts
+            if let newest = fetch.records.map(\.createdDateTime).max() { state.newestEventTime = max(newest, state.newestEventTime ?? newest) }
+            outgoing += report.alerts
         } catch let error as TophhieAuthError {
             // A licence 403 is confirmed over three polls before monitoring is declared stopped.
             report.outcome = .failed(Self.problemKind(error), detail: error.localizedDescription, confirmAfter: error.accessGate == .licence ? 3 : 1)
@@ -181,8 +196,8 @@ public struct PollCycle: Sendable {
         report.notices = outgoing.filter { $0.kind == .notice } + noticeAlerts
         outgoing += noticeAlerts
         try await dispatch.append(outgoing)
-        let committed = state
-        try await BlockingWork.shared.run { try store.commit(committed) }
+        let committed = state, committedEngine = engineState
+        _ = try await BlockingWork.shared.run { try store.commit(committed, engine: committedEngine) }
         report.delivery = await dispatch.deliverPending()
         // A receiver that disabled its notifier is told through the others. Built from the
         // remembered status every cycle (the id names the notifier and when), so a crash
@@ -201,6 +216,19 @@ public struct PollCycle: Sendable {
             }
         }
         return report
+    }
+
+    /// Says through the notifiers (they do not need the state) that monitoring cannot go on, and
+    /// gives the error to throw: nobody may be reading this process's log. The id comes from the
+    /// damaged bytes, so a daemon meeting the same file every cycle sends one notice and a file
+    /// damaged anew sends another.
+    private func stateDamaged(_ damage: ConfigurationError, repairs: [Alert], now: Date) async throws -> ConfigurationError {
+        let store = self.store
+        let fingerprint = (try? await BlockingWork.shared.run { store.fingerprint() }) ?? "unknown"
+        let notice = SystemNotice.alert(.stateDamaged, fingerprint: fingerprint, detail: "\(damage)", since: now, now: now)
+        try await dispatch.append(repairs + [notice])
+        _ = await dispatch.deliverPending()
+        return damage
     }
 
     /// A notice for what opening the outboxes repaired; none when nothing was.

@@ -1,12 +1,15 @@
 import Foundation
 import TophhieRules
 
-/// What the agent keeps between polls: the engine's state, how far the log has been read, and
-/// the problem it last told the user about (so a notice is sent once, not once per poll).
+/// What the agent keeps between polls: how far the log has been read, the sign-ins already
+/// processed, the problem it last told the user about (so a notice is sent once, not once per
+/// poll), and which file holds the engine's state.
+///
+/// The engine's state lives in a file of its own (`StateStore`): a poll whose sign-ins were all
+/// processed before neither reads nor writes it.
 public struct AgentState: Codable, Sendable, Equatable {
     /// Bumped when the shape changes; an unknown version is refused, not misread.
     public var version: Int
-    public var engine: EngineState
     /// The last poll that read the log successfully: the next window starts a lookback before it.
     public var lastSuccessfulPoll: Date?
     /// The newest `createdDateTime` seen.
@@ -25,14 +28,58 @@ public struct AgentState: Codable, Sendable, Equatable {
     /// The last poll that read the whole retained log (the daily sweep for late publications).
     public var lastSweep: Date?
 
-    public static let currentVersion = 1
+    /// The sign-ins the engine has processed, recognised from their bytes by the next poll. Nil
+    /// until the first poll.
+    public var processed: ProcessedSignIns?
+
+    /// Which engine file goes with this state (`engine-<n>.json`); nil before the first.
+    public internal(set) var engineGeneration: Int?
+
+    /// The engine's state as a version-1 file held it, inside this one; the next commit moves
+    /// it to a file of its own. Never written here.
+    var inlineEngine: EngineState?
+
+    public static let currentVersion = 2
     /// How long a reported unreadable event is remembered: past Graph's 30-day retention.
     public static let unreadableMemory: TimeInterval = 31 * 86_400
 
     public init() {
         version = Self.currentVersion
-        engine = EngineState()
         learned = false
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case version, lastSuccessfulPoll, newestEventTime, learned, problem, reportedGapEnd, reportedUnreadable, lastSweep, processed, engineGeneration
+        case engine
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        version = try container.decode(Int.self, forKey: .version)
+        lastSuccessfulPoll = try container.decodeIfPresent(Date.self, forKey: .lastSuccessfulPoll)
+        newestEventTime = try container.decodeIfPresent(Date.self, forKey: .newestEventTime)
+        learned = try container.decode(Bool.self, forKey: .learned)
+        problem = try container.decodeIfPresent(AgentProblem.self, forKey: .problem)
+        reportedGapEnd = try container.decodeIfPresent(Date.self, forKey: .reportedGapEnd)
+        reportedUnreadable = try container.decodeIfPresent([String: Date].self, forKey: .reportedUnreadable)
+        lastSweep = try container.decodeIfPresent(Date.self, forKey: .lastSweep)
+        processed = try container.decodeIfPresent(ProcessedSignIns.self, forKey: .processed)
+        engineGeneration = try container.decodeIfPresent(Int.self, forKey: .engineGeneration)
+        if version == 1 { inlineEngine = try container.decode(EngineState.self, forKey: .engine) }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(version, forKey: .version)
+        try container.encodeIfPresent(lastSuccessfulPoll, forKey: .lastSuccessfulPoll)
+        try container.encodeIfPresent(newestEventTime, forKey: .newestEventTime)
+        try container.encode(learned, forKey: .learned)
+        try container.encodeIfPresent(problem, forKey: .problem)
+        try container.encodeIfPresent(reportedGapEnd, forKey: .reportedGapEnd)
+        try container.encodeIfPresent(reportedUnreadable, forKey: .reportedUnreadable)
+        try container.encodeIfPresent(lastSweep, forKey: .lastSweep)
+        try container.encodeIfPresent(processed, forKey: .processed)
+        try container.encodeIfPresent(engineGeneration, forKey: .engineGeneration)
     }
 }
 

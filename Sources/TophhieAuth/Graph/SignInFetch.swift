@@ -2,7 +2,8 @@ import Foundation
 
 /// What one windowed fetch of the sign-in log returned.
 public struct SignInFetch: Sendable {
-    /// Events in the order Graph sent them (newest first), duplicates by id removed.
+    /// Events in the order Graph sent them (newest first), duplicates by id removed; with a
+    /// recognizer, only those it did not recognise.
     public var events: [TophhieSignInEvent]
     /// Events that could not be read, each reported and skipped.
     public var skipped: [MalformedSignIn]
@@ -15,4 +16,10 @@ public struct SignInFetch: Sendable {
     public var pages: Int
     /// Ids seen more than once across the pages (Graph republishes events).
     public var duplicatesDropped: Int
+    /// With a recognizer: every sign-in read, recognised or decoded, in Graph's order,
+    /// duplicates removed. Empty without one.
+    public var records: [SignInRecord] = []
+
+    /// How many sign-ins were read, decoded or recognised (duplicates and unreadable ones aside).
+    public var count: Int { events.count + records.count(where: \.recognised) }
 }

@@ -1,0 +1,113 @@
+import Foundation
+import TophhieAuth
+
+/// The sign-ins the engine has processed, each named by a keyed hash of its exact bytes, so the
+/// next poll recognises them in its re-read window without decoding them or reading the engine's
+/// state.
+///
+/// A recognised sign-in is one the engine would skip anyway: its id is remembered with the same
+/// content. Only such sign-ins are added (`recording`), and entries are forgotten long before
+/// the engine forgets the ids. The key is random per state (SipHash-2-4), so nobody who cannot
+/// read the state can make a new sign-in's bytes pass for one already processed.
+///
+/// Stored as `{"key": <32 hex digits>, "entries": <base64 of 24-byte entries>}`: each entry is
+/// the 16-byte value (little-endian, low word first) and the event time in whole seconds
+/// (little-endian), sorted by value.
+public struct ProcessedSignIns: SignInRecognizer, Codable, Equatable {
+    private let hasher: SipHash128
+    private let keyText: String
+    /// Value → event time in whole seconds since 1970.
+    private(set) var entries: [SignInRecordKey: Int64]
+
+    /// An empty set with a fresh random key.
+    public init() {
+        var generator = SystemRandomNumberGenerator()
+        self.init(key: (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }, entries: [:])
+    }
+
+    init(key: [UInt8], entries: [SignInRecordKey: Int64]) {
+        hasher = SipHash128(key: key)
+        keyText = key.map { String(format: "%02x", $0) }.joined()
+        self.entries = entries
+    }
+
+    /// How long past the lookback entries are kept: the next poll re-reads from a lookback
+    /// before this one, and may come late.
+    public static let margin: TimeInterval = 3600
+
+    public var count: Int { entries.count }
+
+    public func key(of record: UnsafeRawBufferPointer) -> SignInRecordKey {
+        let (high, low) = hasher.hash(record)
+        return SignInRecordKey(high: high, low: low)
+    }
+
+    public func isProcessed(_ key: SignInRecordKey) -> Bool { entries[key] != nil }
+
+    /// This poll's set: what it recognised, and what the engine now holds with the same content,
+    /// each with an event time after `cutoff`; everything older is forgotten.
+    /// - Parameter processed: whether a decoded sign-in is remembered by the engine as it is now.
+    public func recording(_ records: [SignInRecord], processed: (SignInRecord) -> Bool, after cutoff: Date) -> ProcessedSignIns {
+        var next = self
+        next.entries = [:]
+        let floor = Int64(cutoff.timeIntervalSince1970.rounded(.down))
+        for record in records where record.recognised || processed(record) {
+            let seconds = Int64(record.createdDateTime.timeIntervalSince1970.rounded(.down))
+            if seconds > floor { next.entries[record.key] = seconds }
+        }
+        return next
+    }
+
+    // MARK: Codable
+
+    private enum CodingKeys: String, CodingKey { case key, entries }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let keyText = try container.decode(String.self, forKey: .key)
+        guard let key = Self.bytes(hex: keyText), key.count == 16 else {
+            throw DecodingError.dataCorruptedError(forKey: .key, in: container, debugDescription: "not 32 hex digits")
+        }
+        guard let data = Data(base64Encoded: try container.decode(String.self, forKey: .entries)), data.count % 24 == 0 else {
+            throw DecodingError.dataCorruptedError(forKey: .entries, in: container, debugDescription: "not base64 of 24-byte entries")
+        }
+        var entries: [SignInRecordKey: Int64] = [:]
+        entries.reserveCapacity(data.count / 24)
+        data.withUnsafeBytes { raw in
+            for offset in stride(from: 0, to: raw.count, by: 24) {
+                let low = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                let high = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
+                entries[SignInRecordKey(high: high, low: low)] = Int64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 16, as: Int64.self))
+            }
+        }
+        self.init(key: key, entries: entries)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(keyText, forKey: .key)
+        var data = Data(capacity: entries.count * 24)
+        // Sorted, so the same set always writes the same bytes.
+        for (key, seconds) in entries.sorted(by: { $0.key < $1.key }) {
+            withUnsafeBytes(of: key.low.littleEndian) { data.append(contentsOf: $0) }
+            withUnsafeBytes(of: key.high.littleEndian) { data.append(contentsOf: $0) }
+            withUnsafeBytes(of: seconds.littleEndian) { data.append(contentsOf: $0) }
+        }
+        try container.encode(data.base64EncodedString(), forKey: .entries)
+    }
+
+    public static func == (a: ProcessedSignIns, b: ProcessedSignIns) -> Bool {
+        a.keyText == b.keyText && a.entries == b.entries
+    }
+
+    private static func bytes(hex text: String) -> [UInt8]? {
+        let digits = Array(text.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        for i in stride(from: 0, to: digits.count, by: 2) {
+            guard let byte = UInt8(String(decoding: digits[i..<i + 2], as: UTF8.self), radix: 16) else { return nil }
+            bytes.append(byte)
+        }
+        return bytes
+    }
+}

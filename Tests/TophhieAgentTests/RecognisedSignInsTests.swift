@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+import TophhieAuth
+import TophhieJSON
+import TophhieRules
+import TophhieSimulator
+@testable import TophhieAgent
+
+/// A poll recognises the sign-ins it processed before from their bytes: with nothing else, the
+/// engine's state is neither read nor written; a sign-in Graph re-publishes with other content
+/// is still evaluated again.
+@Suite(.timeLimit(.minutes(2))) struct RecognisedSignInsTests {
+    static let riskyRule = """
+    title: Risky sign-in
+    id: test-risky
+    logsource: {product: azure, service: signinlogs}
+    detection:
+        selection:
+            riskLevelAggregated: high
+        condition: selection
+    level: high
+    """
+
+    @Test func aPollWithNothingNewNeitherReadsNorWritesTheEngineState() async throws {
+        try await AgentHarness.with { (harness: inout AgentHarness) in
+            let cycle = try harness.cycle()
+            _ = try await cycle.run(now: harness.clock.now())
+            await harness.failures(3, at: harness.clock.now().addingTimeInterval(60))
+            harness.clock.advance(by: 600)
+            #expect(try await cycle.run(now: harness.clock.now()).newEvents == 3)
+            let store = StateStore(stateDirectory: harness.stateDirectory)
+            let generation = try #require(try store.load().engineGeneration)
+            #expect(try store.load().processed?.count == 3)
+            // A poll that read the engine's state would now fail.
+            try Data("damaged".utf8).write(to: store.engineFile(generation))
+            for _ in 0..<3 {
+                harness.clock.advance(by: 300)
+                let report = try await cycle.run(now: harness.clock.now())
+                #expect(report.outcome == .succeeded)
+                #expect(report.fetched == 3)
+                #expect(report.newEvents == 0)
+                #expect(try store.load().engineGeneration == generation)
+                #expect(try store.load().lastSuccessfulPoll == harness.clock.now())
+            }
+            #expect(try Data(contentsOf: store.engineFile(generation)) == Data("damaged".utf8))
+
+            // Something new needs it: the damage is met, and told.
+            await harness.failures(1, at: harness.clock.now().addingTimeInterval(-60))
+            harness.clock.advance(by: 300)
+            await #expect(throws: ConfigurationError("the agent state is damaged; move state.json aside to start learning again (alerts already sent are kept in the outbox)", file: store.engineFile(generation).path)) {
+                _ = try await cycle.run(now: harness.clock.now())
+            }
+            #expect(await harness.recorder.delivered.map(\.rule.id) == ["tophhie.notice.state-damaged"])
+        }
+    }
+
+    @Test func aSignInRepublishedWithOtherContentIsEvaluatedAgain() async throws {
+        try await AgentHarness.with { (harness: inout AgentHarness) in
+            let cycle = try harness.cycle(rules: RecognisedSignInsTests.riskyRule)
+            _ = try await cycle.run(now: harness.clock.now())
+            let original = harness.factory.signIn(at: harness.clock.now().addingTimeInterval(60))
+            await harness.tenant.addSignIns([original], latencySeconds: 0)
+            harness.clock.advance(by: 300)
+            #expect(try await cycle.run(now: harness.clock.now()).alerts.isEmpty)
+            harness.clock.advance(by: 300)
+            let quiet = try await cycle.run(now: harness.clock.now())
+            #expect(quiet.alerts.isEmpty && quiet.fetched == 1 && quiet.newEvents == 0)
+
+            // Entra raises the risk offline and re-publishes the sign-in under its id.
+            guard case .object(var members) = original else { Issue.record("not an object"); return }
+            members["riskLevelAggregated"] = .string("high")
+            await harness.tenant.addSignIns([.object(members)], latencySeconds: 0)
+            harness.clock.advance(by: 300)
+            let raised = try await cycle.run(now: harness.clock.now())
+            #expect(raised.alerts.map(\.rule.id) == ["test-risky"])
+            #expect(raised.alerts.first?.events.map(\.id) == [try #require(original["id"]?.stringValue)])
+            for _ in 0..<3 {
+                harness.clock.advance(by: 300)
+                #expect(try await cycle.run(now: harness.clock.now()).alerts.isEmpty, "told once")
+            }
+        }
+    }
+
+    @Test func aVersionOneStateKeepsWhatItKnewAndMovesToTwoFiles() async throws {
+        try await AgentHarness.with { (harness: inout AgentHarness) in
+            let cycle = try harness.cycle()
+            _ = try await cycle.run(now: harness.clock.now())
+            await harness.failures(5, at: harness.clock.now().addingTimeInterval(60))
+            harness.clock.advance(by: 600)
+            #expect(try await cycle.run(now: harness.clock.now()).alerts.map(\.rule.id) == ["test-burst"])
+
+            // Rewrite the state as version 1 wrote it: the engine's state inside, nothing recognised.
+            let store = StateStore(stateDirectory: harness.stateDirectory)
+            let state = try store.load()
+            let engine = try store.loadEngine(of: state)
+            let encoder = JSONEncoder()
+            encoder.dateEncodingStrategy = .secondsSince1970
+            try encoder.encode(StateFileTests.VersionOne(state: state, engine: engine)).write(to: store.file)
+            try FileManager.default.removeItem(at: store.engineFile(try #require(state.engineGeneration)))
+
+            harness.clock.advance(by: 300)
+            let report = try await cycle.run(now: harness.clock.now())
+            #expect(report.outcome == .succeeded)
+            #expect(report.alerts.isEmpty, "the burst was remembered, so it does not alert again")
+            #expect(report.fetched == 5 && report.newEvents == 0)
+            let moved = try store.load()
+            #expect(moved.version == AgentState.currentVersion)
+            #expect(try StateFileTests.files(harness.stateDirectory).filter { $0.hasPrefix("engine-") } == ["engine-1.json"])
+            #expect(moved.processed?.count == 5)
+
+            await harness.failures(5, at: harness.clock.now().addingTimeInterval(3600))
+            harness.clock.advance(by: 4000)
+            #expect(try await cycle.run(now: harness.clock.now()).alerts.map(\.rule.id) == ["test-burst"])
+        }
+    }
+}
