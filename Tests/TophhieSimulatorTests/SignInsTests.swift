@@ -84,6 +84,8 @@ struct SignInsTests {
             var links: [String] = []
             while true {
                 #expect(reply.status == 200)
+                // Written as the canonical writer writes the whole page, from each event's bytes.
+                #expect(reply.json.map { Data($0.canonicalBytes()) } == reply.data)
                 guard case .array(let page)? = reply.json?["value"] else { break }
                 pages.append(page)
                 guard let next = reply.json?["@odata.nextLink"]?.stringValue else { break }

@@ -66,19 +66,19 @@ extension SimulatedTenant {
                 .filter { $0.visibleAt <= clock && $0.createdAt >= retentionStart }
                 .filter { filter.matches(userID: $0.event["userId"]?.stringValue, createdAt: $0.createdAt) }
                 .sorted { ($0.createdAt, $0.sequence) > ($1.createdAt, $1.sequence) }
-                .map(\.event)
             cursor = SignInCursor(filterText: filterText, pageSize: pageSize, items: items, offset: 0)
             cursorKey = ""
         }
         let end = min(cursor.items.count, cursor.offset + pageSize)
-        var page = Array(cursor.items[cursor.offset..<end])
+        let page = Array(cursor.items[cursor.offset..<end])
         if !cursorKey.isEmpty {
             // A cursor is good for one page, like Graph's, so replaying an old nextLink is an error.
             cursors.removeValue(forKey: cursorKey)
             cursorOrder.removeAll { $0 == cursorKey }
         }
         let damageMarker = "TOPHHIE-SIMULATOR-DAMAGE"
-        if let eventFault, case .object(var first)? = page.first {
+        var elements = page.map(\.bytes)
+        if let eventFault, case .object(var first)? = page.first?.event {
             switch eventFault {
             case .malformedEvent:
                 first["createdDateTime"] = .int(42)
@@ -90,12 +90,9 @@ extension SimulatedTenant {
             default:
                 break
             }
-            page[0] = .object(first)
+            elements[0] = JSONValue.object(first).canonicalBytes()
         }
-        var body: [String: JSONValue] = [
-            "@odata.context": .string("\(host)/v1.0/$metadata#auditLogs/signIns"),
-            "value": .array(page),
-        ]
+        var nextLink: String?
         if end < cursor.items.count {
             cursor.offset = end
             cursor.pageSize = pageSize
@@ -106,9 +103,19 @@ extension SimulatedTenant {
             var link = "\(host)/v1.0/auditLogs/signIns?$top=\(pageSize)"
             if !filterText.isEmpty { link += "&$filter=\(Self.queryEscape(filterText))" }
             link += "&$skiptoken=\(token)"
-            body["@odata.nextLink"] = .string(link)
+            nextLink = link
         }
-        var data = JSONValue.object(body).canonicalData()
+        // The page as the canonical writer would give it, members in byte order, from each
+        // event's bytes written once.
+        var bytes = Array(#"{"@odata.context":"#.utf8) + JSONValue.string("\(host)/v1.0/$metadata#auditLogs/signIns").canonicalBytes()
+        if let nextLink { bytes += Array(#","@odata.nextLink":"#.utf8) + JSONValue.string(nextLink).canonicalBytes() }
+        bytes += Array(#","value":["#.utf8)
+        for (index, element) in elements.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes += element
+        }
+        bytes += Array("]}".utf8)
+        var data = Data(bytes)
         let damage: [UInt8]? = switch eventFault {
         case .invalidUTF8InEvent: [0x50, 0xC3, 0x28, 0xFF]
         case .controlByteInEvent: [0x50, 0x01, 0x43]

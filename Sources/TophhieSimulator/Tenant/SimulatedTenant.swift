@@ -44,13 +44,24 @@ public actor SimulatedTenant: Service {
         var createdAt: Date
         var visibleAt: Date
         var sequence: Int
+        /// The event as every page writes it (`canonicalBytes`), written once: writing a
+        /// thousand events per page took longer than the agent's whole poll.
+        var bytes: [UInt8]
+
+        init(event: JSONValue, createdAt: Date, visibleAt: Date, sequence: Int) {
+            self.event = event
+            self.createdAt = createdAt
+            self.visibleAt = visibleAt
+            self.sequence = sequence
+            bytes = event.canonicalBytes()
+        }
     }
 
     /// A paging position: the result list frozen at the first page, and how far the client got.
     struct SignInCursor: Sendable {
         var filterText: String
         var pageSize: Int
-        var items: [JSONValue]
+        var items: [StoredSignIn]
         var offset: Int
     }
 
