@@ -71,6 +71,47 @@ public struct JSONPage: Sendable {
         }
     }
 
+    /// Some string members of the object element at `range`, read from its start only until each
+    /// is found: Graph writes `id` and `createdDateTime` first, so a recognised sign-in costs
+    /// those two members. Nil for a name not met, or whose value is not a string.
+    /// - Complexity: O(k) for the k bytes before the last name found.
+    public static func leadingStrings(_ bytes: [UInt8], _ range: Range<Int>, named names: [String]) -> [String?] {
+        var found = [String?](repeating: nil, count: names.count)
+        let keys = names.map { Array($0.utf8) }
+        var remaining = names.count
+        let scanner = JSONExtentScanner(bytes: bytes)
+        guard range.lowerBound < range.upperBound, bytes[range.lowerBound] == UInt8(ascii: "{") else { return found }
+        var index = scanner.skipWhitespace(range.lowerBound + 1)
+        while remaining > 0, index < range.upperBound, bytes[index] == UInt8(ascii: "\"") {
+            guard let keyEnd = try? scanner.end(ofValueAt: index) else { break }
+            let key = bytes[(index + 1)..<(keyEnd - 1)]
+            index = scanner.skipWhitespace(keyEnd)
+            guard index < range.upperBound, bytes[index] == UInt8(ascii: ":") else { break }
+            index = scanner.skipWhitespace(index + 1)
+            guard let valueEnd = try? scanner.end(ofValueAt: index), valueEnd <= range.upperBound else { break }
+            if let slot = keys.firstIndex(where: { $0.elementsEqual(key) }), found[slot] == nil {
+                found[slot] = Self.string(bytes, index..<valueEnd)
+                remaining -= 1
+            }
+            index = scanner.skipWhitespace(valueEnd)
+            guard index < range.upperBound, bytes[index] == UInt8(ascii: ",") else { break }
+            index = scanner.skipWhitespace(index + 1)
+        }
+        return found
+    }
+
+    /// The string a value's bytes hold, read strictly; nil when they hold anything else.
+    private static func string(_ bytes: [UInt8], _ range: Range<Int>) -> String? {
+        guard range.count >= 2, bytes[range.lowerBound] == UInt8(ascii: "\"") else { return nil }
+        let contents = (range.lowerBound + 1)..<(range.upperBound - 1)
+        // Most have no escapes and no control bytes: their bytes are the text, once checked as UTF-8.
+        if !bytes[contents].contains(where: { $0 == UInt8(ascii: "\\") || $0 < 0x20 }) {
+            return bytes.withUnsafeBufferPointer { String(validating: UnsafeBufferPointer(rebasing: $0[contents]), as: UTF8.self) }
+        }
+        guard case .string(let text)? = try? JSONValue.parse(Data(bytes[range])) else { return nil }
+        return text
+    }
+
     /// The `id` string of a damaged element, when that member can be read on its own.
     private static func idMember(_ bytes: [UInt8], _ range: Range<Int>) -> String? {
         let scanner = JSONExtentScanner(bytes: bytes)
@@ -91,7 +132,7 @@ struct JSONExtentScanner {
 
     private func whitespace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
 
-    private func skipWhitespace(_ index: Int) -> Int {
+    func skipWhitespace(_ index: Int) -> Int {
         var index = index
         while index < bytes.count, whitespace(bytes[index]) { index += 1 }
         return index
@@ -116,38 +157,35 @@ struct JSONExtentScanner {
             while index < bytes.count, !whitespace(bytes[index]), ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]")].contains(bytes[index]) { index += 1 }
             return index
         }
-        var index = start
-        var depth = 0
-        repeat {
-            guard index < bytes.count else { throw JSONParseError(offset: index, message: "unexpected end of input") }
-            switch bytes[index] {
-            case UInt8(ascii: "\""):
-                index = try end(ofStringAt: index)
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                depth += 1
-                guard depth < Self.maxDepth else { throw JSONParseError(offset: index, message: "nested deeper than \(Self.maxDepth) levels") }
-                index += 1
-            case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                guard depth > 0 else { throw JSONParseError(offset: index, message: "unexpected character") }
-                depth -= 1
-                index += 1
-            default:
-                index += 1
-            }
-        } while depth > 0
-        return index
+        return try bytes.withUnsafeBytes { raw in
+            var index = start
+            var depth = 0
+            repeat {
+                guard index < raw.count else { throw JSONParseError(offset: index, message: "unexpected end of input") }
+                switch raw[index] {
+                case UInt8(ascii: "\""):
+                    guard let end = JSONStringScan.end(in: raw, contentsFrom: index + 1) else { throw JSONParseError(offset: index, message: "unterminated string") }
+                    index = end
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    depth += 1
+                    guard depth < Self.maxDepth else { throw JSONParseError(offset: index, message: "nested deeper than \(Self.maxDepth) levels") }
+                    index += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    guard depth > 0 else { throw JSONParseError(offset: index, message: "unexpected character") }
+                    depth -= 1
+                    index += 1
+                default:
+                    index += 1
+                }
+            } while depth > 0
+            return index
+        }
     }
 
     private func end(ofStringAt start: Int) throws -> Int {
-        var index = start + 1
-        while index < bytes.count {
-            switch bytes[index] {
-            case UInt8(ascii: "\""): return index + 1
-            case UInt8(ascii: "\\"): index += 2
-            default: index += 1
-            }
-        }
-        throw JSONParseError(offset: start, message: "unterminated string")
+        let end = bytes.withUnsafeBytes { JSONStringScan.end(in: $0, contentsFrom: start + 1) }
+        guard let end else { throw JSONParseError(offset: start, message: "unterminated string") }
+        return end
     }
 
     /// The members of the object at `start`: each key (read strictly) and its value's extent.

@@ -41,14 +41,11 @@ public struct SignInRecord: Sendable, Equatable {
         self.recognised = recognised
     }
 
-    private static let idAndTime = JSONSlotLayout(paths: [["id"], ["createdDateTime"]])
-
     /// The id and time of a recognised sign-in, read up to them and no further (Graph writes
     /// them first); nil when they cannot be read, and the sign-in is then decoded whole.
-    static func idAndTime(_ bytes: ArraySlice<UInt8>) -> (id: String, time: Date)? {
-        guard let slots = try? JSONValue.parseSlots(Array(bytes), layout: idAndTime, untilFilled: true),
-              let id = slots[0]?.stringValue, !id.isEmpty,
-              let text = slots[1]?.stringValue, let time = GraphTimestamp.parse(text) else { return nil }
+    static func idAndTime(_ bytes: [UInt8], _ range: Range<Int>) -> (id: String, time: Date)? {
+        let members = JSONPage.leadingStrings(bytes, range, named: ["id", "createdDateTime"])
+        guard let id = members[0], !id.isEmpty, let text = members[1], let time = GraphTimestamp.parse(text) else { return nil }
         return (id, time)
     }
 }

@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+@testable import TophhieJSON
+
+/// The word-at-a-time search gives what a byte-at-a-time one gives, at every alignment.
+@Suite struct JSONStringScanTests {
+    static func reference(_ bytes: [UInt8], from: Int) -> Int {
+        var index = from
+        while index < bytes.count, bytes[index] != 0x22, bytes[index] != 0x5C { index += 1 }
+        return index
+    }
+
+    @Test func findsTheFirstQuoteOrBackslashAtEveryAlignment() {
+        var generator = SystemRandomNumberGenerator()
+        // Bytes either side of the two targets, the high ones included, where a borrow could mislead.
+        let alphabet: [UInt8] = [0x21, 0x23, 0x5B, 0x5D, 0x00, 0x01, 0x7F, 0x80, 0xA2, 0xDC, 0xFF, 0x61, 0x22, 0x5C]
+        for _ in 0..<2000 {
+            let count = Int.random(in: 0...40, using: &generator)
+            let bytes = (0..<count).map { _ in alphabet[Int.random(in: 0..<(Bool.random(using: &generator) ? alphabet.count - 2 : alphabet.count), using: &generator)] }
+            for from in 0...count {
+                let found = bytes.withUnsafeBytes { JSONStringScan.quoteOrBackslash(in: $0, from: from) }
+                #expect(found == Self.reference(bytes, from: from), "\(bytes) from \(from)")
+            }
+        }
+    }
+
+    @Test(arguments: [
+        (#""abc" tail"#, 5),
+        (#""a\"b" tail"#, 6),
+        (#""a\\" tail"#, 5),
+        (#""\\\"\\"x"#, 8),
+        (#""0123456789abcdef\"0123456789" x"#, 30),
+        (#""unterminated"#, -1),
+        (#""ends in a backslash\"#, -1),
+    ])
+    func endsAfterTheClosingQuote(text: String, end: Int) {
+        let bytes = Array(text.utf8)
+        let found = bytes.withUnsafeBytes { JSONStringScan.end(in: $0, contentsFrom: 1) }
+        #expect(found == (end < 0 ? nil : end))
+    }
+
+    @Test func leadingStringsStopWhereTheirNamesAreFound() {
+        let text = #"x {"id" : "a\u00e9\"b", "n": {"id": "inner"}, "list": ["createdDateTime"], "createdDateTime":"2024-05-01T10:00:00Z", "z": }"#
+        let bytes = Array(text.utf8)
+        let range = 2..<bytes.count
+        #expect(JSONPage.leadingStrings(bytes, range, named: ["id", "createdDateTime"]) == ["aé\"b", "2024-05-01T10:00:00Z"])
+        // What is past the last name is never read: the broken member at the end does not count.
+        #expect(JSONPage.leadingStrings(bytes, range, named: ["createdDateTime", "missing"]) == ["2024-05-01T10:00:00Z", nil])
+        #expect(JSONPage.leadingStrings(bytes, range, named: ["n"]) == [nil], "not a string")
+        #expect(JSONPage.leadingStrings(Array(#"{"id":1}"#.utf8), 0..<8, named: ["id"]) == [nil])
+        #expect(JSONPage.leadingStrings(Array(#"["id"]"#.utf8), 0..<6, named: ["id"]) == [nil])
+        // Read strictly: a raw control byte or invalid UTF-8 is no string.
+        #expect(JSONPage.leadingStrings(Array("{\"id\":\"a\u{01}b\"}".utf8), 0..<11, named: ["id"]) == [nil])
+        #expect(JSONPage.leadingStrings(Array(#"{"id":""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8), 0..<11, named: ["id"]) == [nil])
+        // The range ends the element: a value running past it is not read.
+        #expect(JSONPage.leadingStrings(Array(#"{"id":"abc"}"#.utf8), 0..<8, named: ["id"]) == [nil])
+    }
+}
