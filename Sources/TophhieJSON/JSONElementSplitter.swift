@@ -59,11 +59,15 @@ public struct JSONElementSplitter {
     private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 }
 
     /// Reads the next bytes of the file, calling `record` with each complete record's file
-    /// offset and bytes.
+    /// offset and bytes. The bytes are lent for the call only: a record inside the chunk is
+    /// handed over in place, one cut by the chunk's end from a copy.
     /// - Throws: `Unsupported`, or what `record` throws.
-    public mutating func feed(_ chunk: UnsafeRawBufferPointer, record: (Int, [UInt8]) throws -> Void) throws {
+    public mutating func feed(_ chunk: UnsafeRawBufferPointer, record: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
         var i = 0
         let n = chunk.count
+        // Where the record being collected starts in this chunk; nil when it started in an
+        // earlier one (its bytes so far are in `current`).
+        var startInChunk: Int?
         while i < n {
             let b = chunk[i]
             let offset = consumed + i
@@ -113,6 +117,7 @@ public struct JSONElementSplitter {
                     phase = .arrayElementOrEnd
                 } else {
                     begin(b, at: offset, isRecord: false)
+                    startInChunk = i
                 }
             case .afterMember:
                 if JSONElementSplitter.isSpace(b) { break }
@@ -124,6 +129,7 @@ public struct JSONElementSplitter {
                 if b == UInt8(ascii: "]"), case .arrayElementOrEnd = phase { closeArray(); break }
                 guard b == UInt8(ascii: "{") else { throw Unsupported.malformed(offset: offset) }
                 begin(b, at: offset, isRecord: true)
+                startInChunk = i
             case .afterElement:
                 if JSONElementSplitter.isSpace(b) { break }
                 if b == UInt8(ascii: ",") { phase = .arrayElement }
@@ -132,24 +138,31 @@ public struct JSONElementSplitter {
             case .inValue(let isRecord):
                 if collector.scalar {
                     if JSONElementSplitter.isSpace(b) || b == UInt8(ascii: ",") || b == UInt8(ascii: "}") || b == UInt8(ascii: "]") {
-                        try complete(isRecord: isRecord, record)
+                        try complete(isRecord: isRecord, chunk, from: startInChunk, to: i, record)
+                        startInChunk = nil
                         continue  // the delimiter belongs to the skeleton
                     }
-                    current.append(b)
-                    break
+                    i += 1
+                    continue
                 }
-                // The rest of the record in this chunk in one tight loop, copied in one go: a
-                // byte at a time through the phase switch was a sixth of a replay.
+                // The rest of the record in this chunk in one tight loop, string contents a word
+                // at a time: a byte at a time through the phase switch was a sixth of a replay.
                 var depth = collector.depth, inString = collector.inString, escaped = collector.escaped
                 var j = i, done = false
                 while j < n {
+                    if inString {
+                        if escaped { escaped = false; j += 1; continue }
+                        let k = JSONStringScan.quoteOrBackslash(in: chunk, from: j)
+                        if k >= n { j = n; break }
+                        j = k + 1
+                        if chunk[k] == 0x5C { escaped = true; continue }
+                        inString = false
+                        if depth == 0 { done = true; break }
+                        continue
+                    }
                     let c = chunk[j]
                     j += 1
-                    if inString {
-                        if escaped { escaped = false }
-                        else if c == 0x5C { escaped = true }
-                        else if c == 0x22 { inString = false; if depth == 0 { done = true; break } }
-                    } else if c == 0x22 {
+                    if c == 0x22 {
                         inString = true
                     } else if c == 0x7B || c == 0x5B {
                         depth += 1
@@ -159,21 +172,28 @@ public struct JSONElementSplitter {
                     }
                 }
                 collector.depth = depth; collector.inString = inString; collector.escaped = escaped
-                current.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[i..<j]))
                 i = j
-                if done { try complete(isRecord: isRecord, record) }
+                if done {
+                    try complete(isRecord: isRecord, chunk, from: startInChunk, to: j, record)
+                    startInChunk = nil
+                }
                 continue
             case .end:
                 guard JSONElementSplitter.isSpace(b) else { throw Unsupported.malformed(offset: offset) }
             }
             i += 1
         }
+        if let start = startInChunk, case .inValue = phase {
+            current.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[start..<n]))
+        } else if case .inValue = phase {
+            current.append(contentsOf: chunk)
+        }
         consumed += n
     }
 
     /// Says the file has ended.
     /// - Throws: `Unsupported.malformed` when the file stops inside its structure.
-    public mutating func finish(record: (Int, [UInt8]) throws -> Void) throws {
+    public mutating func finish(record: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
         switch phase {
         case .lines: try emitLine(record)
         case .end: break
@@ -181,10 +201,10 @@ public struct JSONElementSplitter {
         }
     }
 
-    private mutating func emitLine(_ record: (Int, [UInt8]) throws -> Void) throws {
+    private mutating func emitLine(_ record: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
         defer { current.removeAll(keepingCapacity: true) }
         guard current.contains(where: { !JSONElementSplitter.isSpace($0) }) else { return }
-        try record(currentOffset, current)
+        try current.withUnsafeBytes { try record(currentOffset, $0) }
     }
 
     private mutating func closeArray() {
@@ -195,7 +215,6 @@ public struct JSONElementSplitter {
     private mutating func begin(_ b: UInt8, at offset: Int, isRecord: Bool) {
         current.removeAll(keepingCapacity: true)
         currentOffset = offset
-        current.append(b)
         collector = Collector()
         switch b {
         case UInt8(ascii: "{"), UInt8(ascii: "["): collector.depth = 1
@@ -205,13 +224,23 @@ public struct JSONElementSplitter {
         phase = .inValue(isRecord: isRecord)
     }
 
-    private mutating func complete(isRecord: Bool, _ record: (Int, [UInt8]) throws -> Void) throws {
+    /// The value ends at `end` in `chunk`: it began at `start` in it, or in an earlier chunk.
+    private mutating func complete(isRecord: Bool, _ chunk: UnsafeRawBufferPointer, from start: Int?, to end: Int,
+                                   _ record: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
+        let bytes: UnsafeRawBufferPointer
+        if let start {
+            bytes = UnsafeRawBufferPointer(rebasing: chunk[start..<end])
+        } else {
+            current.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<end]))
+            bytes = UnsafeRawBufferPointer(start: nil, count: 0)
+        }
         if isRecord {
-            try record(currentOffset, current)
+            if start != nil { try record(currentOffset, bytes) } else { try current.withUnsafeBytes { try record(currentOffset, $0) } }
             phase = .afterElement
         } else {
             // A page member other than `value` (`@odata.nextLink`): checked, then dropped.
-            guard (try? JSONValue.parse(Data(current))) != nil else { throw Unsupported.malformed(offset: currentOffset) }
+            let text = start != nil ? Data(bytes) : Data(current)
+            guard (try? JSONValue.parse(text)) != nil else { throw Unsupported.malformed(offset: currentOffset) }
             phase = .afterMember
         }
         current.removeAll(keepingCapacity: true)

@@ -72,44 +72,9 @@ public struct JSONPage: Sendable {
     }
 
     /// Some string members of the object element at `range`, read from its start only until each
-    /// is found: Graph writes `id` and `createdDateTime` first, so a recognised sign-in costs
-    /// those two members. Nil for a name not met, or whose value is not a string.
-    /// - Complexity: O(k) for the k bytes before the last name found.
+    /// is found (`JSONLeadingMembers`). Nil for a name not met, or whose value is not a string.
     public static func leadingStrings(_ bytes: [UInt8], _ range: Range<Int>, named names: [String]) -> [String?] {
-        var found = [String?](repeating: nil, count: names.count)
-        let keys = names.map { Array($0.utf8) }
-        var remaining = names.count
-        let scanner = JSONExtentScanner(bytes: bytes)
-        guard range.lowerBound < range.upperBound, bytes[range.lowerBound] == UInt8(ascii: "{") else { return found }
-        var index = scanner.skipWhitespace(range.lowerBound + 1)
-        while remaining > 0, index < range.upperBound, bytes[index] == UInt8(ascii: "\"") {
-            guard let keyEnd = try? scanner.end(ofValueAt: index) else { break }
-            let key = bytes[(index + 1)..<(keyEnd - 1)]
-            index = scanner.skipWhitespace(keyEnd)
-            guard index < range.upperBound, bytes[index] == UInt8(ascii: ":") else { break }
-            index = scanner.skipWhitespace(index + 1)
-            guard let valueEnd = try? scanner.end(ofValueAt: index), valueEnd <= range.upperBound else { break }
-            if let slot = keys.firstIndex(where: { $0.elementsEqual(key) }), found[slot] == nil {
-                found[slot] = Self.string(bytes, index..<valueEnd)
-                remaining -= 1
-            }
-            index = scanner.skipWhitespace(valueEnd)
-            guard index < range.upperBound, bytes[index] == UInt8(ascii: ",") else { break }
-            index = scanner.skipWhitespace(index + 1)
-        }
-        return found
-    }
-
-    /// The string a value's bytes hold, read strictly; nil when they hold anything else.
-    private static func string(_ bytes: [UInt8], _ range: Range<Int>) -> String? {
-        guard range.count >= 2, bytes[range.lowerBound] == UInt8(ascii: "\"") else { return nil }
-        let contents = (range.lowerBound + 1)..<(range.upperBound - 1)
-        // Most have no escapes and no control bytes: their bytes are the text, once checked as UTF-8.
-        if !bytes[contents].contains(where: { $0 == UInt8(ascii: "\\") || $0 < 0x20 }) {
-            return bytes.withUnsafeBufferPointer { String(validating: UnsafeBufferPointer(rebasing: $0[contents]), as: UTF8.self) }
-        }
-        guard case .string(let text)? = try? JSONValue.parse(Data(bytes[range])) else { return nil }
-        return text
+        bytes.withUnsafeBytes { JSONLeadingMembers.strings(UnsafeRawBufferPointer(rebasing: $0[range]), named: names) }
     }
 
     /// The `id` string of a damaged element, when that member can be read on its own.
@@ -132,7 +97,7 @@ struct JSONExtentScanner {
 
     private func whitespace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
 
-    func skipWhitespace(_ index: Int) -> Int {
+    private func skipWhitespace(_ index: Int) -> Int {
         var index = index
         while index < bytes.count, whitespace(bytes[index]) { index += 1 }
         return index

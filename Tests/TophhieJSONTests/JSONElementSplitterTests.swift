@@ -10,7 +10,7 @@ import Testing
         let bytes = Array(text.utf8)
         var splitter = JSONElementSplitter(layout: layout)
         var found: [(Int, String)] = []
-        let record: (Int, [UInt8]) throws -> Void = { found.append(($0, String(decoding: $1, as: UTF8.self))) }
+        let record: (Int, UnsafeRawBufferPointer) throws -> Void = { found.append(($0, String(decoding: $1, as: UTF8.self))) }
         var start = 0
         while start < bytes.count {
             let piece = Array(bytes[start..<min(start + chunk, bytes.count)])
@@ -37,6 +37,23 @@ import Testing
         for (offset, text) in found {
             #expect(Array(bytes[offset..<(offset + text.utf8.count)]) == Array(text.utf8))
         }
+    }
+
+    /// Long strings full of quotes, backslashes and brackets, cut at every place by the chunks:
+    /// the word-at-a-time string skipping must find the same records.
+    @Test(arguments: [1, 2, 3, 5, 8, 9, 13, 17, 64])
+    func recordsWithLongEscapedStringsSurviveAnyChunking(_ chunk: Int) throws {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["a", #"\\"#, #"\""#, "}", "]", "{", "[", "é", #"\\\\"#, #"\u00e9"#, " ", "01234567"]
+        var records: [String] = []
+        for n in 0..<20 {
+            let text = (0..<Int.random(in: 0...30, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            records.append(#"{"id":"r\#(n)","s":"\#(text)","n":[{"t":"\#(text)"}]}"#)
+        }
+        let page = #"{"value":["# + records.joined(separator: ",") + #"],"@odata.nextLink":"x\\y"}"#
+        let found = try split(page, .document, chunk: chunk)
+        #expect(found.map(\.1) == records)
+        #expect(records.allSatisfy { (try? JSONValue.parse(Data($0.utf8))) != nil }, "the records are JSON")
     }
 
     @Test(arguments: [1, 5, 4096])

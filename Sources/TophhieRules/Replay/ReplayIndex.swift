@@ -28,10 +28,21 @@ public struct ReplayIndex: Sendable {
     ///   time): the caller then reads the file the whole-file way, whose errors name the record.
     ///   Reading stops at the time and id (Graph writes them first): the second pass checks
     ///   the whole record, and the caller goes the whole-file way if that fails.
-    public mutating func add(_ bytes: [UInt8], at offset: Int) -> Bool {
-        guard let event = try? ReplayIndex.keys.event(bytes, untilFilled: true) else { return false }
-        entries.append(Entry(time: event.eventTime, id: event.eventID, offset: offset, length: bytes.count))
-        latest = max(latest ?? event.eventTime, event.eventTime)
+    public mutating func add(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Bool {
+        let leading = JSONLeadingMembers.strings(bytes, named: ["id", "createdDateTime"])
+        let id: String, time: Date
+        if let text = leading[0], !text.isEmpty, let timeText = leading[1], let parsed = GraphTimestamp.parse(timeText) {
+            id = text
+            time = parsed
+        } else {
+            // Anything unusual (an id that is a number, a member written twice) is read as the
+            // second pass reads it.
+            guard let event = try? ReplayIndex.keys.event(Array(bytes), untilFilled: true) else { return false }
+            id = event.eventID
+            time = event.eventTime
+        }
+        entries.append(Entry(time: time, id: id, offset: offset, length: bytes.count))
+        latest = max(latest ?? time, time)
         return true
     }
 

@@ -1,0 +1,80 @@
+import Foundation
+
+/// Reads some string members of a JSON object from its start, only until each is found: Graph
+/// writes a sign-in's `id` and `createdDateTime` first, so finding a record's identity costs
+/// those two members and not the rest of it. Nothing past the last name found is read or checked.
+public enum JSONLeadingMembers {
+    /// The values of the string members `names` (nil for one not met, or not a string; read
+    /// strictly: escapes decoded, UTF-8 checked, raw control bytes refused).
+    /// - Complexity: O(k) for the k bytes before the last name found.
+    public static func strings(_ bytes: UnsafeRawBufferPointer, named names: [String]) -> [String?] {
+        var found = [String?](repeating: nil, count: names.count)
+        let keys = names.map { Array($0.utf8) }
+        var remaining = names.count
+        let count = bytes.count
+        func skipSpace(_ i: Int) -> Int {
+            var i = i
+            while i < count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
+            return i
+        }
+        var index = skipSpace(0)
+        guard index < count, bytes[index] == UInt8(ascii: "{") else { return found }
+        index = skipSpace(index + 1)
+        while remaining > 0, index < count, bytes[index] == UInt8(ascii: "\"") {
+            guard let keyEnd = JSONStringScan.end(in: bytes, contentsFrom: index + 1) else { break }
+            let key = UnsafeRawBufferPointer(rebasing: bytes[(index + 1)..<(keyEnd - 1)])
+            index = skipSpace(keyEnd)
+            guard index < count, bytes[index] == UInt8(ascii: ":") else { break }
+            index = skipSpace(index + 1)
+            guard let valueEnd = end(ofValueIn: bytes, at: index) else { break }
+            if let slot = keys.firstIndex(where: { $0.elementsEqual(key) }), found[slot] == nil {
+                found[slot] = string(UnsafeRawBufferPointer(rebasing: bytes[index..<valueEnd]))
+                remaining -= 1
+            }
+            index = skipSpace(valueEnd)
+            guard index < count, bytes[index] == UInt8(ascii: ",") else { break }
+            index = skipSpace(index + 1)
+        }
+        return found
+    }
+
+    /// Where the value at `start` ends, by its brackets and quotes alone; nil when the bytes end first.
+    static func end(ofValueIn bytes: UnsafeRawBufferPointer, at start: Int) -> Int? {
+        guard start < bytes.count else { return nil }
+        var index = start
+        var depth = 0
+        repeat {
+            guard index < bytes.count else { return nil }
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                guard let end = JSONStringScan.end(in: bytes, contentsFrom: index + 1) else { return nil }
+                index = end
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+                index += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                guard depth > 0 else { return index }
+                depth -= 1
+                index += 1
+            case UInt8(ascii: ","), 0x20, 0x0A, 0x0D, 0x09:
+                if depth == 0 { return index }
+                index += 1
+            default:
+                index += 1
+            }
+        } while depth > 0
+        return index
+    }
+
+    /// The string a value's bytes hold, read strictly; nil when they hold anything else.
+    static func string(_ bytes: UnsafeRawBufferPointer) -> String? {
+        guard bytes.count >= 2, bytes[0] == UInt8(ascii: "\"") else { return nil }
+        let contents = UnsafeRawBufferPointer(rebasing: bytes[1..<(bytes.count - 1)])
+        // Most have no escapes and no control bytes: their bytes are the text, once checked as UTF-8.
+        if !contents.contains(where: { $0 == UInt8(ascii: "\\") || $0 < 0x20 }) {
+            return String(validating: contents, as: UTF8.self)
+        }
+        guard case .string(let text)? = try? JSONValue.parse(Data(bytes)) else { return nil }
+        return text
+    }
+}
