@@ -10,15 +10,29 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
 /// Reads JSON bytes straight into `JSONValue` (RFC 8259), keeping integers apart from fractions.
 ///
 /// Written by hand because decoding through `Decodable` tries each type in turn and throws on
-/// every miss, which made a 1,000-event Graph page take seconds.
+/// every miss, which made a 1,000-event Graph page take seconds. It reads through a buffer
+/// pointer lent by the caller (`JSONParser.parsing`): through an array every byte read was
+/// checked against its bounds and its storage.
 struct JSONParser {
-    let bytes: [UInt8]
+    let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
     static let maxDepth = 512
 
-    init(_ data: Data) { bytes = [UInt8](data) }
+    private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
-    init(bytes: [UInt8]) { self.bytes = bytes }
+    /// Runs `body` with a parser over `data`, valid only inside it.
+    static func parsing<T>(_ data: Data, _ body: (inout JSONParser) throws -> T) rethrows -> T {
+        try data.withUnsafeBytes { raw in
+            var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self))
+            return try body(&parser)
+        }
+    }
+
+    /// Runs `body` with a parser over `bytes`, valid only inside it.
+    static func parsing<T>(_ bytes: UnsafeRawBufferPointer, _ body: (inout JSONParser) throws -> T) rethrows -> T {
+        var parser = JSONParser(bytes: bytes.bindMemory(to: UInt8.self))
+        return try body(&parser)
+    }
 
     /// What to build; values outside it are skipped (checked for structure only).
     var projection = JSONProjection.everything
@@ -161,8 +175,7 @@ struct JSONParser {
         var scan = index
         while scan < bytes.count, bytes[scan] != UInt8(ascii: "\""), bytes[scan] != UInt8(ascii: "\\"), bytes[scan] >= 0x20 { scan += 1 }
         if scan < bytes.count, bytes[scan] == UInt8(ascii: "\"") {
-            let text = bytes.withUnsafeBufferPointer { String(validating: UnsafeBufferPointer(rebasing: $0[index..<scan]), as: UTF8.self) }
-            guard let text else { throw error("invalid UTF-8 in a string") }
+            guard let text = String(validating: UnsafeBufferPointer(rebasing: bytes[index..<scan]), as: UTF8.self) else { throw error("invalid UTF-8 in a string") }
             index = scan + 1
             return text
         }
@@ -170,7 +183,7 @@ struct JSONParser {
         var runStart = index
         func flush(_ end: Int) throws {
             guard end > runStart else { return }
-            guard let text = String(validating: bytes[runStart..<end], as: UTF8.self) else { throw error("invalid UTF-8 in a string") }
+            guard let text = String(validating: UnsafeBufferPointer(rebasing: bytes[runStart..<end]), as: UTF8.self) else { throw error("invalid UTF-8 in a string") }
             scalars.append(contentsOf: text.unicodeScalars)
         }
         while true {
@@ -266,7 +279,7 @@ struct JSONParser {
             for position in intStart..<index { value = value * 10 + Int64(bytes[position] - UInt8(ascii: "0")) }
             return .int(bytes[start] == UInt8(ascii: "-") ? -value : value)
         }
-        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         if integral, let value = Int64(text) { return .int(value) }
         guard let value = Double(text), value.isFinite else { throw error("number out of range") }
         return .double(value)

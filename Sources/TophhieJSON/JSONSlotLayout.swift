@@ -57,10 +57,16 @@ extension JSONValue {
     ///   value, without checking the rest: for a first pass that only needs a record's id and
     ///   time (Graph writes them first) and leaves the checking to a second pass.
     public static func parseSlots(_ bytes: [UInt8], layout: JSONSlotLayout, untilFilled: Bool = false) throws -> [JSONValue?] {
+        try bytes.withUnsafeBytes { try parseSlots($0, layout: layout, untilFilled: untilFilled) }
+    }
+
+    /// `parseSlots` over bytes lent for the call.
+    public static func parseSlots(_ bytes: UnsafeRawBufferPointer, layout: JSONSlotLayout, untilFilled: Bool = false) throws -> [JSONValue?] {
         var slots = [JSONValue?](repeating: nil, count: layout.paths.count)
-        var parser = JSONParser(bytes: bytes)
-        parser.stopWhenFilled = untilFilled
-        try parser.parseSlotDocument(layout.root, into: &slots)
+        try JSONParser.parsing(bytes) { parser in
+            parser.stopWhenFilled = untilFilled
+            try parser.parseSlotDocument(layout.root, into: &slots)
+        }
         return slots
     }
 }
@@ -119,12 +125,10 @@ extension JSONParser {
         if scan < bytes.count, bytes[scan] == UInt8(ascii: "\"") {
             let length = scan - start
             index = scan + 1
-            return bytes.withUnsafeBufferPointer { buffer in
-                nodes.first { node in
-                    guard node.key.count == length else { return false }
-                    guard length > 0 else { return true }
-                    return node.key.withUnsafeBufferPointer { key in memcmp(key.baseAddress!, buffer.baseAddress! + start, length) == 0 }
-                }
+            return nodes.first { node in
+                guard node.key.count == length else { return false }
+                guard length > 0 else { return true }
+                return node.key.withUnsafeBufferPointer { key in memcmp(key.baseAddress!, bytes.baseAddress! + start, length) == 0 }
             }
         }
         let key = try parseString()

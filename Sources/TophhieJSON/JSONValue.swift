@@ -144,17 +144,17 @@ extension JSONValue {
     /// - Throws: `JSONParseError` with the byte offset when the bytes are not JSON.
     /// - Complexity: O(n) in the length of `data`.
     public static func parse(_ data: Data) throws -> JSONValue {
-        var parser = JSONParser(data)
-        return try parser.parseDocument()
+        try JSONParser.parsing(data) { try $0.parseDocument() }
     }
 
     /// Parses JSON text keeping only what `projection` names; the rest is checked for
     /// structure and dropped. The result equals `parse(data)` with the other members removed.
     /// - Throws: `JSONParseError` as `parse` does (a skipped string's UTF-8 is not checked).
     public static func parse(_ data: Data, keeping projection: JSONProjection) throws -> JSONValue {
-        var parser = JSONParser(data)
-        parser.projection = projection
-        return try parser.parseDocument()
+        try JSONParser.parsing(data) { parser in
+            parser.projection = projection
+            return try parser.parseDocument()
+        }
     }
 
     /// Indented JSON with sorted keys, for people and `--json` output; `/` is not escaped.

@@ -63,6 +63,11 @@ public final class EventLayout: Sendable {
     /// - Throws: `SignInEventError` with `SignInEvents.event`'s messages, or naming the JSON error.
     /// - Parameter untilFilled: stop reading once every slot has a value (`parseSlots`).
     public func event(_ bytes: [UInt8], untilFilled: Bool = false) throws -> SlotEvent {
+        try bytes.withUnsafeBytes { try event($0, untilFilled: untilFilled) }
+    }
+
+    /// `event` over bytes lent for the call.
+    public func event(_ bytes: UnsafeRawBufferPointer, untilFilled: Bool = false) throws -> SlotEvent {
         let values: [JSONValue?]
         do { values = try JSONValue.parseSlots(bytes, layout: json, untilFilled: untilFilled) } catch let failure as JSONParseError {
             throw SignInEventError("not a valid sign-in object (\(failure))")

@@ -55,6 +55,11 @@ public struct ReplayIndex: Sendable {
     /// A record read back in the second pass into the engine's slots.
     /// - Throws: `SignInEventError` when the bytes are no longer what the first pass saw.
     public static func event(_ bytes: [UInt8], entry: Entry, layout: EventLayout) throws -> SlotEvent {
+        try bytes.withUnsafeBytes { try event($0, entry: entry, layout: layout) }
+    }
+
+    /// `event` over bytes lent for the call.
+    public static func event(_ bytes: UnsafeRawBufferPointer, entry: Entry, layout: EventLayout) throws -> SlotEvent {
         guard bytes.count == entry.length, let event = try? layout.event(bytes), event.eventID == entry.id, event.eventTime == entry.time else {
             throw SignInEventError("the file changed while it was read (the sign-in at byte \(entry.offset) is not what it was)")
         }
