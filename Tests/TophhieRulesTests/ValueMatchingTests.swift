@@ -203,8 +203,12 @@ import TophhieJSON
             var object: [String: JSONValue] = ["id": .string("e"), "createdDateTime": .string("2024-05-01T10:00:00Z")]
             if let value { object["x"] = value }
             let event = JSONRuleEvent(eventID: "e", eventTime: Date(timeIntervalSince1970: 0), json: .object(object))
-            let walked = condition.matchesEach(event)
+            let texts = SlotTexts()
+            texts.next()
+            let walked = condition.matchesEach(event, texts)
             #expect(condition.matches(event) == walked, "\(String(describing: value))")
+            // Through the texts the walk left behind, as the next rule matched against the event reads them.
+            #expect(condition.matches(event, texts) == walked, "\(String(describing: value))")
             if walked { fired += 1 }
         }
         #expect(fired >= 10, "the list must match some of the values for the comparison to mean anything")

@@ -29,10 +29,14 @@ public struct DetectionMatches: Sendable {
     /// The matches of a batch, each (rule, event id) once across the batches that share `told`.
     public func matches(_ events: [any RuleEvent], told: inout Set<String>) -> [Match] {
         var result: [Match] = []
+        let texts = SlotTexts()
         for event in events {
-            for (rule, matcher) in zip(detections, matchers) where matcher.matches(event) {
-                guard told.insert(rule.metadata.id + "\u{1F}" + event.eventID).inserted else { continue }
-                result.append(Match(ruleID: rule.metadata.id, title: rule.metadata.title, eventID: event.eventID, eventTime: event.eventTime))
+            texts.next()
+            // By index: iterating the rules by value copied every rule for every event.
+            for index in matchers.indices where matchers[index].matches(event, texts) {
+                let metadata = detections[index].metadata
+                guard told.insert(metadata.id + "\u{1F}" + event.eventID).inserted else { continue }
+                result.append(Match(ruleID: metadata.id, title: metadata.title, eventID: event.eventID, eventTime: event.eventTime))
             }
         }
         return result

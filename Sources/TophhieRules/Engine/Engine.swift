@@ -127,6 +127,8 @@ struct EngineRun {
     var lateEvaluated: [Date] = []
     /// Event times of never-seen events older than the id memory: not evaluated at all.
     var lateUnreachable: [Date] = []
+    /// The texts of the event being matched, shared by every rule.
+    let texts = SlotTexts()
 
     init(plan: EnginePlan, settings: EngineSettings, state: EngineState, now: Date, alertOnlyAfter: Date?) {
         self.plan = plan
@@ -180,7 +182,8 @@ struct EngineRun {
             fresh.insert(id)
 
             var matched: [Int] = []
-            for (index, matcher) in plan.matchers.enumerated() where matcher.matches(event) {
+            texts.next()
+            for (index, matcher) in plan.matchers.enumerated() where matcher.matches(event, texts) {
                 matched.append(index)
             }
             guard !matched.isEmpty else { continue }

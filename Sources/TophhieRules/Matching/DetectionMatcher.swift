@@ -15,35 +15,37 @@ final class DetectionMatcher: Sendable {
     }
 
     /// Whether the event satisfies any of the conditions; each search is evaluated at most once.
-    func matches(_ event: any RuleEvent) -> Bool {
+    /// - Parameter texts: the event's texts, shared by every rule matched against it
+    ///   (`SlotTexts.next()` between events).
+    func matches(_ event: any RuleEvent, _ texts: SlotTexts) -> Bool {
         guard searches.count <= 64 else { return detection.matches(event) }
         var known: UInt64 = 0, results: UInt64 = 0
-        for condition in conditions where evaluate(condition, event, &known, &results) { return true }
+        for condition in conditions where evaluate(condition, event, texts, &known, &results) { return true }
         return false
     }
 
-    private func search(_ i: Int, _ event: any RuleEvent, _ known: inout UInt64, _ results: inout UInt64) -> Bool {
+    private func search(_ i: Int, _ event: any RuleEvent, _ texts: SlotTexts, _ known: inout UInt64, _ results: inout UInt64) -> Bool {
         let bit: UInt64 = 1 << UInt64(i)
         if known & bit != 0 { return results & bit != 0 }
-        let result = searches[i].matches(event)
+        let result = searches[i].matches(event, texts)
         known |= bit
         if result { results |= bit }
         return result
     }
 
-    private func evaluate(_ node: Detection.Compiled, _ event: any RuleEvent, _ known: inout UInt64, _ results: inout UInt64) -> Bool {
+    private func evaluate(_ node: Detection.Compiled, _ event: any RuleEvent, _ texts: SlotTexts, _ known: inout UInt64, _ results: inout UInt64) -> Bool {
         switch node {
-        case .search(let i): return search(i, event, &known, &results)
-        case .not(let inner): return !evaluate(inner, event, &known, &results)
+        case .search(let i): return search(i, event, texts, &known, &results)
+        case .not(let inner): return !evaluate(inner, event, texts, &known, &results)
         case .and(let parts):
-            for part in parts where !evaluate(part, event, &known, &results) { return false }
+            for part in parts where !evaluate(part, event, texts, &known, &results) { return false }
             return true
         case .or(let parts):
-            for part in parts where evaluate(part, event, &known, &results) { return true }
+            for part in parts where evaluate(part, event, texts, &known, &results) { return true }
             return false
         case .atLeast(let n, let indices):
             var count = 0
-            for i in indices where search(i, event, &known, &results) {
+            for i in indices where search(i, event, texts, &known, &results) {
                 count += 1
                 if count >= n { return true }
             }

@@ -146,11 +146,23 @@ public struct FieldCondition: Sendable, Hashable {
 
     /// Whether the event satisfies this entry.
     public func matches(_ event: any RuleEvent) -> Bool {
+        let texts = SlotTexts()
+        texts.next()
+        return matches(event, texts)
+    }
+
+    /// Whether the event satisfies this entry, reading its texts through the event's `texts`.
+    func matches(_ event: any RuleEvent, _ texts: SlotTexts) -> Bool {
         if let exactSets {
             guard let value = event.field(slot: slot) else { return false }
-            return FieldCondition.matches(value, exactSets)
+            switch value {
+            case .int, .double: return FieldCondition.matches(value, exactSets)
+            default:
+                if let actual = FieldCondition.number(value), exactSets.numbers.contains(actual) { return true }
+                return texts.texts(value, slot: slot, fold: true).contains { exactSets.texts.contains($0) }
+            }
         }
-        return matchesEach(event)
+        return matchesEach(event, texts)
     }
 
     /// The same answer as walking the list: a number by value, else each text by its folded form.
@@ -166,44 +178,44 @@ public struct FieldCondition: Sendable, Hashable {
     }
 
     /// Whether the event satisfies this entry, testing each value in turn (what `exactSets` speeds up).
-    func matchesEach(_ event: any RuleEvent) -> Bool {
+    func matchesEach(_ event: any RuleEvent, _ texts: SlotTexts) -> Bool {
         let value = event.field(slot: slot)
-        // The value's texts, lower-cased once for every pattern of the entry rather than once per
-        // pattern: a list of ten error codes folded the same string ten times.
-        var subject = Subject(value: value, folded: !anyCased)
+        // The value's texts, lower-cased once for the event rather than once per pattern or per
+        // rule: a list of ten error codes folded the same string ten times.
+        let subject = Subject(value: value, slot: slot, folded: !anyCased, texts: texts)
         if negated {
             guard let value, !value.isNull else { return false }
-            return !matchers.contains { match($0, value, &subject, event) }
+            return !matchers.contains { match($0, value, subject, event) }
         }
         if requireAll {
-            return matchers.allSatisfy { match($0, value, &subject, event) }
+            return matchers.allSatisfy { match($0, value, subject, event) }
         }
-        return matchers.contains { match($0, value, &subject, event) }
+        return matchers.contains { match($0, value, subject, event) }
     }
 
 
-    /// An event value's texts, worked out on first use.
+    /// An event value's texts, worked out on first use, once per event (`SlotTexts`).
     private struct Subject {
         let value: JSONValue?
+        let slot: FieldSlot
         let folded: Bool
-        private var cachedTexts: [String]?
+        let shared: SlotTexts
 
-        init(value: JSONValue?, folded: Bool) {
+        init(value: JSONValue?, slot: FieldSlot, folded: Bool, texts: SlotTexts) {
             self.value = value
+            self.slot = slot
             self.folded = folded
+            shared = texts
         }
 
         /// The texts as the value offers them; lower-cased when no pattern is `cased`.
-        mutating func texts() -> [String] {
-            if let cachedTexts { return cachedTexts }
-            let raw = value.map(FieldCondition.texts) ?? []
-            let result = folded ? raw.map { $0.lowercased() } : raw
-            cachedTexts = result
-            return result
+        func texts() -> [String] {
+            guard let value else { return [] }
+            return shared.texts(value, slot: slot, fold: folded)
         }
     }
 
-    private func match(_ matcher: ValueMatcher, _ value: JSONValue?, _ subject: inout Subject, _ event: any RuleEvent) -> Bool {
+    private func match(_ matcher: ValueMatcher, _ value: JSONValue?, _ subject: Subject, _ event: any RuleEvent) -> Bool {
         switch matcher {
         case .exists(let wanted):
             return (value != nil) == wanted

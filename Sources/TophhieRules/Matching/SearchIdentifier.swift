@@ -23,11 +23,18 @@ public indirect enum SearchIdentifier: Sendable, Hashable {
     }
 
     public func matches(_ event: any RuleEvent) -> Bool {
+        let texts = SlotTexts()
+        texts.next()
+        return matches(event, texts)
+    }
+
+    /// Whether the event satisfies the search, reading its texts through the event's `texts`.
+    func matches(_ event: any RuleEvent, _ texts: SlotTexts) -> Bool {
         switch self {
         case .allOf(let conditions):
-            return conditions.allSatisfy { $0.matches(event) }
+            return conditions.allSatisfy { $0.matches(event, texts) }
         case .anyOf(let alternatives):
-            return alternatives.contains { $0.matches(event) }
+            return alternatives.contains { $0.matches(event, texts) }
         case .keywords(let patterns, let requireAll):
             let texts = event.searchableTexts()
             let found = { (pattern: WildcardPattern) in texts.contains { pattern.matches($0) } }

@@ -1,0 +1,50 @@
+import TophhieJSON
+
+/// One event's texts per field, worked out once for every rule matched against the event: an
+/// object's canonical JSON and a value's lower-cased texts cost more than the comparisons they
+/// feed, and eighteen rules reading `Status` worked them out eighteen times.
+///
+/// Reused from event to event (`next`) without freeing anything. Not shared between threads:
+/// each matching loop holds its own.
+final class SlotTexts {
+    private var generation: UInt32 = 0
+    private var stamps: [UInt32] = []
+    private var raw: [[String]] = []
+    private var foldedStamps: [UInt32] = []
+    private var folded: [[String]] = []
+
+    init() {}
+
+    /// Forgets the last event's texts: the next ones read belong to another event.
+    func next() {
+        generation &+= 1
+        if generation == 0 {
+            // After four billion events the stamps could repeat: start them again.
+            for i in stamps.indices { stamps[i] = 0; foldedStamps[i] = 0 }
+            generation = 1
+        }
+    }
+
+    /// `FieldCondition.texts(value)` for the value at `slot` of the current event, lower-cased
+    /// when `fold` is set.
+    func texts(_ value: JSONValue, slot: FieldSlot, fold: Bool) -> [String] {
+        let index = slot.index
+        if index >= stamps.count {
+            let grow = index + 1 - stamps.count
+            stamps += [UInt32](repeating: 0, count: grow)
+            foldedStamps += [UInt32](repeating: 0, count: grow)
+            raw += [[String]](repeating: [], count: grow)
+            folded += [[String]](repeating: [], count: grow)
+        }
+        if stamps[index] != generation {
+            raw[index] = FieldCondition.texts(value)
+            stamps[index] = generation
+        }
+        guard fold else { return raw[index] }
+        if foldedStamps[index] != generation {
+            folded[index] = raw[index].map { $0.lowercased() }
+            foldedStamps[index] = generation
+        }
+        return folded[index]
+    }
+}
