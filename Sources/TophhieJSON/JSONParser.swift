@@ -147,24 +147,22 @@ struct JSONParser {
     mutating func skipString() throws {
         index += 1
         while index < bytes.count {
+            index = JSONStringScan.quoteBackslashOrControl(in: UnsafeRawBufferPointer(bytes), from: index)
+            guard index < bytes.count else { break }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") { index += 1; return }
             if byte < 0x20 { throw error("a control character in a string") }
-            if byte == UInt8(ascii: "\\") {
-                index += 1
-                guard index < bytes.count else { break }
-                switch bytes[index] {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-                    index += 1
-                case UInt8(ascii: "u"):
-                    index += 1
-                    _ = try hex4()
-                default:
-                    throw error("invalid escape")
-                }
-                continue
-            }
             index += 1
+            guard index < bytes.count else { break }
+            switch bytes[index] {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                index += 1
+            case UInt8(ascii: "u"):
+                index += 1
+                _ = try hex4()
+            default:
+                throw error("invalid escape")
+            }
         }
         throw error("unterminated string")
     }
@@ -172,8 +170,7 @@ struct JSONParser {
     mutating func parseString() throws -> String {
         index += 1
         // Most strings have no escapes: read them straight from the bytes.
-        var scan = index
-        while scan < bytes.count, bytes[scan] != UInt8(ascii: "\""), bytes[scan] != UInt8(ascii: "\\"), bytes[scan] >= 0x20 { scan += 1 }
+        let scan = JSONStringScan.quoteBackslashOrControl(in: UnsafeRawBufferPointer(bytes), from: index)
         if scan < bytes.count, bytes[scan] == UInt8(ascii: "\"") {
             guard let text = String(validating: UnsafeBufferPointer(rebasing: bytes[index..<scan]), as: UTF8.self) else { throw error("invalid UTF-8 in a string") }
             index = scan + 1

@@ -120,8 +120,7 @@ extension JSONParser {
     /// Reads a member name and finds its node by comparing bytes; a name with escapes is decoded.
     private mutating func memberNode(_ nodes: [JSONSlotLayout.Node]) throws -> JSONSlotLayout.Node? {
         let start = index + 1
-        var scan = start
-        while scan < bytes.count, bytes[scan] != UInt8(ascii: "\""), bytes[scan] != UInt8(ascii: "\\"), bytes[scan] >= 0x20 { scan += 1 }
+        let scan = JSONStringScan.quoteBackslashOrControl(in: UnsafeRawBufferPointer(bytes), from: start)
         if scan < bytes.count, bytes[scan] == UInt8(ascii: "\"") {
             let length = scan - start
             index = scan + 1

@@ -13,13 +13,16 @@ import Testing
     @Test func findsTheFirstQuoteOrBackslashAtEveryAlignment() {
         var generator = SystemRandomNumberGenerator()
         // Bytes either side of the two targets, the high ones included, where a borrow could mislead.
-        let alphabet: [UInt8] = [0x21, 0x23, 0x5B, 0x5D, 0x00, 0x01, 0x7F, 0x80, 0xA2, 0xDC, 0xFF, 0x61, 0x22, 0x5C]
+        let alphabet: [UInt8] = [0x21, 0x23, 0x5B, 0x5D, 0x20, 0x7F, 0x80, 0xA0, 0xA2, 0xDC, 0xFF, 0x61, 0x00, 0x01, 0x1F, 0x22, 0x5C]
         for _ in 0..<2000 {
             let count = Int.random(in: 0...40, using: &generator)
-            let bytes = (0..<count).map { _ in alphabet[Int.random(in: 0..<(Bool.random(using: &generator) ? alphabet.count - 2 : alphabet.count), using: &generator)] }
+            let bytes = (0..<count).map { _ in alphabet[Int.random(in: 0..<(Bool.random(using: &generator) ? alphabet.count - 5 : alphabet.count), using: &generator)] }
             for from in 0...count {
                 let found = bytes.withUnsafeBytes { JSONStringScan.quoteOrBackslash(in: $0, from: from) }
                 #expect(found == Self.reference(bytes, from: from), "\(bytes) from \(from)")
+                var control = from
+                while control < count, bytes[control] != 0x22, bytes[control] != 0x5C, bytes[control] >= 0x20 { control += 1 }
+                #expect(bytes.withUnsafeBytes { JSONStringScan.quoteBackslashOrControl(in: $0, from: from) } == control, "\(bytes) from \(from)")
             }
         }
     }
