@@ -86,6 +86,39 @@ import TophhieSystem
         #expect(a == b, "the streamed replay's state differs from the whole-file replay's")
     }
 
+    /// `rules match` in one pass, half its batches on a second thread, must list what matching
+    /// every sign-in of the file at once lists: records cut across chunks, batches of every size,
+    /// an id that repeats (listed once), a page or JSON lines; and a file it cannot read, or a
+    /// record broken late, must be left to the whole-file way.
+    @Test(arguments: [(7, 1), (13, 3), (1 << 20, 2048)])
+    func theOnePassMatchListsWhatMatchingTheWholeFileLists(_ chunk: Int, _ batch: Int) async throws {
+        var factory = SignInFactory(seed: 29, account: .init(userID: "26be570a-ae82-4189-b4e2-a37c6808512d", userPrincipalName: "jane@contoso.com", displayName: "Jane"))
+        let start = Date(timeIntervalSince1970: 1_788_000_000)
+        var events: [JSONValue] = []
+        for i in 0..<40 {
+            events.append(factory.signIn(at: start.addingTimeInterval(Double(i) * 600), place: i % 5 == 0 ? .lagos : .london,
+                                         device: i % 3 == 0 ? .unknownLinux : .laptop, app: i % 7 == 0 ? .legacyIMAP : .office,
+                                         errorCode: i % 4 == 0 ? 50126 : 0))
+        }
+        events.append(events[8])
+        let rules = RuleLoader.load(try RuleSource.read(paths: [ConventionTests.repoRules]))
+        let engine = Engine(rules: rules)
+        let matcher = DetectionMatches(rules: rules)
+        let expected = matcher.matches(try events.map(SignInEvents.event))
+        #expect(expected.count >= 10, "the pack must match some of the sign-ins for the comparison to mean anything")
+        let page = try RulesTestPaths.temporary("match-page.json", String(decoding: JSONValue.object(["value": .array(events)]).canonicalData(), as: UTF8.self))
+        let lines = try RulesTestPaths.temporary("match-lines.jsonl", events.map { String(decoding: $0.canonicalData(), as: UTF8.self) }.joined(separator: "\n"))
+        for path in [page, lines] {
+            let found = try #require(try await BlockingWork.shared.run { StreamedMatch.run(path, engine: engine, matcher: matcher, chunkSize: chunk, batchSize: batch) })
+            #expect(found.count == events.count)
+            #expect(found.matches == expected)
+        }
+        let brokenLate = try RulesTestPaths.temporary("match-broken.json", String(decoding: JSONValue.object(["value": .array(events + [.object(["id": .string("x")])])]).canonicalData(), as: UTF8.self))
+        #expect(try await BlockingWork.shared.run { StreamedMatch.run(brokenLate, engine: engine, matcher: matcher, chunkSize: chunk, batchSize: batch) } == nil)
+        let timeline = try RulesTestPaths.temporary("match-timeline.json", #"{"polls":[{"at":"2024-05-01T10:00:00Z","events":[]}]}"#)
+        #expect(try await BlockingWork.shared.run { StreamedMatch.run(timeline, engine: engine, matcher: matcher) } == nil)
+    }
+
     /// What the streamed reader does not take goes the whole-file way, and says why it is wrong.
     @Test func filesTheStreamedReaderDoesNotTakeAreLeftToTheWholeFileWay() throws {
         let timeline = try RulesTestPaths.temporary("timeline.json", #"{"polls":[{"at":"2024-05-01T10:00:00Z","events":[]}]}"#)

@@ -49,19 +49,9 @@ enum RulesMatchCommand: CLICommand {
             }
             return ControlCharacterEscaping.escape("\(match.ruleID) \(match.eventID) \(GraphTimestamp.alertText(match.eventTime))") + "\n"
         }
-        // Streamed like replay (a batch of sign-ins in memory at a time) when the file allows;
-        // the lines are gathered first so a record found broken late prints nothing half-way.
-        let streamed = try await BlockingWork.shared.run { () -> (count: Int, matches: [DetectionMatches.Match])? in
-            guard let replay = StreamedReplay.open(file) else { return nil }
-            var told = Set<String>()
-            var found: [DetectionMatches.Match] = []
-            do {
-                try replay.forEachBatch(engine) { found += matcher.matches($0, told: &told) }
-            } catch {
-                return nil
-            }
-            return (replay.index.entries.count, found)
-        }
+        // Streamed in one pass (a few batches of sign-ins in memory at a time) when the file
+        // allows; the lines are gathered first so a record found broken late prints nothing half-way.
+        let streamed = try await BlockingWork.shared.run { StreamedMatch.run(file, engine: engine, matcher: matcher) }
         let matches: [DetectionMatches.Match]
         let eventCount: Int
         if let streamed {

@@ -59,25 +59,22 @@ struct StreamedReplay {
     static func batches(_ entries: ArraySlice<ReplayIndex.Entry>, batchSize: Int, file: ReadableFile, engine: Engine,
                         _ body: ([any RuleEvent]) throws -> Void) throws {
         guard !entries.isEmpty else { return }
-        let prefetch = BatchPrefetch(file: file, engine: engine)
-        var start = entries.startIndex
-        prefetch.start(entries[start..<min(start + batchSize, entries.endIndex)])
-        while start < entries.endIndex {
-            let events = try prefetch.take()
-            start += events.count
-            if start < entries.endIndex { prefetch.start(entries[start..<min(start + batchSize, entries.endIndex)]) }
+        let reader = SecondThread<[any RuleEvent]>()
+        func start(_ from: Int) {
+            let batch = entries[from..<min(from + batchSize, entries.endIndex)]
+            reader.start { try ReplayBatch.read(batch, file: file, engine: engine) }
+        }
+        var next = entries.startIndex
+        start(next)
+        while next < entries.endIndex {
+            let events = try reader.take()
+            next += events.count
+            if next < entries.endIndex { start(next) }
             do { try body(events) } catch {
                 // Let the batch in flight finish before the files and buffers go.
-                if start < entries.endIndex { _ = try? prefetch.take() }
+                reader.settle()
                 throw error
             }
         }
-    }
-
-    /// Every sign-in in file order, a batch at a time, read into the engine's slots (or whole
-    /// when a keyword search reads every string): for `rules match`, which needs no order.
-    /// - Throws: as `evaluate`, or what `body` throws.
-    func forEachBatch(_ engine: Engine, batchSize: Int = 4096, _ body: ([any RuleEvent]) throws -> Void) throws {
-        try StreamedReplay.batches(index.entries[...], batchSize: batchSize, file: file, engine: engine, body)
     }
 }

@@ -1,48 +1,10 @@
-import Dispatch
 import Foundation
 import TophhieRules
 import TophhieSystem
 
-/// Reads and parses the next batch of a streamed replay on a second thread while the engine
-/// takes the one before: the machine has two cores and parsing is a fifth of a replay.
-///
-/// Batches are handed over whole and in order, so the engine sees exactly what a single thread
-/// would give it. Runs on the caller's blocking-work thread and one dispatch worker, never on
-/// Swift's cooperative pool.
-final class BatchPrefetch: @unchecked Sendable {
-    private let file: ReadableFile
-    private let engine: Engine
-    private let queue = DispatchQueue(label: "tophhie.replay.prefetch")
-    // Written by the worker before it signals, read by the caller after it waits.
-    private var result: Result<[any RuleEvent], any Error>?
-    private let ready = DispatchSemaphore(value: 0)
-    private var started = false
-
-    init(file: ReadableFile, engine: Engine) {
-        self.file = file
-        self.engine = engine
-    }
-
-    /// Starts reading `entries`; at most one batch is in flight.
-    func start(_ entries: ArraySlice<ReplayIndex.Entry>) {
-        precondition(!started, "a batch is already being read")
-        started = true
-        queue.async { [self] in
-            result = Result { try BatchPrefetch.read(entries, file: file, engine: engine) }
-            ready.signal()
-        }
-    }
-
-    /// Waits for the batch started last.
-    /// - Throws: what reading it threw.
-    func take() throws -> [any RuleEvent] {
-        precondition(started, "no batch was started")
-        ready.wait()
-        started = false
-        defer { result = nil }
-        return try result!.get()
-    }
-
+/// One batch of a streamed replay's sign-ins read from the file and parsed, on whichever thread
+/// asks (`SecondThread` runs it beside the engine).
+enum ReplayBatch {
     /// One batch's sign-ins: into the engine's slots when its rules name their fields, whole
     /// when a keyword search reads every string.
     static func read(_ entries: ArraySlice<ReplayIndex.Entry>, file: ReadableFile, engine: Engine) throws -> [any RuleEvent] {

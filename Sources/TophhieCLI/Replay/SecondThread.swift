@@ -1,0 +1,43 @@
+import Dispatch
+
+/// One job at a time on a second thread while the caller goes on, its result handed back when
+/// asked: the machine has two cores, and a replay's reading and parsing can run beside its
+/// engine or its matching.
+///
+/// Jobs run in the order started and at most one is in flight. Used from a blocking-work thread
+/// (replay and rules match run inside `BlockingWork.run`), never from Swift's cooperative pool:
+/// `take` waits.
+final class SecondThread<Output>: @unchecked Sendable {
+    private let queue = DispatchQueue(label: "tophhie.replay.second-thread")
+    // Written by the worker before it signals, read by the caller after it waits.
+    private var result: Result<Output, any Error>?
+    private let ready = DispatchSemaphore(value: 0)
+    private(set) var busy = false
+
+    init() {}
+
+    /// Starts `job`; the one before must have been taken.
+    func start(_ job: @escaping @Sendable () throws -> Output) {
+        precondition(!busy, "a job is already running")
+        busy = true
+        queue.async { [self] in
+            result = Result { try job() }
+            ready.signal()
+        }
+    }
+
+    /// Waits for the job started last.
+    /// - Throws: what the job threw.
+    func take() throws -> Output {
+        precondition(busy, "no job was started")
+        ready.wait()
+        busy = false
+        defer { result = nil }
+        return try result!.get()
+    }
+
+    /// Waits for a job still running, dropping its result: before the buffers it reads go.
+    func settle() {
+        if busy { _ = try? take() }
+    }
+}
