@@ -153,16 +153,15 @@ public struct FieldCondition: Sendable, Hashable {
 
     /// Whether the event satisfies this entry, reading its texts through the event's `texts`.
     func matches(_ event: any RuleEvent, _ texts: SlotTexts) -> Bool {
-        if let exactSets {
-            guard let value = event.field(slot: slot) else { return false }
-            switch value {
-            case .int, .double: return FieldCondition.matches(value, exactSets)
-            default:
-                if let actual = FieldCondition.number(value), exactSets.numbers.contains(actual) { return true }
-                return texts.texts(value, slot: slot, fold: true).contains { exactSets.texts.contains($0) }
-            }
+        guard exactSets != nil else { return matchesEach(event, texts) }
+        guard let value = event.field(slot: slot) else { return false }
+        switch value {
+        case .int, .double: return FieldCondition.matches(value, exactSets!)
+        default:
+            if let actual = FieldCondition.number(value), exactSets!.numbers.contains(actual) { return true }
+            for text in texts.texts(value, slot: slot, fold: true) where exactSets!.texts.contains(text) { return true }
+            return false
         }
-        return matchesEach(event, texts)
     }
 
     /// The same answer as walking the list: a number by value, else each text by its folded form.
@@ -185,12 +184,15 @@ public struct FieldCondition: Sendable, Hashable {
         let subject = Subject(value: value, slot: slot, folded: !anyCased, texts: texts)
         if negated {
             guard let value, !value.isNull else { return false }
-            return !matchers.contains { match($0, value, subject, event) }
+            for index in matchers.indices where match(matchers[index], value, subject, event) { return false }
+            return true
         }
         if requireAll {
-            return matchers.allSatisfy { match($0, value, subject, event) }
+            for index in matchers.indices where !match(matchers[index], value, subject, event) { return false }
+            return true
         }
-        return matchers.contains { match($0, value, subject, event) }
+        for index in matchers.indices where match(matchers[index], value, subject, event) { return true }
+        return false
     }
 
 

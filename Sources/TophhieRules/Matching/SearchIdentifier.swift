@@ -32,9 +32,12 @@ public indirect enum SearchIdentifier: Sendable, Hashable {
     func matches(_ event: any RuleEvent, _ texts: SlotTexts) -> Bool {
         switch self {
         case .allOf(let conditions):
-            return conditions.allSatisfy { $0.matches(event, texts) }
+            // By index: a closure over the elements copied each entry, strings and all.
+            for index in conditions.indices where !conditions[index].matches(event, texts) { return false }
+            return true
         case .anyOf(let alternatives):
-            return alternatives.contains { $0.matches(event, texts) }
+            for index in alternatives.indices where alternatives[index].matches(event, texts) { return true }
+            return false
         case .keywords(let patterns, let requireAll):
             let texts = event.searchableTexts()
             let found = { (pattern: WildcardPattern) in texts.contains { pattern.matches($0) } }
