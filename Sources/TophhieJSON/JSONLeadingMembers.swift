@@ -72,7 +72,7 @@ public enum JSONLeadingMembers {
         let contents = UnsafeRawBufferPointer(rebasing: bytes[1..<(bytes.count - 1)])
         // Most have no escapes and no control bytes: their bytes are the text, once checked as UTF-8.
         if !contents.contains(where: { $0 == UInt8(ascii: "\\") || $0 < 0x20 }) {
-            return String(validating: contents, as: UTF8.self)
+            return JSONStringScan.text(contents.bindMemory(to: UInt8.self))
         }
         guard case .string(let text)? = try? JSONValue.parse(Data(bytes)) else { return nil }
         return text

@@ -172,7 +172,7 @@ struct JSONParser {
         // Most strings have no escapes: read them straight from the bytes.
         let scan = JSONStringScan.quoteBackslashOrControl(in: UnsafeRawBufferPointer(bytes), from: index)
         if scan < bytes.count, bytes[scan] == UInt8(ascii: "\"") {
-            guard let text = String(validating: UnsafeBufferPointer(rebasing: bytes[index..<scan]), as: UTF8.self) else { throw error("invalid UTF-8 in a string") }
+            guard let text = JSONStringScan.text(UnsafeBufferPointer(rebasing: bytes[index..<scan])) else { throw error("invalid UTF-8 in a string") }
             index = scan + 1
             return text
         }
@@ -180,7 +180,7 @@ struct JSONParser {
         var runStart = index
         func flush(_ end: Int) throws {
             guard end > runStart else { return }
-            guard let text = String(validating: UnsafeBufferPointer(rebasing: bytes[runStart..<end]), as: UTF8.self) else { throw error("invalid UTF-8 in a string") }
+            guard let text = JSONStringScan.text(UnsafeBufferPointer(rebasing: bytes[runStart..<end])) else { throw error("invalid UTF-8 in a string") }
             scalars.append(contentsOf: text.unicodeScalars)
         }
         while true {

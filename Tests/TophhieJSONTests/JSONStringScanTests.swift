@@ -42,6 +42,23 @@ import Testing
         #expect(found == (end < 0 ? nil : end))
     }
 
+    @Test func textIsCheckedAsUTF8WhereverTheFirstNonASCIIByteFalls() {
+        for length in 0...20 {
+            for position in -1..<length {
+                var bytes = [UInt8]((0..<length).map { UInt8(0x61 + $0 % 26) })
+                if position >= 0 { bytes[position] = 0xFF }
+                let text = bytes.withUnsafeBufferPointer { JSONStringScan.text($0) }
+                #expect(text == (position >= 0 ? nil : String(decoding: bytes, as: UTF8.self)), "\(length) \(position)")
+            }
+        }
+        let valid = Array("x ÉAé 漢字 🙂 ok".utf8)
+        #expect(valid.withUnsafeBufferPointer { JSONStringScan.text($0) } == "x ÉAé 漢字 🙂 ok")
+        for cut in [[0xC3], [0xED, 0xA0, 0x80], [0xE6, 0xBC], [0xC0, 0x80]] as [[UInt8]] {
+            let bytes = Array("ascii prefix".utf8) + cut + Array("tail".utf8)
+            #expect(bytes.withUnsafeBufferPointer { JSONStringScan.text($0) } == nil, "\(cut)")
+        }
+    }
+
     @Test func leadingStringsStopWhereTheirNamesAreFound() {
         let text = #"x {"id" : "a\u00e9\"b", "n": {"id": "inner"}, "list": ["createdDateTime"], "createdDateTime":"2024-05-01T10:00:00Z", "z": }"#
         let bytes = Array(text.utf8)
