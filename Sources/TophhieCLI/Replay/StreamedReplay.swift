@@ -50,19 +50,19 @@ struct StreamedReplay {
     func evaluate(_ engine: Engine, batchSize: Int = 4096) throws -> EngineOutcome {
         var pass = engine.beginPass(EngineState(), now: index.latest ?? Date(timeIntervalSince1970: 0))
         let ordered = index.ordered()
-        try StreamedReplay.batches(ordered[...], batchSize: batchSize, file: file, engine: engine) { pass.add($0) }
+        try StreamedReplay.batches(ordered[...], batchSize: batchSize, file: file, engine: engine) { pass.add(prepared: $0) }
         return pass.finish()
     }
 
-    /// Hands `entries` to `body` a batch at a time, in order, reading the next batch on a
-    /// second thread while `body` runs.
+    /// Hands `entries` to `body` a batch at a time, in order, reading, parsing and matching the
+    /// next batch on a second thread (`Engine.prepare`) while `body` runs.
     static func batches(_ entries: ArraySlice<ReplayIndex.Entry>, batchSize: Int, file: ReadableFile, engine: Engine,
-                        _ body: ([any RuleEvent]) throws -> Void) throws {
+                        _ body: ([PreparedEvent]) throws -> Void) throws {
         guard !entries.isEmpty else { return }
-        let reader = SecondThread<[any RuleEvent]>()
+        let reader = SecondThread<[PreparedEvent]>()
         func start(_ from: Int) {
             let batch = entries[from..<min(from + batchSize, entries.endIndex)]
-            reader.start { try ReplayBatch.read(batch, file: file, engine: engine) }
+            reader.start { engine.prepare(try ReplayBatch.read(batch, file: file, engine: engine)) }
         }
         var next = entries.startIndex
         start(next)

@@ -72,7 +72,7 @@ public struct Engine: Sendable {
             // its windows' end.
             start.idMemoryFrom = start.lastProcessed == nil ? .distantPast : (start.forgottenBefore ?? .distantPast)
         }
-        return EnginePass(run: EngineRun(plan: plan, settings: settings, state: start, now: now, alertOnlyAfter: alertOnlyAfter))
+        return EnginePass(run: EngineRun(engine: self, state: start, now: now, alertOnlyAfter: alertOnlyAfter))
     }
 }
 
@@ -89,8 +89,13 @@ public struct EnginePass {
     /// event order.
     /// - Complexity: O(b log b + b·r) for b events and r rules.
     public mutating func add(_ events: [any RuleEvent]) {
-        let ordered = events.sorted { ($0.eventTime, $0.eventID) < ($1.eventTime, $1.eventID) }
-        guard let first = ordered.first, let final = ordered.last else { return }
+        add(prepared: run.engine.prepare(events))
+    }
+
+    /// Takes a batch worked out by `Engine.prepare`, as `add` would take its events.
+    public mutating func add(prepared events: [PreparedEvent]) {
+        let ordered = events.sorted { ($0.event.eventTime, $0.event.eventID) < ($1.event.eventTime, $1.event.eventID) }
+        guard let first = ordered.first?.event, let final = ordered.last?.event else { return }
         if let last { precondition(last <= (first.eventTime, first.eventID), "EnginePass batches out of event-time order") }
         last = (final.eventTime, final.eventID)
         run.ingest(ordered: ordered)
@@ -112,6 +117,7 @@ public struct EnginePass {
 
 /// One call's working set: the state being updated and the alerts found so far.
 struct EngineRun {
+    let engine: Engine
     let plan: EnginePlan
     let settings: EngineSettings
     var state: EngineState
@@ -127,12 +133,11 @@ struct EngineRun {
     var lateEvaluated: [Date] = []
     /// Event times of never-seen events older than the id memory: not evaluated at all.
     var lateUnreachable: [Date] = []
-    /// The texts of the event being matched, shared by every rule.
-    let texts = SlotTexts()
 
-    init(plan: EnginePlan, settings: EngineSettings, state: EngineState, now: Date, alertOnlyAfter: Date?) {
-        self.plan = plan
-        self.settings = settings
+    init(engine: Engine, state: EngineState, now: Date, alertOnlyAfter: Date?) {
+        self.engine = engine
+        self.plan = engine.plan
+        self.settings = engine.settings
         self.state = state
         self.now = now
         self.alertOnlyAfter = alertOnlyAfter
@@ -145,15 +150,16 @@ struct EngineRun {
     /// when MFA results aggregate, a location is filled in, or a risk is raised offline): then
     /// it replaces its earlier version in every window and place and is matched again. What it
     /// already alerted on stays alerted once (`findings`, episodes); what it now satisfies fires.
-    mutating func ingest(ordered: [any RuleEvent]) {
+    mutating func ingest(ordered: [PreparedEvent]) {
         var added: [EngineState.StoredEvent] = []
         // Updated in this batch: their earlier versions leave the stored events before this
         // batch's versions join them.
         var updatedHere = Set<String>()
         if state.revisions == nil { state.revisions = [:] }
-        for event in ordered {
+        for prepared in ordered {
+            let event = prepared.event
             let id = event.eventID
-            let revision = event.revision
+            let revision = prepared.revision
             if state.seen[id] != nil {
                 let previous = state.revisions?[id]
                 guard let revision, previous != revision else { continue }
@@ -181,11 +187,7 @@ struct EngineRun {
             if let revision { state.revisions![id] = revision }
             fresh.insert(id)
 
-            var matched: [Int] = []
-            texts.next()
-            for (index, matcher) in plan.matchers.enumerated() where matcher.matches(event, texts) {
-                matched.append(index)
-            }
+            let matched = prepared.matched
             guard !matched.isEmpty else { continue }
             let matchedSet = Set(matched)
             for index in matched where plan.standaloneDetections.contains(index) {

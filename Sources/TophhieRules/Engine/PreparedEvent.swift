@@ -1,0 +1,28 @@
+import Foundation
+
+/// What the engine works out of one sign-in without its state: which detection rules it
+/// satisfies and its content hash. Pure, so a replay works it out on its reading thread while
+/// the engine takes the batch before (`Engine.prepare`).
+public struct PreparedEvent: Sendable {
+    public let event: any RuleEvent
+    /// The detection rules it satisfies, as indices into the plan's detections, ascending.
+    let matched: [Int]
+    /// `event.revision`, once.
+    let revision: String?
+}
+
+extension Engine {
+    /// Matches each event against every detection rule and hashes its content, outside any pass.
+    /// - Complexity: O(n·r) for n events and r detection rules.
+    public func prepare(_ events: [any RuleEvent]) -> [PreparedEvent] {
+        let texts = SlotTexts()
+        return events.map { event in
+            texts.next()
+            var matched: [Int] = []
+            for index in plan.matchers.indices where plan.matchers[index].matches(event, texts) {
+                matched.append(index)
+            }
+            return PreparedEvent(event: event, matched: matched, revision: event.revision)
+        }
+    }
+}
