@@ -60,21 +60,31 @@ struct StreamedReplay {
                         _ body: ([PreparedEvent]) throws -> Void) throws {
         guard !entries.isEmpty else { return }
         let reader = SecondThread<[PreparedEvent]>()
-        func start(_ from: Int) {
+        // A batch the engine is done with goes back to the reading thread to be freed there:
+        // what a thread allocates is cheapest freed by it, and the reader allocated all of it.
+        final class Spent: @unchecked Sendable { var events: [PreparedEvent] = [] }
+        func start(_ from: Int, freeing spent: Spent) {
             let batch = entries[from..<min(from + batchSize, entries.endIndex)]
-            reader.start { engine.prepare(try ReplayBatch.read(batch, file: file, engine: engine)) }
+            reader.start {
+                spent.events = []
+                return engine.prepare(try ReplayBatch.read(batch, file: file, engine: engine))
+            }
         }
         var next = entries.startIndex
-        start(next)
+        var spent = Spent()
+        start(next, freeing: Spent())
         while next < entries.endIndex {
-            let events = try reader.take()
+            var events = try reader.take()
             next += events.count
-            if next < entries.endIndex { start(next) }
+            if next < entries.endIndex { start(next, freeing: spent) }
             do { try body(events) } catch {
                 // Let the batch in flight finish before the files and buffers go.
                 reader.settle()
                 throw error
             }
+            spent = Spent()
+            spent.events = events
+            events = []
         }
     }
 }

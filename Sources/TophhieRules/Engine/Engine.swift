@@ -94,7 +94,9 @@ public struct EnginePass {
 
     /// Takes a batch worked out by `Engine.prepare`, as `add` would take its events.
     public mutating func add(prepared events: [PreparedEvent]) {
-        let ordered = events.sorted { ($0.event.eventTime, $0.event.eventID) < ($1.event.eventTime, $1.event.eventID) }
+        func before(_ a: PreparedEvent, _ b: PreparedEvent) -> Bool { (a.event.eventTime, a.event.eventID) < (b.event.eventTime, b.event.eventID) }
+        // A replay hands batches over already in order: checked, not sorted again.
+        let ordered = zip(events, events.dropFirst()).allSatisfy { !before($1, $0) } ? events : events.sorted(by: before)
         guard let first = ordered.first?.event, let final = ordered.last?.event else { return }
         if let last { precondition(last <= (first.eventTime, first.eventID), "EnginePass batches out of event-time order") }
         last = (final.eventTime, final.eventID)

@@ -9,6 +9,12 @@ public struct PreparedEvent: Sendable {
     let matched: [Int]
     /// `event.revision`, once.
     let revision: String?
+
+    init(event: any RuleEvent, matched: [Int], revision: String?) {
+        self.event = event
+        self.matched = matched
+        self.revision = revision
+    }
 }
 
 extension Engine {
