@@ -50,7 +50,11 @@ struct StreamedReplay {
     func evaluate(_ engine: Engine, batchSize: Int = 4096) throws -> EngineOutcome {
         var pass = engine.beginPass(EngineState(), now: index.latest ?? Date(timeIntervalSince1970: 0))
         let ordered = index.ordered()
-        try StreamedReplay.batches(ordered[...], batchSize: batchSize, file: file, engine: engine) { pass.add(prepared: $0) }
+        try StreamedReplay.batches(ordered[...], batchSize: batchSize, file: file, engine: engine) { batch in
+            pass.add(prepared: batch)
+            // The batches come in event-time order: what is behind the last one is settled.
+            if let last = batch.last?.event.eventTime { pass.checkpoint(last) }
+        }
         return pass.finish()
     }
 

@@ -32,26 +32,89 @@ extension EngineRun {
     ///
     /// New qualifying windows of one group that overlap, or lie within the quiet period of each
     /// other, are one episode: one alert that accounts for all their events.
-    mutating func evaluateWindows() {
-        guard !plan.windowedOrder.isEmpty, !fresh.isEmpty else { return }
+    /// - Parameter watermark: at a checkpoint of a pass taking events in event-time order (every
+    ///   event up to it is in), only the episodes no later event can join or change are emitted,
+    ///   once; nil at the end of a pass emits the rest.
+    /// - Returns: the earliest event time the episodes left open may still need.
+    @discardableResult
+    mutating func evaluateWindows(closingBy watermark: Date? = nil) -> Date? {
+        guard !plan.windowedOrder.isEmpty, !fresh.isEmpty else { return nil }
+        var needed: Date?
         var qualifying: [Int: [Window]] = [:]
         for c in plan.windowedOrder {
-            let windows = windowsFor(c, inner: qualifying)
+            var windows = windowsFor(c, inner: qualifying)
+            let chainSpan = plan.chainSpans[c] ?? 0
+            // A window that could have held an event a checkpoint has forgotten is not complete:
+            // whatever it belonged to was decided while it was.
+            if let prunedBefore { windows.removeAll { $0.end.addingTimeInterval(-chainSpan) < prunedBefore } }
             qualifying[c] = windows
             guard plan.standaloneCorrelations.contains(c) else { continue }
             let rule = plan.correlations[c]
             let quiet = rule.options.suppress?.interval ?? rule.timespan.interval
             for cluster in EngineRun.episodes(of: windows.filter(\.isNew), quiet: quiet) {
+                let head = cluster[0]
+                let last = cluster.map(\.end).max() ?? head.end
+                if let decided = decidedThrough[c]?[head.groupKey], last <= decided { continue }
+                // Open while a later window could still join it: one starting within the quiet
+                // period after its last, which an event a timespan later can start.
+                if let watermark, last.addingTimeInterval(quiet + rule.timespan.interval) > watermark {
+                    let earliest = cluster.map { $0.end.addingTimeInterval(-chainSpan) }.min() ?? head.end
+                    needed = min(needed ?? earliest, earliest)
+                    continue
+                }
                 var indices = Set<Int>()
                 for window in cluster { indices.formUnion(window.events) }
                 let ordered = indices.sorted { (state.recent[$0].time, state.recent[$0].id) < (state.recent[$1].time, state.recent[$1].id) }
                 let events = ordered.map { AlertFactory.alertEvent(state.recent[$0]) }
-                let head = cluster[0]
                 emit(metadata: rule.metadata, options: rule.options, defaultSuppress: rule.timespan.interval,
                      group: head.display, groupKey: head.groupKey, events: events, eventCount: events.count,
                      windowClose: cluster.map { $0.start.addingTimeInterval(rule.timespan.interval) }.min() ?? head.end,
                      summary: summary(rule, cluster, eventCount: events.count))
+                if watermark != nil { decidedThrough[c, default: [:]][head.groupKey] = max(decidedThrough[c]?[head.groupKey] ?? last, last) }
             }
+        }
+        return needed
+    }
+
+    /// A checkpoint of a pass taking events in event-time order, all of them up to `watermark`
+    /// in: the window alerts no later event can change are emitted, and what no later event can
+    /// need is forgotten (stored events, ids, episodes, places), so memory follows the windows
+    /// and not the length of the pass. The alerts are those the end of the pass would give.
+    ///
+    /// Ids are remembered for the horizon only, not `idMemory`: an id repeated further apart in
+    /// event time than that is taken as a new sign-in (Graph repeats an id with its time).
+    mutating func checkpoint(_ watermark: Date) {
+        let needed = evaluateWindows(closingBy: watermark)
+        var cutoff = watermark.addingTimeInterval(-plan.longestChain)
+        if let needed { cutoff = min(cutoff, needed) }
+        if let prunedBefore { cutoff = max(cutoff, prunedBefore) }
+        let firstKept = state.recent.firstIndex { $0.time >= cutoff } ?? state.recent.endIndex
+        if firstKept > 0 {
+            state.recent.removeFirst(firstKept)
+            prunedBefore = cutoff
+        }
+        // Only stored events are asked whether they are new.
+        fresh = Set(state.recent.lazy.map(\.id).filter(fresh.contains))
+        for c in decidedThrough.keys {
+            decidedThrough[c] = decidedThrough[c]!.filter { $0.value >= cutoff }
+        }
+        let forget = min(cutoff, watermark.addingTimeInterval(-plan.horizon))
+        state.seen = state.seen.filter { $0.value > forget }
+        if let revisions = state.revisions { state.revisions = revisions.filter { state.seen[$0.key] != nil } }
+        if let findings = state.findings { state.findings = findings.filter { state.seen[$0.key] != nil } }
+        for key in Array(state.episodes.keys) {
+            let kept = state.episodes[key]!.filter { $0.end > forget }
+            state.episodes[key] = kept.isEmpty ? nil : kept
+        }
+        for c in plan.travel {
+            let rule = plan.correlations[c]
+            guard var groups = state.places[rule.metadata.id] else { continue }
+            let travelCutoff = watermark.addingTimeInterval(-(rule.timespan.interval + settings.lookback))
+            for group in Array(groups.keys) {
+                let kept = groups[group]!.filter { $0.time > travelCutoff }
+                groups[group] = kept.isEmpty ? nil : kept
+            }
+            state.places[rule.metadata.id] = groups.isEmpty ? nil : groups
         }
     }
 

@@ -103,6 +103,14 @@ public struct EnginePass {
         run.ingest(ordered: ordered)
     }
 
+    /// Emits the window alerts no later batch can change and forgets what no later batch can
+    /// need (`EngineRun.checkpoint`): memory then follows the windows, not the pass. For a pass
+    /// whose batches come in event-time order, as a replay's do.
+    /// - Parameter watermark: every event at or before it has been added.
+    public mutating func checkpoint(_ watermark: Date) {
+        run.checkpoint(watermark)
+    }
+
     /// Evaluates the windows over everything added and prunes the state.
     /// - Returns: the new state, the alerts sorted by last event time, rule and id, and the late arrivals.
     public consuming func finish() -> EngineOutcome {
@@ -135,6 +143,11 @@ struct EngineRun {
     var lateEvaluated: [Date] = []
     /// Event times of never-seen events older than the id memory: not evaluated at all.
     var lateUnreachable: [Date] = []
+    /// Stored events before this were forgotten at a checkpoint of this pass.
+    var prunedBefore: Date?
+    /// Per windowed correlation and group, the last window end of the episodes a checkpoint
+    /// emitted: those are not emitted again.
+    var decidedThrough: [Int: [String: Date]] = [:]
 
     init(engine: Engine, state: EngineState, now: Date, alertOnlyAfter: Date?) {
         self.engine = engine

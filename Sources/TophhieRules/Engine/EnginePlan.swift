@@ -45,6 +45,12 @@ struct EnginePlan: Sendable {
     let layout: EventLayout?
     /// How long windows stay open: lookback plus the longest timespan.
     let horizon: TimeInterval
+    /// For each windowed correlation, how far back from a window's end its events can lie: its
+    /// timespan, plus its inner correlations' for a chain.
+    let chainSpans: [Int: TimeInterval]
+    /// The longest of `chainSpans`: no window ending later than an instant reads an event older
+    /// than this before it.
+    let longestChain: TimeInterval
 
     static let displayPaths = [
         "status.errorCode", "appDisplayName", "ipAddress", "location.city", "location.countryOrRegion",
@@ -129,6 +135,13 @@ struct EnginePlan: Sendable {
             }
         }
         self.windowedOrder = windowedOrder
+        var chainSpans: [Int: TimeInterval] = [:]
+        for c in windowedOrder {
+            let inner = references[c].compactMap { ref -> TimeInterval? in if case .correlation(let i) = ref { return chainSpans[i] ?? 0 }; return nil }
+            chainSpans[c] = correlations[c].timespan.interval + (inner.max() ?? 0)
+        }
+        self.chainSpans = chainSpans
+        longestChain = chainSpans.values.max() ?? 0
         firstSeen = correlations.indices.filter { if case .firstSeen = correlations[$0].kind { return true }; return false }
         let travel = correlations.indices.filter { if case .impossibleTravel = correlations[$0].kind { return true }; return false }
 
