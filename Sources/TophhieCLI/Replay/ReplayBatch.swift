@@ -13,26 +13,26 @@ enum ReplayBatch {
         guard let layout = engine.eventLayout else {
             let projection = engine.eventProjection
             for entry in entries {
-                events.append(try ReplayIndex.event(try file.read(at: entry.offset, count: entry.length), entry: entry, keeping: projection))
+                events.append(try ReplayIndex.event(try file.read(at: entry.offset, count: Int(entry.length)), entry: entry, keeping: projection))
             }
             return events
         }
         // A batch is a run of sign-ins in time, which a file sorted either way holds side by
         // side: one read for the stretch they span, rather than one per sign-in.
         let from = entries.map(\.offset).min() ?? 0
-        let to = entries.map { $0.offset + $0.length }.max() ?? 0
-        let wanted = entries.reduce(0) { $0 + $1.length }
+        let to = entries.map { $0.offset + Int($0.length) }.max() ?? 0
+        let wanted = entries.reduce(0) { $0 + Int($1.length) }
         if to - from <= 2 * wanted + (1 << 20) {
             let stretch = try file.read(at: from, count: to - from)
             try stretch.withUnsafeBytes { raw in
                 for entry in entries {
-                    let start = entry.offset - from, end = min(start + entry.length, raw.count)
+                    let start = entry.offset - from, end = min(start + Int(entry.length), raw.count)
                     events.append(try ReplayIndex.event(UnsafeRawBufferPointer(rebasing: raw[start..<max(start, end)]), entry: entry, layout: layout))
                 }
             }
         } else {
             for entry in entries {
-                events.append(try ReplayIndex.event(try file.read(at: entry.offset, count: entry.length), entry: entry, layout: layout))
+                events.append(try ReplayIndex.event(try file.read(at: entry.offset, count: Int(entry.length)), entry: entry, layout: layout))
             }
         }
         return events

@@ -3,15 +3,17 @@ import TophhieJSON
 import TophhieRules
 import TophhieSystem
 
-/// A single-poll replay file read in two passes, so memory follows the engine's state rather
-/// than the file: the first finds each sign-in and its (time, id), the second reads them back in
-/// event-time order, a batch at a time, into one engine pass.
+/// A single-poll replay file read in two passes, so memory follows the engine's windows rather
+/// than the file: the first finds each sign-in and its time (24 bytes each), the second reads
+/// them back in event-time order, a batch at a time, into one engine pass with a checkpoint
+/// after each batch.
 ///
 /// Graph pages, JSON arrays and JSON lines are read this way; a poll timeline, a lone sign-in and
 /// any file this reader does not recognise go the whole-file way (`ReplayInput`), which gives the
 /// same alerts and names the record that is wrong.
 struct StreamedReplay {
     let file: ReadableFile
+    /// In the engine's order.
     let index: ReplayIndex
 
     /// The first pass over `path`; nil when the file is not one this reader takes.
@@ -31,6 +33,13 @@ struct StreamedReplay {
                 try splitter.finish { offset, bytes in
                     guard index.add(bytes, at: offset) else { throw NotUsable() }
                 }
+                // In the engine's order once; sign-ins sharing a time are ordered by their ids,
+                // read back.
+                index.sort { entry in
+                    (try? file.read(at: entry.offset, count: Int(entry.length))).flatMap { bytes in
+                        bytes.withUnsafeBytes { ReplayIndex.idAndTime($0)?.id }
+                    }
+                }
                 return StreamedReplay(file: file, index: index)
             } catch JSONElementSplitter.Unsupported.notAPage where layout == .document {
                 continue
@@ -49,8 +58,7 @@ struct StreamedReplay {
     /// - Parameter batchSize: sign-ins parsed and handed to the engine at a time.
     func evaluate(_ engine: Engine, batchSize: Int = 4096) throws -> EngineOutcome {
         var pass = engine.beginPass(EngineState(), now: index.latest ?? Date(timeIntervalSince1970: 0))
-        let ordered = index.ordered()
-        try StreamedReplay.batches(ordered[...], batchSize: batchSize, file: file, engine: engine) { batch in
+        try StreamedReplay.batches(index.entries[...], batchSize: batchSize, file: file, engine: engine) { batch in
             pass.add(prepared: batch)
             // The batches come in event-time order: what is behind the last one is settled.
             if let last = batch.last?.event.eventTime { pass.checkpoint(last) }

@@ -1,17 +1,18 @@
 import Foundation
 import TophhieJSON
 
-/// The first pass of a streamed replay: where each sign-in of a file is, with its time and id,
-/// so the second pass can read them in event-time order without holding the file.
+/// The first pass of a streamed replay: where each sign-in of a file is, with its time, so the
+/// second pass can read them in event-time order without holding the file.
 ///
-/// Pure: the caller reads the file and hands over each record's bytes (`JSONElementSplitter`).
+/// 24 bytes a sign-in: the id is not kept. Sign-ins sharing a time are rare; `ordered` reads
+/// their ids back to order them. Pure: the caller reads the file and hands over each record's
+/// bytes (`JSONElementSplitter`), and reads ids back for `ordered`.
 public struct ReplayIndex: Sendable {
     /// One sign-in's place in the file.
     public struct Entry: Sendable, Hashable {
         public var time: Date
-        public var id: String
         public var offset: Int
-        public var length: Int
+        public var length: Int32
     }
 
     public private(set) var entries: [Entry] = []
@@ -25,31 +26,46 @@ public struct ReplayIndex: Sendable {
 
     /// Records one sign-in.
     /// - Returns: false when the record is not one this pass can take (not JSON, no id or
-    ///   time): the caller then reads the file the whole-file way, whose errors name the record.
-    ///   Reading stops at the time and id (Graph writes them first): the second pass checks
-    ///   the whole record, and the caller goes the whole-file way if that fails.
+    ///   time, over 2 GB): the caller then reads the file the whole-file way, whose errors name
+    ///   the record. Reading stops at the time and id (Graph writes them first): the second pass
+    ///   checks the whole record, and the caller goes the whole-file way if that fails.
     public mutating func add(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Bool {
-        let leading = JSONLeadingMembers.strings(bytes, named: ["id", "createdDateTime"])
-        let id: String, time: Date
-        if let text = leading[0], !text.isEmpty, let timeText = leading[1], let parsed = GraphTimestamp.parse(timeText) {
-            id = text
-            time = parsed
-        } else {
-            // Anything unusual (an id that is a number, a member written twice) is read as the
-            // second pass reads it.
-            guard let event = try? ReplayIndex.keys.event(Array(bytes), untilFilled: true) else { return false }
-            id = event.eventID
-            time = event.eventTime
-        }
-        entries.append(Entry(time: time, id: id, offset: offset, length: bytes.count))
+        guard let time = ReplayIndex.idAndTime(bytes)?.time, let length = Int32(exactly: bytes.count) else { return false }
+        entries.append(Entry(time: time, offset: offset, length: length))
         latest = max(latest ?? time, time)
         return true
     }
 
+    /// A record's id and time, read up to them.
+    public static func idAndTime(_ bytes: UnsafeRawBufferPointer) -> (id: String, time: Date)? {
+        let leading = JSONLeadingMembers.strings(bytes, named: ["id", "createdDateTime"])
+        if let id = leading[0], !id.isEmpty, let text = leading[1], let time = GraphTimestamp.parse(text) {
+            return (id, time)
+        }
+        // Anything unusual (an id that is a number, a member written twice) is read as the
+        // second pass reads it.
+        guard let event = try? ReplayIndex.keys.event(bytes, untilFilled: true) else { return nil }
+        return (event.eventID, event.eventTime)
+    }
+
     /// The entries in the engine's order: event time, then id, then place in the file (so of
     /// two copies of an id at one time, the earlier in the file is the one seen first).
-    public func ordered() -> [Entry] {
-        entries.sorted { ($0.time, $0.id, $0.offset) < ($1.time, $1.id, $1.offset) }
+    /// - Parameter id: reads back the id of an entry that shares its time with another; nil
+    ///   when it cannot (the entry then goes by its place in the file).
+    /// - Complexity: O(n log n), and a read for each entry that shares its time.
+    public mutating func sort(id: (Entry) -> String?) {
+        entries.sort { ($0.time, $0.offset) < ($1.time, $1.offset) }
+        var start = 0
+        while start < entries.count {
+            var end = start + 1
+            while end < entries.count, entries[end].time == entries[start].time { end += 1 }
+            if end - start > 1 {
+                let run = entries[start..<end].map { (id: id($0) ?? "", entry: $0) }
+                let sorted = run.sorted { ($0.id, $0.entry.offset) < ($1.id, $1.entry.offset) }
+                entries.replaceSubrange(start..<end, with: sorted.map(\.entry))
+            }
+            start = end
+        }
     }
 
     /// A record read back in the second pass into the engine's slots.
@@ -60,7 +76,7 @@ public struct ReplayIndex: Sendable {
 
     /// `event` over bytes lent for the call.
     public static func event(_ bytes: UnsafeRawBufferPointer, entry: Entry, layout: EventLayout) throws -> SlotEvent {
-        guard bytes.count == entry.length, let event = try? layout.event(bytes), event.eventID == entry.id, event.eventTime == entry.time else {
+        guard bytes.count == Int(entry.length), let event = try? layout.event(bytes), event.eventTime == entry.time else {
             throw SignInEventError("the file changed while it was read (the sign-in at byte \(entry.offset) is not what it was)")
         }
         return event
@@ -69,8 +85,8 @@ public struct ReplayIndex: Sendable {
     /// A record read back in the second pass, parsed keeping what the rules read.
     /// - Throws: `SignInEventError` when the bytes are no longer what the first pass saw.
     public static func event(_ bytes: [UInt8], entry: Entry, keeping projection: JSONProjection) throws -> JSONRuleEvent {
-        guard bytes.count == entry.length, let json = try? JSONValue.parse(Data(bytes), keeping: projection),
-              let event = try? SignInEvents.event(json), event.eventID == entry.id, event.eventTime == entry.time else {
+        guard bytes.count == Int(entry.length), let json = try? JSONValue.parse(Data(bytes), keeping: projection),
+              let event = try? SignInEvents.event(json), event.eventTime == entry.time else {
             throw SignInEventError("the file changed while it was read (the sign-in at byte \(entry.offset) is not what it was)")
         }
         return event
