@@ -179,45 +179,51 @@ public final class TophhieAuth: Sendable {
             fetch.pages += 1
             // Element by element: one event with a bad byte in an attacker-chosen device name
             // costs that event (reported with its id), not the page and every poll after it.
-            let bytes = [UInt8](reply.body)
-            let page: (members: [String: JSONValue], elements: [Range<Int>]?)
-            do { page = try JSONPage.extents(bytes, arrayMember: "value") } catch {
-                throw TophhieAuthError.malformedResponse("page \(fetch.pages) of the sign-in log is not JSON (HTTP \(reply.status), \(reply.body.count) bytes)")
-            }
-            guard let ranges = page.elements else {
-                throw TophhieAuthError.malformedResponse("page \(fetch.pages) of the sign-in log has no 'value' array")
-            }
-            for range in ranges {
-                // A sign-in processed before, byte for byte, is only counted: decoding every
-                // sign-in of the re-read window was most of a poll with nothing new.
-                let key = recognizer.map { recognizer in bytes.withUnsafeBytes { recognizer.key(of: UnsafeRawBufferPointer(rebasing: $0[range])) } }
-                if let recognizer, let key, recognizer.isProcessed(key), let known = SignInRecord.idAndTime(bytes, range) {
-                    if seenIDs.insert(known.id).inserted {
-                        fetch.records.append(SignInRecord(id: known.id, createdDateTime: known.time, key: key, recognised: true))
-                    } else {
-                        fetch.duplicatesDropped += 1
-                    }
-                    continue
+            let members: [String: JSONValue]
+            let pages = fetch.pages
+            members = try reply.body.withUnsafeBytes { bytes in
+                let page: (members: [String: JSONValue], elements: [Range<Int>]?)
+                do { page = try JSONPage.extents(bytes, arrayMember: "value") } catch {
+                    throw TophhieAuthError.malformedResponse("page \(pages) of the sign-in log is not JSON (HTTP \(reply.status), \(reply.body.count) bytes)")
                 }
-                switch JSONPage.element(bytes, range) {
-                case .value(let json):
-                    do {
-                        let event = try TophhieSignInEvent(json: json)
-                        if seenIDs.insert(event.id).inserted {
-                            fetch.events.append(event)
-                            if let key { fetch.records.append(SignInRecord(id: event.id, createdDateTime: event.createdDateTime, key: key, recognised: false)) }
+                guard let ranges = page.elements else {
+                    throw TophhieAuthError.malformedResponse("page \(pages) of the sign-in log has no 'value' array")
+                }
+                for range in ranges {
+                    let record = UnsafeRawBufferPointer(rebasing: bytes[range])
+                    // A sign-in processed before, byte for byte, is only counted: decoding every
+                    // sign-in of the re-read window was most of a poll with nothing new.
+                    let key = recognizer?.key(of: record)
+                    if let recognizer, let key, recognizer.isProcessed(key), let known = SignInRecord.idAndTime(record) {
+                        if seenIDs.insert(known.id).inserted {
+                            fetch.records.append(SignInRecord(id: known.id, createdDateTime: known.time, key: key, recognised: true))
                         } else {
                             fetch.duplicatesDropped += 1
                         }
-                    } catch let malformed as MalformedSignIn {
-                        fetch.skipped.append(malformed)
+                        continue
                     }
-                case .damaged(let id, let error):
-                    fetch.skipped.append(MalformedSignIn(id: id, problem: "the event is not valid JSON (\(error.message) at byte \(error.offset) of the event)"))
+                    switch JSONPage.element(bytes, range) {
+                    case .value(let json):
+                        do {
+                            let event = try TophhieSignInEvent(json: json)
+                            if seenIDs.insert(event.id).inserted {
+                                fetch.events.append(event)
+                                if let key { fetch.records.append(SignInRecord(id: event.id, createdDateTime: event.createdDateTime, key: key, recognised: false)) }
+                            } else {
+                                fetch.duplicatesDropped += 1
+                            }
+                        } catch let malformed as MalformedSignIn {
+                            fetch.skipped.append(malformed)
+                        }
+                    case .damaged(let id, let error):
+                        fetch.skipped.append(MalformedSignIn(id: id, problem: "the event is not valid JSON (\(error.message) at byte \(error.offset) of the event)"))
+                    }
+                    if let limit, fetch.events.count >= limit { return nil }
                 }
-                if let limit, fetch.events.count >= limit { return fetch }
-            }
-            guard let next = page.members["@odata.nextLink"]?.stringValue else { return fetch }
+                return page.members
+            } ?? [:]
+            if let limit, fetch.events.count >= limit { return fetch }
+            guard let next = members["@odata.nextLink"]?.stringValue else { return fetch }
             guard seenLinks.insert(next).inserted else {
                 throw TophhieAuthError.malformedResponse("page \(fetch.pages) of the sign-in log links back to an earlier page; stopping instead of reading in a loop")
             }

@@ -35,9 +35,10 @@ public struct JSONPage: Sendable {
             if let array { members[arrayMember] = array }
             return JSONPage(members: members, elements: nil)
         }
-        let bytes = [UInt8](data)
-        let skeleton = try extents(bytes, arrayMember: arrayMember)
-        return JSONPage(members: skeleton.members, elements: skeleton.elements.map { ranges in ranges.map { element(bytes, $0) } })
+        return try data.withUnsafeBytes { bytes in
+            let skeleton = try extents(bytes, arrayMember: arrayMember)
+            return JSONPage(members: skeleton.members, elements: skeleton.elements.map { ranges in ranges.map { element(bytes, $0) } })
+        }
     }
 
     /// The page's other members read strictly and its array's elements found but not read, so
@@ -46,7 +47,7 @@ public struct JSONPage: Sendable {
     ///   has no `arrayMember` array).
     /// - Throws: `JSONParseError` as `read` does, except for damage inside an element.
     /// - Complexity: O(n), without building any element.
-    public static func extents(_ bytes: [UInt8], arrayMember: String) throws -> (members: [String: JSONValue], elements: [Range<Int>]?) {
+    public static func extents(_ bytes: UnsafeRawBufferPointer, arrayMember: String) throws -> (members: [String: JSONValue], elements: [Range<Int>]?) {
         let scanner = JSONExtentScanner(bytes: bytes)
         var members: [String: JSONValue] = [:]
         var elements: [Range<Int>]?
@@ -54,7 +55,7 @@ public struct JSONPage: Sendable {
             if member.key == arrayMember, bytes[member.value.lowerBound] == UInt8(ascii: "[") {
                 elements = try scanner.elements(ofArrayAt: member.value.lowerBound)
             } else {
-                do { members[member.key] = try JSONValue.parse(Data(bytes[member.value])) } catch let error as JSONParseError {
+                do { members[member.key] = try JSONValue.parse(UnsafeRawBufferPointer(rebasing: bytes[member.value])) } catch let error as JSONParseError {
                     throw JSONParseError(offset: member.value.lowerBound + error.offset, message: error.message)
                 }
             }
@@ -63,25 +64,20 @@ public struct JSONPage: Sendable {
     }
 
     /// One element found by `extents`, read strictly: its value, or why it could not be read.
-    public static func element(_ bytes: [UInt8], _ range: Range<Int>) -> Element {
-        do { return .value(try JSONValue.parse(Data(bytes[range]))) } catch let error as JSONParseError {
+    public static func element(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Element {
+        do { return .value(try JSONValue.parse(UnsafeRawBufferPointer(rebasing: bytes[range]))) } catch let error as JSONParseError {
             return .damaged(id: Self.idMember(bytes, range), error: JSONParseError(offset: error.offset, message: error.message))
         } catch {
             return .damaged(id: Self.idMember(bytes, range), error: JSONParseError(offset: 0, message: "\(error)"))
         }
     }
 
-    /// Some string members of the object element at `range`, read from its start only until each
-    /// is found (`JSONLeadingMembers`). Nil for a name not met, or whose value is not a string.
-    public static func leadingStrings(_ bytes: [UInt8], _ range: Range<Int>, named names: [String]) -> [String?] {
-        bytes.withUnsafeBytes { JSONLeadingMembers.strings(UnsafeRawBufferPointer(rebasing: $0[range]), named: names) }
-    }
-
     /// The `id` string of a damaged element, when that member can be read on its own.
-    private static func idMember(_ bytes: [UInt8], _ range: Range<Int>) -> String? {
+    private static func idMember(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> String? {
         let scanner = JSONExtentScanner(bytes: bytes)
         guard bytes[range.lowerBound] == UInt8(ascii: "{"), let members = try? scanner.members(ofObjectAt: range.lowerBound) else { return nil }
-        guard let id = members.first(where: { $0.key == "id" }), case .string(let text)? = try? JSONValue.parse(Data(bytes[id.value])) else { return nil }
+        guard let id = members.first(where: { $0.key == "id" }),
+              case .string(let text)? = try? JSONValue.parse(UnsafeRawBufferPointer(rebasing: bytes[id.value])) else { return nil }
         return text
     }
 }
@@ -90,10 +86,10 @@ public struct JSONPage: Sendable {
 /// quotes and backslashes only, so bytes that would fail a strict reader inside a string do not
 /// hide the structure around it.
 struct JSONExtentScanner {
-    let bytes: [UInt8]
+    let bytes: UnsafeRawBufferPointer
     private static let maxDepth = 512
 
-    init(bytes: [UInt8]) { self.bytes = bytes }
+    init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
     private func whitespace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
 
@@ -122,33 +118,30 @@ struct JSONExtentScanner {
             while index < bytes.count, !whitespace(bytes[index]), ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]")].contains(bytes[index]) { index += 1 }
             return index
         }
-        return try bytes.withUnsafeBytes { raw in
-            var index = start
-            var depth = 0
-            repeat {
-                guard index < raw.count else { throw JSONParseError(offset: index, message: "unexpected end of input") }
-                switch raw[index] {
-                case UInt8(ascii: "\""):
-                    guard let end = JSONStringScan.end(in: raw, contentsFrom: index + 1) else { throw JSONParseError(offset: index, message: "unterminated string") }
-                    index = end
-                case UInt8(ascii: "{"), UInt8(ascii: "["):
-                    depth += 1
-                    guard depth < Self.maxDepth else { throw JSONParseError(offset: index, message: "nested deeper than \(Self.maxDepth) levels") }
-                    index += 1
-                case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                    guard depth > 0 else { throw JSONParseError(offset: index, message: "unexpected character") }
-                    depth -= 1
-                    index += 1
-                default:
-                    index += 1
-                }
-            } while depth > 0
-            return index
-        }
+        var index = start
+        var depth = 0
+        repeat {
+            guard index < bytes.count else { throw JSONParseError(offset: index, message: "unexpected end of input") }
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                index = try end(ofStringAt: index)
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+                guard depth < Self.maxDepth else { throw JSONParseError(offset: index, message: "nested deeper than \(Self.maxDepth) levels") }
+                index += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                guard depth > 0 else { throw JSONParseError(offset: index, message: "unexpected character") }
+                depth -= 1
+                index += 1
+            default:
+                index += 1
+            }
+        } while depth > 0
+        return index
     }
 
     private func end(ofStringAt start: Int) throws -> Int {
-        let end = bytes.withUnsafeBytes { JSONStringScan.end(in: $0, contentsFrom: start + 1) }
+        let end = JSONStringScan.end(in: bytes, contentsFrom: start + 1)
         guard let end else { throw JSONParseError(offset: start, message: "unterminated string") }
         return end
     }
@@ -162,7 +155,7 @@ struct JSONExtentScanner {
         while true {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw JSONParseError(offset: index, message: "expected a member name in quotes") }
             let keyEnd = try end(ofStringAt: index)
-            guard case .string(let key) = try JSONValue.parse(Data(bytes[index..<keyEnd])) else { throw JSONParseError(offset: index, message: "expected a member name") }
+            guard case .string(let key) = try JSONValue.parse(UnsafeRawBufferPointer(rebasing: bytes[index..<keyEnd])) else { throw JSONParseError(offset: index, message: "expected a member name") }
             index = skipWhitespace(keyEnd)
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw JSONParseError(offset: index, message: "expected ':' after a member name") }
             index = skipWhitespace(index + 1)

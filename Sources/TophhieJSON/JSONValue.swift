@@ -147,6 +147,11 @@ extension JSONValue {
         try JSONParser.parsing(data) { try $0.parseDocument() }
     }
 
+    /// `parse` over bytes lent for the call.
+    public static func parse(_ bytes: UnsafeRawBufferPointer) throws -> JSONValue {
+        try JSONParser.parsing(bytes) { try $0.parseDocument() }
+    }
+
     /// Parses JSON text keeping only what `projection` names; the rest is checked for
     /// structure and dropped. The result equals `parse(data)` with the other members removed.
     /// - Throws: `JSONParseError` as `parse` does (a skipped string's UTF-8 is not checked).

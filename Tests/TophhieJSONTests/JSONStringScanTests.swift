@@ -59,20 +59,25 @@ import Testing
         }
     }
 
+    /// The string members named, read from the start of the element at `range` only.
+    static func leading(_ bytes: [UInt8], _ range: Range<Int>, named names: [String]) -> [String?] {
+        bytes.withUnsafeBytes { JSONLeadingMembers.strings(UnsafeRawBufferPointer(rebasing: $0[range]), named: names) }
+    }
+
     @Test func leadingStringsStopWhereTheirNamesAreFound() {
         let text = #"x {"id" : "a\u00e9\"b", "n": {"id": "inner"}, "list": ["createdDateTime"], "createdDateTime":"2024-05-01T10:00:00Z", "z": }"#
         let bytes = Array(text.utf8)
         let range = 2..<bytes.count
-        #expect(JSONPage.leadingStrings(bytes, range, named: ["id", "createdDateTime"]) == ["aé\"b", "2024-05-01T10:00:00Z"])
+        #expect(Self.leading(bytes, range, named: ["id", "createdDateTime"]) == ["aé\"b", "2024-05-01T10:00:00Z"])
         // What is past the last name is never read: the broken member at the end does not count.
-        #expect(JSONPage.leadingStrings(bytes, range, named: ["createdDateTime", "missing"]) == ["2024-05-01T10:00:00Z", nil])
-        #expect(JSONPage.leadingStrings(bytes, range, named: ["n"]) == [nil], "not a string")
-        #expect(JSONPage.leadingStrings(Array(#"{"id":1}"#.utf8), 0..<8, named: ["id"]) == [nil])
-        #expect(JSONPage.leadingStrings(Array(#"["id"]"#.utf8), 0..<6, named: ["id"]) == [nil])
+        #expect(Self.leading(bytes, range, named: ["createdDateTime", "missing"]) == ["2024-05-01T10:00:00Z", nil])
+        #expect(Self.leading(bytes, range, named: ["n"]) == [nil], "not a string")
+        #expect(Self.leading(Array(#"{"id":1}"#.utf8), 0..<8, named: ["id"]) == [nil])
+        #expect(Self.leading(Array(#"["id"]"#.utf8), 0..<6, named: ["id"]) == [nil])
         // Read strictly: a raw control byte or invalid UTF-8 is no string.
-        #expect(JSONPage.leadingStrings(Array("{\"id\":\"a\u{01}b\"}".utf8), 0..<11, named: ["id"]) == [nil])
-        #expect(JSONPage.leadingStrings(Array(#"{"id":""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8), 0..<11, named: ["id"]) == [nil])
+        #expect(Self.leading(Array("{\"id\":\"a\u{01}b\"}".utf8), 0..<11, named: ["id"]) == [nil])
+        #expect(Self.leading(Array(#"{"id":""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8), 0..<11, named: ["id"]) == [nil])
         // The range ends the element: a value running past it is not read.
-        #expect(JSONPage.leadingStrings(Array(#"{"id":"abc"}"#.utf8), 0..<8, named: ["id"]) == [nil])
+        #expect(Self.leading(Array(#"{"id":"abc"}"#.utf8), 0..<8, named: ["id"]) == [nil])
     }
 }

@@ -43,8 +43,8 @@ public struct SignInRecord: Sendable, Equatable {
 
     /// The id and time of a recognised sign-in, read up to them and no further (Graph writes
     /// them first); nil when they cannot be read, and the sign-in is then decoded whole.
-    static func idAndTime(_ bytes: [UInt8], _ range: Range<Int>) -> (id: String, time: Date)? {
-        let members = JSONPage.leadingStrings(bytes, range, named: ["id", "createdDateTime"])
+    static func idAndTime(_ record: UnsafeRawBufferPointer) -> (id: String, time: Date)? {
+        let members = JSONLeadingMembers.strings(record, named: ["id", "createdDateTime"])
         guard let id = members[0], !id.isEmpty, let text = members[1], let time = GraphTimestamp.parse(text) else { return nil }
         return (id, time)
     }
