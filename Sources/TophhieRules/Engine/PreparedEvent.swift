@@ -2,8 +2,9 @@ import Foundation
 
 /// What the engine works out of one sign-in without its state: which detection rules it
 /// satisfies and its content hash. Pure, so a replay works it out on its reading thread while
-/// the engine takes the batch before (`Engine.prepare`).
-public struct PreparedEvent: Sendable {
+/// the engine takes the batch before (`Engine.prepare`). A class: the engine's loop and its sort
+/// pass it on without copying what it holds.
+public final class PreparedEvent: Sendable {
     public let event: any RuleEvent
     /// The detection rules it satisfies, as indices into the plan's detections, ascending.
     let matched: [Int]
