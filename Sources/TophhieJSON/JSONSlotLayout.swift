@@ -90,20 +90,21 @@ extension JSONParser {
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a member name in quotes") }
-            let node = try memberNode(nodes)
+            let found = try memberIndex(nodes)
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after a member name") }
             index += 1
             skipWhitespace()
-            if let node {
+            if let found {
                 // A key met again replaces what it held, as in the parsed object.
-                for slot in node.slotsBelow { slots[slot] = nil }
-                if node.slot < 0, index < bytes.count, bytes[index] == UInt8(ascii: "{") {
-                    try parseSlotObject(node.children, depth: depth + 1, into: &slots)
+                for slot in nodes[found].slotsBelow { slots[slot] = nil }
+                let slot = nodes[found].slot
+                if slot < 0, index < bytes.count, bytes[index] == UInt8(ascii: "{") {
+                    try parseSlotObject(nodes[found].children, depth: depth + 1, into: &slots)
                 } else {
                     let value = try parseValue(depth: depth + 1, .all)
-                    if node.slot >= 0 { slots[node.slot] = value }
-                    for (components, slot) in node.relative { slots[slot] = value.value(at: components) }
+                    if slot >= 0 { slots[slot] = value }
+                    for (components, slot) in nodes[found].relative { slots[slot] = value.value(at: components) }
                 }
                 if stopWhenFilled, depth == 0, !slots.contains(where: { $0 == nil }) { stopped = true; return }
             } else {
@@ -117,20 +118,22 @@ extension JSONParser {
         }
     }
 
-    /// Reads a member name and finds its node by comparing bytes; a name with escapes is decoded.
-    private mutating func memberNode(_ nodes: [JSONSlotLayout.Node]) throws -> JSONSlotLayout.Node? {
+    /// Reads a member name and finds its node's place by comparing bytes (the length first); a
+    /// name with escapes is decoded. By place, not by node: handing a node back copied its tables.
+    private mutating func memberIndex(_ nodes: [JSONSlotLayout.Node]) throws -> Int? {
         let start = index + 1
         let scan = JSONStringScan.quoteBackslashOrControl(in: UnsafeRawBufferPointer(bytes), from: start)
         if scan < bytes.count, bytes[scan] == UInt8(ascii: "\"") {
             let length = scan - start
             index = scan + 1
-            return nodes.first { node in
-                guard node.key.count == length else { return false }
-                guard length > 0 else { return true }
-                return node.key.withUnsafeBufferPointer { key in memcmp(key.baseAddress!, bytes.baseAddress! + start, length) == 0 }
+            for i in nodes.indices where nodes[i].key.count == length {
+                if length == 0 || nodes[i].key.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress! + start, length) == 0 }) {
+                    return i
+                }
             }
+            return nil
         }
         let key = try parseString()
-        return nodes.first { $0.keyText == key }
+        return nodes.firstIndex { $0.keyText == key }
     }
 }
