@@ -156,7 +156,12 @@ extension JSONValue {
     /// structure and dropped. The result equals `parse(data)` with the other members removed.
     /// - Throws: `JSONParseError` as `parse` does (a skipped string's UTF-8 is not checked).
     public static func parse(_ data: Data, keeping projection: JSONProjection) throws -> JSONValue {
-        try JSONParser.parsing(data) { parser in
+        try data.withUnsafeBytes { try parse($0, keeping: projection) }
+    }
+
+    /// `parse(_:keeping:)` over bytes lent for the call.
+    public static func parse(_ bytes: UnsafeRawBufferPointer, keeping projection: JSONProjection) throws -> JSONValue {
+        try JSONParser.parsing(bytes) { parser in
             parser.projection = projection
             return try parser.parseDocument()
         }

@@ -72,7 +72,7 @@ import TophhieSystem
         let input = try ReplayInput(data: try Data(contentsOf: URL(fileURLWithPath: path)), keeping: engine.eventProjection)
         let whole = engine.evaluate(EngineState(), events: input.polls[0].events, now: input.polls[0].at)
         let replay = try #require(StreamedReplay.open(path, chunkSize: chunk))
-        #expect(replay.index.entries.count == events.count)
+        #expect(replay.count == events.count)
         // On a blocking-work thread, as replay runs it: the prefetch waits for its worker.
         let streamed = try await BlockingWork.shared.run { try replay.evaluate(engine, batchSize: batch) }
         #expect(whole.alerts.count >= 3, "\(whole.alerts.map(\.rule.id))")
@@ -82,7 +82,7 @@ import TophhieSystem
         // and familiar places whole. (Revisions are digests of what was read, slots here and the
         // projected tree there: the same ids carry one.)
         let (a, b) = (streamed.state, whole.state)
-        let latest = try #require(replay.index.latest)
+        let latest = try #require(replay.latest)
         let kept = Set(b.seen.filter { $0.value > latest.addingTimeInterval(-engine.horizon) }.keys)
         #expect(kept.isSubset(of: Set(a.seen.keys)) && Set(a.seen.keys).isSubset(of: Set(b.seen.keys)))
         #expect(a.seen.count < b.seen.count, "the checkpoints forgot nothing")
@@ -91,6 +91,52 @@ import TophhieSystem
         #expect(a.baselines == b.baselines)
         #expect(a.familiar == b.familiar)
         #expect(a.episodes.keys.allSatisfy { b.episodes[$0] != nil })
+    }
+
+    /// A file in time order is read back in runs: newest first (a Graph page) or oldest first
+    /// (JSON lines), with sign-ins sharing a time across runs, repeated ids, runs given up for
+    /// entries when the order breaks after the index was dropped; the alerts are the whole-file
+    /// replay's each time.
+    @Test(arguments: [(3, 4), (5, 1000), (64, 7)])
+    func filesInTimeOrderAreReadInRunsWithTheSameAlerts(_ runLength: Int, _ indexLimit: Int) async throws {
+        var factory = SignInFactory(seed: 31, account: .init(userID: "26be570a-ae82-4189-b4e2-a37c6808512d", userPrincipalName: "jane@contoso.com", displayName: "Jane"))
+        let start = Date(timeIntervalSince1970: 1_788_000_000)
+        var events: [JSONValue] = []
+        for hour in 0..<(24 * 16) where hour % 5 == 0 {
+            events.append(factory.signIn(at: start.addingTimeInterval(Double(hour) * 3600), place: .london, device: hour % 3 == 0 ? .phone : .laptop))
+        }
+        let burstStart = start.addingTimeInterval(16 * 86_400)
+        for i in 0..<7 { events.append(factory.signIn(at: burstStart.addingTimeInterval(Double(i) * 40), place: .lagos, device: .unknownLinux, errorCode: 50126)) }
+        events.append(factory.signIn(at: burstStart.addingTimeInterval(400), place: .lagos, device: .unknownLinux))
+        // Three sign-ins sharing one time, and a repeated one, where runs will cut them apart.
+        guard case .object(var shared) = events[40] else { Issue.record("not an object"); return }
+        for suffix in ["z", "a", "m"] {
+            shared["id"] = .string("shared-\(suffix)")
+            events.insert(.object(shared), at: 41)
+        }
+        events.insert(events[20], at: 21)
+        let rules = RuleLoader.load(try RuleSource.read(paths: [ConventionTests.repoRules]))
+        let engine = Engine(rules: rules)
+        let whole = engine.evaluate(EngineState(), events: try events.map(SignInEvents.event), now: try events.map(SignInEvents.event).map(\.eventTime).max()!)
+        #expect(whole.alerts.count >= 3, "\(whole.alerts.map(\.rule.id))")
+        let newestFirst = try RulesTestPaths.temporary("runs-page.json", String(decoding: JSONValue.object(["value": .array(events.reversed())]).canonicalData(), as: UTF8.self))
+        let oldestFirst = try RulesTestPaths.temporary("runs-lines.jsonl", events.map { String(decoding: $0.canonicalData(), as: UTF8.self) }.joined(separator: "\n"))
+        for path in [newestFirst, oldestFirst] {
+            let replay = try #require(StreamedReplay.open(path, chunkSize: 11, runLength: runLength, indexLimit: indexLimit))
+            guard case .runs(let runs) = replay.order else { Issue.record("\(path) is in time order"); continue }
+            #expect(runs.count == (events.count + runLength - 1) / runLength)
+            let streamed = try await BlockingWork.shared.run { try replay.evaluate(engine) }
+            #expect(streamed.alerts.map(AlertJSON.line) == whole.alerts.map(AlertJSON.line), "\(path)")
+        }
+        // In order for its first sign-ins, then not: the runs are given up and every entry kept.
+        var broken = events
+        broken.append(events[3])
+        let late = try RulesTestPaths.temporary("runs-broken.jsonl", broken.map { String(decoding: $0.canonicalData(), as: UTF8.self) }.joined(separator: "\n"))
+        let replay = try #require(StreamedReplay.open(late, chunkSize: 11, runLength: runLength, indexLimit: indexLimit))
+        guard case .entries = replay.order else { Issue.record("a file out of order keeps each sign-in"); return }
+        let expected = engine.evaluate(EngineState(), events: try broken.map(SignInEvents.event), now: try broken.map(SignInEvents.event).map(\.eventTime).max()!)
+        let streamed = try await BlockingWork.shared.run { try replay.evaluate(engine, batchSize: 5) }
+        #expect(streamed.alerts.map(AlertJSON.line) == expected.alerts.map(AlertJSON.line))
     }
 
     /// `rules match` in one pass, half its batches on a second thread, must list what matching
@@ -138,6 +184,11 @@ import TophhieSystem
         #expect(StreamedReplay.open("/nonexistent/replay.json") == nil)
         let lines = try RulesTestPaths.temporary("lines.jsonl", "{\"id\":\"a\",\"createdDateTime\":\"2024-05-01T10:00:00Z\"}\n{\"id\":\"b\",\"createdDateTime\":\"2024-05-01T09:00:00Z\"}\n")
         let read = try #require(StreamedReplay.open(lines))
-        #expect(read.index.entries.map(\.offset) == [52, 0], "b (09:00) before a (10:00)")
+        #expect(read.count == 2)
+        guard case .runs(let runs) = read.order else { Issue.record("a file in time order is read as runs"); return }
+        #expect(runs == [ReplayRun(start: 0, end: 103, count: 2, earliest: GraphTimestamp.parse("2024-05-01T09:00:00Z")!, latest: GraphTimestamp.parse("2024-05-01T10:00:00Z")!)])
+        let shuffled = try RulesTestPaths.temporary("shuffled.jsonl", "{\"id\":\"a\",\"createdDateTime\":\"2024-05-01T10:00:00Z\"}\n{\"id\":\"b\",\"createdDateTime\":\"2024-05-01T09:00:00Z\"}\n{\"id\":\"c\",\"createdDateTime\":\"2024-05-01T11:00:00Z\"}\n")
+        guard case .entries(let entries) = try #require(StreamedReplay.open(shuffled)).order else { Issue.record("a file in no order keeps each sign-in"); return }
+        #expect(entries.map(\.offset) == [52, 0, 104], "b (09:00), a (10:00), c (11:00)")
     }
 }

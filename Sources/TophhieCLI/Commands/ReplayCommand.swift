@@ -59,7 +59,7 @@ enum ReplayCommand: CLICommand {
                 guard let replay = StreamedReplay.open(file) else { return nil }
                 // A record that no longer reads as it did goes the whole-file way, which names it.
                 guard let outcome = try? replay.evaluate(engine) else { return nil }
-                return (replay.index.entries.count, outcome)
+                return (replay.count, outcome)
             }
         } catch let error as FileError {
             throw UsageError(error.description)

@@ -1,4 +1,5 @@
 import Foundation
+import TophhieJSON
 import TophhieRules
 import TophhieSystem
 
@@ -36,5 +37,40 @@ enum ReplayBatch {
             }
         }
         return events
+    }
+
+    /// One run's sign-ins, read whole and split again, in the engine's order (time, id, place).
+    /// - Throws: `SignInEventError` when the run no longer holds what the first pass found.
+    static func read(_ run: ReplayRun, layout: JSONElementSplitter.Layout, file: ReadableFile, engine: Engine) throws -> [any RuleEvent] {
+        let bytes = try file.read(at: run.start, count: run.end - run.start)
+        let changed = SignInEventError("the file changed while it was read (the sign-ins from byte \(run.start) are not what they were)")
+        guard bytes.count == run.end - run.start else { throw changed }
+        var found: [(event: any RuleEvent, offset: Int)] = []
+        found.reserveCapacity(run.count)
+        var splitter = JSONElementSplitter(layout: layout)
+        // Records between their first and last byte: an array's elements once bracketed, or lines.
+        let record: (Int, UnsafeRawBufferPointer) throws -> Void = { offset, record in
+            let event: any RuleEvent
+            if let slots = engine.eventLayout {
+                guard let parsed = try? slots.event(record) else { throw changed }
+                event = parsed
+            } else {
+                guard let json = try? JSONValue.parse(record, keeping: engine.eventProjection), let parsed = try? SignInEvents.event(json) else { throw changed }
+                event = parsed
+            }
+            guard event.eventTime >= run.earliest, event.eventTime <= run.latest else { throw changed }
+            found.append((event, offset))
+        }
+        do {
+            if layout == .document { try [UInt8(ascii: "[")].withUnsafeBytes { try splitter.feed($0, record: record) } }
+            try bytes.withUnsafeBytes { try splitter.feed($0, record: record) }
+            if layout == .document { try [UInt8(ascii: "]")].withUnsafeBytes { try splitter.feed($0, record: record) } }
+            try splitter.finish(record: record)
+        } catch is JSONElementSplitter.Unsupported {
+            throw changed
+        }
+        guard found.count == run.count else { throw changed }
+        found.sort { ($0.event.eventTime, $0.event.eventID, $0.offset) < ($1.event.eventTime, $1.event.eventID, $1.offset) }
+        return found.map(\.event)
     }
 }

@@ -4,34 +4,80 @@ import TophhieRules
 import TophhieSystem
 
 /// A single-poll replay file read in two passes, so memory follows the engine's windows rather
-/// than the file: the first finds each sign-in and its time (24 bytes each), the second reads
-/// them back in event-time order, a batch at a time, into one engine pass with a checkpoint
-/// after each batch.
+/// than the file: the first finds each sign-in and its time, the second reads them back in
+/// event-time order, a batch at a time, into one engine pass with a checkpoint after each batch.
+///
+/// A file already in time order either way (Graph lists newest first; an export may list oldest
+/// first) is kept as runs of sign-ins side by side in it, a few dozen bytes a run, read back run
+/// by run from the end it starts at; any other order keeps every sign-in's place and time (24
+/// bytes each) and sorts them.
 ///
 /// Graph pages, JSON arrays and JSON lines are read this way; a poll timeline, a lone sign-in and
 /// any file this reader does not recognise go the whole-file way (`ReplayInput`), which gives the
 /// same alerts and names the record that is wrong.
 struct StreamedReplay {
     let file: ReadableFile
-    /// In the engine's order.
-    let index: ReplayIndex
+    let layout: JSONElementSplitter.Layout
+    /// How many sign-ins the file holds.
+    let count: Int
+    /// The latest event time: a single-poll replay's `now`.
+    let latest: Date?
+    let order: Order
+
+    /// Where the sign-ins are, in the engine's order.
+    enum Order {
+        /// Each one, sorted (a file in no time order).
+        case entries([ReplayIndex.Entry])
+        /// Runs of them side by side in the file, each read whole and sorted.
+        case runs([ReplayRun])
+    }
 
     /// The first pass over `path`; nil when the file is not one this reader takes.
-    /// - Parameter chunkSize: bytes read at a time (tests make it small to cut records apart).
-    static func open(_ path: String, chunkSize: Int = 1 << 20) -> StreamedReplay? {
+    /// - Parameters:
+    ///   - chunkSize: bytes read at a time (tests make it small to cut records apart).
+    ///   - runLength: sign-ins in a run of a file in time order.
+    ///   - indexLimit: entries kept before a file still in time order is held as runs only.
+    static func open(_ path: String, chunkSize: Int = 1 << 20, runLength: Int = 4096, indexLimit: Int = 1 << 20) -> StreamedReplay? {
         guard let file = try? ReadableFile(path: path) else { return nil }
         struct NotUsable: Error {}
+        struct OutOfOrder: Error {}
         for layout in [JSONElementSplitter.Layout.document, .lines] {
-            var splitter = JSONElementSplitter(layout: layout)
-            var index = ReplayIndex()
-            do {
-                try file.forEachChunk(chunkSize: chunkSize) { chunk in
-                    try splitter.feed(chunk) { offset, bytes in
-                        guard index.add(bytes, at: offset) else { throw NotUsable() }
+            // Runs are tried first; a file found out of order past `indexLimit`, when its entries
+            // were already given up, is read again keeping every entry.
+            for keepingEntries in [false, true] {
+                var splitter = JSONElementSplitter(layout: layout)
+                var index = ReplayIndex()
+                var runs = ReplayRuns(length: runLength)
+                func add(_ offset: Int, _ bytes: UnsafeRawBufferPointer) throws {
+                    if runs.holdsAll {
+                        guard let time = ReplayIndex.idAndTime(bytes)?.time else { throw NotUsable() }
+                        guard runs.add(time: time, offset: offset, length: bytes.count) else { throw OutOfOrder() }
+                        return
+                    }
+                    guard index.add(bytes, at: offset) else { throw NotUsable() }
+                    let entry = index.entries[index.entries.count - 1]
+                    _ = runs.add(time: entry.time, offset: entry.offset, length: Int(entry.length))
+                    if !keepingEntries, index.entries.count >= indexLimit, runs.inOrder {
+                        // Still in time order: the runs alone will do.
+                        runs.holdsAll = true
+                        index = ReplayIndex()
                     }
                 }
-                try splitter.finish { offset, bytes in
-                    guard index.add(bytes, at: offset) else { throw NotUsable() }
+                do {
+                    try file.forEachChunk(chunkSize: chunkSize) { chunk in
+                        try splitter.feed(chunk) { offset, bytes in try add(offset, bytes) }
+                    }
+                    try splitter.finish { offset, bytes in try add(offset, bytes) }
+                } catch JSONElementSplitter.Unsupported.notAPage where layout == .document {
+                    break
+                } catch is OutOfOrder {
+                    continue
+                } catch {
+                    // Not a file this reader takes, or one it cannot read: the whole-file way says which.
+                    return nil
+                }
+                if runs.inOrder {
+                    return StreamedReplay(file: file, layout: layout, count: runs.count, latest: runs.latest, order: .runs(runs.inEngineOrder()))
                 }
                 // In the engine's order once; sign-ins sharing a time are ordered by their ids,
                 // read back.
@@ -40,12 +86,7 @@ struct StreamedReplay {
                         bytes.withUnsafeBytes { ReplayIndex.idAndTime($0)?.id }
                     }
                 }
-                return StreamedReplay(file: file, index: index)
-            } catch JSONElementSplitter.Unsupported.notAPage where layout == .document {
-                continue
-            } catch {
-                // Not a file this reader takes, or one it cannot read: the whole-file way says which.
-                return nil
+                return StreamedReplay(file: file, layout: layout, count: index.entries.count, latest: index.latest, order: .entries(index.entries))
             }
         }
         return nil
@@ -55,41 +96,68 @@ struct StreamedReplay {
     /// - Throws: `FileError`, or `SignInEventError` when a record no longer reads as it did
     ///   (the file changed, or a kept string is not UTF-8): the caller then reads the file the
     ///   whole-file way, which names the record.
-    /// - Parameter batchSize: sign-ins parsed and handed to the engine at a time.
+    /// - Parameter batchSize: sign-ins parsed and handed to the engine at a time (a file in no
+    ///   time order; runs are handed over whole).
     func evaluate(_ engine: Engine, batchSize: Int = 4096) throws -> EngineOutcome {
-        var pass = engine.beginPass(EngineState(), now: index.latest ?? Date(timeIntervalSince1970: 0))
-        try StreamedReplay.batches(index.entries[...], batchSize: batchSize, file: file, engine: engine) { batch in
-            pass.add(prepared: batch)
-            // The batches come in event-time order: what is behind the last one is settled.
-            if let last = batch.last?.event.eventTime { pass.checkpoint(last) }
+        var pass = engine.beginPass(EngineState(), now: latest ?? Date(timeIntervalSince1970: 0))
+        let file = self.file, layout = self.layout
+        let jobs: [@Sendable () throws -> [PreparedEvent]]
+        let earliest: [Date]
+        switch order {
+        case .entries(let entries):
+            let starts = Array(stride(from: 0, to: entries.count, by: batchSize))
+            jobs = starts.map { start in
+                let batch = entries[start..<min(start + batchSize, entries.count)]
+                return { engine.prepare(try ReplayBatch.read(batch, file: file, engine: engine)) }
+            }
+            earliest = starts.map { entries[$0].time }
+        case .runs(let runs):
+            jobs = runs.map { run in { engine.prepare(try ReplayBatch.read(run, layout: layout, file: file, engine: engine)) } }
+            earliest = runs.map(\.earliest)
         }
+        var carried: [PreparedEvent] = []
+        try StreamedReplay.batches(jobs) { number, batch in
+            var events = carried + batch
+            carried = []
+            // Sign-ins sharing a time with the next batch's first wait for it: the engine takes
+            // them in id order, and the next batch may hold smaller ids at that time.
+            if number + 1 < earliest.count {
+                let next = earliest[number + 1]
+                if let cut = events.firstIndex(where: { $0.event.eventTime >= next }) {
+                    carried = Array(events[cut...])
+                    events.removeSubrange(cut...)
+                }
+            }
+            guard let last = events.last?.event.eventTime else { return }
+            pass.add(prepared: events)
+            // The batches come in event-time order: what is behind the last one is settled.
+            pass.checkpoint(last)
+        }
+        if !carried.isEmpty { pass.add(prepared: carried) }
         return pass.finish()
     }
 
-    /// Hands `entries` to `body` a batch at a time, in order, reading, parsing and matching the
-    /// next batch on a second thread (`Engine.prepare`) while `body` runs.
-    static func batches(_ entries: ArraySlice<ReplayIndex.Entry>, batchSize: Int, file: ReadableFile, engine: Engine,
-                        _ body: ([PreparedEvent]) throws -> Void) throws {
-        guard !entries.isEmpty else { return }
+    /// Hands each job's batch to `body` (with its number) in order, running the next job on a
+    /// second thread while `body` runs.
+    static func batches(_ jobs: [@Sendable () throws -> [PreparedEvent]], _ body: (Int, [PreparedEvent]) throws -> Void) throws {
+        guard !jobs.isEmpty else { return }
         let reader = SecondThread<[PreparedEvent]>()
         // A batch the engine is done with goes back to the reading thread to be freed there:
         // what a thread allocates is cheapest freed by it, and the reader allocated all of it.
         final class Spent: @unchecked Sendable { var events: [PreparedEvent] = [] }
-        func start(_ from: Int, freeing spent: Spent) {
-            let batch = entries[from..<min(from + batchSize, entries.endIndex)]
+        func start(_ number: Int, freeing spent: Spent) {
+            let job = jobs[number]
             reader.start {
                 spent.events = []
-                return engine.prepare(try ReplayBatch.read(batch, file: file, engine: engine))
+                return try job()
             }
         }
-        var next = entries.startIndex
         var spent = Spent()
-        start(next, freeing: Spent())
-        while next < entries.endIndex {
+        start(0, freeing: Spent())
+        for number in jobs.indices {
             var events = try reader.take()
-            next += events.count
-            if next < entries.endIndex { start(next, freeing: spent) }
-            do { try body(events) } catch {
+            if number + 1 < jobs.count { start(number + 1, freeing: spent) }
+            do { try body(number, events) } catch {
                 // Let the batch in flight finish before the files and buffers go.
                 reader.settle()
                 throw error

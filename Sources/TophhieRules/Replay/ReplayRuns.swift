@@ -1,0 +1,59 @@
+import Foundation
+
+/// A run of sign-ins side by side in a replay file, read back whole in the second pass.
+public struct ReplayRun: Sendable, Equatable {
+    /// From the first sign-in's first byte to the last one's last.
+    public var start: Int
+    public var end: Int
+    public var count: Int
+    public var earliest: Date
+    public var latest: Date
+}
+
+/// The first pass of a streamed replay over a file in time order either way: runs of sign-ins
+/// instead of each one, so what it keeps does not grow with the file. Pure.
+public struct ReplayRuns: Sendable {
+    /// Sign-ins in a run.
+    public let length: Int
+    public private(set) var runs: [ReplayRun] = []
+    public private(set) var count = 0
+    public private(set) var latest: Date?
+    /// Whether every sign-in so far is at or after the one before it in the file; at or before.
+    public private(set) var ascending = true
+    public private(set) var descending = true
+    private var previous: Date?
+    /// Set by the caller once it keeps nothing else.
+    public var holdsAll = false
+
+    public init(length: Int) { self.length = max(1, length) }
+
+    /// Whether the file is in time order, either way, so far.
+    public var inOrder: Bool { ascending || descending }
+
+    /// Takes the next sign-in in file order.
+    /// - Returns: whether the file is still in time order.
+    @discardableResult
+    public mutating func add(time: Date, offset: Int, length bytes: Int) -> Bool {
+        if let previous {
+            if time < previous { ascending = false }
+            if time > previous { descending = false }
+        }
+        previous = time
+        count += 1
+        latest = max(latest ?? time, time)
+        if let last = runs.indices.last, runs[last].count < length {
+            runs[last].end = offset + bytes
+            runs[last].count += 1
+            runs[last].earliest = min(runs[last].earliest, time)
+            runs[last].latest = max(runs[last].latest, time)
+        } else {
+            runs.append(ReplayRun(start: offset, end: offset + bytes, count: 1, earliest: time, latest: time))
+        }
+        return inOrder
+    }
+
+    /// The runs in the order the engine takes them: from the file's oldest end.
+    public func inEngineOrder() -> [ReplayRun] {
+        descending && !ascending ? runs.reversed() : runs
+    }
+}
