@@ -41,21 +41,33 @@ import TophhieSystem
         #expect(projected == full)
     }
 
+    static func factory(seed: UInt64) -> SignInFactory {
+        SignInFactory(seed: seed, account: .init(userID: "26be570a-ae82-4189-b4e2-a37c6808512d", userPrincipalName: "jane@contoso.com", displayName: "Jane"))
+    }
+
+    static let burstStart = Date(timeIntervalSince1970: 1_788_000_000 + 16 * 86_400)
+
+    /// Sixteen days of London sign-ins every few hours, then seven failed passwords from Lagos
+    /// 40 s apart and a success: a burst, a new country, travel. Oldest first.
+    static func history(_ factory: inout SignInFactory, everyHours: Int) -> [JSONValue] {
+        let start = Date(timeIntervalSince1970: 1_788_000_000)
+        var events: [JSONValue] = []
+        for hour in 0..<(24 * 16) where hour % everyHours == 0 {
+            events.append(factory.signIn(at: start.addingTimeInterval(Double(hour) * 3600), place: .london, device: hour % 3 == 0 ? .phone : .laptop))
+        }
+        for i in 0..<7 { events.append(factory.signIn(at: burstStart.addingTimeInterval(Double(i) * 40), place: .lagos, device: .unknownLinux, errorCode: 50126)) }
+        events.append(factory.signIn(at: burstStart.addingTimeInterval(400), place: .lagos, device: .unknownLinux))
+        return events
+    }
+
     /// The streamed replay (two passes, batches in event-time order) must give the alerts the
     /// whole-file replay gives: records cut across chunks, newest first as Graph pages come, a
     /// repeated id, and an id re-published with other content.
     @Test(arguments: [(7, 3), (1 << 20, 4096)])
     func theStreamedReplayFiresWhatTheWholeFileReplayFires(_ chunk: Int, _ batch: Int) async throws {
-        var factory = SignInFactory(seed: 23, account: .init(userID: "26be570a-ae82-4189-b4e2-a37c6808512d", userPrincipalName: "jane@contoso.com", displayName: "Jane"))
-        let start = Date(timeIntervalSince1970: 1_788_000_000)
-        var events: [JSONValue] = []
-        for hour in 0..<(24 * 16) where hour % 4 == 0 {
-            events.append(factory.signIn(at: start.addingTimeInterval(Double(hour) * 3600), place: .london, device: hour % 3 == 0 ? .phone : .laptop))
-        }
-        let burstStart = start.addingTimeInterval(16 * 86_400)
-        for i in 0..<7 { events.append(factory.signIn(at: burstStart.addingTimeInterval(Double(i) * 40), place: .lagos, device: .unknownLinux, errorCode: 50126)) }
-        events.append(factory.signIn(at: burstStart.addingTimeInterval(400), place: .lagos, device: .unknownLinux))
-        events.append(factory.signIn(at: burstStart.addingTimeInterval(2400), place: .sydney, app: .legacyIMAP))
+        var factory = Self.factory(seed: 23)
+        var events = Self.history(&factory, everyHours: 4)
+        events.append(factory.signIn(at: Self.burstStart.addingTimeInterval(2400), place: .sydney, app: .legacyIMAP))
         // A copy of one sign-in, and another re-published with a failure where it had a success.
         events.append(events[10])
         guard case .object(var changed) = events[20], case .object(var status) = changed["status"] ?? .null else {
@@ -99,15 +111,8 @@ import TophhieSystem
     /// replay's each time.
     @Test(arguments: [(3, 4), (5, 1000), (64, 7)])
     func filesInTimeOrderAreReadInRunsWithTheSameAlerts(_ runLength: Int, _ indexLimit: Int) async throws {
-        var factory = SignInFactory(seed: 31, account: .init(userID: "26be570a-ae82-4189-b4e2-a37c6808512d", userPrincipalName: "jane@contoso.com", displayName: "Jane"))
-        let start = Date(timeIntervalSince1970: 1_788_000_000)
-        var events: [JSONValue] = []
-        for hour in 0..<(24 * 16) where hour % 5 == 0 {
-            events.append(factory.signIn(at: start.addingTimeInterval(Double(hour) * 3600), place: .london, device: hour % 3 == 0 ? .phone : .laptop))
-        }
-        let burstStart = start.addingTimeInterval(16 * 86_400)
-        for i in 0..<7 { events.append(factory.signIn(at: burstStart.addingTimeInterval(Double(i) * 40), place: .lagos, device: .unknownLinux, errorCode: 50126)) }
-        events.append(factory.signIn(at: burstStart.addingTimeInterval(400), place: .lagos, device: .unknownLinux))
+        var factory = Self.factory(seed: 31)
+        var events = Self.history(&factory, everyHours: 5)
         // Three sign-ins sharing one time, and a repeated one, where runs will cut them apart.
         guard case .object(var shared) = events[40] else { Issue.record("not an object"); return }
         for suffix in ["z", "a", "m"] {
