@@ -65,6 +65,26 @@ extension EngineRun {
             previous = byte
         }
         if plain && previous != 0x20 { return text }
+        // ASCII text (almost every browser and OS name): the words kept are copied byte by byte
+        // into one buffer; splitting and joining Strings was a third of first-seen's work.
+        let utf8 = text.utf8
+        if utf8.allSatisfy({ $0 < 0x80 }) {
+            var kept: [UInt8] = []
+            kept.reserveCapacity(utf8.count)
+            var index = utf8.startIndex
+            while index != utf8.endIndex {
+                guard utf8[index] != 0x20 else { index = utf8.index(after: index); continue }
+                var end = index
+                while end != utf8.endIndex, utf8[end] != 0x20 { end = utf8.index(after: end) }
+                let first = utf8[index]
+                if !(first >= 0x30 && first <= 0x39) {
+                    if !kept.isEmpty { kept.append(0x20) }
+                    kept.append(contentsOf: utf8[index..<end])
+                }
+                index = end
+            }
+            return String(decoding: kept, as: UTF8.self)
+        }
         return text.split(separator: " ").filter { word in
             !(word.first.map { $0.isASCII && $0.isNumber } ?? false)
         }.joined(separator: " ")

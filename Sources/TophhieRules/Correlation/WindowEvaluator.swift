@@ -94,14 +94,19 @@ extension EngineRun {
             prunedBefore = cutoff
         }
         // Only stored events are asked whether they are new.
-        fresh = Set(state.recent.lazy.map(\.id).filter(fresh.contains))
+        let storedIDs = Set(state.recent.lazy.map(\.id))
+        for id in fresh where !storedIDs.contains(id) { fresh.remove(id) }
         for c in decidedThrough.keys {
             decidedThrough[c] = decidedThrough[c]!.filter { $0.value >= cutoff }
         }
+        // Removed in place, not filtered into new tables: those would grow again, rehashing,
+        // through every batch.
         let forget = min(cutoff, watermark.addingTimeInterval(-plan.horizon))
-        state.seen = state.seen.filter { $0.value > forget }
-        if let revisions = state.revisions { state.revisions = revisions.filter { state.seen[$0.key] != nil } }
-        if let findings = state.findings { state.findings = findings.filter { state.seen[$0.key] != nil } }
+        for (id, time) in state.seen where time <= forget {
+            state.seen.removeValue(forKey: id)
+            state.revisions?.removeValue(forKey: id)
+            state.findings?.removeValue(forKey: id)
+        }
         for key in Array(state.episodes.keys) {
             let kept = state.episodes[key]!.filter { $0.end > forget }
             state.episodes[key] = kept.isEmpty ? nil : kept
