@@ -34,36 +34,50 @@ enum AlertFactory {
     }
 
     /// The display paths interned once, so building an event line reads the event by slot.
-    static let displaySlots: [String: FieldSlot] = Dictionary(uniqueKeysWithValues: EnginePlan.displayPaths.map {
-        ($0, FieldSlot.intern(path: $0))
-    })
+    private static let slots = EnginePlan.displayPaths.map { FieldSlot.intern(path: $0) }
 
+    /// An event's line: read by slot, the error code as a number where it is one (what its text
+    /// would parse to), each travel and first-seen match builds one.
     static func alertEvent(_ event: any RuleEvent) -> AlertEvent {
-        func text(_ path: String) -> String? {
-            guard let slot = displaySlots[path] else { return event.field(path)?.scalarText }
-            return event.field(slot: slot)?.scalarText
+        func text(_ i: Int) -> String? { event.field(slot: slots[i])?.scalarText }
+        let errorCode: Int64?
+        switch event.field(slot: slots[0]) {
+        case .int(let i)?: errorCode = i
+        case .string(let s)?: errorCode = Int64(s)
+        case let value?: errorCode = value.scalarText.flatMap { Int64($0) }
+        case nil: errorCode = nil
         }
-        return alertEvent(id: event.eventID, time: event.eventTime, text: text)
+        return alertEvent(id: event.eventID, time: event.eventTime, errorCode: errorCode, app: text(1), ipAddress: text(2),
+                          city: text(3), country: text(4), browser: text(5), os: text(6))
     }
 
     static func alertEvent(_ stored: EngineState.StoredEvent) -> AlertEvent {
-        alertEvent(id: stored.id, time: stored.time) { stored.values[$0] }
+        let paths = EnginePlan.displayPaths
+        return alertEvent(id: stored.id, time: stored.time, errorCode: stored.values[paths[0]].flatMap { Int64($0) },
+                          app: stored.values[paths[1]], ipAddress: stored.values[paths[2]], city: stored.values[paths[3]],
+                          country: stored.values[paths[4]], browser: stored.values[paths[5]], os: stored.values[paths[6]])
     }
 
-    static func alertEvent(id: String, time: Date, text: (String) -> String?) -> AlertEvent {
-        let city = nonEmpty(text("location.city")), country = nonEmpty(text("location.countryOrRegion"))
-        let location = [city, country].compactMap { $0 }.joined(separator: ", ")
-        let browser = nonEmpty(text("deviceDetail.browser")), os = nonEmpty(text("deviceDetail.operatingSystem"))
+    /// The line from the display fields' texts (`EnginePlan.displayPaths`): empty texts are none,
+    /// "City, Country", "Browser on OS".
+    static func alertEvent(id: String, time: Date, errorCode: Int64?, app: String?, ipAddress: String?,
+                           city: String?, country: String?, browser: String?, os: String?) -> AlertEvent {
+        let location: String?
+        switch (nonEmpty(city), nonEmpty(country)) {
+        case let (c?, n?): location = c + ", " + n
+        case let (c?, nil): location = c
+        case let (nil, n?): location = n
+        default: location = nil
+        }
         let device: String?
-        switch (browser, os) {
-        case let (b?, o?): device = "\(b) on \(o)"
+        switch (nonEmpty(browser), nonEmpty(os)) {
+        case let (b?, o?): device = b + " on " + o
         case let (b?, nil): device = b
         case let (nil, o?): device = o
         default: device = nil
         }
-        return AlertEvent(id: id, time: time, errorCode: text("status.errorCode").flatMap { Int64($0) },
-                          app: nonEmpty(text("appDisplayName")), ipAddress: nonEmpty(text("ipAddress")),
-                          location: location.isEmpty ? nil : location, device: device)
+        return AlertEvent(id: id, time: time, errorCode: errorCode, app: nonEmpty(app), ipAddress: nonEmpty(ipAddress),
+                          location: location, device: device)
     }
 
     private static func nonEmpty(_ s: String?) -> String? { s?.isEmpty == false ? s : nil }
