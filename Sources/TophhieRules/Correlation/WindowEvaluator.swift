@@ -41,8 +41,9 @@ extension EngineRun {
         guard !plan.windowedOrder.isEmpty, !fresh.isEmpty else { return nil }
         var needed: Date?
         var qualifying: [Int: [Window]] = [:]
+        var stored = StoredReading(recent: state.recent, fresh: fresh)
         for c in plan.windowedOrder {
-            var windows = windowsFor(c, inner: qualifying)
+            var windows = windowsFor(c, inner: qualifying, stored: &stored)
             let chainSpan = plan.chainSpans[c] ?? 0
             // A window that could have held an event a checkpoint has forgotten is not complete:
             // whatever it belonged to was decided while it was.
@@ -163,8 +164,39 @@ extension EngineRun {
         }
     }
 
+    /// What the windowed correlations of one evaluation read of the stored events, worked out
+    /// once for all of them: whether each is new, and each group's key and values by the group's
+    /// fields (most correlations group by the same ones).
+    struct StoredReading {
+        let isNew: [Bool]
+        private let recent: [EngineState.StoredEvent]
+        private var groups: [[String]: [(key: String, values: [String])?]] = [:]
+
+        init(recent: [EngineState.StoredEvent], fresh: Set<String>) {
+            self.recent = recent
+            isNew = recent.map { fresh.contains($0.id) }
+        }
+
+        /// Each stored event's group under `paths`: the folded values joined, and the values;
+        /// nil for an event without them all.
+        mutating func groups(_ paths: [String]) -> [(key: String, values: [String])?] {
+            if let known = groups[paths] { return known }
+            let found = recent.indices.map { index -> (key: String, values: [String])? in
+                var values: [String] = []
+                values.reserveCapacity(paths.count)
+                for path in paths {
+                    guard let value = recent[index].values[path] else { return nil }
+                    values.append(value)
+                }
+                return (values.map { $0.lowercased() }.joined(separator: "\u{1F}"), values)
+            }
+            groups[paths] = found
+            return found
+        }
+    }
+
     /// Every qualifying window of correlation `c`, in (end, group) order.
-    func windowsFor(_ c: Int, inner: [Int: [Window]]) -> [Window] {
+    func windowsFor(_ c: Int, inner: [Int: [Window]], stored: inout StoredReading) -> [Window] {
         let rule = plan.correlations[c]
         let refs = plan.references[c]
         var groups: [String: (values: [String: String], display: [AlertGroupValue], occurrences: [Occurrence])] = [:]
@@ -176,8 +208,7 @@ extension EngineRun {
         }()
         let valuePath: String? = { if case .valueCount(let field) = rule.kind { return SignInFieldCatalog.resolve(field).path }; return nil }()
 
-        func add(_ occurrence: Occurrence, values: [String]) {
-            let key = values.map { $0.lowercased() }.joined(separator: "\u{1F}")
+        func add(_ occurrence: Occurrence, key: String, values: [String]) {
             if groups[key] == nil {
                 let named = Dictionary(zip(rule.groupBy, values), uniquingKeysWith: { a, _ in a })
                 groups[key] = (named, zip(rule.groupBy, values).map { AlertGroupValue(field: $0, value: $1) }, [])
@@ -192,14 +223,15 @@ extension EngineRun {
             case .detection(let d):
                 let key = plan.detections[d].metadata.id
                 let paths = rule.groupBy.map { rule.groupPath($0, forRule: refName) }
-                for (index, stored) in state.recent.enumerated() where stored.rules.contains(key) {
+                let keyed = stored.groups(paths)
+                // By place: walking the stored events by value copied each one per correlation.
+                for index in state.recent.indices where state.recent[index].rules.contains(key) {
                     if countsEvents && counted.contains(index) { continue }
-                    let values = paths.compactMap { stored.values[$0] }
-                    guard values.count == paths.count else { continue }
+                    guard let group = keyed[index] else { continue }
                     counted.insert(index)
-                    add(Occurrence(time: stored.time, order: stored.id, events: [index], ruleIndex: ruleIndex,
-                                   value: valuePath.flatMap { stored.values[$0]?.lowercased() }, isNew: fresh.contains(stored.id)),
-                        values: values)
+                    add(Occurrence(time: state.recent[index].time, order: state.recent[index].id, events: [index], ruleIndex: ruleIndex,
+                                   value: valuePath.flatMap { state.recent[index].values[$0]?.lowercased() }, isNew: stored.isNew[index]),
+                        key: group.key, values: group.values)
                 }
             case .correlation(let innerIndex):
                 let innerRule = plan.correlations[innerIndex]
@@ -211,7 +243,7 @@ extension EngineRun {
                     guard values.count == rule.groupBy.count else { continue }
                     let condition: CorrelationCondition? = innerRule.kind == .eventCount ? innerRule.condition : nil
                     add(Occurrence(time: window.end, order: window.groupKey, events: window.events, ruleIndex: ruleIndex, value: nil, isNew: window.isNew, innerCondition: condition),
-                        values: values)
+                        key: values.map { $0.lowercased() }.joined(separator: "\u{1F}"), values: values)
                 }
             }
         }
