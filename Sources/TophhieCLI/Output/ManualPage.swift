@@ -34,7 +34,7 @@ enum ManualPage {
             ".SH ENVIRONMENT",
             #"TOPHHIE_CONFIG, TOPHHIE_TENANT, TOPHHIE_CLIENT_ID, TOPHHIE_AUTHORITY, TOPHHIE_GRAPH_URL, TOPHHIE_STATE_DIR, TOPHHIE_RULES; NO_COLOR turns colour off."#,
             ".SH FILES",
-            #"~/.local/state/tophhie-watch (the state directory: tokens.json, state.json, outboxes); /usr/local/share/tophhie-watch/rules (the default rules of an installed agent)."#,
+            #"~/.local/state/tophhie-watch (the state directory: tokens.json, state.json, engine-<n>.json, outboxes); /usr/local/share/tophhie-watch/rules (the default rules of an installed agent)."#,
         ]
         return lines.joined(separator: "\n") + "\n"
     }
