@@ -78,14 +78,15 @@ public struct HTTPResponse: Sendable {
     }
 
     /// The bytes on the wire for a well-formed response: status line, headers, blank line, body.
-    func serialized(includeBody: Bool) -> [UInt8] {
+    /// - Parameter keepOpen: announce `Connection: keep-alive` instead of `close`.
+    func serialized(includeBody: Bool, keepOpen: Bool = false) -> [UInt8] {
         var head = "HTTP/1.1 \(status) \(HTTPStatusText.reason(for: status))\r\n"
         for (name, value) in headers {
             let lower = name.lowercased()
             if lower == "content-length" || lower == "connection" || lower == "transfer-encoding" { continue }
             head += "\(HTTPResponse.clean(name)): \(HTTPResponse.clean(value))\r\n"
         }
-        head += "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+        head += "Content-Length: \(body.count)\r\nConnection: \(keepOpen ? "keep-alive" : "close")\r\n\r\n"
         var bytes = Array(head.utf8)
         if includeBody { bytes.append(contentsOf: body) }
         return bytes

@@ -28,6 +28,7 @@ struct HTTPRequestDecoder {
         var headers: [(name: String, value: String)]
         var bodyLength: Int
         var expectsContinue: Bool
+        var persistent: Bool
     }
 
     private enum State {
@@ -41,6 +42,18 @@ struct HTTPRequestDecoder {
     private var buffer: [UInt8] = []
     private var scannedUpTo = 0
     private var continueSent = false
+
+    /// Whether the client asked to keep the connection open after the request just completed
+    /// (HTTP/1.1 without `Connection: close`, or HTTP/1.0 with `Connection: keep-alive`).
+    private(set) var clientKeepsConnection = false
+    /// Bytes that arrived after the completed request: the start of the next one.
+    private(set) var remainder: [UInt8] = []
+
+    /// True while no byte of a request has arrived: a connection waiting here may close quietly.
+    var isIdle: Bool {
+        if case .readingHead = state { return buffer.isEmpty }
+        return false
+    }
 
     init(limits: Limits = Limits()) {
         self.limits = limits
@@ -94,6 +107,8 @@ struct HTTPRequestDecoder {
             if buffer.count >= head.bodyLength {
                 state = .finished
                 let body = Data(buffer.prefix(head.bodyLength))
+                remainder = Array(buffer.dropFirst(head.bodyLength))
+                clientKeepsConnection = head.persistent
                 buffer.removeAll()
                 return .complete(HTTPRequest(method: head.method, target: head.target, headers: head.headers, body: body))
             }
@@ -204,7 +219,10 @@ struct HTTPRequestDecoder {
             bodyLength = parsed
         }
         let expectsContinue = values("Expect").contains { $0.caseInsensitiveCompare("100-continue") == .orderedSame }
-        return .success(Head(method: method, target: target, headers: headers, bodyLength: bodyLength, expectsContinue: expectsContinue))
+        // RFC 9112 §9.3: HTTP/1.1 persists unless `close` is among the Connection options.
+        let options = values("Connection").flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let persistent = version == "HTTP/1.1" ? !options.contains("close") : options.contains("keep-alive")
+        return .success(Head(method: method, target: target, headers: headers, bodyLength: bodyLength, expectsContinue: expectsContinue, persistent: persistent))
     }
 
     private static func isTokenScalar(_ scalar: Unicode.Scalar) -> Bool {

@@ -3,7 +3,9 @@ import TophhieSystem
 
 /// A small HTTP/1.1 server bound to 127.0.0.1, for simulated services and test receivers.
 ///
-/// Each connection carries one request and is closed after the response (`Connection: close`).
+/// By default each connection carries one request and is closed after the response
+/// (`Connection: close`); with `keepsConnectionsOpen` an HTTP/1.1 client may send more, one after
+/// another, as it would to Graph. A kept connection left silent for `readTimeout` is closed.
 /// Connections are served concurrently, each on its own thread, so a slow handler never blocks
 /// another request. Request heads over `maxHeaderBytes` get 431, bodies over `maxBodyBytes` get
 /// 413, chunked request bodies get 411, and malformed requests get 400; none of them can crash it.
@@ -19,6 +21,7 @@ public final class LoopbackHTTPServer: Service {
     private let limits: HTTPRequestDecoder.Limits
     private let readTimeout: Double
     private let maxConnections: Int
+    private let keepsConnectionsOpen: Bool
     private let state = ServerState()
     private let executor: HandlerExecutor
 
@@ -28,14 +31,17 @@ public final class LoopbackHTTPServer: Service {
     ///   - maxBodyBytes: the largest `Content-Length` accepted (413 above it).
     ///   - readTimeout: seconds a connection may stay silent while its request is read.
     ///   - maxConnections: connections served at once; more are answered 503.
+    ///   - keepsConnectionsOpen: answer HTTP/1.1 clients with `keep-alive` and read their next request.
     ///   - handler: answers each request.
     public init(
         maxHeaderBytes: Int = 64 * 1024,
         maxBodyBytes: Int = 16 * 1024 * 1024,
         readTimeout: Double = 10,
         maxConnections: Int = 256,
+        keepsConnectionsOpen: Bool = false,
         handler: @escaping Handler
     ) {
+        self.keepsConnectionsOpen = keepsConnectionsOpen
         self.handler = handler
         self.limits = HTTPRequestDecoder.Limits(maxHeadBytes: maxHeaderBytes, maxBodyBytes: maxBodyBytes)
         self.readTimeout = readTimeout
@@ -74,10 +80,10 @@ public final class LoopbackHTTPServer: Service {
             ServerSocket.close(listener.fd)
             throw LoopbackHTTPError("the server is already running on port \(state.port ?? 0)")
         }
-        let thread = Thread { [state, handler, limits, readTimeout, maxConnections, executor] in
+        let thread = Thread { [state, handler, limits, readTimeout, maxConnections, keepsConnectionsOpen, executor] in
             Self.acceptLoop(
-                fd: listener.fd, state: state, handler: handler, limits: limits,
-                readTimeout: readTimeout, maxConnections: maxConnections, executor: executor
+                fd: listener.fd, state: state, handler: handler, limits: limits, readTimeout: readTimeout,
+                maxConnections: maxConnections, keepsConnectionsOpen: keepsConnectionsOpen, executor: executor
             )
             ServerSocket.close(listener.fd)
             state.finishStop()
@@ -118,7 +124,8 @@ public final class LoopbackHTTPServer: Service {
 
     private static func acceptLoop(
         fd: Int32, state: ServerState, handler: @escaping Handler,
-        limits: HTTPRequestDecoder.Limits, readTimeout: Double, maxConnections: Int, executor: HandlerExecutor
+        limits: HTTPRequestDecoder.Limits, readTimeout: Double, maxConnections: Int,
+        keepsConnectionsOpen: Bool, executor: HandlerExecutor
     ) {
         while !state.isStopping {
             switch ServerSocket.accept(on: fd, timeoutMilliseconds: 250) {
@@ -133,7 +140,10 @@ public final class LoopbackHTTPServer: Service {
                     ServerSocket.close(client)
                     continue
                 }
-                let connection = Connection(fd: client, limits: limits, readTimeout: readTimeout, handler: handler, state: state, executor: executor)
+                let connection = Connection(
+                    fd: client, limits: limits, readTimeout: readTimeout, handler: handler,
+                    state: state, executor: executor, keepsConnectionsOpen: keepsConnectionsOpen
+                )
                 let worker = Thread { connection.serve() }
                 worker.name = "loopback-http-connection"
                 worker.start()

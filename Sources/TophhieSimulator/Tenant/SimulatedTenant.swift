@@ -114,7 +114,9 @@ public actor SimulatedTenant: Service {
     @discardableResult
     public func start(port: UInt16 = 0) throws -> SimulatorEndpoints {
         if let boundPort { throw LoopbackHTTPError("the simulated tenant is already serving on port \(boundPort)") }
-        let server = LoopbackHTTPServer { [weak self] request in
+        // Graph and the identity platform keep connections open; so does the simulator, so a
+        // client's connection reuse (and its cost without it) shows here as it would there.
+        let server = LoopbackHTTPServer(keepsConnectionsOpen: true) { [weak self] request in
             guard let self else { return .text(503, "the simulated tenant is gone") }
             return await self.handle(request)
         }
