@@ -157,6 +157,8 @@ public final class TophhieAuth: Sendable {
         let floor = max(retentionFloor, graphFloor)
         let lower = max(since, floor)
         let query = try SignInQuery(userID: try await userObjectID(), notBefore: lower, notAfter: until, top: 1000)
+        // The sign-in log answers slowly; on a new connection that wait would cost CPU throughout.
+        try await graph.openConnection(for: TophhieScopes.auditLogRead)
         var result = try await fetchPages(query, limit: nil, recognizer: recognizer)
         result.lowerBound = lower
         result.requestedLowerBound = since < floor ? since : nil

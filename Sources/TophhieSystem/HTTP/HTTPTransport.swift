@@ -23,6 +23,15 @@ public protocol HTTPTransport: Sendable {
     /// - Throws: `HTTPTransportError` on a connection failure or when the deadline passes;
     ///   `CancellationError` when the task is cancelled.
     func send(_ request: URLRequest, deadline: Double) async throws -> HTTPReply
+
+    /// True when waiting for the first reply on a new connection costs CPU for as long as the
+    /// server takes; a caller about to send a slow request then opens the connection with a
+    /// quick one first.
+    var waitsBusilyOnNewConnections: Bool { get }
+}
+
+extension HTTPTransport {
+    public var waitsBusilyOnNewConnections: Bool { false }
 }
 
 /// Why no HTTP reply came back: the kind for decisions, the message (naming the origin only,

@@ -26,6 +26,18 @@ public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionTaskD
         session.finishTasksAndInvalidate()
     }
 
+    /// URLSession on Linux keeps the socket's write source it made while connecting
+    /// (swift-corelibs-foundation `_MultiHandle` only tears sources down on removal), so until
+    /// the first reply on a connection is whole, that source fires without pause: about three
+    /// quarters of a core for as long as the server takes. A reused connection does not pay it.
+    public var waitsBusilyOnNewConnections: Bool {
+        #if os(Linux)
+        true
+        #else
+        false
+        #endif
+    }
+
     public func send(_ request: URLRequest, deadline: Double) async throws -> HTTPReply {
         var prepared = request
         // A backstop only: our own timer below is the real deadline.
