@@ -75,21 +75,12 @@ private struct Conversation: Sendable {
 struct KeptConnectionTests {
     static let echoPath: LoopbackHTTPServer.Handler = { request in .text(200, request.path) }
 
-    private func withServer<T>(readTimeout: Double = 10, keepsConnectionsOpen: Bool = true, _ body: (LoopbackHTTPServer, UInt16) async throws -> T) async throws -> T {
-        let server = LoopbackHTTPServer(readTimeout: readTimeout, keepsConnectionsOpen: keepsConnectionsOpen, handler: Self.echoPath)
-        let port = try server.start()
-        do {
-            let result = try await body(server, port)
-            await server.stop()
-            return result
-        } catch {
-            await server.stop()
-            throw error
-        }
+    private func withKeptServer<T>(readTimeout: Double = 10, keepsConnectionsOpen: Bool = true, _ body: (LoopbackHTTPServer, UInt16) async throws -> T) async throws -> T {
+        try await withServer(readTimeout: readTimeout, keepsConnectionsOpen: keepsConnectionsOpen, Self.echoPath, body)
     }
 
     @Test func requestsFollowOneAnotherOnOneConnectionUntilTheClientSaysClose() async throws {
-        try await withServer { _, port in
+        try await withKeptServer { _, port in
             let talk = try #require(await Conversation.hold(port: port, steps: [
                 ("GET /a HTTP/1.1\r\nHost: x\r\n\r\n", 1),
                 ("GET /b HTTP/1.1\r\nHost: x\r\n\r\n", 1),
@@ -102,7 +93,7 @@ struct KeptConnectionTests {
     }
 
     @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
-        try await withServer { _, port in
+        try await withKeptServer { _, port in
             let both = "GET /first HTTP/1.1\r\nHost: x\r\n\r\nPOST /second HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nConnection: close\r\n\r\nhi"
             let talk = try #require(await Conversation.hold(port: port, steps: [(both, 2)]))
             #expect(talk.replies.map(\.body) == ["/first", "/second"])
@@ -111,7 +102,7 @@ struct KeptConnectionTests {
     }
 
     @Test func anHTTP10ClientIsClosedUnlessItAsksForKeepAlive() async throws {
-        try await withServer { _, port in
+        try await withKeptServer { _, port in
             let plain = try #require(await Conversation.hold(port: port, steps: [("GET /old HTTP/1.0\r\n\r\n", 1)]))
             #expect(plain.replies.map(\.connection) == ["close"])
             #expect(plain.ending == 0)
@@ -125,7 +116,7 @@ struct KeptConnectionTests {
     }
 
     @Test func byDefaultEveryConnectionCarriesOneRequest() async throws {
-        try await withServer(keepsConnectionsOpen: false) { _, port in
+        try await withKeptServer(keepsConnectionsOpen: false) { _, port in
             let talk = try #require(await Conversation.hold(port: port, steps: [("GET /only HTTP/1.1\r\nHost: x\r\n\r\n", 1)]))
             #expect(talk.replies == [.init(statusLine: "HTTP/1.1 200 OK", connection: "close", body: "/only")])
             #expect(talk.ending == 0)
@@ -133,7 +124,7 @@ struct KeptConnectionTests {
     }
 
     @Test func aKeptConnectionLeftSilentIsClosedInOrderNotReset() async throws {
-        try await withServer(readTimeout: 0.3) { _, port in
+        try await withKeptServer(readTimeout: 0.3) { _, port in
             let talk = try #require(await Conversation.hold(port: port, steps: [("GET /a HTTP/1.1\r\nHost: x\r\n\r\n", 1)]))
             #expect(talk.replies.map(\.connection) == ["keep-alive"])
             #expect(talk.ending == 0, "an idle close is a FIN; a reset would lose a request the client had just sent")

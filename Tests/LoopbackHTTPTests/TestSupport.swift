@@ -15,10 +15,12 @@ func makeSession(timeout: TimeInterval = 30) -> URLSession {
 /// Starts a server with `handler`, runs `body`, and always stops the server.
 @discardableResult
 func withServer<T>(
+    readTimeout: Double = 10,
+    keepsConnectionsOpen: Bool = false,
     _ handler: @escaping LoopbackHTTPServer.Handler,
     _ body: (LoopbackHTTPServer, UInt16) async throws -> T
 ) async throws -> T {
-    let server = LoopbackHTTPServer(handler: handler)
+    let server = LoopbackHTTPServer(readTimeout: readTimeout, keepsConnectionsOpen: keepsConnectionsOpen, handler: handler)
     let port = try server.start()
     do {
         let result = try await body(server, port)
