@@ -83,7 +83,7 @@ import TophhieSystem
         let engine = Engine(rules: rules)
         let input = try ReplayInput(data: try Data(contentsOf: URL(fileURLWithPath: path)), keeping: engine.eventProjection)
         let whole = engine.evaluate(EngineState(), events: input.polls[0].events, now: input.polls[0].at)
-        let replay = try #require(StreamedReplay.open(path, chunkSize: chunk))
+        let replay = try #require(try await BlockingWork.shared.run { StreamedReplay.open(path, chunkSize: chunk) })
         #expect(replay.count == events.count)
         // On a blocking-work thread, as replay runs it: the prefetch waits for its worker.
         let streamed = try await BlockingWork.shared.run { try replay.evaluate(engine, batchSize: batch) }
@@ -127,7 +127,7 @@ import TophhieSystem
         let newestFirst = try RulesTestPaths.temporary("runs-page.json", String(decoding: JSONValue.object(["value": .array(events.reversed())]).canonicalData(), as: UTF8.self))
         let oldestFirst = try RulesTestPaths.temporary("runs-lines.jsonl", events.map { String(decoding: $0.canonicalData(), as: UTF8.self) }.joined(separator: "\n"))
         for path in [newestFirst, oldestFirst] {
-            let replay = try #require(StreamedReplay.open(path, chunkSize: 11, runLength: runLength, indexLimit: indexLimit))
+            let replay = try #require(try await BlockingWork.shared.run { StreamedReplay.open(path, chunkSize: 11, runLength: runLength, indexLimit: indexLimit) })
             guard case .runs(let runs) = replay.order else { Issue.record("\(path) is in time order"); continue }
             #expect(runs.count == (events.count + runLength - 1) / runLength)
             let streamed = try await BlockingWork.shared.run { try replay.evaluate(engine) }
@@ -137,7 +137,7 @@ import TophhieSystem
         var broken = events
         broken.append(events[3])
         let late = try RulesTestPaths.temporary("runs-broken.jsonl", broken.map { String(decoding: $0.canonicalData(), as: UTF8.self) }.joined(separator: "\n"))
-        let replay = try #require(StreamedReplay.open(late, chunkSize: 11, runLength: runLength, indexLimit: indexLimit))
+        let replay = try #require(try await BlockingWork.shared.run { StreamedReplay.open(late, chunkSize: 11, runLength: runLength, indexLimit: indexLimit) })
         guard case .entries = replay.order else { Issue.record("a file out of order keeps each sign-in"); return }
         let expected = engine.evaluate(EngineState(), events: try broken.map(SignInEvents.event), now: try broken.map(SignInEvents.event).map(\.eventTime).max()!)
         let streamed = try await BlockingWork.shared.run { try replay.evaluate(engine, batchSize: 5) }
@@ -178,22 +178,22 @@ import TophhieSystem
     }
 
     /// What the streamed reader does not take goes the whole-file way, and says why it is wrong.
-    @Test func filesTheStreamedReaderDoesNotTakeAreLeftToTheWholeFileWay() throws {
+    @Test func filesTheStreamedReaderDoesNotTakeAreLeftToTheWholeFileWay() async throws {
         let timeline = try RulesTestPaths.temporary("timeline.json", #"{"polls":[{"at":"2024-05-01T10:00:00Z","events":[]}]}"#)
-        #expect(StreamedReplay.open(timeline) == nil)
+        #expect(try await BlockingWork.shared.run { StreamedReplay.open(timeline) } == nil)
         let broken = try RulesTestPaths.temporary("broken.json", #"{"value":[{"id":"x","createdDateTime":"2024-05-01T10:00:00Z"},{"id":"y"}]}"#)
-        #expect(StreamedReplay.open(broken) == nil)
+        #expect(try await BlockingWork.shared.run { StreamedReplay.open(broken) } == nil)
         let invalidUTF8 = try RulesTestPaths.temporary("utf8.json", "[]")
         try Data([0x5B, 0x7B, 0x22, 0x69, 0x64, 0x22, 0x3A, 0x22, 0xFF, 0x22, 0x7D, 0x5D]).write(to: URL(fileURLWithPath: invalidUTF8))
-        #expect(StreamedReplay.open(invalidUTF8) == nil)
-        #expect(StreamedReplay.open("/nonexistent/replay.json") == nil)
+        #expect(try await BlockingWork.shared.run { StreamedReplay.open(invalidUTF8) } == nil)
+        #expect(try await BlockingWork.shared.run { StreamedReplay.open("/nonexistent/replay.json") } == nil)
         let lines = try RulesTestPaths.temporary("lines.jsonl", "{\"id\":\"a\",\"createdDateTime\":\"2024-05-01T10:00:00Z\"}\n{\"id\":\"b\",\"createdDateTime\":\"2024-05-01T09:00:00Z\"}\n")
-        let read = try #require(StreamedReplay.open(lines))
+        let read = try #require(try await BlockingWork.shared.run { StreamedReplay.open(lines) })
         #expect(read.count == 2)
         guard case .runs(let runs) = read.order else { Issue.record("a file in time order is read as runs"); return }
         #expect(runs == [ReplayRun(start: 0, end: 103, count: 2, earliest: GraphTimestamp.parse("2024-05-01T09:00:00Z")!, latest: GraphTimestamp.parse("2024-05-01T10:00:00Z")!)])
         let shuffled = try RulesTestPaths.temporary("shuffled.jsonl", "{\"id\":\"a\",\"createdDateTime\":\"2024-05-01T10:00:00Z\"}\n{\"id\":\"b\",\"createdDateTime\":\"2024-05-01T09:00:00Z\"}\n{\"id\":\"c\",\"createdDateTime\":\"2024-05-01T11:00:00Z\"}\n")
-        guard case .entries(let entries) = try #require(StreamedReplay.open(shuffled)).order else { Issue.record("a file in no order keeps each sign-in"); return }
+        guard case .entries(let entries) = try #require(try await BlockingWork.shared.run { StreamedReplay.open(shuffled) }).order else { Issue.record("a file in no order keeps each sign-in"); return }
         #expect(entries.map(\.offset) == [52, 0, 104], "b (09:00), a (10:00), c (11:00)")
     }
 }
