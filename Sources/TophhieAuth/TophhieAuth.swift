@@ -196,7 +196,7 @@ public final class TophhieAuth: Sendable {
                     // A sign-in processed before, byte for byte, is only counted: decoding every
                     // sign-in of the re-read window was most of a poll with nothing new.
                     let key = recognizer?.key(of: record)
-                    if let recognizer, let key, recognizer.isProcessed(key), let known = SignInRecord.idAndTime(record) {
+                    if let recognizer, let key, recognizer.isProcessed(key), let known = JSONLeadingMembers.idAndTime(record) {
                         if seenIDs.insert(known.id).inserted {
                             fetch.records.append(SignInRecord(id: known.id, createdDateTime: known.time, key: key, recognised: true))
                         } else {

@@ -227,22 +227,16 @@ public struct JSONElementSplitter {
     /// The value ends at `end` in `chunk`: it began at `start` in it, or in an earlier chunk.
     private mutating func complete(isRecord: Bool, _ chunk: UnsafeRawBufferPointer, from start: Int?, to end: Int,
                                    _ record: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
-        let bytes: UnsafeRawBufferPointer
-        if let start {
-            bytes = UnsafeRawBufferPointer(rebasing: chunk[start..<end])
-        } else {
-            current.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<end]))
-            bytes = UnsafeRawBufferPointer(start: nil, count: 0)
-        }
-        if isRecord {
-            if start != nil { try record(currentOffset, bytes) } else { try current.withUnsafeBytes { try record(currentOffset, $0) } }
-            phase = .afterElement
-        } else {
+        // In place when it began in this chunk; else its bytes so far, with this chunk's part added.
+        if start == nil { current.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<end])) }
+        let offset = currentOffset
+        func take(_ bytes: UnsafeRawBufferPointer) throws {
+            if isRecord { return try record(offset, bytes) }
             // A page member other than `value` (`@odata.nextLink`): checked, then dropped.
-            let text = start != nil ? Data(bytes) : Data(current)
-            guard (try? JSONValue.parse(text)) != nil else { throw Unsupported.malformed(offset: currentOffset) }
-            phase = .afterMember
+            guard (try? JSONValue.parse(bytes)) != nil else { throw Unsupported.malformed(offset: offset) }
         }
+        if let start { try take(UnsafeRawBufferPointer(rebasing: chunk[start..<end])) } else { try current.withUnsafeBytes(take) }
+        phase = isRecord ? .afterElement : .afterMember
         current.removeAll(keepingCapacity: true)
     }
 }

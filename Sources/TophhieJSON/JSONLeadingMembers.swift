@@ -38,6 +38,14 @@ public enum JSONLeadingMembers {
         return found
     }
 
+    /// A Graph record's `id` and `createdDateTime`, read up to them and no further; nil when they
+    /// are not the strings they should be (or the id is empty) before anything stops the reading.
+    public static func idAndTime(_ bytes: UnsafeRawBufferPointer) -> (id: String, time: Date)? {
+        let members = strings(bytes, named: ["id", "createdDateTime"])
+        guard let id = members[0], !id.isEmpty, let text = members[1], let time = GraphTimestamp.parse(text) else { return nil }
+        return (id, time)
+    }
+
     /// Where the value at `start` ends, by its brackets and quotes alone; nil when the bytes end first.
     static func end(ofValueIn bytes: UnsafeRawBufferPointer, at start: Int) -> Int? {
         guard start < bytes.count else { return nil }
@@ -70,8 +78,9 @@ public enum JSONLeadingMembers {
     static func string(_ bytes: UnsafeRawBufferPointer) -> String? {
         guard bytes.count >= 2, bytes[0] == UInt8(ascii: "\"") else { return nil }
         let contents = UnsafeRawBufferPointer(rebasing: bytes[1..<(bytes.count - 1)])
-        // Most have no escapes and no control bytes: their bytes are the text, once checked as UTF-8.
-        if !contents.contains(where: { $0 == UInt8(ascii: "\\") || $0 < 0x20 }) {
+        // Most have no escapes and no control bytes (and so no quote): their bytes are the text,
+        // once checked as UTF-8.
+        if JSONStringScan.quoteBackslashOrControl(in: contents, from: 0) == contents.count {
             return JSONStringScan.text(contents.bindMemory(to: UInt8.self))
         }
         guard case .string(let text)? = try? JSONValue.parse(Data(bytes)) else { return nil }

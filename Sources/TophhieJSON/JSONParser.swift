@@ -22,10 +22,7 @@ struct JSONParser {
 
     /// Runs `body` with a parser over `data`, valid only inside it.
     static func parsing<T>(_ data: Data, _ body: (inout JSONParser) throws -> T) rethrows -> T {
-        try data.withUnsafeBytes { raw in
-            var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self))
-            return try body(&parser)
-        }
+        try data.withUnsafeBytes { try parsing($0, body) }
     }
 
     /// Runs `body` with a parser over `bytes`, valid only inside it.

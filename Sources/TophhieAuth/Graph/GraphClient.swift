@@ -21,11 +21,7 @@ struct GraphClient: Sendable {
             // trace shows them as one call; the retry after a 401 gets its own.
             let clientRequestID = UUID().uuidString.lowercased()
             let reply = try await requester.send {
-                var request = URLRequest(url: url)
-                request.httpMethod = method
-                request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-                request.setValue("application/json", forHTTPHeaderField: "Accept")
-                request.setValue(clientRequestID, forHTTPHeaderField: "client-request-id")
+                var request = Self.request(method, url, token: token, clientRequestID: clientRequestID)
                 for (name, value) in extraHeaders { request.setValue(value, forHTTPHeaderField: name) }
                 if let body {
                     request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -53,13 +49,18 @@ struct GraphClient: Sendable {
     func openConnection(for scope: String) async throws {
         guard requester.transport.waitsBusilyOnNewConnections else { return }
         let token = try await tokens.accessToken(covering: scope)
-        var request = URLRequest(url: URL(string: configuration.graphBaseURL.appendingPathComponent("me").absoluteString + "?$select=id")!)
-        request.httpMethod = "GET"
+        let url = URL(string: configuration.graphBaseURL.appendingPathComponent("me").absoluteString + "?$select=id")!
+        _ = try? await requester.sendOnce(Self.request("GET", url, token: token, clientRequestID: UUID().uuidString.lowercased()), deadline: min(requester.deadline, 10))
+    }
+
+    /// A request with the headers every Graph call carries.
+    private static func request(_ method: String, _ url: URL, token: String, clientRequestID: String) -> URLRequest {
+        var request = URLRequest(url: url)
+        request.httpMethod = method
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
-        request.setValue(UUID().uuidString.lowercased(), forHTTPHeaderField: "client-request-id")
-        request.setValue(requester.userAgent, forHTTPHeaderField: "User-Agent")
-        _ = try? await requester.transport.send(request, deadline: min(requester.deadline, 10))
+        request.setValue(clientRequestID, forHTTPHeaderField: "client-request-id")
+        return request
     }
 
     /// Refuses to send the token anywhere but the configured Graph origin (a `nextLink` is

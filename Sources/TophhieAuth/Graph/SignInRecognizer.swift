@@ -1,5 +1,4 @@
 import Foundation
-import TophhieJSON
 
 /// Tells a windowed fetch which sign-ins the caller has already processed, from their bytes as
 /// Graph sent them, so a poll that re-reads its window decodes only what is new or changed.
@@ -39,13 +38,5 @@ public struct SignInRecord: Sendable, Equatable {
         self.createdDateTime = createdDateTime
         self.key = key
         self.recognised = recognised
-    }
-
-    /// The id and time of a recognised sign-in, read up to them and no further (Graph writes
-    /// them first); nil when they cannot be read, and the sign-in is then decoded whole.
-    static func idAndTime(_ record: UnsafeRawBufferPointer) -> (id: String, time: Date)? {
-        let members = JSONLeadingMembers.strings(record, named: ["id", "createdDateTime"])
-        guard let id = members[0], !id.isEmpty, let text = members[1], let time = GraphTimestamp.parse(text) else { return nil }
-        return (id, time)
     }
 }

@@ -25,13 +25,12 @@ struct RetryingRequester: Sendable {
         while true {
             attempt += 1
             try Task.checkCancellation()
-            var request = try await build()
-            request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
+            let request = try await build()
             let outcome: RetryPolicy.Outcome
             var failure: TophhieAuthError?
             var lastReply: HTTPReply?
             do {
-                let reply = try await transport.send(request, deadline: deadline)
+                let reply = try await sendOnce(request, deadline: deadline)
                 if !RetryPolicy.isTransient(reply.status) { return reply }
                 lastReply = reply
                 outcome = .status(reply.status, retryAfter: RetryAfter.seconds(reply.header("retry-after"), now: clock.now()))
@@ -55,5 +54,13 @@ struct RetryingRequester: Sendable {
                 throw failure ?? TophhieAuthError.network("request failed")
             }
         }
+    }
+
+    /// One attempt with the agent's `User-Agent`, no retries: the transport's reply or error as it is.
+    /// - Throws: `HTTPTransportError`; `CancellationError` when the task is cancelled.
+    func sendOnce(_ request: URLRequest, deadline: Double) async throws -> HTTPReply {
+        var request = request
+        request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
+        return try await transport.send(request, deadline: deadline)
     }
 }

@@ -50,15 +50,9 @@ enum ReplayBatch {
         var splitter = JSONElementSplitter(layout: layout)
         // Records between their first and last byte: an array's elements once bracketed, or lines.
         let record: (Int, UnsafeRawBufferPointer) throws -> Void = { offset, record in
-            let event: any RuleEvent
-            if let slots = engine.eventLayout {
-                guard let parsed = try? slots.event(record) else { throw changed }
-                event = parsed
-            } else {
-                guard let json = try? JSONValue.parse(record, keeping: engine.eventProjection), let parsed = try? SignInEvents.event(json) else { throw changed }
-                event = parsed
+            guard let event = ReplayBatch.event(record, engine: engine), event.eventTime >= run.earliest, event.eventTime <= run.latest else {
+                throw changed
             }
-            guard event.eventTime >= run.earliest, event.eventTime <= run.latest else { throw changed }
             found.append((event, offset))
         }
         do {
@@ -72,5 +66,13 @@ enum ReplayBatch {
         guard found.count == run.count else { throw changed }
         found.sort { ($0.event.eventTime, $0.event.eventID, $0.offset) < ($1.event.eventTime, $1.event.eventID, $1.offset) }
         return found.map(\.event)
+    }
+
+    /// One record as the engine reads it: into its slots when its rules name their fields, else
+    /// kept as far as they read; nil when it is not a readable sign-in.
+    static func event(_ record: UnsafeRawBufferPointer, engine: Engine) -> (any RuleEvent)? {
+        if let slots = engine.eventLayout { return try? slots.event(record) }
+        guard let json = try? JSONValue.parse(record, keeping: engine.eventProjection) else { return nil }
+        return try? SignInEvents.event(json)
     }
 }

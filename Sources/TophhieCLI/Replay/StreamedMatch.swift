@@ -24,7 +24,6 @@ enum StreamedMatch {
     ///   - batchSize: sign-ins matched at a time.
     static func run(_ path: String, engine: Engine, matcher: DetectionMatches, chunkSize: Int = 1 << 20, batchSize: Int = 2048) -> (count: Int, matches: [DetectionMatches.Match])? {
         guard let file = try? ReadableFile(path: path) else { return nil }
-        struct NotUsable: Error {}
         for layout in [JSONElementSplitter.Layout.document, .lines] {
             var splitter = JSONElementSplitter(layout: layout)
             let second = SecondThread<[DetectionMatches.Match]>()
@@ -88,15 +87,10 @@ enum StreamedMatch {
         try batch.bytes.withUnsafeBytes { raw in
             var start = 0
             for end in batch.ends {
-                let record = UnsafeRawBufferPointer(rebasing: raw[start..<end])
-                if let layout = engine.eventLayout {
-                    events.append(try layout.event(record))
-                } else {
-                    guard let json = try? JSONValue.parse(Data(record), keeping: engine.eventProjection) else {
-                        throw SignInEventError("not a valid sign-in object")
-                    }
-                    events.append(try SignInEvents.event(json))
+                guard let event = ReplayBatch.event(UnsafeRawBufferPointer(rebasing: raw[start..<end]), engine: engine) else {
+                    throw SignInEventError("not a readable sign-in (at record \(events.count + 1) of its batch)")
                 }
+                events.append(event)
                 start = end
             }
         }

@@ -62,25 +62,21 @@ enum AlertFactory {
     /// "City, Country", "Browser on OS".
     static func alertEvent(id: String, time: Date, errorCode: Int64?, app: String?, ipAddress: String?,
                            city: String?, country: String?, browser: String?, os: String?) -> AlertEvent {
-        let location: String?
-        switch (nonEmpty(city), nonEmpty(country)) {
-        case let (c?, n?): location = c + ", " + n
-        case let (c?, nil): location = c
-        case let (nil, n?): location = n
-        default: location = nil
-        }
-        let device: String?
-        switch (nonEmpty(browser), nonEmpty(os)) {
-        case let (b?, o?): device = b + " on " + o
-        case let (b?, nil): device = b
-        case let (nil, o?): device = o
-        default: device = nil
-        }
-        return AlertEvent(id: id, time: time, errorCode: errorCode, app: nonEmpty(app), ipAddress: nonEmpty(ipAddress),
-                          location: location, device: device)
+        AlertEvent(id: id, time: time, errorCode: errorCode, app: nonEmpty(app), ipAddress: nonEmpty(ipAddress),
+                   location: joined(city, country, by: ", "), device: joined(browser, os, by: " on "))
     }
 
     private static func nonEmpty(_ s: String?) -> String? { s?.isEmpty == false ? s : nil }
+
+    /// Both texts with `separator` between them, or the one that is not empty, or none.
+    private static func joined(_ first: String?, _ second: String?, by separator: String) -> String? {
+        switch (nonEmpty(first), nonEmpty(second)) {
+        case let (a?, b?): a + separator + b
+        case let (a?, nil): a
+        case let (nil, b?): b
+        case (nil, nil): nil
+        }
+    }
 
     static func singleSummary(_ event: AlertEvent) -> String {
         var parts: [String] = []

@@ -72,24 +72,28 @@ public struct Engine: Sendable {
             // its windows' end.
             start.idMemoryFrom = start.lastProcessed == nil ? .distantPast : (start.forgottenBefore ?? .distantPast)
         }
-        return EnginePass(run: EngineRun(engine: self, state: start, now: now, alertOnlyAfter: alertOnlyAfter))
+        return EnginePass(engine: self, run: EngineRun(plan: plan, settings: settings, state: start, now: now, alertOnlyAfter: alertOnlyAfter))
     }
 }
 
 /// One poll in progress: batches of events go in, in event-time order across batches, and
 /// `finish` evaluates the windows and gives the outcome.
 public struct EnginePass {
+    private let engine: Engine
     var run: EngineRun
     private var last: (Date, String)?
 
-    init(run: EngineRun) { self.run = run }
+    init(engine: Engine, run: EngineRun) {
+        self.engine = engine
+        self.run = run
+    }
 
     /// Matches a batch. Within a batch any order; every event of a batch must come at or after
     /// (time, id) every event of the batches before it, as first-seen and travel are decided in
     /// event order.
     /// - Complexity: O(b log b + b·r) for b events and r rules.
     public mutating func add(_ events: [any RuleEvent]) {
-        add(prepared: run.engine.prepare(events))
+        add(prepared: engine.prepare(events))
     }
 
     /// Takes a batch worked out by `Engine.prepare`, as `add` would take its events.
@@ -127,7 +131,6 @@ public struct EnginePass {
 
 /// One call's working set: the state being updated and the alerts found so far.
 struct EngineRun {
-    let engine: Engine
     let plan: EnginePlan
     let settings: EngineSettings
     var state: EngineState
@@ -149,10 +152,9 @@ struct EngineRun {
     /// emitted: those are not emitted again.
     var decidedThrough: [Int: [String: Date]] = [:]
 
-    init(engine: Engine, state: EngineState, now: Date, alertOnlyAfter: Date?) {
-        self.engine = engine
-        self.plan = engine.plan
-        self.settings = engine.settings
+    init(plan: EnginePlan, settings: EngineSettings, state: EngineState, now: Date, alertOnlyAfter: Date?) {
+        self.plan = plan
+        self.settings = settings
         self.state = state
         self.now = now
         self.alertOnlyAfter = alertOnlyAfter

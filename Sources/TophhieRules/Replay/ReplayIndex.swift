@@ -38,10 +38,7 @@ public struct ReplayIndex: Sendable {
 
     /// A record's id and time, read up to them.
     public static func idAndTime(_ bytes: UnsafeRawBufferPointer) -> (id: String, time: Date)? {
-        let leading = JSONLeadingMembers.strings(bytes, named: ["id", "createdDateTime"])
-        if let id = leading[0], !id.isEmpty, let text = leading[1], let time = GraphTimestamp.parse(text) {
-            return (id, time)
-        }
+        if let leading = JSONLeadingMembers.idAndTime(bytes) { return leading }
         // Anything unusual (an id that is a number, a member written twice) is read as the
         // second pass reads it.
         guard let event = try? ReplayIndex.keys.event(bytes, untilFilled: true) else { return nil }
