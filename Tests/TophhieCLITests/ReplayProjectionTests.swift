@@ -144,6 +144,47 @@ import TophhieSystem
         #expect(streamed.alerts.map(AlertJSON.line) == expected.alerts.map(AlertJSON.line))
     }
 
+    /// A file in no time order with more sign-ins than are sorted in memory is indexed in sorted
+    /// stretches on disk and merged back: sign-ins sharing a time in different stretches, a
+    /// repeated id, a page or JSON lines, and a scratch directory that is not there (the
+    /// stretches are then held in memory); the alerts are the whole-file replay's each time.
+    @Test(arguments: [(5, 3), (16, 1000), (1000, 7)])
+    func aFileInNoOrderIsSortedInStretchesOnDiskWithTheSameAlerts(_ spillLimit: Int, _ batch: Int) async throws {
+        var factory = Self.factory(seed: 37)
+        var events = Self.history(&factory, everyHours: 5)
+        guard case .object(var shared) = events[30] else { Issue.record("not an object"); return }
+        for suffix in ["z", "a", "m", "b"] {
+            shared["id"] = .string("shared-\(suffix)")
+            events.append(.object(shared))
+        }
+        events.append(events[12])
+        // In no order: each sign-in's place taken by a multiplicative hash of its position.
+        events = events.enumerated().sorted { ($0.offset * 2_654_435_761) % 1_000_003 < ($1.offset * 2_654_435_761) % 1_000_003 }.map(\.element)
+        let rules = RuleLoader.load(try RuleSource.read(paths: [ConventionTests.repoRules]))
+        let engine = Engine(rules: rules)
+        let signIns = try events.map(SignInEvents.event)
+        let whole = engine.evaluate(EngineState(), events: signIns, now: signIns.map(\.eventTime).max()!)
+        #expect(whole.alerts.count >= 3, "\(whole.alerts.map(\.rule.id))")
+        let page = try RulesTestPaths.temporary("spilled-page.json", String(decoding: JSONValue.object(["value": .array(events)]).canonicalData(), as: UTF8.self))
+        let lines = try RulesTestPaths.temporary("spilled-lines.jsonl", events.map { String(decoding: $0.canonicalData(), as: UTF8.self) }.joined(separator: "\n"))
+        for (path, directory) in [(page, nil), (lines, nil), (lines, "/nonexistent/tophhie-scratch")] {
+            let replay = try #require(try await BlockingWork.shared.run {
+                StreamedReplay.open(path, chunkSize: 11, runLength: 4, indexLimit: 8, spillLimit: spillLimit, scratchDirectory: directory)
+            })
+            #expect(replay.count == events.count)
+            #expect(replay.latest == signIns.map(\.eventTime).max())
+            if spillLimit < events.count {
+                guard case .spilled(let index) = replay.order else { Issue.record("\(path): not spilled"); continue }
+                #expect(index.stretches.count == (events.count + spillLimit - 1) / spillLimit)
+                #expect(index.stretches.allSatisfy { if case .held = $0 { directory != nil } else { directory == nil } }, "held only when no scratch file could be made")
+            } else {
+                guard case .entries = replay.order else { Issue.record("\(path): under the limit, sorted in memory"); continue }
+            }
+            let streamed = try await BlockingWork.shared.run { try replay.evaluate(engine, batchSize: batch) }
+            #expect(streamed.alerts.map(AlertJSON.line) == whole.alerts.map(AlertJSON.line), "\(path) \(directory ?? "")")
+        }
+    }
+
     /// `rules match` in one pass, half its batches on a second thread, must list what matching
     /// every sign-in of the file at once lists: records cut across chunks, batches of every size,
     /// an id that repeats (listed once), a page or JSON lines; and a file it cannot read, or a

@@ -10,7 +10,8 @@ import TophhieSystem
 /// A file already in time order either way (Graph lists newest first; an export may list oldest
 /// first) is kept as runs of sign-ins side by side in it, a few dozen bytes a run, read back run
 /// by run from the end it starts at; any other order keeps every sign-in's place and time (24
-/// bytes each) and sorts them.
+/// bytes each) and sorts them, in memory up to `spillLimit` of them and beyond that in sorted
+/// stretches written to a scratch file and merged back (`SpilledIndex`).
 ///
 /// Graph pages, JSON arrays and JSON lines are read this way; a poll timeline, a lone sign-in and
 /// any file this reader does not recognise go the whole-file way (`ReplayInput`), which gives the
@@ -30,6 +31,9 @@ struct StreamedReplay {
         case entries([ReplayIndex.Entry])
         /// Runs of them side by side in the file, each read whole and sorted.
         case runs([ReplayRun])
+        /// Each one, in sorted stretches on disk merged as they are read (a file in no time
+        /// order with more than `spillLimit` sign-ins).
+        case spilled(SpilledIndex)
     }
 
     /// The first pass over `path`; nil when the file is not one this reader takes.
@@ -37,8 +41,13 @@ struct StreamedReplay {
     ///   - chunkSize: bytes read at a time (tests make it small to cut records apart).
     ///   - runLength: sign-ins in a run of a file in time order.
     ///   - indexLimit: entries kept before a file still in time order is held as runs only.
-    static func open(_ path: String, chunkSize: Int = 1 << 20, runLength: Int = 4096, indexLimit: Int = 1 << 20) -> StreamedReplay? {
+    ///   - spillLimit: entries of a file in no time order sorted in memory; each time the index
+    ///     reaches it, they are written to a scratch file in `scratchDirectory` (default
+    ///     `$TMPDIR`, else /tmp) as one sorted stretch.
+    static func open(_ path: String, chunkSize: Int = 1 << 20, runLength: Int = 4096, indexLimit: Int = 1 << 20,
+                     spillLimit: Int = 1 << 19, scratchDirectory: String? = nil) -> StreamedReplay? {
         guard let file = try? ReadableFile(path: path) else { return nil }
+        let readID = StreamedReplay.idReader(file)
         struct NotUsable: Error {}
         struct OutOfOrder: Error {}
         for layout in [JSONElementSplitter.Layout.document, .lines] {
@@ -48,6 +57,14 @@ struct StreamedReplay {
                 var splitter = JSONElementSplitter(layout: layout)
                 var index = ReplayIndex()
                 var runs = ReplayRuns(length: runLength)
+                let spilled = SpilledIndex(directory: scratchDirectory)
+                var spilledLatest: Date?
+                func spill() {
+                    spilledLatest = max(spilledLatest ?? index.latest!, index.latest!)
+                    index.sort(id: readID)
+                    spilled.spill(index.entries)
+                    index = ReplayIndex()
+                }
                 func add(_ offset: Int, _ bytes: UnsafeRawBufferPointer) throws {
                     if runs.holdsAll {
                         guard let time = ReplayIndex.idAndTime(bytes)?.time else { throw NotUsable() }
@@ -61,6 +78,8 @@ struct StreamedReplay {
                         // Still in time order: the runs alone will do.
                         runs.holdsAll = true
                         index = ReplayIndex()
+                    } else if index.entries.count >= spillLimit, keepingEntries || !runs.inOrder {
+                        spill()
                     }
                 }
                 do {
@@ -81,15 +100,24 @@ struct StreamedReplay {
                 }
                 // In the engine's order once; sign-ins sharing a time are ordered by their ids,
                 // read back.
-                index.sort { entry in
-                    (try? file.read(at: entry.offset, count: Int(entry.length))).flatMap { bytes in
-                        bytes.withUnsafeBytes { ReplayIndex.idAndTime($0)?.id }
-                    }
+                guard spilled.count > 0 else {
+                    index.sort(id: readID)
+                    return StreamedReplay(file: file, layout: layout, count: index.entries.count, latest: index.latest, order: .entries(index.entries))
                 }
-                return StreamedReplay(file: file, layout: layout, count: index.entries.count, latest: index.latest, order: .entries(index.entries))
+                if !index.entries.isEmpty { spill() }
+                return StreamedReplay(file: file, layout: layout, count: spilled.count, latest: spilledLatest, order: .spilled(spilled))
             }
         }
         return nil
+    }
+
+    /// Reads back the id of the sign-in at an entry; nil when it cannot.
+    static func idReader(_ file: ReadableFile) -> @Sendable (ReplayIndex.Entry) -> String? {
+        { entry in
+            (try? file.read(at: entry.offset, count: Int(entry.length))).flatMap { bytes in
+                bytes.withUnsafeBytes { ReplayIndex.idAndTime($0)?.id }
+            }
+        }
     }
 
     /// The second pass: every sign-in through one engine pass with now = the latest event time.
@@ -102,7 +130,8 @@ struct StreamedReplay {
         var pass = engine.beginPass(EngineState(), now: latest ?? Date(timeIntervalSince1970: 0))
         let file = self.file, layout = self.layout
         let jobs: [@Sendable () throws -> [PreparedEvent]]
-        let earliest: [Date]
+        /// The earliest time of the batch after batch `n`.
+        let following: (Int) -> Date?
         switch order {
         case .entries(let entries):
             let starts = Array(stride(from: 0, to: entries.count, by: batchSize))
@@ -110,10 +139,27 @@ struct StreamedReplay {
                 let batch = entries[start..<min(start + batchSize, entries.count)]
                 return { engine.prepare(try ReplayBatch.read(batch, file: file, engine: engine)) }
             }
-            earliest = starts.map { entries[$0].time }
+            following = { n in n + 1 < starts.count ? entries[starts[n + 1]].time : nil }
         case .runs(let runs):
             jobs = runs.map { run in { engine.prepare(try ReplayBatch.read(run, layout: layout, file: file, engine: engine)) } }
-            earliest = runs.map(\.earliest)
+            following = { n in n + 1 < runs.count ? runs[n + 1].earliest : nil }
+        case .spilled(let index):
+            // Each job takes the next batch from the merge and notes, in its own box, the time
+            // after it: jobs run one after another, and a note is read once its batch is taken.
+            final class Box<Value>: @unchecked Sendable {
+                var value: Value
+                init(_ value: Value) { self.value = value }
+            }
+            let merge = Box(try index.merge(id: StreamedReplay.idReader(file)))
+            let notes = (0..<(count + batchSize - 1) / batchSize).map { _ in Box<Date?>(nil) }
+            jobs = notes.map { note in
+                {
+                    let batch = try merge.value.next(batchSize)
+                    note.value = merge.value.nextTime
+                    return engine.prepare(try ReplayBatch.read(batch[...], file: file, engine: engine))
+                }
+            }
+            following = { n in notes[n].value }
         }
         var carried: [PreparedEvent] = []
         try StreamedReplay.batches(jobs) { number, batch in
@@ -121,8 +167,7 @@ struct StreamedReplay {
             carried = []
             // Sign-ins sharing a time with the next batch's first wait for it: the engine takes
             // them in id order, and the next batch may hold smaller ids at that time.
-            if number + 1 < earliest.count {
-                let next = earliest[number + 1]
+            if let next = following(number) {
                 if let cut = events.firstIndex(where: { $0.event.eventTime >= next }) {
                     carried = Array(events[cut...])
                     events.removeSubrange(cut...)

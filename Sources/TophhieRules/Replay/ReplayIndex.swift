@@ -51,6 +51,11 @@ public struct ReplayIndex: Sendable {
     ///   when it cannot (the entry then goes by its place in the file).
     /// - Complexity: O(n log n), and a read for each entry that shares its time.
     public mutating func sort(id: (Entry) -> String?) {
+        ReplayIndex.sort(&entries, id: id)
+    }
+
+    /// `sort` for entries held elsewhere (a stretch of a spilled index, a test's).
+    public static func sort(_ entries: inout [Entry], id: (Entry) -> String?) {
         entries.sort { ($0.time, $0.offset) < ($1.time, $1.offset) }
         var start = 0
         while start < entries.count {
