@@ -25,7 +25,7 @@ extension EngineRun {
         }
         let value = parts.joined(separator: " / ")
         let valueKey = value.lowercased()
-        let groupKey = groupValues.map { $0.lowercased() }.joined(separator: "\u{1F}")
+        let groupKey = EngineRun.groupKey(groupValues)
         let ruleKey = rule.metadata.id
         var baseline = state.baselines[ruleKey]?.removeValue(forKey: groupKey)
             ?? EngineState.Baseline(learningStart: event.eventTime, events: 0, known: [:])

@@ -20,7 +20,7 @@ extension EngineRun {
             guard let text = event.field(slot: slot)?.scalarText, !text.isEmpty else { return }
             groupValues.append(text)
         }
-        let groupKey = groupValues.map { $0.lowercased() }.joined(separator: "\u{1F}")
+        let groupKey = EngineRun.groupKey(groupValues)
         let ruleKey = rule.metadata.id
         let alertEvent = AlertFactory.alertEvent(event)
         let here = EngineState.Place(id: event.eventID, time: event.eventTime, latitude: latitude, longitude: longitude,

@@ -188,7 +188,7 @@ extension EngineRun {
                     guard let value = recent[index].values[path] else { return nil }
                     values.append(value)
                 }
-                return (values.map { $0.lowercased() }.joined(separator: "\u{1F}"), values)
+                return (EngineRun.groupKey(values), values)
             }
             groups[paths] = found
             return found
@@ -243,7 +243,7 @@ extension EngineRun {
                     guard values.count == rule.groupBy.count else { continue }
                     let condition: CorrelationCondition? = innerRule.kind == .eventCount ? innerRule.condition : nil
                     add(Occurrence(time: window.end, order: window.groupKey, events: window.events, ruleIndex: ruleIndex, value: nil, isNew: window.isNew, innerCondition: condition),
-                        key: values.map { $0.lowercased() }.joined(separator: "\u{1F}"), values: values)
+                        key: EngineRun.groupKey(values), values: values)
                 }
             }
         }

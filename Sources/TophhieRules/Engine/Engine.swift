@@ -217,7 +217,8 @@ struct EngineRun {
                 observeTravel(c, event: event)
             }
             if !windowsClosed && !plan.fedDetections.isDisjoint(with: matchedSet) {
-                var values: [String: String] = [:]
+                // Sized once: growing from empty resized each stored event's table two or three times.
+                var values = [String: String](minimumCapacity: plan.keptSlots.count)
                 for (name, slot) in plan.keptSlots {
                     if let text = event.field(slot: slot)?.scalarText { values[name] = text }
                 }
@@ -240,6 +241,12 @@ struct EngineRun {
                 state.recent.append(contentsOf: added)
             }
         }
+    }
+
+    /// A group's key: its values lower-cased, joined by the unit separator (which Graph's
+    /// values do not hold). One value, the usual case, is not joined.
+    static func groupKey(_ values: [String]) -> String {
+        values.count == 1 ? values[0].lowercased() : values.map { $0.lowercased() }.joined(separator: "\u{1F}")
     }
 
     func references(_ correlation: Int, include matched: Set<Int>) -> Bool {
