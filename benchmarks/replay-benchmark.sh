@@ -9,7 +9,9 @@
 #     and the same poll with Graph taking half a second to answer each page (URLSession on Linux
 #     spends a new connection's first wait busy; the poll opens the connection with a quick
 #     request first, and this line shows whether the slow pages still cost CPU);
-#   - with LARGE set (e.g. 1000000), one replay of a file that size, for its peak memory.
+#   - with LARGE set (e.g. 1000000), one replay of a file that size, for its peak memory, and one
+#     of the same sign-ins as JSON lines in random order (a file in no time order: its index is
+#     sorted in stretches on disk).
 # Everything runs the binary that ships: release, Swift runtime linked statically (.build/static,
 # as scripts/package.sh builds it). Each replay figure is the median of RUNS runs (default 3) of
 # /usr/bin/time; each poll figure the median of POLL_RUNS (default 9), CPU from getrusage to the
@@ -134,6 +136,18 @@ if [ -n "$LARGE" ]; then
     [ -f "$BIG" ] || python3 benchmarks/generate-signins.py "$LARGE" "$BIG" >/dev/null
     /usr/bin/time -f "%e %U %S %M" -o "$WORK/large.time" "$BIN" replay "$BIG" --rules rules --format json >/dev/null 2>&1
     L_LINE=$(awk -v n="$LARGE" -v b="$(stat -c %s "$BIG")" '{ printf "replay of %d sign-ins (%.0f MB), default pack: %.1f s wall, peak %.1f MB", n, b / 1048576, $1, $4 / 1024 }' "$WORK/large.time")
+    SHUFFLED="$WORK/shuffled-$LARGE.jsonl"
+    [ -f "$SHUFFLED" ] || python3 - "$BIG" "$SHUFFLED" <<'PY'
+import json, random, sys
+signins = json.load(open(sys.argv[1]))["value"]
+random.Random(7).shuffle(signins)
+with open(sys.argv[2], "w") as out:
+    for signin in signins:
+        out.write(json.dumps(signin, separators=(",", ":")) + "\n")
+PY
+    /usr/bin/time -f "%e %U %S %M" -o "$WORK/shuffled.time" "$BIN" replay "$SHUFFLED" --rules rules --format json >/dev/null 2>&1
+    L_LINE="$L_LINE
+$(awk -v n="$LARGE" -v b="$(stat -c %s "$SHUFFLED")" '{ printf "the same in no order (JSON lines, %.0f MB): %.1f s wall, peak %.1f MB", b / 1048576, $1, $4 / 1024 }' "$WORK/shuffled.time")"
 fi
 
 python3 - "$COUNT" "$BYTES" "$T_PACK" "$C_PACK" "$M_PACK" "$PACK_ALERTS" "$T_SIGMA" "$C_SIGMA" "$M_SIGMA" "$SIGMA_ALERTS" \
