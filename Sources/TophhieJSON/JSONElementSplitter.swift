@@ -1,7 +1,8 @@
 import Foundation
 
 /// Finds the records of a large JSON file in its bytes, chunk by chunk, without parsing them:
-/// the elements of a top-level array, of a Graph page's `value` array, or the lines of JSON lines.
+/// the elements of a top-level array, of a Graph page's `value` array, of a poll timeline's
+/// `polls` array, or the lines of JSON lines.
 ///
 /// Only the skeleton around the records is checked here (brackets, commas, colons, the page's
 /// other `@odata.*` members); each record's own bytes are for the parser. Anything it does not
@@ -14,6 +15,8 @@ public struct JSONElementSplitter {
         case document
         /// One record per line.
         case lines
+        /// A poll timeline `{"polls":[…]}`: each record is one poll.
+        case timeline
     }
 
     /// Why the splitter gave up.
@@ -46,6 +49,8 @@ public struct JSONElementSplitter {
     private var key: [UInt8] = []
     private var keyHasEscape = false
     private var sawValue = false
+    /// The member whose array holds the records: a page's `value`, a timeline's `polls`.
+    private let arrayKey: [UInt8]
     private var collector = Collector()
     private var current: [UInt8] = []
     private var currentOffset = 0
@@ -54,6 +59,7 @@ public struct JSONElementSplitter {
     public init(layout: Layout) {
         self.layout = layout
         phase = layout == .lines ? .lines : .start
+        arrayKey = Array((layout == .timeline ? "polls" : "value").utf8)
     }
 
     private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 }
@@ -85,6 +91,7 @@ public struct JSONElementSplitter {
                 }
             case .start:
                 if JSONElementSplitter.isSpace(b) || (offset < 3 && [0xEF, 0xBB, 0xBF][offset] == b) { break }
+                if b == UInt8(ascii: "["), layout == .timeline { throw Unsupported.notAPage }
                 if b == UInt8(ascii: "[") { phase = .arrayElementOrEnd }
                 else if b == UInt8(ascii: "{") { phase = .pageKeyOrEnd }
                 else { throw Unsupported.malformed(offset: offset) }
@@ -103,16 +110,16 @@ public struct JSONElementSplitter {
                 guard b == UInt8(ascii: ":") else { throw Unsupported.malformed(offset: offset) }
                 // Escaped keys and anything but a page's members go the whole-file way.
                 if keyHasEscape { throw Unsupported.notAPage }
-                if key == Array("value".utf8) {
+                if key == arrayKey {
                     guard !sawValue else { throw Unsupported.notAPage }
                     sawValue = true
-                } else if !key.starts(with: Array("@odata.".utf8)) {
+                } else if layout == .timeline || !key.starts(with: Array("@odata.".utf8)) {
                     throw Unsupported.notAPage
                 }
                 phase = .beforeMemberValue
             case .beforeMemberValue:
                 if JSONElementSplitter.isSpace(b) { break }
-                if key == Array("value".utf8) {
+                if key == arrayKey {
                     guard b == UInt8(ascii: "[") else { throw Unsupported.notAPage }
                     phase = .arrayElementOrEnd
                 } else {

@@ -185,6 +185,60 @@ import TophhieSystem
         }
     }
 
+    /// A poll timeline read a poll at a time gives the alerts of reading it whole: polls cut
+    /// across chunks, sign-ins repeated across polls, a burst published late; and a timeline
+    /// with a wrong poll anywhere is left to the whole-file way, which names it.
+    @Test(arguments: [7, 1 << 20])
+    func aPollTimelineReadAPollAtATimeFiresWhatReadingItWholeFires(_ chunk: Int) async throws {
+        var factory = Self.factory(seed: 41)
+        let events = Self.history(&factory, everyHours: 6)
+        // Polls every 12 h of what Graph held in the 24 h before; the burst arrives a day late.
+        let burst = events.suffix(8)
+        let normal = events.dropLast(8)
+        let times = try normal.map { try SignInEvents.event($0).eventTime }
+        var polls: [JSONValue] = []
+        var at = times[0].addingTimeInterval(3600)
+        while at < times[times.count - 1].addingTimeInterval(48 * 3600) {
+            var shown = zip(normal, times).filter { $0.1 <= at && $0.1 > at.addingTimeInterval(-86_400) }.map(\.0)
+            if at > Self.burstStart.addingTimeInterval(86_400) && at < Self.burstStart.addingTimeInterval(86_400 + 12 * 3600) { shown += burst }
+            polls.append(.object(["at": .string(GraphTimestamp.graphText(at)), "events": .array(shown)]))
+            at = at.addingTimeInterval(12 * 3600)
+        }
+        let text = String(decoding: JSONValue.object(["polls": .array(polls)]).canonicalData(), as: UTF8.self)
+        let path = try RulesTestPaths.temporary("timeline-streamed.json", text)
+        let rules = RuleLoader.load(try RuleSource.read(paths: [ConventionTests.repoRules]))
+        let engine = Engine(rules: rules)
+        let input = try ReplayInput(data: Data(text.utf8), keeping: engine.eventProjection)
+        var state = EngineState()
+        var whole: [String] = []
+        for poll in input.polls {
+            let outcome = engine.evaluate(state, events: poll.events, now: poll.at)
+            state = outcome.state
+            whole += outcome.alerts.map(AlertJSON.line)
+        }
+        #expect(whole.count >= 2, "\(whole)")
+        let timeline = try #require(try await BlockingWork.shared.run { StreamedTimeline.open(path, keeping: engine.eventProjection, chunkSize: chunk) })
+        #expect(timeline.polls.count == polls.count)
+        #expect(timeline.eventCount == input.eventCount)
+        let streamed = try await BlockingWork.shared.run { () throws -> [String] in
+            var state = EngineState()
+            var lines: [String] = []
+            try timeline.forEachPoll { poll in
+                let outcome = engine.evaluate(state, events: poll.events, now: poll.at)
+                state = outcome.state
+                lines += outcome.alerts.map(AlertJSON.line)
+            }
+            return lines
+        }
+        #expect(streamed == whole)
+
+        // A wrong poll late in the file: nothing is replayed this way.
+        guard case .object(var last) = polls[polls.count - 1] else { Issue.record("not an object"); return }
+        last["at"] = .string("2024-01-01T00:00:00Z")
+        let unordered = try RulesTestPaths.temporary("timeline-unordered.json", String(decoding: JSONValue.object(["polls": .array(polls.dropLast() + [.object(last)])]).canonicalData(), as: UTF8.self))
+        #expect(try await BlockingWork.shared.run { StreamedTimeline.open(unordered, keeping: engine.eventProjection, chunkSize: chunk) } == nil)
+    }
+
     /// `rules match` in one pass, half its batches on a second thread, must list what matching
     /// every sign-in of the file at once lists: records cut across chunks, batches of every size,
     /// an id that repeats (listed once), a page or JSON lines; and a file it cannot read, or a

@@ -86,6 +86,20 @@ import Testing
         }
     }
 
+    /// A poll timeline's polls are its records; anything but a lone `polls` array is not one.
+    @Test(arguments: [1, 3, 4096])
+    func aTimelineGivesItsPollsAndNothingElseIsOne(_ chunk: Int) throws {
+        let timeline = #" {"polls": [ {"at":"2024-05-01T10:00:00Z","events":[{"id":"a","s":"]}"}]} , {"at":"x","events":[]} ] } "#
+        let found = try split(timeline, .timeline, chunk: chunk)
+        #expect(found.map(\.1) == [#"{"at":"2024-05-01T10:00:00Z","events":[{"id":"a","s":"]}"}]}"#, #"{"at":"x","events":[]}"#])
+        #expect(found.map(\.0) == [13, 76])
+        #expect(try split(#"{"polls":[]}"#, .timeline, chunk: chunk).isEmpty)
+        for text in [#"{"value":[]}"#, #"[{"at":"x"}]"#, #"{"polls":[],"@odata.count":0}"#, #"{"polls":[],"polls":[]}"#, #"{"polls":{}}"#] {
+            #expect(throws: JSONElementSplitter.Unsupported.notAPage, "\(text)") { _ = try split(text, .timeline, chunk: chunk) }
+        }
+        #expect(throws: JSONElementSplitter.Unsupported.malformed(offset: 17)) { _ = try split(#"{"polls":[{"a":1}"#, .timeline, chunk: chunk) }
+    }
+
     @Test func aFileThatStopsInsideARecordIsMalformedAtItsEnd() throws {
         #expect(throws: JSONElementSplitter.Unsupported.malformed(offset: 9)) { _ = try split(#"[{"id":1}"#, .document, chunk: 3) }
         #expect(throws: JSONElementSplitter.Unsupported.malformed(offset: 7)) { _ = try split(#"[{"id":"#, .document, chunk: 3) }

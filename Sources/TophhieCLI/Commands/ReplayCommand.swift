@@ -75,37 +75,55 @@ enum ReplayCommand: CLICommand {
             }
             return .ok
         }
-        // Only what the rules read is built; the rest of each sign-in is walked over.
-        let input = try WholeReplayFile.read(file, keeping: engine.eventProjection)
+        // A poll timeline is read a poll at a time; anything else the streamed reader did not
+        // take is read whole. Only what the rules read is built; the rest of each sign-in is
+        // walked over.
+        let projection = engine.eventProjection
+        let timeline = try await BlockingWork.shared.run { StreamedTimeline.open(file, keeping: projection) }
+        let input = timeline == nil ? try await BlockingWork.shared.run { try WholeReplayFile.read(file, keeping: projection) } : nil
+        let pollCount = timeline?.polls.count ?? input?.polls.count ?? 0
+        let eventCount = timeline?.eventCount ?? input?.eventCount ?? 0
 
-        var state = EngineState()
-        var alertCount = 0
-        var processed = 0
-        var lateEvaluated = 0, lateUnreachable = 0
-        var lateRange: (Date, Date)?
-        for (index, poll) in input.polls.enumerated() {
-            if progress {
-                io.err("\u{1B}[2Kreplay: poll \(index + 1)/\(input.polls.count), \(processed)/\(input.eventCount) events\r")
+        // On a blocking-work thread: a timeline's polls are read from the file as they go.
+        let totals = try await BlockingWork.shared.run { () throws -> (alerts: Int, late: LateArrivals?) in
+            var state = EngineState()
+            var alertCount = 0, processed = 0, index = 0
+            var lateEvaluated = 0, lateUnreachable = 0
+            var lateRange: (Date, Date)?
+            func evaluate(_ poll: ReplayInput.Poll) {
+                if progress {
+                    io.err("\u{1B}[2Kreplay: poll \(index + 1)/\(pollCount), \(processed)/\(eventCount) events\r")
+                }
+                let outcome = engine.evaluate(state, events: poll.events, now: poll.at)
+                state = outcome.state
+                if let late = outcome.lateArrivals {
+                    lateEvaluated += late.evaluated
+                    lateUnreachable += late.unreachable
+                    lateRange = (min(lateRange?.0 ?? late.earliest, late.earliest), max(lateRange?.1 ?? late.latest, late.latest))
+                }
+                processed += poll.events.count
+                alertCount += outcome.alerts.count
+                index += 1
+                for alert in outcome.alerts {
+                    io.out(line(alert, format: format))
+                }
             }
-            let outcome = engine.evaluate(state, events: poll.events, now: poll.at)
-            let alerts = outcome.alerts
-            state = outcome.state
-            if let late = outcome.lateArrivals {
-                lateEvaluated += late.evaluated
-                lateUnreachable += late.unreachable
-                lateRange = (min(lateRange?.0 ?? late.earliest, late.earliest), max(lateRange?.1 ?? late.latest, late.latest))
+            if let timeline {
+                do { try timeline.forEachPoll(evaluate) } catch let error as SignInEventError {
+                    throw UsageError("\(file): \(error.message)")
+                } catch let error as FileError {
+                    throw UsageError(error.description)
+                }
+            } else {
+                input?.polls.forEach(evaluate)
             }
-            processed += poll.events.count
-            alertCount += alerts.count
-            for alert in alerts {
-                io.out(line(alert, format: format))
-            }
+            // The replay meets what a live agent's sweep would: say it rather than drop it.
+            let late = lateRange.map { LateArrivals(evaluated: lateEvaluated, unreachable: lateUnreachable, earliest: $0.0, latest: $0.1) }
+            return (alertCount, late)
         }
         if progress { io.err("\u{1B}[2K") }
-        io.err("replay: \(input.eventCount) event(s) in \(input.polls.count) poll(s), \(set.ruleCount) rule(s): \(alertCount) alert(s)\n")
-        if let lateRange {
-            // The replay meets what a live agent's sweep would: say it rather than drop it.
-            let late = LateArrivals(evaluated: lateEvaluated, unreachable: lateUnreachable, earliest: lateRange.0, latest: lateRange.1)
+        io.err("replay: \(eventCount) event(s) in \(pollCount) poll(s), \(set.ruleCount) rule(s): \(totals.alerts) alert(s)\n")
+        if let late = totals.late {
             io.err("replay: \(late.sentence(lookback: settings.lookback))\n")
         }
         return .ok

@@ -25,7 +25,7 @@ public struct ReplayInput: Sendable {
         // The file's own shapes around the events: a page's `value`, a timeline's polls.
         let document = projection.whole ? projection : projection
             .merging(.member("value", projection))
-            .merging(.member("polls", JSONProjection.member("at", .everything).merging(.member("events", projection))))
+            .merging(.member("polls", ReplayInput.pollProjection(projection)))
         let text = data.prefix(64).drop { [0x20, 0x0A, 0x0D, 0x09, 0xEF, 0xBB, 0xBF].contains($0) }
         guard let first = text.first else { throw SignInEventError("the replay file is empty") }
         if first == UInt8(ascii: "[") {
@@ -83,14 +83,28 @@ public struct ReplayInput: Sendable {
         guard case .array(let items) = value else { throw SignInEventError("'polls' must be a list of {at, events}") }
         var polls: [Poll] = []
         for (index, item) in items.enumerated() {
-            guard let atText = item["at"]?.stringValue, let at = GraphTimestamp.parse(atText) else {
-                throw SignInEventError("poll \(index + 1) needs 'at': an ISO 8601 time such as 2024-05-01T10:00:00Z")
-            }
-            if let previous = polls.last, at < previous.at {
-                throw SignInEventError("poll \(index + 1) is at \(atText), before the poll before it; polls must be in time order")
-            }
-            polls.append(Poll(at: at, events: try events(item["events"] ?? .array([]), what: "poll \(index + 1) 'events'")))
+            polls.append(try poll(item, number: index + 1, after: polls.last?.at))
         }
         return polls
+    }
+
+    /// What to build of one poll of a timeline: its time, and of its events what `projection` keeps.
+    public static func pollProjection(_ projection: JSONProjection) -> JSONProjection {
+        JSONProjection.member("at", .everything).merging(.member("events", projection))
+    }
+
+    /// One poll of a timeline.
+    /// - Parameters:
+    ///   - number: its place in the timeline, from 1, for messages.
+    ///   - previous: the time of the poll before it, which it must not precede.
+    /// - Throws: `SignInEventError` naming the poll, and the sign-in, that is wrong.
+    public static func poll(_ item: JSONValue, number: Int, after previous: Date?) throws -> Poll {
+        guard let atText = item["at"]?.stringValue, let at = GraphTimestamp.parse(atText) else {
+            throw SignInEventError("poll \(number) needs 'at': an ISO 8601 time such as 2024-05-01T10:00:00Z")
+        }
+        if let previous, at < previous {
+            throw SignInEventError("poll \(number) is at \(atText), before the poll before it; polls must be in time order")
+        }
+        return Poll(at: at, events: try events(item["events"] ?? .array([]), what: "poll \(number) 'events'"))
     }
 }
