@@ -5,12 +5,12 @@
 /// value carries its searches by name), and the memo needs no allocation per event.
 final class DetectionMatcher: Sendable {
     private let detection: Detection
-    private let searches: [SearchIdentifier]
+    private let searches: [CompiledSearch]
     private let conditions: [Detection.Compiled]
 
     init(_ detection: Detection) {
         self.detection = detection
-        searches = detection.ordered
+        searches = detection.ordered.map(CompiledSearch.init)
         conditions = detection.compiled
     }
 

@@ -8,16 +8,18 @@ public struct FieldCondition: Sendable, Hashable {
     public var path: String
     public var modifiers: [ValueModifier]
     let components: [String]
-    /// `components` interned: what matching reads.
-    let slot: FieldSlot
-    let matchers: [ValueMatcher]
-    let requireAll: Bool
-    let negated: Bool
+    /// What matching reads, behind one reference: matching many events reaches it in place,
+    /// where an entry held by value was copied whole out of its search for every event.
+    let plan: FieldMatchPlan
+    var slot: FieldSlot { plan.slot }
+    var matchers: [ValueMatcher] { plan.matchers }
+    var requireAll: Bool { plan.requireAll }
+    var negated: Bool { plan.negated }
     /// Whether any text pattern compares case-sensitively (`cased` applies to the whole entry).
-    let anyCased: Bool
+    var anyCased: Bool { plan.anyCased }
     /// For a long list of exact values (no wildcard, no other modifier): the lists as sets, so a
     /// match is a lookup rather than a walk through the list.
-    let exactSets: ExactSets?
+    var exactSets: ExactSets? { plan.exactSets }
 
     struct ExactSets: Sendable, Hashable {
         /// Every value's folded text.
@@ -55,7 +57,7 @@ public struct FieldCondition: Sendable, Hashable {
         self.sourceField = sourceField
         self.path = path
         self.components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        self.slot = FieldSlot.intern(components)
+        let slot = FieldSlot.intern(components)
         var modifiers: [ValueModifier] = []
         for raw in rawModifiers {
             if let modifier = ValueModifier(rawValue: raw) ?? ValueModifier.aliases[raw] {
@@ -83,8 +85,8 @@ public struct FieldCondition: Sendable, Hashable {
         if has.contains(.all) && !isList { throw RuleCompileError("'all' needs a list of values") }
         if has.contains(.exists) && has.count > 1 { throw RuleCompileError("'exists' takes no other modifier") }
         if values.isEmpty { throw RuleCompileError("'\(sourceField)' has an empty list of values") }
-        requireAll = has.contains(.all)
-        negated = has.contains(.neq)
+        let requireAll = has.contains(.all)
+        let negated = has.contains(.neq)
         let cased = has.contains(.cased)
 
         var matchers: [ValueMatcher] = []
@@ -123,9 +125,9 @@ public struct FieldCondition: Sendable, Hashable {
                 matchers.append(.text(WildcardPattern(sigma: text, caseSensitive: cased), number: number))
             }
         }
-        self.matchers = matchers
-        anyCased = matchers.contains { if case .text(let pattern, _) = $0 { return pattern.caseSensitive }; return false }
-        exactSets = FieldCondition.exactSets(matchers, requireAll: requireAll, negated: negated, cased: anyCased)
+        let anyCased = matchers.contains { if case .text(let pattern, _) = $0 { return pattern.caseSensitive }; return false }
+        plan = FieldMatchPlan(slot: slot, matchers: matchers, requireAll: requireAll, negated: negated, anyCased: anyCased,
+                              exactSets: FieldCondition.exactSets(matchers, requireAll: requireAll, negated: negated, cased: anyCased))
     }
 
     private static func exactSets(_ matchers: [ValueMatcher], requireAll: Bool, negated: Bool, cased: Bool) -> ExactSets? {
@@ -148,123 +150,14 @@ public struct FieldCondition: Sendable, Hashable {
     public func matches(_ event: any RuleEvent) -> Bool {
         let texts = SlotTexts()
         texts.next()
-        return matches(event, texts)
+        return plan.matches(event, texts)
     }
 
     /// Whether the event satisfies this entry, reading its texts through the event's `texts`.
-    func matches(_ event: any RuleEvent, _ texts: SlotTexts) -> Bool {
-        guard exactSets != nil else { return matchesEach(event, texts) }
-        guard let value = event.field(slot: slot) else { return false }
-        switch value {
-        case .int, .double: return FieldCondition.matches(value, exactSets!)
-        default:
-            if let actual = FieldCondition.number(value), exactSets!.numbers.contains(actual) { return true }
-            for text in texts.texts(value, slot: slot, fold: true) where exactSets!.texts.contains(text) { return true }
-            return false
-        }
-    }
-
-    /// The same answer as walking the list: a number by value, else each text by its folded form.
-    static func matches(_ value: JSONValue, _ sets: ExactSets) -> Bool {
-        switch value {
-        case .int, .double:
-            let actual = number(value)!
-            return sets.numbers.contains(actual) || value.scalarText.map { sets.stringTexts.contains($0.lowercased()) } == true
-        default:
-            if let actual = number(value), sets.numbers.contains(actual) { return true }
-            return texts(value).contains { sets.texts.contains($0.lowercased()) }
-        }
-    }
+    func matches(_ event: any RuleEvent, _ texts: SlotTexts) -> Bool { plan.matches(event, texts) }
 
     /// Whether the event satisfies this entry, testing each value in turn (what `exactSets` speeds up).
-    func matchesEach(_ event: any RuleEvent, _ texts: SlotTexts) -> Bool {
-        let value = event.field(slot: slot)
-        // The value's texts, lower-cased once for the event rather than once per pattern or per
-        // rule: a list of ten error codes folded the same string ten times.
-        let subject = Subject(value: value, slot: slot, folded: !anyCased, texts: texts)
-        if negated {
-            guard let value, !value.isNull else { return false }
-            for index in matchers.indices where match(matchers[index], value, subject, event) { return false }
-            return true
-        }
-        if requireAll {
-            for index in matchers.indices where !match(matchers[index], value, subject, event) { return false }
-            return true
-        }
-        for index in matchers.indices where match(matchers[index], value, subject, event) { return true }
-        return false
-    }
-
-
-    /// An event value's texts, worked out on first use, once per event (`SlotTexts`).
-    private struct Subject {
-        let value: JSONValue?
-        let slot: FieldSlot
-        let folded: Bool
-        let shared: SlotTexts
-
-        init(value: JSONValue?, slot: FieldSlot, folded: Bool, texts: SlotTexts) {
-            self.value = value
-            self.slot = slot
-            self.folded = folded
-            shared = texts
-        }
-
-        /// The texts as the value offers them; lower-cased when no pattern is `cased`.
-        func texts() -> [String] {
-            guard let value else { return [] }
-            return shared.texts(value, slot: slot, fold: folded)
-        }
-    }
-
-    private func match(_ matcher: ValueMatcher, _ value: JSONValue?, _ subject: Subject, _ event: any RuleEvent) -> Bool {
-        switch matcher {
-        case .exists(let wanted):
-            return (value != nil) == wanted
-        case .null:
-            return value == nil || value == .null
-        case .text(let pattern, let number):
-            guard let value else { return false }
-            if let number, let actual = FieldCondition.number(value) {
-                if actual == number { return true }
-                // A number against an exact number: the texts cannot agree when the numbers differ.
-                if pattern.isExact, !value.isString { return false }
-            }
-            return subject.folded
-                ? subject.texts().contains { pattern.matches(folded: $0) }
-                : subject.texts().contains { pattern.matches($0) }
-        case .regex(let regex):
-            guard let value else { return false }
-            return FieldCondition.texts(value).contains { regex.matches($0) }
-        case .cidr(let block):
-            guard let value else { return false }
-            return FieldCondition.texts(value).contains { block.contains($0) }
-        case .compare(let comparison, let threshold):
-            guard let value else { return false }
-            let candidates: [Double]
-            if case .array(let items) = value { candidates = items.compactMap(FieldCondition.number) } else { candidates = FieldCondition.number(value).map { [$0] } ?? [] }
-            return candidates.contains { actual in
-                switch comparison {
-                case .gt: return actual > threshold
-                case .gte: return actual >= threshold
-                case .lt: return actual < threshold
-                case .lte: return actual <= threshold
-                }
-            }
-        case .fieldRef(let otherSlot, let mode, let caseSensitive):
-            guard let value, let other = event.field(slot: otherSlot), let otherText = other.scalarText else { return false }
-            let reference = caseSensitive ? otherText : otherText.lowercased()
-            return FieldCondition.texts(value).contains { text in
-                let subject = caseSensitive ? text : text.lowercased()
-                switch mode {
-                case .equal: return subject == reference
-                case .contains: return reference.isEmpty || subject.contains(reference)
-                case .startsWith: return subject.hasPrefix(reference)
-                case .endsWith: return subject.hasSuffix(reference)
-                }
-            }
-        }
-    }
+    func matchesEach(_ event: any RuleEvent, _ texts: SlotTexts) -> Bool { plan.matchesEach(event, texts) }
 
     /// The texts a value offers for string matching: a scalar's text, each element of an array
     /// (`[]` for an empty one), and an object's canonical JSON (Sentinel matches `Status has "…"` on the serialised object).

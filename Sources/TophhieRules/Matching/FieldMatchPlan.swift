@@ -1,0 +1,152 @@
+import TophhieJSON
+
+/// What matching one `field|modifiers: values` entry reads, compiled once (`FieldCondition`
+/// holds it): a class, so the search loop that tests it against every event reaches it through
+/// one reference instead of copying the entry's strings, patterns and sets each time.
+final class FieldMatchPlan: Sendable, Hashable {
+    let slot: FieldSlot
+    let matchers: [FieldCondition.ValueMatcher]
+    let requireAll: Bool
+    let negated: Bool
+    let anyCased: Bool
+    let exactSets: FieldCondition.ExactSets?
+
+    init(slot: FieldSlot, matchers: [FieldCondition.ValueMatcher], requireAll: Bool, negated: Bool, anyCased: Bool, exactSets: FieldCondition.ExactSets?) {
+        self.slot = slot
+        self.matchers = matchers
+        self.requireAll = requireAll
+        self.negated = negated
+        self.anyCased = anyCased
+        self.exactSets = exactSets
+    }
+
+    static func == (a: FieldMatchPlan, b: FieldMatchPlan) -> Bool {
+        (a.slot, a.matchers, a.requireAll, a.negated, a.anyCased) == (b.slot, b.matchers, b.requireAll, b.negated, b.anyCased) && a.exactSets == b.exactSets
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(slot)
+        hasher.combine(matchers)
+        hasher.combine(requireAll)
+        hasher.combine(negated)
+    }
+
+    typealias ValueMatcher = FieldCondition.ValueMatcher
+    typealias ExactSets = FieldCondition.ExactSets
+
+    /// Whether the event satisfies this entry, reading its texts through the event's `texts`.
+    func matches(_ event: any RuleEvent, _ texts: SlotTexts) -> Bool {
+        guard exactSets != nil else { return matchesEach(event, texts) }
+        guard let value = event.field(slot: slot) else { return false }
+        switch value {
+        case .int, .double: return FieldMatchPlan.matches(value, exactSets!)
+        default:
+            if let actual = FieldCondition.number(value), exactSets!.numbers.contains(actual) { return true }
+            for text in texts.texts(value, slot: slot, fold: true) where exactSets!.texts.contains(text) { return true }
+            return false
+        }
+    }
+
+    /// The same answer as walking the list: a number by value, else each text by its folded form.
+    static func matches(_ value: JSONValue, _ sets: ExactSets) -> Bool {
+        switch value {
+        case .int, .double:
+            let actual = FieldCondition.number(value)!
+            return sets.numbers.contains(actual) || value.scalarText.map { sets.stringTexts.contains($0.lowercased()) } == true
+        default:
+            if let actual = FieldCondition.number(value), sets.numbers.contains(actual) { return true }
+            return FieldCondition.texts(value).contains { sets.texts.contains($0.lowercased()) }
+        }
+    }
+
+    /// Whether the event satisfies this entry, testing each value in turn (what `exactSets` speeds up).
+    func matchesEach(_ event: any RuleEvent, _ texts: SlotTexts) -> Bool {
+        let value = event.field(slot: slot)
+        // The value's texts, lower-cased once for the event rather than once per pattern or per
+        // rule: a list of ten error codes folded the same string ten times.
+        let subject = Subject(value: value, slot: slot, folded: !anyCased, texts: texts)
+        if negated {
+            guard let value, !value.isNull else { return false }
+            for index in matchers.indices where match(matchers[index], value, subject, event) { return false }
+            return true
+        }
+        if requireAll {
+            for index in matchers.indices where !match(matchers[index], value, subject, event) { return false }
+            return true
+        }
+        for index in matchers.indices where match(matchers[index], value, subject, event) { return true }
+        return false
+    }
+
+
+    /// An event value's texts, worked out on first use, once per event (`SlotTexts`).
+    private struct Subject {
+        let value: JSONValue?
+        let slot: FieldSlot
+        let folded: Bool
+        let shared: SlotTexts
+
+        init(value: JSONValue?, slot: FieldSlot, folded: Bool, texts: SlotTexts) {
+            self.value = value
+            self.slot = slot
+            self.folded = folded
+            shared = texts
+        }
+
+        /// The texts as the value offers them; lower-cased when no pattern is `cased`.
+        func texts() -> [String] {
+            guard let value else { return [] }
+            return shared.texts(value, slot: slot, fold: folded)
+        }
+    }
+
+    private func match(_ matcher: ValueMatcher, _ value: JSONValue?, _ subject: Subject, _ event: any RuleEvent) -> Bool {
+        switch matcher {
+        case .exists(let wanted):
+            return (value != nil) == wanted
+        case .null:
+            return value == nil || value == .null
+        case .text(let pattern, let number):
+            guard let value else { return false }
+            if let number, let actual = FieldCondition.number(value) {
+                if actual == number { return true }
+                // A number against an exact number: the texts cannot agree when the numbers differ.
+                if pattern.isExact, !value.isString { return false }
+            }
+            return subject.folded
+                ? subject.texts().contains { pattern.matches(folded: $0) }
+                : subject.texts().contains { pattern.matches($0) }
+        case .regex(let regex):
+            guard let value else { return false }
+            return FieldCondition.texts(value).contains { regex.matches($0) }
+        case .cidr(let block):
+            guard let value else { return false }
+            return FieldCondition.texts(value).contains { block.contains($0) }
+        case .compare(let comparison, let threshold):
+            guard let value else { return false }
+            let candidates: [Double]
+            if case .array(let items) = value { candidates = items.compactMap(FieldCondition.number) } else { candidates = FieldCondition.number(value).map { [$0] } ?? [] }
+            return candidates.contains { actual in
+                switch comparison {
+                case .gt: return actual > threshold
+                case .gte: return actual >= threshold
+                case .lt: return actual < threshold
+                case .lte: return actual <= threshold
+                }
+            }
+        case .fieldRef(let otherSlot, let mode, let caseSensitive):
+            guard let value, let other = event.field(slot: otherSlot), let otherText = other.scalarText else { return false }
+            let reference = caseSensitive ? otherText : otherText.lowercased()
+            return FieldCondition.texts(value).contains { text in
+                let subject = caseSensitive ? text : text.lowercased()
+                switch mode {
+                case .equal: return subject == reference
+                case .contains: return reference.isEmpty || subject.contains(reference)
+                case .startsWith: return subject.hasPrefix(reference)
+                case .endsWith: return subject.hasSuffix(reference)
+                }
+            }
+        }
+    }
+
+}
