@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+import TophhieJSON
+@testable import TophhieRules
+
+/// The matcher the engine uses (`DetectionMatcher` over `CompiledSearch` and `FieldMatchPlan`)
+/// must answer as the rule's own `Detection.matches` does, for every rule of the pack and of
+/// SigmaHQ, on events built from the very values the rules test.
+@Suite(.timeLimit(.minutes(2))) struct CompiledSearchTests {
+    @Test func theCompiledMatcherAgreesWithTheDetectionOnEveryRule() throws {
+        let set = RuleLoader.load(try RuleSource.read(paths: [RepoPaths.rules, RepoPaths.sigma]))
+        #expect(set.detections.count > 25)
+        // Every (path, value) an exact or wildcard text entry tests, its wildcards taken out.
+        var values: [([String], JSONValue)] = []
+        func collect(_ search: SearchIdentifier) {
+            switch search {
+            case .allOf(let conditions):
+                for condition in conditions {
+                    for matcher in condition.matchers {
+                        guard case .text(let pattern, let number) = matcher else { continue }
+                        let text: String
+                        switch pattern.shape {
+                        case .exact(let t), .prefix(let t), .suffix(let t), .contains(let t): text = t
+                        case .general: continue
+                        }
+                        values.append((condition.components, number.map { .int(Int64($0)) } ?? .string(text)))
+                    }
+                }
+            case .anyOf(let alternatives): alternatives.forEach(collect)
+            case .keywords: break
+            }
+        }
+        for rule in set.detections { rule.detection.ordered.forEach(collect) }
+        #expect(values.count > 40)
+
+        var generator = SeededGenerator(seed: 11)
+        var matched = 0, compared = 0
+        let matchers = set.detections.map { DetectionMatcher($0.detection) }
+        for n in 0..<400 {
+            var object: [String: JSONValue] = ["id": .string("e\(n)"), "createdDateTime": .string("2024-05-01T10:00:00Z")]
+            for _ in 0..<Int.random(in: 1...5, using: &generator) {
+                let (path, value) = values[Int.random(in: 0..<values.count, using: &generator)]
+                object = Self.setting(object, path[...], value)
+            }
+            let event = try SignInEvents.event(.object(object))
+            let texts = SlotTexts()
+            texts.next()
+            for (rule, matcher) in zip(set.detections, matchers) {
+                let expected = rule.detection.matches(event)
+                #expect(matcher.matches(event, texts) == expected, "\(rule.metadata.id) on \(object)")
+                compared += 1
+                if expected { matched += 1 }
+            }
+        }
+        #expect(matched > 100, "the events match rules, so the agreement means something (\(matched) of \(compared))")
+    }
+
+    static func setting(_ object: [String: JSONValue], _ path: ArraySlice<String>, _ value: JSONValue) -> [String: JSONValue] {
+        guard let first = path.first else { return object }
+        var object = object
+        if path.count == 1 {
+            object[first] = value
+        } else {
+            guard case .object(let inner) = object[first] ?? .object([:]) else { return object }
+            object[first] = .object(setting(inner, path.dropFirst(), value))
+        }
+        return object
+    }
+}
