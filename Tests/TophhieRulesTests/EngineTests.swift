@@ -228,6 +228,53 @@ import TophhieJSON
         #expect(alerts.map { $0.events.map(\.id) } == (fires ? [["new"]] : []))
     }
 
+    /// An `alert-on` event only checks: it must not leave a baseline (or a rule's table) where
+    /// there was none, and must leave one that holds something as it was, but for learning.
+    @Test func anAlertOnlyEventLeavesNoBaselineWhereThereWasNone() {
+        let rules = loadRules("""
+        title: ok
+        id: ok
+        name: ok
+        logsource: {product: azure, service: signinlogs}
+        detection: {selection: {ResultType: 0}, condition: selection}
+        ---
+        title: mfa
+        id: mfa
+        name: mfa
+        logsource: {product: azure, service: signinlogs}
+        detection: {selection: {ResultType: 50074}, condition: selection}
+        ---
+        title: New place, password right
+        id: ffnp
+        correlation:
+            type: first_seen
+            rules: [ok, mfa]
+            alert-on: [mfa]
+            group-by: [userId]
+            fields: [location.countryOrRegion]
+            learning: {period: 1d, events: 2}
+        """)
+        #expect(!rules.hasErrors, "\(rules.diagnostics)")
+        let engine = Engine(rules: rules)
+        func signIn(_ minutes: Double, _ id: String, _ code: Int64, _ country: String, user: String = "u1") -> JSONRuleEvent {
+            SignIn.at(minutes, id: id, ["status": .object(["errorCode": .int(code)]), "userId": .string(user),
+                                        "location": .object(["countryOrRegion": .string(country)])])
+        }
+        // Attempts alone: nothing learnt, nothing kept.
+        let (attempts, none) = engine.process(EngineState(), events: [signIn(0, "a1", 50074, "NG"), signIn(1, "a2", 50074, "NG")], now: time(5))
+        #expect(none.isEmpty)
+        #expect(attempts.baselines.isEmpty)
+        // Sign-ins teach; an attempt for another user adds nothing for that user.
+        let (taught, _) = engine.process(attempts, events: [signIn(10, "s1", 0, "PT"), signIn(3000, "s2", 0, "PT")], now: time(3005))
+        #expect(taught.baselines["ffnp"]?.keys.sorted() == ["u1"])
+        let (other, _) = engine.process(taught, events: [signIn(3010, "o1", 50074, "NG", user: "u2")], now: time(3015))
+        #expect(other.baselines == taught.baselines)
+        // Learnt: an attempt from a new country alerts and teaches nothing.
+        let (after, alerts) = engine.process(other, events: [signIn(3020, "a3", 50074, "NG")], now: time(3025))
+        #expect(alerts.map { $0.events.map(\.id) } == [["a3"]])
+        #expect(after.baselines == other.baselines)
+    }
+
     @Test(arguments: [
         ("Edge 120.0.2210", "Edge"), ("Ios 17.4.1", "Ios"), ("Android 14", "Android"), ("Android 15", "Android"),
         ("Windows 10", "Windows"), ("Mobile Safari", "Mobile Safari"), ("Chrome 125.0.0 Mobile", "Chrome Mobile"),

@@ -27,15 +27,30 @@ extension EngineRun {
         let valueKey = value.lowercased()
         let groupKey = EngineRun.groupKey(groupValues)
         let ruleKey = rule.metadata.id
-        var baseline = state.baselines[ruleKey]?.removeValue(forKey: groupKey)
-            ?? EngineState.Baseline(learningStart: event.eventTime, events: 0, known: [:])
         let teaches = spec.alertOn == nil || !alerting
-        if teaches && event.eventTime < baseline.learningStart { baseline.learningStart = event.eventTime }
-        let learned = baseline.events >= spec.learningEvents
-            && event.eventTime.timeIntervalSince(baseline.learningStart) >= spec.learningPeriod.interval
-        let lastSeen = baseline.known[valueKey]
-        let isNew = lastSeen.map { event.eventTime.timeIntervalSince($0) > spec.forgetAfter.interval } ?? true
-        if learned && isNew && alerting {
+        // An update of a sign-in already counted is the same sign-in.
+        let counts = !updated.contains(event.eventID)
+        var alerts = false
+        // The baseline is changed where it lies: taking it out of its table and putting it back
+        // hashed both keys twice and moved the table's entries on each removal.
+        if let ruleIndex = state.baselines.index(forKey: ruleKey) {
+            if let groupIndex = state.baselines.values[ruleIndex].index(forKey: groupKey) {
+                let keep = EngineRun.learn(&state.baselines.values[ruleIndex].values[groupIndex], value: valueKey, at: event.eventTime,
+                                           spec: spec, teaches: teaches, alerting: alerting, counts: counts, alerts: &alerts)
+                if !keep { state.baselines.values[ruleIndex].remove(at: groupIndex) }
+            } else {
+                var baseline = EngineState.Baseline(learningStart: event.eventTime, events: 0, known: [:])
+                if EngineRun.learn(&baseline, value: valueKey, at: event.eventTime, spec: spec, teaches: teaches, alerting: alerting, counts: counts, alerts: &alerts) {
+                    state.baselines.values[ruleIndex][groupKey] = baseline
+                }
+            }
+        } else {
+            var baseline = EngineState.Baseline(learningStart: event.eventTime, events: 0, known: [:])
+            if EngineRun.learn(&baseline, value: valueKey, at: event.eventTime, spec: spec, teaches: teaches, alerting: alerting, counts: counts, alerts: &alerts) {
+                state.baselines[ruleKey] = [groupKey: baseline]
+            }
+        }
+        if alerts {
             let group = zip(rule.groupBy, groupValues).map { AlertGroupValue(field: $0, value: $1) }
             let alertEvent = AlertFactory.alertEvent(event)
             let summary = "first \(spec.fields.joined(separator: " + ")) '\(value)'"
@@ -43,14 +58,23 @@ extension EngineRun {
                  group: group, groupKey: groupKey + "\u{1F}" + valueKey, events: [alertEvent], eventCount: 1,
                  windowClose: event.eventTime, summary: summary)
         }
-        guard teaches else {
-            if lastSeen != nil || baseline.events > 0 { state.baselines[ruleKey, default: [:]][groupKey] = baseline }
-            return
-        }
-        baseline.known[valueKey] = max(lastSeen ?? event.eventTime, event.eventTime)
-        // An update of a sign-in already counted is the same sign-in.
-        if !updated.contains(event.eventID) { baseline.events += 1 }
-        state.baselines[ruleKey, default: [:]][groupKey] = baseline
+    }
+
+    /// One event against a group's baseline: whether it alerts (`alerts`), and what it teaches.
+    /// - Returns: whether the baseline is kept: an event that only checks (outside `alert-on`'s
+    ///   teaching) keeps a baseline only if it holds something.
+    static func learn(_ baseline: inout EngineState.Baseline, value valueKey: String, at time: Date, spec: FirstSeenSpec,
+                      teaches: Bool, alerting: Bool, counts: Bool, alerts: inout Bool) -> Bool {
+        if teaches && time < baseline.learningStart { baseline.learningStart = time }
+        let learned = baseline.events >= spec.learningEvents
+            && time.timeIntervalSince(baseline.learningStart) >= spec.learningPeriod.interval
+        let lastSeen = baseline.known[valueKey]
+        let isNew = lastSeen.map { time.timeIntervalSince($0) > spec.forgetAfter.interval } ?? true
+        alerts = learned && isNew && alerting
+        guard teaches else { return lastSeen != nil || baseline.events > 0 }
+        baseline.known[valueKey] = max(lastSeen ?? time, time)
+        if counts { baseline.events += 1 }
+        return true
     }
 
     /// `Edge 120.0.2210` → `Edge`, `iOS 17.2` → `iOS`, `Android 14` → `Android`,
