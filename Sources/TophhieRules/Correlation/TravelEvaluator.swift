@@ -25,8 +25,11 @@ extension EngineRun {
         let alertEvent = AlertFactory.alertEvent(event)
         let here = EngineState.Place(id: event.eventID, time: event.eventTime, latitude: latitude, longitude: longitude,
                                      label: alertEvent.location ?? String(format: "%.2f,%.2f", latitude, longitude), detail: alertEvent)
-        // Taken out of the state while it changes, so appending does not copy the whole list.
-        var places = state.places[ruleKey]?.removeValue(forKey: groupKey) ?? []
+        // Swapped out of the state while it changes, so inserting does not copy the whole list;
+        // found by index and swapped back in the same place at the end.
+        let placesAt = EngineRun.locate(&state.places, ruleKey, groupKey, empty: [])
+        var places: [EngineState.Place] = []
+        swap(&places, &state.places.values[placesAt.outer].values[placesAt.inner])
         if updated.contains(event.eventID) { places.removeAll { $0.id == event.eventID } }
 
         // Every remembered sign-in within the timespan on either side is compared, not only the
@@ -45,7 +48,10 @@ extension EngineRun {
             if (places[mid].time, places[mid].id) < (here.time, here.id) { low = mid + 1 } else { high = mid }
         }
         let span = rule.timespan.interval
-        var familiarPlaces = state.familiar?[ruleKey]?.removeValue(forKey: groupKey) ?? [:]
+        if state.familiar == nil { state.familiar = [:] }
+        let familiarAt = EngineRun.locate(&state.familiar!, ruleKey, groupKey, empty: [:])
+        var familiarPlaces: [String: EngineState.FamiliarPlace] = [:]
+        swap(&familiarPlaces, &state.familiar!.values[familiarAt.outer].values[familiarAt.inner])
         let hereKey = EngineRun.placeKey(here)
         var best: (place: EngineState.Place, distance: Double, speed: Double)?
         // Per side, only the nearest sign-in at each distinct spot can give the fastest pair
@@ -118,7 +124,7 @@ extension EngineRun {
             }
         }
         places.insert(here, at: low)
-        state.places[ruleKey, default: [:]][groupKey] = places
+        swap(&places, &state.places.values[placesAt.outer].values[placesAt.inner])
         var seenHere = familiarPlaces[hereKey] ?? EngineState.FamiliarPlace(days: [], lastSeen: here.time)
         let today = EngineRun.day(here.time)
         if !seenHere.days.contains(today) {
@@ -126,8 +132,24 @@ extension EngineRun {
         }
         seenHere.lastSeen = max(seenHere.lastSeen, here.time)
         familiarPlaces[hereKey] = seenHere
-        state.familiar = state.familiar ?? [:]
-        state.familiar![ruleKey, default: [:]][groupKey] = familiarPlaces
+        swap(&familiarPlaces, &state.familiar!.values[familiarAt.outer].values[familiarAt.inner])
+    }
+
+    /// Where `table[outer][inner]` is, inserting `empty` there first when it is absent: the
+    /// indices stay good while nothing is added to or removed from either table, so a value
+    /// can be swapped out, changed and swapped back without hashing its keys again (taking it
+    /// out and putting it back hashed both twice and moved the table's entries on removal).
+    static func locate<Value>(_ table: inout [String: [String: Value]], _ outer: String, _ inner: String,
+                              empty: Value) -> (outer: Dictionary<String, [String: Value]>.Index, inner: Dictionary<String, Value>.Index) {
+        let o = table.index(forKey: outer) ?? {
+            table[outer] = [:]
+            return table.index(forKey: outer)!
+        }()
+        let i = table.values[o].index(forKey: inner) ?? {
+            table.values[o][inner] = empty
+            return table.values[o].index(forKey: inner)!
+        }()
+        return (o, i)
     }
 
     /// Comparisons a sign-in makes on each side in time: bounds the cost of a busy account.
