@@ -9,7 +9,12 @@ public enum GraphTimestamp {
     /// - Returns: nil for anything else.
     /// - Complexity: O(length).
     public static func parse(_ text: String) -> Date? {
-        let bytes = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { parse(utf8: $0) }
+    }
+
+    /// `parse` over the text's UTF-8 bytes, lent for the call (a record's bytes, read in place).
+    public static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         var index = 0
         func number(_ digits: Int) -> Int? {
             guard index + digits <= bytes.count else { return nil }

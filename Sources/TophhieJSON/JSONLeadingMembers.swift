@@ -8,9 +8,15 @@ public enum JSONLeadingMembers {
     /// strictly: escapes decoded, UTF-8 checked, raw control bytes refused).
     /// - Complexity: O(k) for the k bytes before the last name found.
     public static func strings(_ bytes: UnsafeRawBufferPointer, named names: [String]) -> [String?] {
-        var found = [String?](repeating: nil, count: names.count)
-        let keys = names.map { Array($0.utf8) }
-        var remaining = names.count
+        values(bytes, keys: names.map { Array($0.utf8) }).map { range in
+            range.flatMap { string(UnsafeRawBufferPointer(rebasing: bytes[$0])) }
+        }
+    }
+
+    /// Where the values of the members named `keys` are (the first of each), undecoded.
+    private static func values(_ bytes: UnsafeRawBufferPointer, keys: [[UInt8]]) -> [Range<Int>?] {
+        var found = [Range<Int>?](repeating: nil, count: keys.count)
+        var remaining = keys.count
         let count = bytes.count
         func skipSpace(_ i: Int) -> Int {
             var i = i
@@ -28,7 +34,7 @@ public enum JSONLeadingMembers {
             index = skipSpace(index + 1)
             guard let valueEnd = end(ofValueIn: bytes, at: index) else { break }
             if let slot = keys.firstIndex(where: { $0.elementsEqual(key) }), found[slot] == nil {
-                found[slot] = string(UnsafeRawBufferPointer(rebasing: bytes[index..<valueEnd]))
+                found[slot] = index..<valueEnd
                 remaining -= 1
             }
             index = skipSpace(valueEnd)
@@ -41,9 +47,41 @@ public enum JSONLeadingMembers {
     /// A Graph record's `id` and `createdDateTime`, read up to them and no further; nil when they
     /// are not the strings they should be (or the id is empty) before anything stops the reading.
     public static func idAndTime(_ bytes: UnsafeRawBufferPointer) -> (id: String, time: Date)? {
-        let members = strings(bytes, named: ["id", "createdDateTime"])
-        guard let id = members[0], !id.isEmpty, let text = members[1], let time = GraphTimestamp.parse(text) else { return nil }
+        let members = values(bytes, keys: identityKeys)
+        guard let idRange = members[0], let id = string(UnsafeRawBufferPointer(rebasing: bytes[idRange])), !id.isEmpty,
+              let timeRange = members[1], let time = timeValue(UnsafeRawBufferPointer(rebasing: bytes[timeRange])) else { return nil }
         return (id, time)
+    }
+
+    /// `idAndTime(bytes)?.time`, without making the id a String or the time text one: a plain
+    /// ASCII id is only checked, a plain time read from the bytes (anything else goes the way
+    /// `idAndTime` goes, so the two agree on every record).
+    public static func time(_ bytes: UnsafeRawBufferPointer) -> Date? {
+        let members = values(bytes, keys: identityKeys)
+        guard let idRange = members[0], let timeRange = members[1] else { return nil }
+        let id = UnsafeRawBufferPointer(rebasing: bytes[idRange])
+        if id.count > 2, id[0] == UInt8(ascii: "\""), id[id.count - 1] == UInt8(ascii: "\"") {
+            let contents = UnsafeRawBufferPointer(rebasing: id[1..<(id.count - 1)])
+            let plainASCII = JSONStringScan.quoteBackslashOrControl(in: contents, from: 0) == contents.count && !contents.contains { $0 >= 0x80 }
+            if !plainASCII { guard let text = string(id), !text.isEmpty else { return nil } }
+        } else {
+            guard let text = string(id), !text.isEmpty else { return nil }
+        }
+        return timeValue(UnsafeRawBufferPointer(rebasing: bytes[timeRange]))
+    }
+
+    private static let identityKeys = [Array("id".utf8), Array("createdDateTime".utf8)]
+
+    /// The time a string value's bytes hold: read from the bytes when the string is plain, else
+    /// decoded first.
+    private static func timeValue(_ value: UnsafeRawBufferPointer) -> Date? {
+        if value.count >= 2, value[0] == UInt8(ascii: "\""), value[value.count - 1] == UInt8(ascii: "\"") {
+            let contents = UnsafeRawBufferPointer(rebasing: value[1..<(value.count - 1)])
+            if JSONStringScan.quoteBackslashOrControl(in: contents, from: 0) == contents.count {
+                return GraphTimestamp.parse(utf8: contents.bindMemory(to: UInt8.self))
+            }
+        }
+        return string(value).flatMap(GraphTimestamp.parse)
     }
 
     /// Where the value at `start` ends, by its brackets and quotes alone; nil when the bytes end first.

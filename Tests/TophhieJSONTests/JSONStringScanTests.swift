@@ -80,4 +80,43 @@ import Testing
         // The range ends the element: a value running past it is not read.
         #expect(Self.leading(Array(#"{"id":"abc"}"#.utf8), 0..<8, named: ["id"]) == [nil])
     }
+
+    /// The first pass reads only a record's time (`time`), checking its id without decoding it:
+    /// it must accept and refuse exactly the records `idAndTime` does, with the same time.
+    @Test func aRecordsTimeAloneAgreesWithItsIdAndTime() throws {
+        var records: [[UInt8]] = [
+            #"{"id":"0a1b","createdDateTime":"2024-05-01T10:00:00.1234567Z"}"#,
+            #"{"createdDateTime":"2024-05-01T10:00:00Z","id":"x"}"#,
+            #"{"id":"","createdDateTime":"2024-05-01T10:00:00Z"}"#,
+            #"{"id":7,"createdDateTime":"2024-05-01T10:00:00Z"}"#,
+            #"{"id":"a\u00e9","createdDateTime":"2024-05-01T10:00:00Z"}"#,
+            #"{"id":"\"","createdDateTime":"2024-05-01T10:00:00Z"}"#,
+            #"{"id":"é","createdDateTime":"2024-05-01T10:00:00+02:00"}"#,
+            #"{"id":"a","createdDateTime":"2024-05-01T10:00:00\u005a"}"#,
+            #"{"id":"a","createdDateTime":"2024-05-01T10:00:00"}"#,
+            #"{"id":"a","createdDateTime":"2024-02-30T10:00:00Z"}"#,
+            #"{"id":"a","createdDateTime":20240501}"#,
+            #"{"id":"a"}"#,
+            #"{"createdDateTime":"2024-05-01T10:00:00Z"}"#,
+            #"[{"id":"a","createdDateTime":"2024-05-01T10:00:00Z"}]"#,
+            "{\"id\":\"a\u{01}\",\"createdDateTime\":\"2024-05-01T10:00:00Z\"}",
+        ].map { Array($0.utf8) }
+        records.append(Array(#"{"id":""#.utf8) + [0xC3, 0x28] + Array(#"","createdDateTime":"2024-05-01T10:00:00Z"}"#.utf8))
+        records.append(Array(#"{"id":"a","createdDateTime":"2024-05-01T10:00:00"#.utf8) + [0xFF] + Array(#"Z"}"#.utf8))
+        // And every object of the JSON parsing suite, with an id and a time put first.
+        for name in JSONTestSuiteTests.files {
+            let body = JSONTestSuiteTests.contents(name)
+            guard body.first == UInt8(ascii: "{"), body.count > 2 else { continue }
+            records.append(Array(#"{"id":"s","createdDateTime":"2024-05-01T10:00:00Z","#.utf8) + body.dropFirst())
+            records.append(Array(body))
+        }
+        var accepted = 0
+        for record in records {
+            let (time, both) = record.withUnsafeBytes { (JSONLeadingMembers.time($0), JSONLeadingMembers.idAndTime($0)) }
+            #expect(time == both?.time, "\(String(decoding: record, as: UTF8.self))")
+            if time != nil { accepted += 1 }
+        }
+        #expect(accepted >= 8, "the corpus has records both accept")
+    }
 }
+

@@ -67,7 +67,7 @@ struct StreamedReplay {
                 }
                 func add(_ offset: Int, _ bytes: UnsafeRawBufferPointer) throws {
                     if runs.holdsAll {
-                        guard let time = ReplayIndex.idAndTime(bytes)?.time else { throw NotUsable() }
+                        guard let time = ReplayIndex.time(bytes) else { throw NotUsable() }
                         guard runs.add(time: time, offset: offset, length: bytes.count) else { throw OutOfOrder() }
                         return
                     }

@@ -30,10 +30,15 @@ public struct ReplayIndex: Sendable {
     ///   the record. Reading stops at the time and id (Graph writes them first): the second pass
     ///   checks the whole record, and the caller goes the whole-file way if that fails.
     public mutating func add(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Bool {
-        guard let time = ReplayIndex.idAndTime(bytes)?.time, let length = Int32(exactly: bytes.count) else { return false }
+        guard let time = ReplayIndex.time(bytes), let length = Int32(exactly: bytes.count) else { return false }
         entries.append(Entry(time: time, offset: offset, length: length))
         latest = max(latest ?? time, time)
         return true
+    }
+
+    /// `idAndTime(bytes)?.time`: the first pass needs only the time, and the id only checked.
+    public static func time(_ bytes: UnsafeRawBufferPointer) -> Date? {
+        JSONLeadingMembers.time(bytes) ?? idAndTime(bytes)?.time
     }
 
     /// A record's id and time, read up to them.
