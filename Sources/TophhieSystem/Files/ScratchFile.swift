@@ -59,15 +59,11 @@ public final class ScratchFile: @unchecked Sendable {
     @discardableResult
     public func append(_ bytes: UnsafeRawBufferPointer) throws -> Int {
         let start = size
-        var done = 0
-        while done < bytes.count {
-            let wrote = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(start + done))
-            if wrote < 0 {
-                if errno == EINTR { continue }
-                throw FileError(operation: "write", path: "a scratch file in \(directory)", code: errno)
-            }
-            done += wrote
+        let wrote = try transfer(bytes.count, operation: "write") { done in
+            pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(start + done))
         }
+        // A write that moves nothing would never finish: the disk has no room.
+        guard wrote == bytes.count else { throw FileError(operation: "write", path: "a scratch file in \(directory)", code: ENOSPC) }
         size = start + bytes.count
         return start
     }
@@ -76,15 +72,23 @@ public final class ScratchFile: @unchecked Sendable {
     /// - Returns: how many bytes were read: fewer than asked only past the end.
     /// - Throws: `FileError` (`read`).
     public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws -> Int {
+        try transfer(buffer.count, operation: "read") { done in
+            pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+        }
+    }
+
+    /// Moves `count` bytes with `call` (given how many are done), resuming after short counts
+    /// and interruptions, until they are all moved or a call moves none.
+    private func transfer(_ count: Int, operation: String, _ call: (Int) -> Int) throws -> Int {
         var done = 0
-        while done < buffer.count {
-            let got = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
-            if got < 0 {
+        while done < count {
+            let moved = call(done)
+            if moved < 0 {
                 if errno == EINTR { continue }
-                throw FileError(operation: "read", path: "a scratch file in \(directory)", code: errno)
+                throw FileError(operation: operation, path: "a scratch file in \(directory)", code: errno)
             }
-            if got == 0 { break }
-            done += got
+            if moved == 0 { break }
+            done += moved
         }
         return done
     }
