@@ -32,7 +32,7 @@ enum ManualPage {
             ".TP", "3", "sign-in needed: run tophhie-watch login",
             ".TP", "4", "Graph refused access (licence, role or consent)",
             ".SH ENVIRONMENT",
-            #"TOPHHIE_CONFIG, TOPHHIE_TENANT, TOPHHIE_CLIENT_ID, TOPHHIE_AUTHORITY, TOPHHIE_GRAPH_URL, TOPHHIE_STATE_DIR, TOPHHIE_RULES; NO_COLOR turns colour off."#,
+            #"TOPHHIE_CONFIG, TOPHHIE_TENANT, TOPHHIE_CLIENT_ID, TOPHHIE_AUTHORITY, TOPHHIE_GRAPH_URL, TOPHHIE_STATE_DIR, TOPHHIE_RULES; NO_COLOR turns colour off; TMPDIR (else /tmp) holds the nameless scratch file a replay of a large file in no time order sorts its index in."#,
             ".SH FILES",
             #"~/.local/state/tophhie-watch (the state directory: tokens.json, state.json, engine-<n>.json, outboxes); /usr/local/share/tophhie-watch/rules (the default rules of an installed agent)."#,
         ]
