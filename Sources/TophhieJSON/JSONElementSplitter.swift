@@ -25,6 +25,9 @@ public struct JSONElementSplitter {
         case notAPage
         /// Bytes that break the skeleton, or a shape it does not read (scalar records).
         case malformed(offset: Int)
+        /// A record longer than the splitter was told to hold: not one of the records it reads
+        /// (a whole poll timeline on one line is not a JSON line of a sign-in).
+        case recordTooLong(offset: Int)
     }
 
     private enum Phase {
@@ -45,6 +48,8 @@ public struct JSONElementSplitter {
     }
 
     public let layout: Layout
+    /// The longest record it collects; a longer one stops it (`recordTooLong`).
+    public let maxRecordLength: Int
     private var phase: Phase
     private var key: [UInt8] = []
     private var keyHasEscape = false
@@ -56,8 +61,11 @@ public struct JSONElementSplitter {
     private var currentOffset = 0
     private var consumed = 0
 
-    public init(layout: Layout) {
+    /// - Parameter maxRecordLength: the longest record to collect: memory is at most this much
+    ///   beyond the chunk being read.
+    public init(layout: Layout, maxRecordLength: Int = .max) {
         self.layout = layout
+        self.maxRecordLength = maxRecordLength
         phase = layout == .lines ? .lines : .start
         arrayKey = Array((layout == .timeline ? "polls" : "value").utf8)
     }
@@ -86,6 +94,7 @@ public struct JSONElementSplitter {
                     var j = i
                     while j < n, chunk[j] != 0x0A { j += 1 }
                     current.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[i..<j]))
+                    try checkLength(current.count)
                     i = j
                     continue
                 }
@@ -192,8 +201,10 @@ public struct JSONElementSplitter {
         }
         if let start = startInChunk, case .inValue = phase {
             current.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[start..<n]))
+            try checkLength(current.count)
         } else if case .inValue = phase {
             current.append(contentsOf: chunk)
+            try checkLength(current.count)
         }
         consumed += n
     }
@@ -206,6 +217,10 @@ public struct JSONElementSplitter {
         case .end: break
         default: throw Unsupported.malformed(offset: consumed)
         }
+    }
+
+    private func checkLength(_ length: Int) throws {
+        if length > maxRecordLength { throw Unsupported.recordTooLong(offset: currentOffset) }
     }
 
     private mutating func emitLine(_ record: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
@@ -237,6 +252,7 @@ public struct JSONElementSplitter {
         // In place when it began in this chunk; else its bytes so far, with this chunk's part added.
         if start == nil { current.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<end])) }
         let offset = currentOffset
+        try checkLength(start.map { end - $0 } ?? current.count)
         func take(_ bytes: UnsafeRawBufferPointer) throws {
             if isRecord { return try record(offset, bytes) }
             // A page member other than `value` (`@odata.nextLink`): checked, then dropped.

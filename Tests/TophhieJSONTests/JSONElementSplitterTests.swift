@@ -100,6 +100,34 @@ import Testing
         #expect(throws: JSONElementSplitter.Unsupported.malformed(offset: 17)) { _ = try split(#"{"polls":[{"a":1}"#, .timeline, chunk: chunk) }
     }
 
+    /// A record longer than the splitter holds stops it, whatever the chunking, having held no
+    /// more than that: a whole poll timeline on one line is not read as one JSON line.
+    @Test(arguments: [1, 3, 4096])
+    func aRecordLongerThanTheLimitStopsIt(_ chunk: Int) throws {
+        func split(_ text: String, _ layout: JSONElementSplitter.Layout, limit: Int) throws -> [String] {
+            let bytes = Array(text.utf8)
+            var splitter = JSONElementSplitter(layout: layout, maxRecordLength: limit)
+            var found: [String] = []
+            let record: (Int, UnsafeRawBufferPointer) throws -> Void = { found.append(String(decoding: $1, as: UTF8.self)) }
+            var start = 0
+            while start < bytes.count {
+                try Array(bytes[start..<min(start + chunk, bytes.count)]).withUnsafeBytes { try splitter.feed($0, record: record) }
+                start += chunk
+            }
+            try splitter.finish(record: record)
+            return found
+        }
+        // Ten bytes each: held at a limit of ten, refused at nine, at the record's offset.
+        #expect(try split(#"[{"id":"a"},{"id":"b"}]"#, .document, limit: 10) == [#"{"id":"a"}"#, #"{"id":"b"}"#])
+        #expect(throws: JSONElementSplitter.Unsupported.recordTooLong(offset: 1)) { _ = try split(#"[{"id":"a"},{"id":"b"}]"#, .document, limit: 9) }
+        #expect(try split("{\"id\":\"a\"}\n{\"id\":\"b\"}", .lines, limit: 10).count == 2)
+        #expect(throws: JSONElementSplitter.Unsupported.recordTooLong(offset: 11)) {
+            _ = try split("{\"id\":\"a\"}\n{\"id\":\"bb\"}", .lines, limit: 10)
+        }
+        let timelineOnOneLine = #"{"polls":[{"at":"2024-05-01T10:00:00Z","events":[]}]}"#
+        #expect(throws: JSONElementSplitter.Unsupported.recordTooLong(offset: 0)) { _ = try split(timelineOnOneLine, .lines, limit: 16) }
+    }
+
     @Test func aFileThatStopsInsideARecordIsMalformedAtItsEnd() throws {
         #expect(throws: JSONElementSplitter.Unsupported.malformed(offset: 9)) { _ = try split(#"[{"id":1}"#, .document, chunk: 3) }
         #expect(throws: JSONElementSplitter.Unsupported.malformed(offset: 7)) { _ = try split(#"[{"id":"#, .document, chunk: 3) }

@@ -25,7 +25,7 @@ enum StreamedMatch {
     static func run(_ path: String, engine: Engine, matcher: DetectionMatches, chunkSize: Int = 1 << 20, batchSize: Int = 2048) -> (count: Int, matches: [DetectionMatches.Match])? {
         guard let file = try? ReadableFile(path: path) else { return nil }
         for layout in [JSONElementSplitter.Layout.document, .lines] {
-            var splitter = JSONElementSplitter(layout: layout)
+            var splitter = JSONElementSplitter(layout: layout, maxRecordLength: StreamedReplay.maxRecordLength)
             let second = SecondThread<[DetectionMatches.Match]>()
             var found: [[DetectionMatches.Match]] = []
             var batch = Batch()

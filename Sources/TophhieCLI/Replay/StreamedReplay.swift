@@ -54,7 +54,7 @@ struct StreamedReplay {
             // Runs are tried first; a file found out of order past `indexLimit`, when its entries
             // were already given up, is read again keeping every entry.
             for keepingEntries in [false, true] {
-                var splitter = JSONElementSplitter(layout: layout)
+                var splitter = JSONElementSplitter(layout: layout, maxRecordLength: StreamedReplay.maxRecordLength)
                 var index = ReplayIndex()
                 var runs = ReplayRuns(length: runLength)
                 let spilled = SpilledIndex(directory: scratchDirectory)
@@ -110,6 +110,11 @@ struct StreamedReplay {
         }
         return nil
     }
+
+    /// The longest sign-in this reader collects: Graph's are a few kilobytes, and a longer
+    /// record (a whole poll timeline written on one line, read as JSON lines) goes the
+    /// whole-file way after this much rather than after the whole file.
+    static let maxRecordLength = 16 << 20
 
     /// Reads back the id of the sign-in at an entry; nil when it cannot.
     static func idReader(_ file: ReadableFile) -> @Sendable (ReplayIndex.Entry) -> String? {
