@@ -60,13 +60,9 @@ public enum JSONLeadingMembers {
         let members = values(bytes, keys: identityKeys)
         guard let idRange = members[0], let timeRange = members[1] else { return nil }
         let id = UnsafeRawBufferPointer(rebasing: bytes[idRange])
-        if id.count > 2, id[0] == UInt8(ascii: "\""), id[id.count - 1] == UInt8(ascii: "\"") {
-            let contents = UnsafeRawBufferPointer(rebasing: id[1..<(id.count - 1)])
-            let plainASCII = JSONStringScan.quoteBackslashOrControl(in: contents, from: 0) == contents.count && !contents.contains { $0 >= 0x80 }
-            if !plainASCII { guard let text = string(id), !text.isEmpty else { return nil } }
-        } else {
-            guard let text = string(id), !text.isEmpty else { return nil }
-        }
+        // Non-empty plain ASCII is a valid id as it lies; anything else is decoded to be sure.
+        let plainASCII = plainContents(id).map { !$0.isEmpty && !$0.contains { $0 >= 0x80 } } ?? false
+        guard plainASCII || string(id)?.isEmpty == false else { return nil }
         return timeValue(UnsafeRawBufferPointer(rebasing: bytes[timeRange]))
     }
 
@@ -75,12 +71,7 @@ public enum JSONLeadingMembers {
     /// The time a string value's bytes hold: read from the bytes when the string is plain, else
     /// decoded first.
     private static func timeValue(_ value: UnsafeRawBufferPointer) -> Date? {
-        if value.count >= 2, value[0] == UInt8(ascii: "\""), value[value.count - 1] == UInt8(ascii: "\"") {
-            let contents = UnsafeRawBufferPointer(rebasing: value[1..<(value.count - 1)])
-            if JSONStringScan.quoteBackslashOrControl(in: contents, from: 0) == contents.count {
-                return GraphTimestamp.parse(utf8: contents.bindMemory(to: UInt8.self))
-            }
-        }
+        if let contents = plainContents(value) { return GraphTimestamp.parse(utf8: contents.bindMemory(to: UInt8.self)) }
         return string(value).flatMap(GraphTimestamp.parse)
     }
 
@@ -115,13 +106,18 @@ public enum JSONLeadingMembers {
     /// The string a value's bytes hold, read strictly; nil when they hold anything else.
     static func string(_ bytes: UnsafeRawBufferPointer) -> String? {
         guard bytes.count >= 2, bytes[0] == UInt8(ascii: "\"") else { return nil }
-        let contents = UnsafeRawBufferPointer(rebasing: bytes[1..<(bytes.count - 1)])
         // Most have no escapes and no control bytes (and so no quote): their bytes are the text,
         // once checked as UTF-8.
-        if JSONStringScan.quoteBackslashOrControl(in: contents, from: 0) == contents.count {
-            return JSONStringScan.text(contents.bindMemory(to: UInt8.self))
-        }
+        if let contents = plainContents(bytes) { return JSONStringScan.text(contents.bindMemory(to: UInt8.self)) }
         guard case .string(let text)? = try? JSONValue.parse(Data(bytes)) else { return nil }
         return text
+    }
+
+    /// The contents of a string value's bytes (from `end(ofValueIn:)`, so closed by a quote)
+    /// when they hold no escape, quote or control byte, as they lie; nil for anything else.
+    private static func plainContents(_ value: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+        guard value.count >= 2, value[0] == UInt8(ascii: "\"") else { return nil }
+        let contents = UnsafeRawBufferPointer(rebasing: value[1..<(value.count - 1)])
+        return JSONStringScan.quoteBackslashOrControl(in: contents, from: 0) == contents.count ? contents : nil
     }
 }

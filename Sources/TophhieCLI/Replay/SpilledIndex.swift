@@ -3,9 +3,10 @@ import TophhieRules
 import TophhieSystem
 
 /// The index of a file in no time order, kept on disk in sorted stretches rather than in memory:
-/// the first pass sorts every `limit` entries and writes them to a scratch file, and the second
-/// merges the stretches back a block at a time (`ReplayIndexMerge`). Memory stays at one stretch
-/// while the file is indexed and a block a stretch while it is replayed, at any size.
+/// the first pass sorts every `spillLimit` entries (`StreamedReplay.open`) and writes them to a
+/// scratch file as one stretch, and the second merges the stretches back a block at a time
+/// (`ReplayIndexMerge`). Memory stays at one stretch while the file is indexed and a block a
+/// stretch while it is replayed, at any size.
 ///
 /// When the scratch file cannot be made or written (no `$TMPDIR`, a full disk), the entries stay
 /// in memory instead (`spill` returns false): the replay is the same, only larger.

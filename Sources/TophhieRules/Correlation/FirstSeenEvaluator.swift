@@ -33,21 +33,16 @@ extension EngineRun {
         var alerts = false
         // The baseline is changed where it lies: taking it out of its table and putting it back
         // hashed both keys twice and moved the table's entries on each removal.
-        if let ruleIndex = state.baselines.index(forKey: ruleKey) {
-            if let groupIndex = state.baselines.values[ruleIndex].index(forKey: groupKey) {
-                let keep = EngineRun.learn(&state.baselines.values[ruleIndex].values[groupIndex], value: valueKey, at: event.eventTime,
-                                           spec: spec, teaches: teaches, alerting: alerting, counts: counts, alerts: &alerts)
-                if !keep { state.baselines.values[ruleIndex].remove(at: groupIndex) }
-            } else {
-                var baseline = EngineState.Baseline(learningStart: event.eventTime, events: 0, known: [:])
-                if EngineRun.learn(&baseline, value: valueKey, at: event.eventTime, spec: spec, teaches: teaches, alerting: alerting, counts: counts, alerts: &alerts) {
-                    state.baselines.values[ruleIndex][groupKey] = baseline
-                }
-            }
+        if let ruleIndex = state.baselines.index(forKey: ruleKey),
+           let groupIndex = state.baselines.values[ruleIndex].index(forKey: groupKey) {
+            let keep = EngineRun.learn(&state.baselines.values[ruleIndex].values[groupIndex], value: valueKey, at: event.eventTime,
+                                       spec: spec, teaches: teaches, alerting: alerting, counts: counts, alerts: &alerts)
+            if !keep { state.baselines.values[ruleIndex].remove(at: groupIndex) }
         } else {
+            // A group's first event: its table is made only if there is something to keep.
             var baseline = EngineState.Baseline(learningStart: event.eventTime, events: 0, known: [:])
             if EngineRun.learn(&baseline, value: valueKey, at: event.eventTime, spec: spec, teaches: teaches, alerting: alerting, counts: counts, alerts: &alerts) {
-                state.baselines[ruleKey] = [groupKey: baseline]
+                state.baselines[ruleKey, default: [:]][groupKey] = baseline
             }
         }
         if alerts {
