@@ -58,6 +58,17 @@ extension EngineRun {
         // with it; a person signs in from a handful of spots, so this skips most of the trigonometry.
         var spots: [(Double, Double)] = []
         let hereSeen = familiarPlaces[hereKey]
+        // The compared places' familiarity by their label, looked up once a call: a person signs
+        // in from a handful of places, and folding and hashing the label of every compared place
+        // was a sixth of the comparisons' work.
+        var familiarByLabel: [(label: String, seen: EngineState.FamiliarPlace?)] = []
+        func familiarity(_ place: EngineState.Place) -> EngineState.FamiliarPlace? {
+            guard let label = place.detail.location, !label.isEmpty else { return familiarPlaces[EngineRun.placeKey(place)] }
+            if let known = familiarByLabel.first(where: { $0.label == label }) { return known.seen }
+            let seen = familiarPlaces[EngineRun.placeKey(place)]
+            if familiarByLabel.count < 16 { familiarByLabel.append((label, seen)) }
+            return seen
+        }
         // Through a buffer pointer: reading a field of `places[i]` copied the whole place (its
         // strings and detail) first, which cost more than the arithmetic.
         func consider(_ buffer: UnsafeBufferPointer<EngineState.Place>, _ i: Int) {
@@ -75,12 +86,13 @@ extension EngineRun {
             let distance = EngineRun.greatCircleKm(placeLatitude, placeLongitude, latitude, longitude)
             guard distance >= spec.minDistanceKm else { return }
             let speed = gap == 0 ? Double.infinity : distance / (gap / 3600)
-            guard speed > spec.maxSpeedKmh, buffer[i].id != here.id else { return }
+            guard speed > spec.maxSpeedKmh else { return }
             // Two places this person signs in from on other days (a VPN exit and home, a
             // carrier's egress cities) are not travel.
             let pairDay = EngineRun.day(max(here.time, time))
             if EngineRun.isFamiliar(hereSeen, before: pairDay, spec: spec)
-                && EngineRun.isFamiliar(familiarPlaces[EngineRun.placeKey(buffer[i])], before: pairDay, spec: spec) { return }
+                && EngineRun.isFamiliar(familiarity(buffer[i]), before: pairDay, spec: spec) { return }
+            guard buffer[i].id != here.id else { return }
             // The nearest such sign-in in time tells the story ("Tokyo, then New York"); the
             // faster pair breaks a tie.
             if best.map({ (gap, -speed, buffer[i].id) < (abs(here.time.timeIntervalSince($0.place.time)), -$0.speed, $0.place.id) }) ?? true {
