@@ -25,7 +25,7 @@ extension EngineRun {
         }
         let value = parts.joined(separator: " / ")
         let valueKey = value.lowercased()
-        let groupKey = EngineRun.groupKey(groupValues)
+        let groupKey = groupKeys.key(groupValues)
         let ruleKey = rule.metadata.id
         let teaches = spec.alertOn == nil || !alerting
         // An update of a sign-in already counted is the same sign-in.

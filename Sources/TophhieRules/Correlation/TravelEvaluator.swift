@@ -20,7 +20,7 @@ extension EngineRun {
             guard let text = event.field(slot: slot)?.scalarText, !text.isEmpty else { return }
             groupValues.append(text)
         }
-        let groupKey = EngineRun.groupKey(groupValues)
+        let groupKey = groupKeys.key(groupValues)
         let ruleKey = rule.metadata.id
         let alertEvent = AlertFactory.alertEvent(event)
         let here = EngineState.Place(id: event.eventID, time: event.eventTime, latitude: latitude, longitude: longitude,
@@ -62,10 +62,11 @@ extension EngineRun {
         // in from a handful of places, and folding and hashing the label of every compared place
         // was a sixth of the comparisons' work.
         var familiarByLabel: [(label: String, seen: EngineState.FamiliarPlace?)] = []
-        func familiarity(_ place: EngineState.Place) -> EngineState.FamiliarPlace? {
-            guard let label = place.detail.location, !label.isEmpty else { return familiarPlaces[EngineRun.placeKey(place)] }
+        // Given the buffer and an index, not a place: passing a place copied all of it.
+        func familiarity(_ buffer: UnsafeBufferPointer<EngineState.Place>, _ i: Int) -> EngineState.FamiliarPlace? {
+            guard let label = buffer[i].detail.location, !label.isEmpty else { return familiarPlaces[EngineRun.placeKey(buffer[i])] }
             if let known = familiarByLabel.first(where: { $0.label == label }) { return known.seen }
-            let seen = familiarPlaces[EngineRun.placeKey(place)]
+            let seen = familiarPlaces[EngineRun.placeKey(label: label)]
             if familiarByLabel.count < 16 { familiarByLabel.append((label, seen)) }
             return seen
         }
@@ -91,7 +92,7 @@ extension EngineRun {
             // carrier's egress cities) are not travel.
             let pairDay = EngineRun.day(max(here.time, time))
             if EngineRun.isFamiliar(hereSeen, before: pairDay, spec: spec)
-                && EngineRun.isFamiliar(familiarity(buffer[i]), before: pairDay, spec: spec) { return }
+                && EngineRun.isFamiliar(familiarity(buffer, i), before: pairDay, spec: spec) { return }
             guard buffer[i].id != here.id else { return }
             // The nearest such sign-in in time tells the story ("Tokyo, then New York"); the
             // faster pair breaks a tie.
@@ -181,9 +182,12 @@ extension EngineRun {
     /// A place's identity for familiarity: its city and country as Graph names them, else its
     /// coordinates to 0.1° (about 11 km).
     static func placeKey(_ place: EngineState.Place) -> String {
-        if let location = place.detail.location, !location.isEmpty { return location.lowercased() }
+        if let location = place.detail.location, !location.isEmpty { return placeKey(label: location) }
         return String(format: "%.1f,%.1f", place.latitude, place.longitude)
     }
+
+    /// The key of a place with this (non-empty) label.
+    static func placeKey(label: String) -> String { label.lowercased() }
 
     /// A bound the haversine distance never exceeds: the arc along the meridian plus the arc
     /// along the equator (the parallel's arc is shorter, and the great circle shorter still).

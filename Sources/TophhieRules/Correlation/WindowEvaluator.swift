@@ -196,6 +196,7 @@ extension EngineRun {
         /// nil for an event without them all.
         mutating func groups(_ paths: [String]) -> [(key: String, values: [String])?] {
             if let known = groups[paths] { return known }
+            var keys = GroupKeyCache()
             let found = recent.indices.map { index -> (key: String, values: [String])? in
                 var values: [String] = []
                 values.reserveCapacity(paths.count)
@@ -203,7 +204,7 @@ extension EngineRun {
                     guard let value = recent[index].values[path] else { return nil }
                     values.append(value)
                 }
-                return (EngineRun.groupKey(values), values)
+                return (keys.key(values), values)
             }
             groups[paths] = found
             return found

@@ -151,6 +151,8 @@ struct EngineRun {
     /// Per windowed correlation and group, the last window end of the episodes a checkpoint
     /// emitted: those are not emitted again.
     var decidedThrough: [Int: [String: Date]] = [:]
+    /// The group key of the last first-seen or travel evaluation, for the next.
+    var groupKeys = GroupKeyCache()
 
     init(plan: EnginePlan, settings: EngineSettings, state: EngineState, now: Date, alertOnlyAfter: Date?) {
         self.plan = plan

@@ -1,0 +1,36 @@
+import Foundation
+
+/// The last group key worked out, kept for the next: the sign-ins of one person share their
+/// user (and often their address), and folding the same values again for every event and rule
+/// was a twentieth of the engine's work.
+///
+/// Values are compared byte for byte, not as Swift compares strings (canonical equivalence):
+/// the key must be exactly what `EngineRun.groupKey` gives for these bytes.
+struct GroupKeyCache {
+    private var values: [String] = []
+    private var key = ""
+
+    /// `EngineRun.groupKey(values)`, worked out again only when `values` differ from the last.
+    mutating func key(_ values: [String]) -> String {
+        if values.count == self.values.count, !values.isEmpty,
+           zip(values, self.values).allSatisfy({ GroupKeyCache.sameBytes($0, $1) }) {
+            return key
+        }
+        self.values = values
+        key = EngineRun.groupKey(values)
+        return key
+    }
+
+    /// Whether two strings hold the same UTF-8 bytes.
+    static func sameBytes(_ a: String, _ b: String) -> Bool {
+        let count = a.utf8.count
+        guard count == b.utf8.count else { return false }
+        guard count > 0 else { return true }
+        if let equal = a.utf8.withContiguousStorageIfAvailable({ pa in
+            b.utf8.withContiguousStorageIfAvailable { pb in
+                memcmp(pa.baseAddress!, pb.baseAddress!, count) == 0
+            }
+        }), let equal { return equal }
+        return a.utf8.elementsEqual(b.utf8)
+    }
+}
