@@ -70,6 +70,32 @@ public struct JSONElementSplitter {
         arrayKey = Array((layout == .timeline ? "polls" : "value").utf8)
     }
 
+    /// A splitter taking a file up at `offset`, where one of its records starts: as the
+    /// splitter that read the file from its start would be there, having just read the comma
+    /// before that record (a document's array) or the newline (JSON lines). Lets two threads
+    /// split a file's halves; `isBetweenRecords` tells whether the first half's splitter indeed
+    /// reached that offset between two records.
+    /// - Parameter inPage: the records are a Graph page's `value` (else a top-level array).
+    public init(resumingAt offset: Int, layout: Layout, inPage: Bool, maxRecordLength: Int = .max) {
+        self.init(layout: layout, maxRecordLength: maxRecordLength)
+        consumed = offset
+        if layout != .lines {
+            phase = .arrayElement
+            sawValue = inPage
+        }
+    }
+
+    /// Whether the bytes so far end between two records of the records' array, after the comma
+    /// (or, for JSON lines, at the start of a line), with nothing of the next one read; and, for
+    /// a document, whether the records were a page's.
+    public var isBetweenRecords: (between: Bool, inPage: Bool) {
+        switch phase {
+        case .lines: return (current.isEmpty, false)
+        case .arrayElement: return (true, sawValue)
+        default: return (false, sawValue)
+        }
+    }
+
     private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 }
 
     /// Reads the next bytes of the file, calling `record` with each complete record's file

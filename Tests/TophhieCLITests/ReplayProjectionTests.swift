@@ -144,6 +144,85 @@ import TophhieSystem
         #expect(streamed.alerts.map(AlertJSON.line) == expected.alerts.map(AlertJSON.line))
     }
 
+    /// A large file in time order has its first pass read in two halves side by side: a page
+    /// newest first, an array and JSON lines oldest first, with sign-ins sharing a time and a
+    /// repeated id; the halves' runs hold every sign-in, and the alerts are the whole-file
+    /// replay's. Where the middle of the file falls inside a string holding `}, {`, the halves
+    /// are not taken and the file is read in one pass, with the same alerts.
+    @Test(arguments: [11, 1 << 20])
+    func aLargeFileInTimeOrderIsReadInTwoHalvesWithTheSameAlerts(_ chunk: Int) async throws {
+        var factory = Self.factory(seed: 41)
+        var events = Self.history(&factory, everyHours: 3)
+        guard case .object(var shared) = events[60] else { Issue.record("not an object"); return }
+        for suffix in ["z", "a", "m"] {
+            shared["id"] = .string("shared-\(suffix)")
+            events.insert(.object(shared), at: 61)
+        }
+        events.insert(events[25], at: 26)
+        let rules = RuleLoader.load(try RuleSource.read(paths: [ConventionTests.repoRules]))
+        let engine = Engine(rules: rules)
+        func wholeAlerts(_ events: [JSONValue]) throws -> [String] {
+            let read = try events.map(SignInEvents.event)
+            return engine.evaluate(EngineState(), events: read, now: read.map(\.eventTime).max()!).alerts.map(AlertJSON.line)
+        }
+        let whole = try wholeAlerts(events)
+        #expect(whole.count >= 3, "\(whole)")
+        func text(_ value: JSONValue) -> String { String(decoding: value.canonicalData(), as: UTF8.self) }
+        let page = try RulesTestPaths.temporary("halves-page.json", text(.object(["value": .array(events.reversed())])))
+        let array = try RulesTestPaths.temporary("halves-array.json", "[" + events.map(text).joined(separator: ", ") + "]")
+        let lines = try RulesTestPaths.temporary("halves-lines.jsonl", events.map(text).joined(separator: "\n") + "\n")
+        for (path, layout) in [(page, JSONElementSplitter.Layout.document), (array, .document), (lines, .lines)] {
+            let halves = try await BlockingWork.shared.run {
+                HalvedFirstPass.runs(try ReadableFile(path: path), chunkSize: chunk, runLength: 5, minimumSize: 0)
+            }
+            let taken = try #require(halves, "\(path) is read in halves")
+            #expect(taken.layout == layout)
+            #expect(taken.runs.count == events.count && taken.runs.inOrder)
+            #expect(taken.runs.runs.map(\.count).reduce(0, +) == events.count)
+            let replay = try #require(try await BlockingWork.shared.run { StreamedReplay.open(path, chunkSize: chunk, runLength: 5, halvingFrom: 0) })
+            guard case .runs = replay.order else { Issue.record("\(path) is in time order"); continue }
+            let streamed = try await BlockingWork.shared.run { try replay.evaluate(engine) }
+            #expect(streamed.alerts.map(AlertJSON.line) == whole, "\(path)")
+        }
+        // Each half in time order, but not the two together: the newer half of the sign-ins
+        // first, cut so that the middle of the file falls in its last line. Read in one pass.
+        let texts = events.map(text)
+        let size = texts.reduce(0) { $0 + $1.utf8.count + 1 }
+        let cut = try #require((1..<events.count).first { k in
+            let firstPart = texts[k...].reduce(0) { $0 + $1.utf8.count + 1 }
+            return firstPart - texts.last!.utf8.count - 1 <= size / 2 && size / 2 < firstPart
+        })
+        let rotated = Array(events[cut...] + events[..<cut])
+        let joined = try RulesTestPaths.temporary("halves-joined.jsonl", rotated.map(text).joined(separator: "\n") + "\n")
+        let joinedHalves = try await BlockingWork.shared.run {
+            HalvedFirstPass.runs(try ReadableFile(path: joined), chunkSize: chunk, runLength: 5, minimumSize: 0) != nil
+        }
+        #expect(!joinedHalves, "halves out of order with each other are not taken")
+        let rejoined = try #require(try await BlockingWork.shared.run { StreamedReplay.open(joined, chunkSize: chunk, runLength: 5, halvingFrom: 0) })
+        let rejoinedAlerts = try await BlockingWork.shared.run { try rejoined.evaluate(engine) }
+        #expect(rejoinedAlerts.alerts.map(AlertJSON.line) == (try wholeAlerts(rotated)))
+        // The oldest sign-in carries a string longer than the rest of the file with `}, {` in
+        // it: the middle of the file falls before that, and the boundary found there is not one.
+        guard case .object(var hostile) = events[0] else { Issue.record("not an object"); return }
+        let rest = events.dropFirst().map(text).joined(separator: ", ").utf8.count
+        hostile["note"] = .string(String(repeating: "a", count: rest * 2) + "}, {" + String(repeating: "b", count: 100))
+        var withHostile = events
+        withHostile[0] = .object(hostile)
+        let tricked = try RulesTestPaths.temporary("halves-hostile.json", "[" + withHostile.map(text).joined(separator: ", ") + "]")
+        let (found, halves) = try await BlockingWork.shared.run { () throws -> (Int?, Bool) in
+            let file = try ReadableFile(path: tricked)
+            let size = try file.size()
+            return (HalvedFirstPass.boundary(file, layout: .document, from: size / 2, size: size),
+                    HalvedFirstPass.runs(file, chunkSize: chunk, runLength: 5, minimumSize: 0) != nil)
+        }
+        let inside = try #require(found, "a boundary is found in the string")
+        #expect(inside < text(withHostile[0]).utf8.count, "the boundary found is inside the first sign-in")
+        #expect(!halves, "the halves are not taken")
+        let replay = try #require(try await BlockingWork.shared.run { StreamedReplay.open(tricked, chunkSize: chunk, runLength: 5, halvingFrom: 0) })
+        let streamed = try await BlockingWork.shared.run { try replay.evaluate(engine) }
+        #expect(streamed.alerts.map(AlertJSON.line) == (try wholeAlerts(withHostile)))
+    }
+
     /// A file in no time order with more sign-ins than are sorted in memory is indexed in sorted
     /// stretches on disk and merged back: sign-ins sharing a time in different stretches, a
     /// repeated id, a page or JSON lines, and a scratch directory that is not there (the

@@ -128,6 +128,41 @@ import Testing
         #expect(throws: JSONElementSplitter.Unsupported.recordTooLong(offset: 0)) { _ = try split(timelineOnOneLine, .lines, limit: 16) }
     }
 
+    /// A splitter taken up at a record's first byte gives what the whole file's splitter gives
+    /// from there, and one fed up to that byte knows it stopped between records; up to a byte
+    /// inside a record (here a string holding `}, {`), it knows it did not.
+    @Test(arguments: [1, 3, 4096])
+    func aSplitterTakenUpAtARecordGivesTheRestAndTheFirstHalfKnowsItStoppedBetweenRecords(_ chunk: Int) throws {
+        let page = #"{"@odata.context": "c", "value": [{"id": "a"}, {"id": "b", "s": "x}, {y"},{"id": "c"}, {"id": "d"}], "@odata.nextLink": "n"}"#
+        let array = #"[{"id": "a"}, {"id": "b", "s": "x}, {y"},{"id": "c"}, {"id": "d"}]"#
+        let lines = "{\"id\": \"a\"}\n\n{\"id\": \"b\", \"s\": \"x}, {y\"}\n{\"id\": \"c\"}\n{\"id\": \"d\"}\n"
+        for (text, layout, inPage) in [(page, JSONElementSplitter.Layout.document, true), (array, .document, false), (lines, .lines, false)] {
+            let whole = try split(text, layout, chunk: chunk)
+            let bytes = Array(text.utf8)
+            for (offset, _) in whole.dropFirst() {
+                var resumed = JSONElementSplitter(resumingAt: offset, layout: layout, inPage: inPage)
+                var found: [(Int, String)] = []
+                let record: (Int, UnsafeRawBufferPointer) throws -> Void = { found.append(($0, String(decoding: $1, as: UTF8.self))) }
+                var start = offset
+                while start < bytes.count {
+                    try Array(bytes[start..<min(start + chunk, bytes.count)]).withUnsafeBytes { try resumed.feed($0, record: record) }
+                    start += chunk
+                }
+                try resumed.finish(record: record)
+                #expect(found.map(\.0) == whole.filter { $0.0 >= offset }.map(\.0), "\(layout) from \(offset)")
+                #expect(found.map(\.1) == whole.filter { $0.0 >= offset }.map(\.1), "\(layout) from \(offset)")
+                var first = JSONElementSplitter(layout: layout)
+                try Array(bytes[0..<offset]).withUnsafeBytes { try first.feed($0) { _, _ in } }
+                #expect(first.isBetweenRecords == (true, inPage), "\(layout) up to \(offset)")
+            }
+            // Inside the string that holds `}, {`: the brace there is not a record's.
+            let inside = Array(text.utf8).firstIndex(of: UInt8(ascii: "y"))! - 1
+            var first = JSONElementSplitter(layout: layout)
+            try Array(bytes[0..<inside]).withUnsafeBytes { try first.feed($0) { _, _ in } }
+            #expect(!first.isBetweenRecords.between, "\(layout) up to \(inside)")
+        }
+    }
+
     @Test func aFileThatStopsInsideARecordIsMalformedAtItsEnd() throws {
         #expect(throws: JSONElementSplitter.Unsupported.malformed(offset: 9)) { _ = try split(#"[{"id":1}"#, .document, chunk: 3) }
         #expect(throws: JSONElementSplitter.Unsupported.malformed(offset: 7)) { _ = try split(#"[{"id":"#, .document, chunk: 3) }

@@ -40,4 +40,39 @@ import TophhieJSON
         #expect(Array(#"{"id":7,"createdDateTime":"2024-05-01T10:00:00Z"}"#.utf8).withUnsafeBytes { index.add($0, at: 0) })
         #expect(index.entries.count == 1)
     }
+
+    /// Two halves of a file read apart and joined say what one reading says: the count, the
+    /// latest time, whether the file is in time order either way (the join itself can break
+    /// it), and the runs of each half one after the other.
+    @Test(arguments: [1, 2, 3, 4])
+    func runsOfTwoHalvesJoinedAreTheRunsOfTheWholeFile(_ runLength: Int) {
+        var random = SeededGenerator(seed: UInt64(runLength))
+        let start = Date(timeIntervalSince1970: 1_714_557_600)
+        for shape in 0..<4 {
+            var times: [Date] = (0..<9).map { start.addingTimeInterval(Double($0 * 60)) }
+            switch shape {
+            case 1: times.reverse()
+            case 2: times.swapAt(4, 5)  // out of order where a split may fall
+            case 3: times = times.map { _ in start.addingTimeInterval(Double(Int.random(in: 0..<3, using: &random) * 60)) }
+            default: break
+            }
+            var whole = ReplayRuns(length: runLength)
+            for (n, time) in times.enumerated() { whole.add(time: time, offset: n * 10, length: 9) }
+            for split in 0...times.count {
+                var first = ReplayRuns(length: runLength), second = ReplayRuns(length: runLength)
+                for n in 0..<split { first.add(time: times[n], offset: n * 10, length: 9) }
+                for n in split..<times.count { second.add(time: times[n], offset: n * 10, length: 9) }
+                let firstRuns = first.runs
+                first.append(second)
+                #expect(first.count == whole.count && first.latest == whole.latest && first.first == whole.first, "shape \(shape) split \(split)")
+                #expect(first.ascending == whole.ascending && first.descending == whole.descending, "shape \(shape) split \(split)")
+                #expect(first.runs == firstRuns + second.runs)
+                // Going on after the join is going on after the whole file.
+                var more = first, wholeMore = whole
+                more.add(time: start, offset: 1000, length: 9)
+                wholeMore.add(time: start, offset: 1000, length: 9)
+                #expect(more.inOrder == wholeMore.inOrder, "shape \(shape) split \(split)")
+            }
+        }
+    }
 }

@@ -44,9 +44,16 @@ struct StreamedReplay {
     ///   - spillLimit: entries of a file in no time order sorted in memory; each time the index
     ///     reaches it, they are written to a scratch file in `scratchDirectory` (default
     ///     `$TMPDIR`, else /tmp) as one sorted stretch.
+    ///   - halvingFrom: files this large in time order have their first pass split in two
+    ///     halves read side by side (`HalvedFirstPass`).
     static func open(_ path: String, chunkSize: Int = 1 << 20, runLength: Int = 4096, indexLimit: Int = 1 << 20,
-                     spillLimit: Int = 1 << 19, scratchDirectory: String? = nil) -> StreamedReplay? {
+                     spillLimit: Int = 1 << 19, scratchDirectory: String? = nil,
+                     halvingFrom: Int = HalvedFirstPass.minimumSize) -> StreamedReplay? {
         guard let file = try? ReadableFile(path: path) else { return nil }
+        if let halved = HalvedFirstPass.runs(file, chunkSize: chunkSize, runLength: runLength, minimumSize: halvingFrom) {
+            return StreamedReplay(file: file, layout: halved.layout, count: halved.runs.count, latest: halved.runs.latest,
+                                  order: .runs(halved.runs.inEngineOrder()))
+        }
         let readID = StreamedReplay.idReader(file)
         struct NotUsable: Error {}
         struct OutOfOrder: Error {}

@@ -22,6 +22,8 @@ public struct ReplayRuns: Sendable {
     public private(set) var ascending = true
     public private(set) var descending = true
     private var previous: Date?
+    /// The first sign-in's time.
+    public private(set) var first: Date?
     /// Set by the caller once it keeps nothing else.
     public var holdsAll = false
 
@@ -39,6 +41,7 @@ public struct ReplayRuns: Sendable {
             if time > previous { descending = false }
         }
         previous = time
+        if first == nil { first = time }
         count += 1
         latest = max(latest ?? time, time)
         if let last = runs.indices.last, runs[last].count < length {
@@ -50,6 +53,23 @@ public struct ReplayRuns: Sendable {
             runs.append(ReplayRun(start: offset, end: offset + bytes, count: 1, earliest: time, latest: time))
         }
         return inOrder
+    }
+
+    /// Takes the sign-ins of `later`, which follow these in the file: what adding each of them
+    /// after these would give, except that these runs' last one is not filled from `later`'s.
+    public mutating func append(_ later: ReplayRuns) {
+        guard let laterFirst = later.first else { return }
+        if let previous {
+            if laterFirst < previous { ascending = false }
+            if laterFirst > previous { descending = false }
+        }
+        ascending = ascending && later.ascending
+        descending = descending && later.descending
+        previous = later.previous
+        if first == nil { first = laterFirst }
+        count += later.count
+        latest = max(latest ?? later.latest!, later.latest!)
+        runs += later.runs
     }
 
     /// The runs in the order the engine takes them: from the file's oldest end.

@@ -24,14 +24,18 @@ public final class ReadableFile: @unchecked Sendable {
 
     deinit { _ = close(fd) }
 
-    /// Calls `body` with each chunk of the file from its start, at most `chunkSize` bytes each.
+    /// Calls `body` with each chunk of the file from `start` to its end (or to `end`), at most
+    /// `chunkSize` bytes each.
     /// - Throws: `FileError` (`read`), or what `body` throws.
-    public func forEachChunk(chunkSize: Int = 1 << 20, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+    public func forEachChunk(chunkSize: Int = 1 << 20, from start: Int = 0, upTo end: Int? = nil,
+                             _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
         defer { buffer.deallocate() }
-        var offset: off_t = 0
+        var offset = off_t(start)
         while true {
-            let count = pread(fd, buffer.baseAddress, chunkSize, offset)
+            let wanted = end.map { min(chunkSize, max(0, $0 - Int(offset))) } ?? chunkSize
+            if wanted == 0 { return }
+            let count = pread(fd, buffer.baseAddress, wanted, offset)
             if count < 0 {
                 if errno == EINTR { continue }
                 throw FileError(operation: "read", path: path, code: errno)
@@ -40,6 +44,14 @@ public final class ReadableFile: @unchecked Sendable {
             offset += off_t(count)
             try body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
         }
+    }
+
+    /// The file's size now.
+    /// - Throws: `FileError` (`fstat`).
+    public func size() throws -> Int {
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { throw FileError(operation: "fstat", path: path, code: errno) }
+        return Int(status.st_size)
     }
 
     /// The `count` bytes at `offset`; fewer when the file is shorter than that now.
