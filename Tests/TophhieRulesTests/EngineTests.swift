@@ -385,6 +385,22 @@ import TophhieJSON
         #expect(EngineRun.greatCircleUpperBoundKm(0, 179.9, 0, -179.9) < 23)
     }
 
+    /// Where travel cuts its places: the first at or after a time, found by halving, is the
+    /// one a walk from the front finds (times repeated, before all, after all, none).
+    @Test func theFirstPlaceNotBeforeATimeIsTheOneAWalkFinds() {
+        let start = Date(timeIntervalSince1970: 1_714_557_600)
+        let detail = AlertEvent(id: "p", time: start)
+        for count in [0, 1, 2, 7, 64] {
+            let places = (0..<count).map { n in
+                EngineState.Place(id: "p\(n)", time: start.addingTimeInterval(Double(n / 2) * 60), latitude: 0, longitude: 0, label: "", detail: detail)
+            }
+            for minute in -1...(count / 2 + 1) {
+                let time = start.addingTimeInterval(Double(minute) * 60 - (minute % 2 == 0 ? 0 : 30))
+                #expect(EngineRun.firstPlace(in: places, notBefore: time) == places.firstIndex { $0.time >= time }, "\(count) places, minute \(minute)")
+            }
+        }
+    }
+
     @Test func alertEventsCarryReadableFields() {
         let rules = loadRules("""
         title: Lockout
