@@ -182,6 +182,10 @@ import TophhieJSON
         #expect(StableHash.fnv1a128("") == "6c62272e07bb014262b821756295c58d")
         #expect(StableHash.fnv1a128("a") == "d228cb696f1a8caf78912b704e4a8964")
         #expect(StableHash.fnv1a128("foobar") == "343e1662793c64bf6f0d3597ba446f18")
+        // Longer than a small string, read through the string's buffer (the value from the FNV
+        // reference algorithm); bytes that are not contiguous, one by one.
+        #expect(StableHash.fnv1a128("The quick brown fox jumps over the lazy dog") == "68cce4cd885ea04239f02af30e297870")
+        #expect(StableHash.fnv1a128(bytes: "foobar".utf8.lazy.map { $0 }) == "343e1662793c64bf6f0d3597ba446f18")
     }
 
     /// A long list of exact values matches through sets; every value must get the answer the

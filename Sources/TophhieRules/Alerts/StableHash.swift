@@ -24,16 +24,28 @@ public enum StableHash {
         public init() {}
 
         public mutating func add(_ byte: UInt8) {
-            low ^= UInt64(byte)
-            // (high·2^64 + low) · (2^88 + 0x13b) mod 2^128
-            let (carry, product) = low.multipliedFullWidth(by: 0x13b)
-            let newHigh = high &* 0x13b &+ carry &+ (low << 24)
-            low = product
-            high = newHigh
+            State.step(&high, &low, byte)
         }
 
         public mutating func add<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
-            for byte in bytes { add(byte) }
+            // Contiguous bytes (a native string's UTF-8) are read through a buffer: stepping a
+            // string's UTF-8 view byte by byte cost more than the hash (a tenth of a replay's
+            // reading thread, hashing each sign-in's content).
+            let done = bytes.withContiguousStorageIfAvailable { buffer -> Void in
+                var high = self.high, low = self.low
+                for byte in buffer { State.step(&high, &low, byte) }
+                self.high = high
+                self.low = low
+            }
+            if done == nil { for byte in bytes { add(byte) } }
+        }
+
+        @inline(__always) static func step(_ high: inout UInt64, _ low: inout UInt64, _ byte: UInt8) {
+            low ^= UInt64(byte)
+            // (high·2^64 + low) · (2^88 + 0x13b) mod 2^128
+            let (carry, product) = low.multipliedFullWidth(by: 0x13b)
+            high = high &* 0x13b &+ carry &+ (low << 24)
+            low = product
         }
 
         public var digest: String { StableHash.hex(high) + StableHash.hex(low) }

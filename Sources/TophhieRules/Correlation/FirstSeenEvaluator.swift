@@ -21,10 +21,10 @@ extension EngineRun {
         var parts: [String] = []
         for slot in plan.firstSeenFieldSlots[c] ?? [] {
             guard let text = event.field(slot: slot)?.scalarText, !text.isEmpty else { return }
-            parts.append(spec.ignoreVersions ? EngineRun.withoutVersions(text) : text)
+            parts.append(spec.ignoreVersions ? versionless.value(text, EngineRun.withoutVersions) : text)
         }
-        let value = parts.joined(separator: " / ")
-        let valueKey = value.lowercased()
+        let value = parts.count == 1 ? parts[0] : parts.joined(separator: " / ")
+        let valueKey = folded.value(value) { $0.lowercased() }
         let groupKey = groupKeys.key(groupValues)
         let ruleKey = rule.metadata.id
         let teaches = spec.alertOn == nil || !alerting

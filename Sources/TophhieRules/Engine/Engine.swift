@@ -153,6 +153,9 @@ struct EngineRun {
     var decidedThrough: [Int: [String: Date]] = [:]
     /// The group key of the last first-seen or travel evaluation, for the next.
     var groupKeys = GroupKeyCache()
+    /// First-seen values with their versions stripped, and folded, lately.
+    var versionless = TextMemo()
+    var folded = TextMemo()
 
     init(plan: EnginePlan, settings: EngineSettings, state: EngineState, now: Date, alertOnlyAfter: Date?) {
         self.plan = plan

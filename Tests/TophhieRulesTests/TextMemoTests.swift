@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+@testable import TophhieRules
+
+/// The engine's small memos give what the function they keep gives, byte for byte: two strings
+/// Swift calls equal (é precomposed and decomposed) are different inputs here, since keys and
+/// alert ids are made of their bytes.
+@Suite struct TextMemoTests {
+    @Test func aMemoGivesWhatItsFunctionGivesAndTellsEquivalentStringsApart() {
+        var memo = TextMemo(capacity: 3)
+        var calls = 0
+        func bytes(_ text: String) -> String { calls += 1; return text.utf8.map { String($0, radix: 16) }.joined(separator: " ") }
+        let inputs = ["caf\u{E9}", "cafe\u{301}", "Edge 120.0", "caf\u{E9}", "a", "b", "c", "Edge 120.0", "", ""]
+        #expect("caf\u{E9}" == "cafe\u{301}", "Swift compares strings by canonical equivalence")
+        for input in inputs {
+            #expect(memo.value(input, bytes) == bytes(input), "\(input.debugDescription)")
+        }
+        // Each input above computed once more by the check itself; the memo's own calls are the
+        // misses: the repeated é is a hit, "Edge" is evicted by then (capacity 3), "" hits once.
+        #expect(calls == inputs.count + 8)
+    }
+
+    @Test func theGroupKeyCacheGivesTheGroupKeyOfTheseBytes() {
+        var cache = GroupKeyCache()
+        for values in [["Jane@Contoso.com"], ["Jane@Contoso.com"], ["caf\u{E9}"], ["cafe\u{301}"], ["a", "B"], ["a", "b"], ["a"], []] {
+            #expect(cache.key(values) == EngineRun.groupKey(values), "\(values)")
+            #expect(Array(cache.key(values).utf8) == Array(EngineRun.groupKey(values).utf8), "\(values)")
+        }
+        #expect(GroupKeyCache.sameBytes("", ""))
+        #expect(!GroupKeyCache.sameBytes("caf\u{E9}", "cafe\u{301}"))
+        #expect(GroupKeyCache.sameBytes(String(repeating: "x", count: 40), String(repeating: "x", count: 40)))
+    }
+}
