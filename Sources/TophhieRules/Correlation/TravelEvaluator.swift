@@ -80,7 +80,9 @@ extension EngineRun {
             // spot, since a later sign-in at a spot that fails it fails it too (same bound, longer gap).
             let placeLatitude = buffer[i].latitude, placeLongitude = buffer[i].longitude
             let bound = EngineRun.greatCircleUpperBoundKm(placeLatitude, placeLongitude, latitude, longitude)
-            if bound < spec.minDistanceKm || (gap > 0 && bound / (gap / 3600) <= spec.maxSpeedKmh) { return }
+            // Multiplied rather than divided: three divisions in a row were most of the loop's
+            // time. (A bound, so the last bit of rounding cannot matter: see greatCircleUpperBoundKm.)
+            if bound < spec.minDistanceKm || (gap > 0 && bound * 3600 <= spec.maxSpeedKmh * gap) { return }
             let spot = (placeLatitude, placeLongitude)
             if spots.contains(where: { $0 == spot }) { return }
             if spots.count < 32 { spots.append(spot) }
@@ -209,9 +211,12 @@ extension EngineRun {
     static func greatCircleUpperBoundKm(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
         var dλ = abs(lon2 - lon1)
         if dλ > 180 { dλ = 360 - dλ }
-        // Slightly above the radius used below, so rounding cannot put the bound under the distance.
-        return 6371.01 * (abs(lat2 - lat1) + dλ) * .pi / 180
+        // Slightly above the radius used below (by 2e-7 of it, far above any rounding), so
+        // rounding cannot put the bound under the distance.
+        return (abs(lat2 - lat1) + dλ) * boundKmPerDegree
     }
+
+    static let boundKmPerDegree = 6371.01 * Double.pi / 180
 
     /// Haversine distance on a sphere of the Earth's mean radius.
     static func greatCircleKm(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
