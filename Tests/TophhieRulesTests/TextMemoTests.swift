@@ -30,4 +30,14 @@ import Testing
         #expect(!GroupKeyCache.sameBytes("caf\u{E9}", "cafe\u{301}"))
         #expect(GroupKeyCache.sameBytes(String(repeating: "x", count: 40), String(repeating: "x", count: 40)))
     }
+
+    /// A group key is its values lower-cased and joined by the unit separator, whichever way it
+    /// is made: values already folded are kept as they are, others folded, ASCII or not.
+    @Test func aGroupKeyIsItsValuesFoldedAndJoined() {
+        for values in [["7c1f0c4e-0000-4000-8000-000000000001"], ["Jane@Contoso.COM"], ["85.240.12.229", "2001:DB8::1"],
+                       ["\u{C9}LODIE", "s\u{E3}o paulo", ""], ["", ""], ["a", "B", "c"]] {
+            let expected = values.map { $0.lowercased() }.joined(separator: "\u{1F}")
+            #expect(Array(EngineRun.groupKey(values).utf8) == Array(expected.utf8), "\(values)")
+        }
+    }
 }

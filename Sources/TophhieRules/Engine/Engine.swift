@@ -251,7 +251,24 @@ struct EngineRun {
     /// A group's key: its values lower-cased, joined by the unit separator (which Graph's
     /// values do not hold). One value, the usual case, is not joined.
     static func groupKey(_ values: [String]) -> String {
-        values.count == 1 ? values[0].lowercased() : values.map { $0.lowercased() }.joined(separator: "\u{1F}")
+        if values.count == 1 { return folded(values[0]) }
+        // Appended in place: `joined(separator:)` cost more than the folding.
+        var key = ""
+        key.reserveCapacity(values.reduce(0) { $0 + $1.utf8.count + 1 })
+        for (n, value) in values.enumerated() {
+            if n > 0 { key.append("\u{1F}") }
+            key.append(folded(value))
+        }
+        return key
+    }
+
+    /// `text.lowercased()`, without making a new string when that would hold the same bytes
+    /// (ASCII without capitals: the ids and addresses groups are made of).
+    static func folded(_ text: String) -> String {
+        let plain = text.utf8.withContiguousStorageIfAvailable { bytes in
+            !bytes.contains { $0 >= 0x80 || ($0 >= 0x41 && $0 <= 0x5A) }
+        }
+        return plain == true ? text : text.lowercased()
     }
 
     func references(_ correlation: Int, include matched: Set<Int>) -> Bool {
