@@ -71,7 +71,30 @@ extension JSONValue {
     }
 }
 
+extension JSONValue {
+    /// `parseSlots` for the object that starts at `start` (after any whitespace) in bytes that
+    /// go on past it: its slots, and the index just past its closing brace. Reads records that
+    /// lie side by side without finding where each ends first.
+    /// - Throws: `JSONParseError` as `parseSlots` does for the object; what follows it is not read.
+    public static func parseSlots(_ bytes: UnsafeRawBufferPointer, from start: Int, layout: JSONSlotLayout) throws -> (slots: [JSONValue?], end: Int) {
+        var slots = [JSONValue?](repeating: nil, count: layout.paths.count)
+        let end = try JSONParser.parsing(bytes) { parser in
+            parser.index = start
+            try parser.parseSlotObjectAt(layout.root, into: &slots)
+            return parser.index
+        }
+        return (slots, end)
+    }
+}
+
 extension JSONParser {
+    /// The object at `index` (after whitespace), leaving `index` just past it.
+    mutating func parseSlotObjectAt(_ nodes: [JSONSlotLayout.Node], into slots: inout [JSONValue?]) throws {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { throw error("expected an object") }
+        try parseSlotObject(nodes, depth: 0, into: &slots)
+    }
+
     mutating func parseSlotDocument(_ nodes: [JSONSlotLayout.Node], into slots: inout [JSONValue?]) throws {
         skipWhitespace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { throw error("expected an object") }

@@ -223,6 +223,40 @@ import TophhieSystem
         #expect(streamed.alerts.map(AlertJSON.line) == (try wholeAlerts(withHostile)))
     }
 
+    /// Between the two passes the file changes under the replay, keeping its length: a time
+    /// moved out of its run, a comma or a newline between two sign-ins gone, a brace gone. The
+    /// second pass, which reads a run's sign-ins one after another without splitting them again,
+    /// says the file changed (the replay then reads it the whole-file way), and never reads on.
+    @Test func aFileChangedBetweenThePassesIsSaidToHaveChanged() async throws {
+        var factory = Self.factory(seed: 43)
+        let events = Self.history(&factory, everyHours: 6)
+        func text(_ value: JSONValue) -> String { String(decoding: value.canonicalData(), as: UTF8.self) }
+        let rules = RuleLoader.load(try RuleSource.read(paths: [ConventionTests.repoRules]))
+        let engine = Engine(rules: rules)
+        let array = "[" + events.map(text).joined(separator: ", ") + "]"
+        let lines = events.map(text).joined(separator: "\n") + "\n"
+        let second = text(events[1])
+        let firstTime = try #require(events[1].value(atPath: "createdDateTime")?.stringValue)
+        let edits: [(name: String, original: String, from: String, to: String)] = [
+            ("a time moved", array, firstTime, firstTime.replacingOccurrences(of: "20", with: "19", options: [], range: firstTime.startIndex..<firstTime.index(firstTime.startIndex, offsetBy: 2))),
+            ("a comma gone", array, "}, " + second, "}  " + second),
+            ("a newline gone", lines, "}\n" + second, "} " + second),
+            ("a brace gone", array, second, " " + second.dropFirst()),
+        ]
+        for edit in edits {
+            #expect(edit.original.contains(edit.from) && edit.from.utf8.count == edit.to.utf8.count, "\(edit.name)")
+            let path = try RulesTestPaths.temporary("changed.json", edit.original)
+            let replay = try #require(try await BlockingWork.shared.run { StreamedReplay.open(path, chunkSize: 11, runLength: 1000) })
+            try edit.original.replacingOccurrences(of: edit.from, with: edit.to).write(toFile: path, atomically: false, encoding: .utf8)
+            do {
+                _ = try await BlockingWork.shared.run { try replay.evaluate(engine) }
+                Issue.record("\(edit.name): read on")
+            } catch let error as SignInEventError {
+                #expect(error.description.contains("the file changed while it was read"), "\(edit.name): \(error)")
+            }
+        }
+    }
+
     /// A file in no time order with more sign-ins than are sorted in memory is indexed in sorted
     /// stretches on disk and merged back: sign-ins sharing a time in different stretches, a
     /// repeated id, a page or JSON lines, and a scratch directory that is not there (the

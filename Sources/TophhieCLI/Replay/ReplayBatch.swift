@@ -47,6 +47,34 @@ enum ReplayBatch {
         guard bytes.count == run.end - run.start else { throw changed }
         var found: [(event: any RuleEvent, offset: Int)] = []
         found.reserveCapacity(run.count)
+        if let slots = engine.eventLayout {
+            // Record after record from the run's first byte, each parse ending at its record's
+            // closing brace: splitting the run again first was a seventh of the reading thread.
+            try bytes.withUnsafeBytes { raw in
+                var index = 0
+                while true {
+                    // Between records: a comma (a document's array) or a newline (JSON lines).
+                    var separators = 0
+                    while index < raw.count {
+                        let b = raw[index]
+                        if b == 0x20 || b == 0x09 || b == 0x0D { index += 1; continue }
+                        if b == (layout == .lines ? 0x0A : UInt8(ascii: ",")) { separators += 1; index += 1; continue }
+                        if b == 0x0A, layout != .lines { index += 1; continue }
+                        break
+                    }
+                    guard index < raw.count else { break }
+                    guard found.isEmpty ? separators == 0 : (layout == .lines ? separators > 0 : separators == 1) else { throw changed }
+                    guard let (event, end) = try? slots.event(raw, from: index), event.eventTime >= run.earliest, event.eventTime <= run.latest else {
+                        throw changed
+                    }
+                    found.append((event, run.start + index))
+                    index = end
+                }
+            }
+            guard found.count == run.count else { throw changed }
+            found.sort { ($0.event.eventTime, $0.event.eventID, $0.offset) < ($1.event.eventTime, $1.event.eventID, $1.offset) }
+            return found.map(\.event)
+        }
         var splitter = JSONElementSplitter(layout: layout)
         // Records between their first and last byte: an array's elements once bracketed, or lines.
         let record: (Int, UnsafeRawBufferPointer) throws -> Void = { offset, record in

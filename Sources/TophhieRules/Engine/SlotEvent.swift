@@ -72,6 +72,21 @@ public final class EventLayout: Sendable {
         do { values = try JSONValue.parseSlots(bytes, layout: json, untilFilled: untilFilled) } catch let failure as JSONParseError {
             throw SignInEventError("not a valid sign-in object (\(failure))")
         }
+        return try event(values)
+    }
+
+    /// The sign-in object that starts at `start` in bytes that go on past it (records side by
+    /// side), and the index just past it.
+    /// - Throws: `SignInEventError` as `event` does.
+    public func event(_ bytes: UnsafeRawBufferPointer, from start: Int) throws -> (event: SlotEvent, end: Int) {
+        let read: (slots: [JSONValue?], end: Int)
+        do { read = try JSONValue.parseSlots(bytes, from: start, layout: json) } catch let failure as JSONParseError {
+            throw SignInEventError("not a valid sign-in object (\(failure))")
+        }
+        return (try event(read.slots), read.end)
+    }
+
+    private func event(_ values: [JSONValue?]) throws -> SlotEvent {
         guard let id = values[idPlace]?.scalarText, !id.isEmpty else { throw SignInEventError("a sign-in has no 'id'") }
         guard let timeText = values[timePlace]?.stringValue else {
             throw SignInEventError("sign-in '\(id)' has no 'createdDateTime'")
