@@ -219,7 +219,7 @@ struct EngineRun {
                 observeFirstSeen(c, event: event, alerting: plan.firstSeenAlerting[c].map { !$0.isDisjoint(with: matchedSet) } ?? true)
             }
             for c in plan.travel where references(c, include: matchedSet) {
-                observeTravel(c, event: event)
+                observeTravel(c, event: event, detail: prepared.placeDetail)
             }
             if !windowsClosed && !plan.fedDetections.isDisjoint(with: matchedSet) {
                 // Sized once: growing from empty resized each stored event's table two or three times.

@@ -10,11 +10,15 @@ public final class PreparedEvent: Sendable {
     let matched: [Int]
     /// `event.revision`, once.
     let revision: String?
+    /// The readable fields a travel place keeps (`AlertFactory.alertEvent`), when a travel
+    /// rule will place it: worked out beside the engine rather than in it.
+    let placeDetail: AlertEvent?
 
-    init(event: any RuleEvent, matched: [Int], revision: String?) {
+    init(event: any RuleEvent, matched: [Int], revision: String?, placeDetail: AlertEvent? = nil) {
         self.event = event
         self.matched = matched
         self.revision = revision
+        self.placeDetail = placeDetail
     }
 }
 
@@ -29,7 +33,9 @@ extension Engine {
             for index in plan.matchers.indices where plan.matchers[index].matches(event, texts) {
                 matched.append(index)
             }
-            return PreparedEvent(event: event, matched: matched, revision: event.revision)
+            let placed = !plan.placedDetections.isEmpty && matched.contains { plan.placedDetections.contains($0) }
+            return PreparedEvent(event: event, matched: matched, revision: event.revision,
+                                 placeDetail: placed ? AlertFactory.alertEvent(event) : nil)
         }
     }
 }
