@@ -60,6 +60,20 @@ import TophhieSystem
         return events
     }
 
+    /// `history`, with three more sign-ins at the time of the one at `sharedAt` (other ids) and
+    /// the one at `repeated` repeated after itself, oldest first.
+    static func historySharingTimes(seed: UInt64, everyHours: Int, sharedAt: Int, repeated: Int) throws -> [JSONValue] {
+        var factory = Self.factory(seed: seed)
+        var events = Self.history(&factory, everyHours: everyHours)
+        guard case .object(var shared) = events[sharedAt] else { throw SignInEventError("the factory's sign-in is not an object") }
+        for suffix in ["z", "a", "m"] {
+            shared["id"] = .string("shared-\(suffix)")
+            events.insert(.object(shared), at: sharedAt + 1)
+        }
+        events.insert(events[repeated], at: repeated + 1)
+        return events
+    }
+
     /// The streamed replay (two passes, batches in event-time order) must give the alerts the
     /// whole-file replay gives: records cut across chunks, newest first as Graph pages come, a
     /// repeated id, and an id re-published with other content.
@@ -111,15 +125,8 @@ import TophhieSystem
     /// replay's each time.
     @Test(arguments: [(3, 4), (5, 1000), (64, 7)])
     func filesInTimeOrderAreReadInRunsWithTheSameAlerts(_ runLength: Int, _ indexLimit: Int) async throws {
-        var factory = Self.factory(seed: 31)
-        var events = Self.history(&factory, everyHours: 5)
         // Three sign-ins sharing one time, and a repeated one, where runs will cut them apart.
-        guard case .object(var shared) = events[40] else { Issue.record("not an object"); return }
-        for suffix in ["z", "a", "m"] {
-            shared["id"] = .string("shared-\(suffix)")
-            events.insert(.object(shared), at: 41)
-        }
-        events.insert(events[20], at: 21)
+        let events = try Self.historySharingTimes(seed: 31, everyHours: 5, sharedAt: 40, repeated: 20)
         let rules = RuleLoader.load(try RuleSource.read(paths: [ConventionTests.repoRules]))
         let engine = Engine(rules: rules)
         let whole = engine.evaluate(EngineState(), events: try events.map(SignInEvents.event), now: try events.map(SignInEvents.event).map(\.eventTime).max()!)
@@ -151,14 +158,7 @@ import TophhieSystem
     /// are not taken and the file is read in one pass, with the same alerts.
     @Test(arguments: [11, 1 << 20])
     func aLargeFileInTimeOrderIsReadInTwoHalvesWithTheSameAlerts(_ chunk: Int) async throws {
-        var factory = Self.factory(seed: 41)
-        var events = Self.history(&factory, everyHours: 3)
-        guard case .object(var shared) = events[60] else { Issue.record("not an object"); return }
-        for suffix in ["z", "a", "m"] {
-            shared["id"] = .string("shared-\(suffix)")
-            events.insert(.object(shared), at: 61)
-        }
-        events.insert(events[25], at: 26)
+        let events = try Self.historySharingTimes(seed: 41, everyHours: 3, sharedAt: 60, repeated: 25)
         let rules = RuleLoader.load(try RuleSource.read(paths: [ConventionTests.repoRules]))
         let engine = Engine(rules: rules)
         func wholeAlerts(_ events: [JSONValue]) throws -> [String] {
