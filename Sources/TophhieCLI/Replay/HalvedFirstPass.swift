@@ -12,6 +12,9 @@ import TophhieSystem
 /// splitter indeed reaches between two records. Anything else (a brace, comma and brace inside a
 /// string, a record that does not read, a half out of time order) gives nil, and the caller
 /// reads the file in one pass as before, with its checks and messages.
+///
+/// It waits for the second half (`SecondThread`): call it from a blocking-work thread, as replay
+/// does, never from Swift's cooperative pool.
 enum HalvedFirstPass {
     /// Files smaller than this are read in one pass: a second thread is not worth it.
     static let minimumSize = 8 << 20
