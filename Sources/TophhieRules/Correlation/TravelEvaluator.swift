@@ -9,7 +9,8 @@ extension EngineRun {
     static let latitudeSlot = FieldSlot.intern(latitudePath)
     static let longitudeSlot = FieldSlot.intern(longitudePath)
 
-    mutating func observeTravel(_ c: Int, event: any RuleEvent) {
+    /// - Parameter detail: the event's `AlertFactory.alertEvent`, when it was worked out already.
+    mutating func observeTravel(_ c: Int, event: any RuleEvent, detail: AlertEvent? = nil) {
         let rule = plan.correlationRefs[c]
         guard case .impossibleTravel(let spec) = rule.kind,
               let latitude = event.field(slot: EngineRun.latitudeSlot)?.doubleValue,
@@ -22,7 +23,7 @@ extension EngineRun {
         }
         let groupKey = groupKeys.key(groupValues)
         let ruleKey = rule.metadata.id
-        let alertEvent = AlertFactory.alertEvent(event)
+        let alertEvent = detail ?? AlertFactory.alertEvent(event)
         let here = EngineState.Place(id: event.eventID, time: event.eventTime, latitude: latitude, longitude: longitude,
                                      label: alertEvent.location ?? String(format: "%.2f,%.2f", latitude, longitude), detail: alertEvent)
         // Swapped out of the state while it changes, so inserting does not copy the whole list;

@@ -219,7 +219,7 @@ struct EngineRun {
                 observeFirstSeen(c, event: event, alerting: plan.firstSeenAlerting[c].map { alerting in matched.contains { alerting.contains($0) } } ?? true)
             }
             for c in plan.travel where references(c, include: matched) {
-                observeTravel(c, event: event)
+                observeTravel(c, event: event, detail: prepared.placeDetail)
             }
             if !windowsClosed, let kept = prepared.kept ?? plan.kept(event, matched: matched) {
                 added.append(EngineState.StoredEvent(id: id, time: event.eventTime, rules: kept.rules, values: kept.values))

@@ -10,14 +10,19 @@ public final class PreparedEvent: Sendable {
     let matched: [Int]
     /// `event.revision`, once.
     let revision: String?
+    /// The readable fields a travel place keeps (`AlertFactory.alertEvent`), when a travel
+    /// rule will place it: worked out beside the engine rather than in it.
+    let placeDetail: AlertEvent?
     /// What windowed correlations keep of it (`EnginePlan.kept`), when it matched a rule that
     /// feeds one.
     let kept: (rules: [String], values: [String: String])?
 
-    init(event: any RuleEvent, matched: [Int], revision: String?, kept: (rules: [String], values: [String: String])? = nil) {
+    init(event: any RuleEvent, matched: [Int], revision: String?, placeDetail: AlertEvent? = nil,
+         kept: (rules: [String], values: [String: String])? = nil) {
         self.event = event
         self.matched = matched
         self.revision = revision
+        self.placeDetail = placeDetail
         self.kept = kept
     }
 }
@@ -48,7 +53,10 @@ extension Engine {
             for index in plan.matchers.indices where plan.matchers[index].matches(event, texts) {
                 matched.append(index)
             }
-            return PreparedEvent(event: event, matched: matched, revision: event.revision, kept: plan.kept(event, matched: matched))
+            let placed = !plan.placedDetections.isEmpty && matched.contains { plan.placedDetections.contains($0) }
+            return PreparedEvent(event: event, matched: matched, revision: event.revision,
+                                 placeDetail: placed ? AlertFactory.alertEvent(event) : nil,
+                                 kept: plan.kept(event, matched: matched))
         }
     }
 }
