@@ -13,32 +13,12 @@ public final class PreparedEvent: Sendable {
     /// The readable fields a travel place keeps (`AlertFactory.alertEvent`), when a travel
     /// rule will place it: worked out beside the engine rather than in it.
     let placeDetail: AlertEvent?
-    /// What windowed correlations keep of it (`EnginePlan.kept`), when it matched a rule that
-    /// feeds one.
-    let kept: (rules: [String], values: [String: String])?
 
-    init(event: any RuleEvent, matched: [Int], revision: String?, placeDetail: AlertEvent? = nil,
-         kept: (rules: [String], values: [String: String])? = nil) {
+    init(event: any RuleEvent, matched: [Int], revision: String?, placeDetail: AlertEvent? = nil) {
         self.event = event
         self.matched = matched
         self.revision = revision
         self.placeDetail = placeDetail
-        self.kept = kept
-    }
-}
-
-extension EnginePlan {
-    /// What a stored event keeps of `event` for windowed correlations: the keys of the fed
-    /// detections it matched, sorted, and the values of `keptSlots` it has; nil when it matched
-    /// no fed detection. Pure, so a replay works it out on its reading thread.
-    func kept(_ event: any RuleEvent, matched: [Int]) -> (rules: [String], values: [String: String])? {
-        guard matched.contains(where: fedDetections.contains) else { return nil }
-        // Sized once: growing from empty resized each stored event's table two or three times.
-        var values = [String: String](minimumCapacity: keptSlots.count)
-        for (name, slot) in keptSlots {
-            if let text = event.field(slot: slot)?.scalarText { values[name] = text }
-        }
-        return (matched.filter(fedDetections.contains).map { detectionRefs[$0].metadata.id }.sorted(), values)
     }
 }
 
@@ -55,8 +35,7 @@ extension Engine {
             }
             let placed = !plan.placedDetections.isEmpty && matched.contains { plan.placedDetections.contains($0) }
             return PreparedEvent(event: event, matched: matched, revision: event.revision,
-                                 placeDetail: placed ? AlertFactory.alertEvent(event) : nil,
-                                 kept: plan.kept(event, matched: matched))
+                                 placeDetail: placed ? AlertFactory.alertEvent(event) : nil)
         }
     }
 }
