@@ -209,19 +209,19 @@ struct EngineRun {
             if let revision { state.revisions![id] = revision }
             fresh.insert(id)
 
+            // A handful of indices, ascending: looked through, not made into a set for each event.
             let matched = prepared.matched
             guard !matched.isEmpty else { continue }
-            let matchedSet = Set(matched)
             for index in matched where plan.standaloneDetections.contains(index) {
                 emitSingle(index, event: event)
             }
-            for c in plan.firstSeen where references(c, include: matchedSet) {
-                observeFirstSeen(c, event: event, alerting: plan.firstSeenAlerting[c].map { !$0.isDisjoint(with: matchedSet) } ?? true)
+            for c in plan.firstSeen where references(c, include: matched) {
+                observeFirstSeen(c, event: event, alerting: plan.firstSeenAlerting[c].map { alerting in matched.contains { alerting.contains($0) } } ?? true)
             }
-            for c in plan.travel where references(c, include: matchedSet) {
+            for c in plan.travel where references(c, include: matched) {
                 observeTravel(c, event: event, detail: prepared.placeDetail)
             }
-            if !windowsClosed && !plan.fedDetections.isDisjoint(with: matchedSet) {
+            if !windowsClosed && matched.contains(where: plan.fedDetections.contains) {
                 // Sized once: growing from empty resized each stored event's table two or three times.
                 var values = [String: String](minimumCapacity: plan.keptSlots.count)
                 for (name, slot) in plan.keptSlots {
@@ -271,7 +271,7 @@ struct EngineRun {
         return plain == true ? text : text.lowercased()
     }
 
-    func references(_ correlation: Int, include matched: Set<Int>) -> Bool {
+    func references(_ correlation: Int, include matched: [Int]) -> Bool {
         plan.references[correlation].contains { if case .detection(let d) = $0 { return matched.contains(d) }; return false }
     }
 
