@@ -39,7 +39,8 @@ enum ReplayBatch {
         return events
     }
 
-    /// One run's sign-ins, read whole and split again, in the engine's order (time, id, place).
+    /// One run's sign-ins, read whole and parsed record after record (split again first when the
+    /// rules read whole records), in the engine's order (time, id, place).
     /// - Throws: `SignInEventError` when the run no longer holds what the first pass found.
     static func read(_ run: ReplayRun, layout: JSONElementSplitter.Layout, file: ReadableFile, engine: Engine) throws -> [any RuleEvent] {
         let bytes = try file.read(at: run.start, count: run.end - run.start)
@@ -49,7 +50,7 @@ enum ReplayBatch {
         found.reserveCapacity(run.count)
         if let slots = engine.eventLayout {
             // Record after record from the run's first byte, each parse ending at its record's
-            // closing brace: splitting the run again first was a seventh of the reading thread.
+            // closing brace: splitting the run again first was a tenth of the reading thread.
             try bytes.withUnsafeBytes { raw in
                 var index = 0
                 while true {
