@@ -96,7 +96,8 @@ public struct JSONElementSplitter {
         }
     }
 
-    private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 }
+    /// Whether `b` is JSON whitespace.
+    public static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 }
 
     /// Reads the next bytes of the file, calling `record` with each complete record's file
     /// offset and bytes. The bytes are lent for the call only: a record inside the chunk is

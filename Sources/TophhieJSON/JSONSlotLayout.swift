@@ -96,9 +96,7 @@ extension JSONParser {
     }
 
     mutating func parseSlotDocument(_ nodes: [JSONSlotLayout.Node], into slots: inout [JSONValue?]) throws {
-        skipWhitespace()
-        guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { throw error("expected an object") }
-        try parseSlotObject(nodes, depth: 0, into: &slots)
+        try parseSlotObjectAt(nodes, into: &slots)
         if stopped { return }
         skipWhitespace()
         guard index == bytes.count else { throw error("unexpected text after the value") }

@@ -69,7 +69,7 @@ enum HalvedFirstPass {
         guard let head = try? file.read(at: 0, count: 1 << 16) else { return nil }
         var start = 0
         if head.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
-        while start < head.count, [0x20, 0x0A, 0x0D, 0x09].contains(head[start]) { start += 1 }
+        while start < head.count, JSONElementSplitter.isSpace(head[start]) { start += 1 }
         guard start < head.count else { return nil }
         if head[start] == UInt8(ascii: "[") { return (.document, false) }
         guard head[start] == UInt8(ascii: "{") else { return nil }
@@ -85,7 +85,6 @@ enum HalvedFirstPass {
     /// half's splitter not being between records there).
     static func boundary(_ file: ReadableFile, layout: JSONElementSplitter.Layout, from: Int, size: Int) -> Int? {
         guard let window = try? file.read(at: from, count: min(searchLength, size - from)) else { return nil }
-        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 }
         if layout == .lines {
             guard let newline = window.firstIndex(of: 0x0A), from + newline + 1 < size else { return nil }
             return from + newline + 1
@@ -94,10 +93,10 @@ enum HalvedFirstPass {
         while i < window.count {
             guard window[i] == UInt8(ascii: "}") else { i += 1; continue }
             var j = i + 1
-            while j < window.count, isSpace(window[j]) { j += 1 }
+            while j < window.count, JSONElementSplitter.isSpace(window[j]) { j += 1 }
             guard j < window.count, window[j] == UInt8(ascii: ",") else { i += 1; continue }
             j += 1
-            while j < window.count, isSpace(window[j]) { j += 1 }
+            while j < window.count, JSONElementSplitter.isSpace(window[j]) { j += 1 }
             if j < window.count, window[j] == UInt8(ascii: "{") { return from + j }
             i += 1
         }
