@@ -50,17 +50,13 @@ public struct JSONPage: Sendable {
     public static func extents(_ bytes: UnsafeRawBufferPointer, arrayMember: String) throws -> (members: [String: JSONValue], elements: [Range<Int>]?) {
         let scanner = JSONExtentScanner(bytes: bytes)
         var members: [String: JSONValue] = [:]
-        var elements: [Range<Int>]?
-        for member in try scanner.members(ofObjectAt: scanner.firstValue()) {
-            if member.key == arrayMember, bytes[member.value.lowerBound] == UInt8(ascii: "[") {
-                elements = try scanner.elements(ofArrayAt: member.value.lowerBound)
-            } else {
-                do { members[member.key] = try JSONValue.parse(UnsafeRawBufferPointer(rebasing: bytes[member.value])) } catch let error as JSONParseError {
-                    throw JSONParseError(offset: member.value.lowerBound + error.offset, message: error.message)
-                }
+        let object = try scanner.members(ofObjectAt: scanner.firstValue(), expanding: arrayMember)
+        for member in object.members where !(member.key == arrayMember && bytes[member.value.lowerBound] == UInt8(ascii: "[")) {
+            do { members[member.key] = try JSONValue.parse(UnsafeRawBufferPointer(rebasing: bytes[member.value])) } catch let error as JSONParseError {
+                throw JSONParseError(offset: member.value.lowerBound + error.offset, message: error.message)
             }
         }
-        return (members, elements)
+        return (members, object.elements)
     }
 
     /// One element found by `extents`, read strictly: its value, or why it could not be read.
@@ -75,7 +71,7 @@ public struct JSONPage: Sendable {
     /// The `id` string of a damaged element, when that member can be read on its own.
     private static func idMember(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> String? {
         let scanner = JSONExtentScanner(bytes: bytes)
-        guard bytes[range.lowerBound] == UInt8(ascii: "{"), let members = try? scanner.members(ofObjectAt: range.lowerBound) else { return nil }
+        guard bytes[range.lowerBound] == UInt8(ascii: "{"), let members = try? scanner.members(ofObjectAt: range.lowerBound).members else { return nil }
         guard let id = members.first(where: { $0.key == "id" }),
               case .string(let text)? = try? JSONValue.parse(UnsafeRawBufferPointer(rebasing: bytes[id.value])) else { return nil }
         return text
@@ -146,12 +142,16 @@ struct JSONExtentScanner {
         return end
     }
 
-    /// The members of the object at `start`: each key (read strictly) and its value's extent.
-    func members(ofObjectAt start: Int) throws -> [(key: String, value: Range<Int>)] {
+    /// The members of the object at `start`: each key (read strictly) and its value's extent,
+    /// and the elements of the array member named `arrayMember` (the last, if it repeats).
+    /// - Complexity: O(n), the array walked once: finding its end and then its elements read a
+    ///   Graph page twice, a third of a poll with nothing new.
+    func members(ofObjectAt start: Int, expanding arrayMember: String? = nil) throws -> (members: [(key: String, value: Range<Int>)], elements: [Range<Int>]?) {
         guard start < bytes.count, bytes[start] == UInt8(ascii: "{") else { throw JSONParseError(offset: start, message: "expected an object") }
         var index = skipWhitespace(start + 1)
         var members: [(key: String, value: Range<Int>)] = []
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { return members }
+        var elements: [Range<Int>]?
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { return (members, elements) }
         while true {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw JSONParseError(offset: index, message: "expected a member name in quotes") }
             let keyEnd = try end(ofStringAt: index)
@@ -159,22 +159,29 @@ struct JSONExtentScanner {
             index = skipWhitespace(keyEnd)
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw JSONParseError(offset: index, message: "expected ':' after a member name") }
             index = skipWhitespace(index + 1)
-            let valueEnd = try end(ofValueAt: index)
+            let valueEnd: Int
+            if key == arrayMember, index < bytes.count, bytes[index] == UInt8(ascii: "[") {
+                let array = try self.elements(ofArrayAt: index)
+                elements = array.elements
+                valueEnd = array.end
+            } else {
+                valueEnd = try end(ofValueAt: index)
+            }
             guard valueEnd > index else { throw JSONParseError(offset: index, message: "expected a value") }
             members.append((key, index..<valueEnd))
             index = skipWhitespace(valueEnd)
             guard index < bytes.count else { throw JSONParseError(offset: index, message: "unexpected end of input in an object") }
             if bytes[index] == UInt8(ascii: ",") { index = skipWhitespace(index + 1); continue }
-            if bytes[index] == UInt8(ascii: "}") { return members }
+            if bytes[index] == UInt8(ascii: "}") { return (members, elements) }
             throw JSONParseError(offset: index, message: "expected ',' or '}' in an object")
         }
     }
 
-    /// The extents of the elements of the array at `start`.
-    func elements(ofArrayAt start: Int) throws -> [Range<Int>] {
+    /// The extents of the elements of the array at `start`, and where the array ends (exclusive).
+    func elements(ofArrayAt start: Int) throws -> (elements: [Range<Int>], end: Int) {
         var index = skipWhitespace(start + 1)
         var elements: [Range<Int>] = []
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") { return elements }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") { return (elements, index + 1) }
         while true {
             let valueEnd = try end(ofValueAt: index)
             guard valueEnd > index else { throw JSONParseError(offset: index, message: "expected a value") }
@@ -182,7 +189,7 @@ struct JSONExtentScanner {
             index = skipWhitespace(valueEnd)
             guard index < bytes.count else { throw JSONParseError(offset: index, message: "unexpected end of input in an array") }
             if bytes[index] == UInt8(ascii: ",") { index = skipWhitespace(index + 1); continue }
-            if bytes[index] == UInt8(ascii: "]") { return elements }
+            if bytes[index] == UInt8(ascii: "]") { return (elements, index + 1) }
             throw JSONParseError(offset: index, message: "expected ',' or ']' in an array")
         }
     }

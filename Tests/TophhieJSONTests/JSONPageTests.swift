@@ -53,10 +53,27 @@ import Testing
         #expect(page.members["value"] == .object(["id": .string("a")]))
     }
 
+    /// The array is walked once for its elements and its end: the members after it must start
+    /// where it ends, brackets and quotes inside its strings notwithstanding.
+    @Test(arguments: [
+        (#"{"a":1,"value":[{"id":"x]"}, [[],"}"] , "]"],"n":"m"}"#, [#"{"id":"x]"}"#, #"[[],"}"]"#, #""]""#], ["a": .int(1), "n": .string("m")]),
+        (#"{"value":[],"n":"m"}"#, [], ["n": .string("m")]),
+        (#"{"value" : [ 7 ] ,"n":"m","a":1}"#, ["7"], ["a": .int(1), "n": .string("m")]),
+    ] as [(String, [String], [String: JSONValue])])
+    func extentsFindTheElementsAndTheMembersAfterThem(text: String, elements: [String], members: [String: JSONValue]) throws {
+        let bytes = Array(text.utf8)
+        let page = try bytes.withUnsafeBytes { raw in
+            let page = try JSONPage.extents(raw, arrayMember: "value")
+            return (members: page.members, elements: page.elements.map { $0.map { String(decoding: raw[$0], as: UTF8.self) } })
+        }
+        #expect(page.elements == elements)
+        #expect(page.members == members)
+    }
+
     @Test(arguments: [
         (#"{"value":[{"id":"a\#u{01}"#, "unterminated string"),
-        (#"{"value":[{"id":"a\#u{01}"}"#, "unexpected end of input"),
-        (#"{"value":[{"id":"a\#u{01}"}}],"x":1}"#, "expected ',' or '}' in an object"),
+        (#"{"value":[{"id":"a\#u{01}"}"#, "unexpected end of input in an array"),
+        (#"{"value":[{"id":"a\#u{01}"}}],"x":1}"#, "expected ',' or ']' in an array"),
         (#"{"value":[{"id":"a\#u{01}"}],"x":}"#, "expected a value"),
         (#"{"value":[{"id":"a\#u{01}"} {"id":"b"}]}"#, "expected ',' or ']' in an array"),
         (#"["value"]"#, "expected an object"),
