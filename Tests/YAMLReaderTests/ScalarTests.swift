@@ -23,6 +23,21 @@ import YAMLReader
         #expect(scalar.style == .doubleQuoted)
     }
 
+    /// Text outside ASCII, as written in each style, one byte to four in UTF-8.
+    @Test(arguments: [
+        ("café ☕ 𝄞 ß", "café ☕ 𝄞 ß", YAMLScalarStyle.plain),
+        ("'Zürich ☕ 𝄞'", "Zürich ☕ 𝄞", .singleQuoted),
+        ("\"Zürich ☕ 𝄞\"", "Zürich ☕ 𝄞", .doubleQuoted),
+        ("|\n  Zürich\n  ☕ 𝄞\n", "Zürich\n☕ 𝄞\n", .literal),
+    ])
+    func textOutsideASCII(_ input: String, _ expected: String, _ style: YAMLScalarStyle) throws {
+        let scalar = try Self.scalar(input)
+        #expect(scalar.text == expected)
+        #expect(scalar.style == style)
+        let mapping = try YAMLReader.document("Zürich ☕: \(input.hasPrefix("|") ? "x" : input)\n")
+        #expect(mapping.jsonText.contains("Zürich ☕"))
+    }
+
     @Test(arguments: [
         ("\"a\n  b\"", "a b"),
         ("\"a  \n  b\"", "a b"),

@@ -48,7 +48,7 @@ extension YAMLParser {
             try checkPlainStart(flow: false)
             var text: [Unicode.Scalar] = []
             scanPlainLine(flow: false, into: &text)
-            key = YAMLNode(.scalar(YAMLScalar(text: String(String.UnicodeScalarView(text)), style: .plain)), at: start)
+            key = YAMLNode(.scalar(YAMLScalar(text: String(scalars: text), style: .plain)), at: start)
         }
         skipWhite()
         guard isAtValueIndicator(flow: false) else {

@@ -83,7 +83,7 @@ extension YAMLParser {
         default:
             try checkPlainStart(flow: false)
             scanPlainLine(flow: false, into: &plainText)
-            node = YAMLNode(.scalar(YAMLScalar(text: String(String.UnicodeScalarView(plainText)), style: .plain)), at: start)
+            node = YAMLNode(.scalar(YAMLScalar(text: String(scalars: plainText), style: .plain)), at: start)
             isPlain = true
         }
 
@@ -102,7 +102,7 @@ extension YAMLParser {
         if isPlain {
             try continuePlain(&plainText, minSpaces: parentIndent + 1, flow: false)
             try finishLine()
-            return YAMLNode(.scalar(YAMLScalar(text: String(String.UnicodeScalarView(plainText)), style: .plain)), at: start)
+            return YAMLNode(.scalar(YAMLScalar(text: String(scalars: plainText), style: .plain)), at: start)
         }
         try finishLine()
         return node

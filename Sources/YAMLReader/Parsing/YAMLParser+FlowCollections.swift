@@ -109,7 +109,7 @@ extension YAMLParser {
             var text: [Unicode.Scalar] = []
             scanPlainLine(flow: true, into: &text)
             try continuePlain(&text, minSpaces: context.minSpaces, flow: true)
-            return YAMLNode(.scalar(YAMLScalar(text: String(String.UnicodeScalarView(text)), style: .plain)), at: start)
+            return YAMLNode(.scalar(YAMLScalar(text: String(scalars: text), style: .plain)), at: start)
         }
     }
 

@@ -98,7 +98,7 @@ extension YAMLParser {
             result.append(contentsOf: repeatElement("\n" as Unicode.Scalar, count: text.trailingEmptyLines))
         }
         let style: YAMLScalarStyle = isFolded ? .folded : .literal
-        return YAMLNode(.scalar(YAMLScalar(text: String(String.UnicodeScalarView(result)), style: style)), at: start)
+        return YAMLNode(.scalar(YAMLScalar(text: String(scalars: result), style: style)), at: start)
     }
 
     /// Finds the content indentation from the first non-empty line, without moving.

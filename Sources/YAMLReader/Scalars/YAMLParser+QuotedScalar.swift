@@ -23,10 +23,10 @@ extension YAMLParser {
                     source.advance()
                     continue
                 }
-                return YAMLNode(.scalar(YAMLScalar(text: String(String.UnicodeScalarView(text)), style: .singleQuoted)), at: start)
+                return YAMLNode(.scalar(YAMLScalar(text: String(scalars: text), style: .singleQuoted)), at: start)
             case "\"" where isDouble:
                 source.advance()
-                return YAMLNode(.scalar(YAMLScalar(text: String(String.UnicodeScalarView(text)), style: .doubleQuoted)), at: start)
+                return YAMLNode(.scalar(YAMLScalar(text: String(scalars: text), style: .doubleQuoted)), at: start)
             case "\\" where isDouble && source.peek(1) == "\n":
                 // An escaped line break joins the lines without a space; white space before it stays.
                 source.advance(by: 2)

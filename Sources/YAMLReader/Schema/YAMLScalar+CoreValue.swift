@@ -41,14 +41,14 @@ enum CoreSchema {
             let radix: UInt32 = s[1] == "o" ? 8 : 16
             let digits = s[2...]
             guard digits.allSatisfy({ ($0.hexDigitValue ?? 99) < radix }) else { return nil }
-            let text = String(String.UnicodeScalarView(digits))
+            let text = String(scalars: digits)
             if let value = Int64(text, radix: Int(radix)) { return .int(value) }
             return .float(digits.reduce(0.0) { $0 * Double(radix) + Double($1.hexDigitValue ?? 0) })
         }
         var body = s[...]
         if let first = body.first, first == "-" || first == "+" { body = body.dropFirst() }
         guard !body.isEmpty, body.allSatisfy(\.isDecimalDigit) else { return nil }
-        let text = String(String.UnicodeScalarView(s.first == "+" ? s[1...] : s[...]))
+        let text = String(scalars: s.first == "+" ? s[1...] : s[...])
         if let value = Int64(text) { return .int(value) }
         return Double(text).map { .float($0) }
     }
