@@ -170,8 +170,21 @@ extension EngineRun {
     struct StoredReading {
         let isNew: [Bool]
         private let recent: [EngineState.StoredEvent]
-        private var groups: [[String]: [(key: String, values: [String])?]] = [:]
         private var byRule: [String: [Int]]?
+        /// Per set of group paths: its number in `tables`.
+        private var tableNumbers: [[String]: Int] = [:]
+        private var tablePaths: [[String]] = []
+        /// Per set of group paths, per stored event: its group, once asked for. Only the events
+        /// of the rules a correlation references are asked: working out every stored event's
+        /// group for every correlation was a sixth of a replay of many people's sign-ins.
+        private var tables: [[GroupSlot]] = []
+        private var keys = GroupKeyCache()
+
+        private enum GroupSlot {
+            case unread
+            case absent
+            case present(key: String, values: [String])
+        }
 
         init(recent: [EngineState.StoredEvent], fresh: Set<String>) {
             self.recent = recent
@@ -192,22 +205,36 @@ extension EngineRun {
             return byRule![key] ?? []
         }
 
-        /// Each stored event's group under `paths`: the folded values joined, and the values;
-        /// nil for an event without them all.
-        mutating func groups(_ paths: [String]) -> [(key: String, values: [String])?] {
-            if let known = groups[paths] { return known }
-            var keys = GroupKeyCache()
-            let found = recent.indices.map { index -> (key: String, values: [String])? in
-                var values: [String] = []
-                values.reserveCapacity(paths.count)
-                for path in paths {
-                    guard let value = recent[index].values[path] else { return nil }
-                    values.append(value)
-                }
-                return (keys.key(values), values)
+        /// The number of the table of groups under `paths`, for `group(_:at:)`.
+        mutating func table(_ paths: [String]) -> Int {
+            if let known = tableNumbers[paths] { return known }
+            tableNumbers[paths] = tables.count
+            tablePaths.append(paths)
+            tables.append([GroupSlot](repeating: .unread, count: recent.count))
+            return tables.count - 1
+        }
+
+        /// Stored event `index`'s group in table `table`: its values folded and joined, and the
+        /// values; nil for an event without them all.
+        mutating func group(_ table: Int, at index: Int) -> (key: String, values: [String])? {
+            switch tables[table][index] {
+            case .present(let key, let values): return (key, values)
+            case .absent: return nil
+            case .unread: break
             }
-            groups[paths] = found
-            return found
+            let paths = tablePaths[table]
+            var values: [String] = []
+            values.reserveCapacity(paths.count)
+            for path in paths {
+                guard let value = recent[index].values[path] else {
+                    tables[table][index] = .absent
+                    return nil
+                }
+                values.append(value)
+            }
+            let key = keys.key(values)
+            tables[table][index] = .present(key: key, values: values)
+            return (key, values)
         }
     }
 
@@ -239,11 +266,11 @@ extension EngineRun {
             case .detection(let d):
                 let key = plan.detections[d].metadata.id
                 let paths = rule.groupBy.map { rule.groupPath($0, forRule: refName) }
-                let keyed = stored.groups(paths)
+                let table = stored.table(paths)
                 // By place: walking the stored events by value copied each one per correlation.
                 for index in stored.holding(key) {
                     if countsEvents && counted.contains(index) { continue }
-                    guard let group = keyed[index] else { continue }
+                    guard let group = stored.group(table, at: index) else { continue }
                     counted.insert(index)
                     add(Occurrence(time: state.recent[index].time, order: state.recent[index].id, events: [index], ruleIndex: ruleIndex,
                                    value: valuePath.flatMap { state.recent[index].values[$0]?.lowercased() }, isNew: stored.isNew[index]),
