@@ -1,11 +1,16 @@
 #!/usr/bin/env python3
-"""Writes a realistic history of one person's Graph v1.0 sign-ins as a Graph page.
+"""Writes a realistic history of Graph v1.0 sign-ins as a Graph page: one person's, or a tenant's.
 
-Usage: generate-signins.py COUNT OUTPUT [SEED]
+Usage: generate-signins.py COUNT OUTPUT [SEED] [USERS]
 
 Mostly successful browser and desktop sign-ins from home and office, with typos, MFA
 interrupts, occasional travel, bursts of failed passwords from foreign addresses, MFA prompt
 spam, CA blocks and legacy-protocol attempts. Deterministic for a given seed.
+
+One stream of sign-ins about a minute apart; with USERS above 1 (default 1) each step of it
+belongs to one of that many people, chosen at random, each with a home of their own (so a
+tenant's 100,000 sign-ins over 500 people are about three a day each). USERS=1 gives the one
+person's history exactly as before the parameter existed.
 """
 import json
 import random
@@ -15,9 +20,11 @@ from datetime import datetime, timedelta, timezone
 count = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
 output = sys.argv[2] if len(sys.argv) > 2 else "signins.json"
 rng = random.Random(int(sys.argv[3]) if len(sys.argv) > 3 else 7)
+users = int(sys.argv[4]) if len(sys.argv) > 4 else 1
 
-USER = "7c1f0c4e-0000-4000-8000-000000000001"
-UPN = "ada@contoso.com"
+# (id, principal name, display name); the first is the one person of a single history.
+PEOPLE = [("7c1f0c4e-0000-4000-8000-000000000001", "ada@contoso.com", "Ada Lovelace")] + [
+    (f"7c1f0c4e-0000-4000-8000-{k + 1:012d}", f"person{k:03d}@contoso.com", f"Person {k:03d}") for k in range(1, users)]
 PLACES = [
     ("Lisbon", "Lisboa", "PT", 38.72, -9.14, "85.240.12."),
     ("Porto", "Porto", "PT", 41.15, -8.61, "85.241.77."),
@@ -42,11 +49,12 @@ REASONS = {
 
 def sign_in(n, when, place, code=0, app=None, device=None, client="Browser", details=None, risk="none"):
     city, state, country, lat, lon, prefix = place
+    user_id, upn, display = PEOPLE[person]
     os_name, browser = device or rng.choice(DEVICES[:3])
     return {
         "id": f"{n:08x}-5e1d-4c0a-9b1e-{rng.getrandbits(48):012x}",
         "createdDateTime": when.strftime("%Y-%m-%dT%H:%M:%S.") + f"{when.microsecond * 10:07d}Z",
-        "userDisplayName": "Ada Lovelace", "userPrincipalName": UPN, "userId": USER,
+        "userDisplayName": display, "userPrincipalName": upn, "userId": user_id,
         "appId": "00000002-0000-0ff1-ce00-000000000000", "appDisplayName": app or rng.choice(APPS),
         "ipAddress": prefix + str(rng.randint(2, 250)), "clientAppUsed": client,
         "correlationId": f"{rng.getrandbits(128):032x}", "conditionalAccessStatus": "failure" if code == 53003 else "success",
@@ -64,11 +72,15 @@ def sign_in(n, when, place, code=0, app=None, device=None, client="Browser", det
 
 events = []
 when = datetime(2024, 3, 1, 7, 0, tzinfo=timezone.utc)
-home = PLACES[0]
+homes = [PLACES[0]] + [rng.choice(PLACES[:4]) for _ in range(1, users)]
+person = 0
 n = 0
 while len(events) < count:
     n += 1
     when += timedelta(seconds=rng.expovariate(1 / 55))
+    if users > 1:
+        person = rng.randrange(users)
+    home = homes[person]
     roll = rng.random()
     if roll < 0.0015:  # a burst of failed passwords from an attacker address
         place = rng.choice(ATTACKERS)
@@ -86,7 +98,7 @@ while len(events) < count:
     elif roll < 0.005:
         events.append(sign_in(n, when, home, code=0, risk=rng.choice(["medium", "high", "low", "hidden"])))
     elif roll < 0.006:
-        home = rng.choice(PLACES)  # the person travels
+        home = homes[person] = rng.choice(PLACES)  # the person travels
         events.append(sign_in(n, when, home))
     elif roll < 0.05:
         events.append(sign_in(n, when, home, code=rng.choice([50126, 50140, 50074])))
