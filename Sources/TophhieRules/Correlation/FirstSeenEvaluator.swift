@@ -29,7 +29,7 @@ extension EngineRun {
         let ruleKey = rule.metadata.id
         let teaches = spec.alertOn == nil || !alerting
         // An update of a sign-in already counted is the same sign-in.
-        let counts = !updated.contains(event.eventID)
+        let counts = updated.isEmpty || !updated.contains(event.eventID)
         var alerts = false
         // The baseline is changed where it lies: taking it out of its table and putting it back
         // hashed both keys twice and moved the table's entries on each removal.

@@ -31,7 +31,7 @@ extension EngineRun {
         let placesAt = EngineRun.locate(&state.places, ruleKey, groupKey, empty: [])
         var places: [EngineState.Place] = []
         swap(&places, &state.places.values[placesAt.outer].values[placesAt.inner])
-        if updated.contains(event.eventID) { places.removeAll { $0.id == event.eventID } }
+        if !updated.isEmpty, updated.contains(event.eventID) { places.removeAll { $0.id == event.eventID } }
 
         // Every remembered sign-in within the timespan on either side is compared, not only the
         // neighbours in time: London → Amsterdam → Frankfurt in 12 minutes has two hops under the

@@ -114,12 +114,15 @@ extension EngineRun {
         }
         for c in plan.travel {
             let rule = plan.correlations[c]
-            guard var groups = state.places[rule.metadata.id] else { continue }
+            guard var groups = state.places.removeValue(forKey: rule.metadata.id) else { continue }
             let travelCutoff = watermark.addingTimeInterval(-(rule.timespan.interval + settings.lookback))
-            for group in Array(groups.keys) {
-                let kept = groups[group]!.filter { $0.time > travelCutoff }
-                groups[group] = kept.isEmpty ? nil : kept
+            // In place: filtering copied every kept place (its strings and readable fields).
+            var emptied = false
+            for index in groups.indices {
+                groups.values[index].removeAll { $0.time <= travelCutoff }
+                if groups.values[index].isEmpty { emptied = true }
             }
+            if emptied { groups = groups.filter { !$0.value.isEmpty } }
             state.places[rule.metadata.id] = groups.isEmpty ? nil : groups
         }
     }

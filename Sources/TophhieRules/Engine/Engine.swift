@@ -98,7 +98,12 @@ public struct EnginePass {
 
     /// Takes a batch worked out by `Engine.prepare`, as `add` would take its events.
     public mutating func add(prepared events: [PreparedEvent]) {
-        func before(_ a: PreparedEvent, _ b: PreparedEvent) -> Bool { (a.event.eventTime, a.event.eventID) < (b.event.eventTime, b.event.eventID) }
+        // The ids only when the times tie: building the (time, id) pairs read both ids (a
+        // retain and a release each) for every neighbouring pair of every batch.
+        func before(_ a: PreparedEvent, _ b: PreparedEvent) -> Bool {
+            let first = a.event.eventTime, second = b.event.eventTime
+            return first != second ? first < second : a.event.eventID < b.event.eventID
+        }
         // A replay hands batches over already in order: checked, not sorted again.
         let ordered = zip(events, events.dropFirst()).allSatisfy { !before($1, $0) } ? events : events.sorted(by: before)
         guard let first = ordered.first?.event, let final = ordered.last?.event else { return }
