@@ -10,10 +10,21 @@ final class FieldMatchPlan: Sendable, Hashable {
     let negated: Bool
     let anyCased: Bool
     let exactSets: FieldCondition.ExactSets?
+    /// `matchers`, each behind a reference: reading an enum out of the array copied its payload
+    /// (a pattern's pieces and text, retained and released) for every test of every event, a
+    /// twelfth of a replay's reading thread.
+    private let tests: [ValueTest]
+
+    /// One of `matchers`, held where the loop reaches it without copying it.
+    private final class ValueTest: Sendable {
+        let matcher: FieldCondition.ValueMatcher
+        init(_ matcher: FieldCondition.ValueMatcher) { self.matcher = matcher }
+    }
 
     init(slot: FieldSlot, matchers: [FieldCondition.ValueMatcher], requireAll: Bool, negated: Bool, anyCased: Bool, exactSets: FieldCondition.ExactSets?) {
         self.slot = slot
         self.matchers = matchers
+        self.tests = matchers.map(ValueTest.init)
         self.requireAll = requireAll
         self.negated = negated
         self.anyCased = anyCased
@@ -67,14 +78,14 @@ final class FieldMatchPlan: Sendable, Hashable {
         let subject = Subject(value: value, slot: slot, folded: !anyCased, texts: texts)
         if negated {
             guard let value, !value.isNull else { return false }
-            for index in matchers.indices where match(matchers[index], value, subject, event) { return false }
+            for test in tests where match(test, value, subject, event) { return false }
             return true
         }
         if requireAll {
-            for index in matchers.indices where !match(matchers[index], value, subject, event) { return false }
+            for test in tests where !match(test, value, subject, event) { return false }
             return true
         }
-        for index in matchers.indices where match(matchers[index], value, subject, event) { return true }
+        for test in tests where match(test, value, subject, event) { return true }
         return false
     }
 
@@ -100,8 +111,8 @@ final class FieldMatchPlan: Sendable, Hashable {
         }
     }
 
-    private func match(_ matcher: ValueMatcher, _ value: JSONValue?, _ subject: Subject, _ event: any RuleEvent) -> Bool {
-        switch matcher {
+    private func match(_ test: ValueTest, _ value: JSONValue?, _ subject: Subject, _ event: any RuleEvent) -> Bool {
+        switch test.matcher {
         case .exists(let wanted):
             return (value != nil) == wanted
         case .null:
