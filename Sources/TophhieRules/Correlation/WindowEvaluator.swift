@@ -245,7 +245,7 @@ extension EngineRun {
     func windowsFor(_ c: Int, inner: [Int: [Window]], stored: inout StoredReading) -> [Window] {
         let rule = plan.correlations[c]
         let refs = plan.references[c]
-        var groups: [String: (values: [String: String], display: [AlertGroupValue], occurrences: [Occurrence])] = [:]
+        var groups: [String: (values: [String], occurrences: [Occurrence])] = [:]
         let countsEvents: Bool = {
             switch rule.kind {
             case .eventCount, .valueCount: return true
@@ -254,14 +254,16 @@ extension EngineRun {
         }()
         let valuePath: String? = { if case .valueCount(let field) = rule.kind { return SignInFieldCatalog.resolve(field).path }; return nil }()
 
-        // One hash of the key for a group already met: most occurrences join one.
+        // One hash of the key for a group already met. The values are named only for a window
+        // that qualifies (`sweep`): most groups hold an occurrence or two and qualify nowhere,
+        // and naming every group's values at every evaluation was a tenth of the engine's work
+        // on many people's sign-ins.
         func add(_ occurrence: Occurrence, key: String, values: [String]) {
             if let known = groups.index(forKey: key) {
                 groups.values[known].occurrences.append(occurrence)
                 return
             }
-            let named = Dictionary(zip(rule.groupBy, values), uniquingKeysWith: { a, _ in a })
-            groups[key] = (named, zip(rule.groupBy, values).map { AlertGroupValue(field: $0, value: $1) }, [occurrence])
+            groups[key] = (values, [occurrence])
         }
 
         var counted = Set<Int>()
@@ -301,18 +303,20 @@ extension EngineRun {
         // replay of 500 people's sign-ins).
         var result: [Window] = []
         for (key, group) in groups {
-            let occurrences = group.occurrences.sorted { ($0.time, $0.order) < ($1.time, $1.order) }
-            result += sweep(rule, occurrences, ruleCount: refs.count, key: key, values: group.values, display: group.display)
+            let occurrences = group.occurrences.count < 2 ? group.occurrences : group.occurrences.sorted { ($0.time, $0.order) < ($1.time, $1.order) }
+            result += sweep(rule, occurrences, ruleCount: refs.count, key: key, values: group.values)
         }
         return result.sorted { ($0.end, $0.groupKey) < ($1.end, $1.groupKey) }
     }
 
     /// Slides `(t - timespan, t]` over one group's occurrences, ending at each distinct time.
-    func sweep(_ rule: CorrelationRule, _ occurrences: [Occurrence], ruleCount: Int, key: String, values: [String: String], display: [AlertGroupValue]) -> [Window] {
+    /// - Parameter values: the group's values, in the order of the rule's `group-by`.
+    func sweep(_ rule: CorrelationRule, _ occurrences: [Occurrence], ruleCount: Int, key: String, values: [String]) -> [Window] {
         let span = rule.timespan.interval
         var newPrefix = [0]
         for occurrence in occurrences { newPrefix.append(newPrefix.last! + (occurrence.isNew ? 1 : 0)) }
         var windows: [Window] = []
+        var named: (values: [String: String], display: [AlertGroupValue])?
         var start = 0
         var valueCounts: [String: Int] = [:]
         for end in occurrences.indices {
@@ -364,7 +368,11 @@ extension EngineRun {
             }
             eventIndices.sort { (state.recent[$0].time, state.recent[$0].id) < (state.recent[$1].time, state.recent[$1].id) }
             guard let firstIndex = eventIndices.first else { continue }
-            windows.append(Window(groupKey: key, groupValues: values, display: display,
+            if named == nil {
+                named = (Dictionary(zip(rule.groupBy, values), uniquingKeysWith: { a, _ in a }),
+                         zip(rule.groupBy, values).map { AlertGroupValue(field: $0, value: $1) })
+            }
+            windows.append(Window(groupKey: key, groupValues: named!.values, display: named!.display,
                                   start: state.recent[firstIndex].time, end: occurrence.time,
                                   events: eventIndices, metric: metric, isNew: isNew))
         }
