@@ -35,7 +35,11 @@ import TophhieJSON
 
         var generator = SeededGenerator(seed: 11)
         var matched = 0, compared = 0
-        let matchers = set.detections.map { DetectionMatcher($0.detection) }
+        // Numbered as the engine numbers them: an entry rules share is tested once an event.
+        let numbering = EntryNumbering()
+        let matchers = set.detections.map { DetectionMatcher($0.detection, numbering: numbering) }
+        let entries = set.detections.reduce(0) { $0 + Self.entryCount($1.detection.ordered) }
+        #expect(numbering.count < entries, "rules share entries, so the agreement covers shared answers (\(numbering.count) of \(entries))")
         for n in 0..<400 {
             var object: [String: JSONValue] = ["id": .string("e\(n)"), "createdDateTime": .string("2024-05-01T10:00:00Z")]
             for _ in 0..<Int.random(in: 1...5, using: &generator) {
@@ -53,6 +57,68 @@ import TophhieJSON
             }
         }
         #expect(matched > 100, "the events match rules, so the agreement means something (\(matched) of \(compared))")
+    }
+
+    static func entryCount(_ searches: [SearchIdentifier]) -> Int {
+        searches.reduce(0) { count, search in
+            switch search {
+            case .allOf(let conditions): return count + conditions.count
+            case .anyOf(let alternatives): return count + entryCount(alternatives)
+            case .keywords: return count
+            }
+        }
+    }
+
+    /// Entries that look alike but test differently are not shared: one rule's answer must not
+    /// stand for another's.
+    @Test func entriesThatTestDifferentlyAreNotShared() throws {
+        let text = """
+            title: Any case
+            id: any-case
+            logsource: {product: azure, service: signinlogs}
+            detection:
+                selection:
+                    appDisplayName: 'Azure Portal'
+                condition: selection
+            level: low
+            ---
+            title: Exact case
+            id: exact-case
+            logsource: {product: azure, service: signinlogs}
+            detection:
+                selection:
+                    appDisplayName|cased: 'Azure Portal'
+                condition: selection
+            level: low
+            ---
+            title: Any case again
+            id: any-case-again
+            logsource: {product: azure, service: signinlogs}
+            detection:
+                selection:
+                    appDisplayName: 'azure portal'
+                condition: selection
+            level: low
+            ---
+            title: Not
+            id: not-it
+            logsource: {product: azure, service: signinlogs}
+            detection:
+                selection:
+                    appDisplayName: 'Azure Portal'
+                condition: not selection
+            level: low
+            """
+        let set = RuleLoader.load([RuleSource(path: "shared.yml", text: text)])
+        #expect(!set.hasErrors, "\(set.diagnostics)")
+        let event = try SignInEvents.event(.object(["id": .string("e1"), "createdDateTime": .string("2024-05-01T10:00:00Z"),
+                                                   "appDisplayName": .string("AZURE PORTAL")]))
+        let matches = DetectionMatches(rules: set).matches([event]).map(\.ruleID)
+        #expect(matches == ["any-case", "any-case-again"])
+        let numbering = EntryNumbering()
+        _ = set.detections.map { DetectionMatcher($0.detection, numbering: numbering) }
+        // 'Azure Portal' and 'azure portal' fold to one pattern; the cased one stands apart.
+        #expect(numbering.count == 2)
     }
 
     static func setting(_ object: [String: JSONValue], _ path: ArraySlice<String>, _ value: JSONValue) -> [String: JSONValue] {

@@ -16,7 +16,8 @@ public struct DetectionMatches: Sendable {
 
     public init(rules: RuleSet) {
         detections = rules.detections
-        matchers = detections.map { DetectionMatcher($0.detection) }
+        let numbering = EntryNumbering()
+        matchers = detections.map { DetectionMatcher($0.detection, numbering: numbering) }
     }
 
     /// The matches of each event in order, each (rule, event id) once even when an id repeats.

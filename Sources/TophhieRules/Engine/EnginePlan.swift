@@ -68,7 +68,8 @@ struct EnginePlan: Sendable {
         let detections = rules.detections
         let correlations = rules.correlations
         self.detections = detections
-        matchers = detections.map { DetectionMatcher($0.detection) }
+        let numbering = EntryNumbering()
+        matchers = detections.map { DetectionMatcher($0.detection, numbering: numbering) }
         detectionRefs = detections.map(DetectionRuleRef.init)
         correlationRefs = correlations.map(CorrelationRuleRef.init)
         self.correlations = correlations

@@ -3,17 +3,21 @@
 /// whole (names, patterns, sets retained and released) for every event.
 final class CompiledSearch: Sendable {
     private enum Shape: Sendable {
-        case allOf([FieldMatchPlan])
+        /// Each entry with its number (`EntryNumbering`), or -1 when its answer is not shared.
+        case allOf([(plan: FieldMatchPlan, number: Int)])
         case anyOf([CompiledSearch])
         case keywords(SearchIdentifier)
     }
 
     private let shape: Shape
 
-    init(_ search: SearchIdentifier) {
+    /// - Parameter numbering: numbers the entries, so rules sharing one test it once an event;
+    ///   nil leaves every entry to be tested on its own.
+    init(_ search: SearchIdentifier, numbering: EntryNumbering? = nil) {
         switch search {
-        case .allOf(let conditions): shape = .allOf(conditions.map(\.plan))
-        case .anyOf(let alternatives): shape = .anyOf(alternatives.map(CompiledSearch.init))
+        case .allOf(let conditions):
+            shape = .allOf(conditions.map { condition in numbering?.number(condition.plan) ?? (condition.plan, -1) })
+        case .anyOf(let alternatives): shape = .anyOf(alternatives.map { CompiledSearch($0, numbering: numbering) })
         case .keywords: shape = .keywords(search)
         }
     }
@@ -21,8 +25,12 @@ final class CompiledSearch: Sendable {
     /// `SearchIdentifier.matches(_:_:)`: the same answer.
     func matches(_ event: any RuleEvent, _ texts: SlotTexts) -> Bool {
         switch shape {
-        case .allOf(let plans):
-            for plan in plans where !plan.matches(event, texts) { return false }
+        case .allOf(let entries):
+            for entry in entries {
+                let holds = entry.number < 0 ? entry.plan.matches(event, texts)
+                    : texts.entryResult(entry.number) { entry.plan.matches(event, texts) }
+                if !holds { return false }
+            }
             return true
         case .anyOf(let alternatives):
             for alternative in alternatives where alternative.matches(event, texts) { return true }

@@ -8,9 +8,11 @@ final class DetectionMatcher: Sendable {
     private let searches: [CompiledSearch]
     private let conditions: [Detection.Compiled]
 
-    init(_ detection: Detection) {
+    /// - Parameter numbering: shared by the rules matched against the same events
+    ///   (`CompiledSearch`).
+    init(_ detection: Detection, numbering: EntryNumbering? = nil) {
         self.detection = detection
-        searches = detection.ordered.map(CompiledSearch.init)
+        searches = detection.ordered.map { CompiledSearch($0, numbering: numbering) }
         conditions = detection.compiled
     }
 

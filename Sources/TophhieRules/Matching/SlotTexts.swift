@@ -15,6 +15,8 @@ final class SlotTexts {
     @exclusivity(unchecked) private var raw: [[String]] = []
     @exclusivity(unchecked) private var foldedStamps: [UInt32] = []
     @exclusivity(unchecked) private var folded: [[String]] = []
+    @exclusivity(unchecked) private var entryStamps: [UInt32] = []
+    @exclusivity(unchecked) private var entryResults: [Bool] = []
 
     init() {}
 
@@ -24,8 +26,24 @@ final class SlotTexts {
         if generation == 0 {
             // After four billion events the stamps could repeat: start them again.
             for i in stamps.indices { stamps[i] = 0; foldedStamps[i] = 0 }
+            for i in entryStamps.indices { entryStamps[i] = 0 }
             generation = 1
         }
+    }
+
+    /// The current event's answer for entry `number` (`EntryNumbering`): `test()`'s, worked
+    /// out the first time it is asked for this event.
+    func entryResult(_ number: Int, _ test: () -> Bool) -> Bool {
+        if number >= entryStamps.count {
+            let grow = number + 1 - entryStamps.count
+            entryStamps += [UInt32](repeating: 0, count: grow)
+            entryResults += [Bool](repeating: false, count: grow)
+        }
+        if entryStamps[number] == generation { return entryResults[number] }
+        let result = test()
+        entryResults[number] = result
+        entryStamps[number] = generation
+        return result
     }
 
     /// `FieldCondition.texts(value)` for the value at `slot` of the current event, lower-cased
