@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+@testable import TophhieJSON
+
+/// Numbers with a fraction or an exponent are read by Clinger's fast path where it is exact, and
+/// must then be bit for bit what `Double(String)` (a correctly rounded `strtod`) gives.
+@Suite(.timeLimit(.minutes(1))) struct JSONNumberTests {
+    static func parsed(_ text: String) throws -> Double? {
+        guard case .double(let value) = try JSONValue.parse(Data(text.utf8)) else { return nil }
+        return value
+    }
+
+    @Test(arguments: [
+        "0.0", "-0.0", "0.1", "0.2", "0.3", "1.5", "-8.589684830549615", "41.12133239799196",
+        "179.99999999999997", "-90.0", "1e22", "1E+22", "1e23", "1e-22", "1e-23", "123.456e-5", "5e-324",
+        "4.9e-324", "2.2250738585072014e-308", "1.7976931348623157e308", "9007199254740992.5",
+        "9007199254740993.0", "900719925474099.3", "0.000000000000000000001", "0.0000000000000000000001",
+        "12345678901234567890.0", "3.14159265358979323846", "1.0e0", "2.5E-3", "-7.0e+2",
+    ])
+    func edgesAgreeWithStrtod(_ text: String) throws {
+        let expected = try #require(Double(text))
+        let value = try #require(try Self.parsed(text))
+        #expect(value.bitPattern == expected.bitPattern, "\(text): \(value) against \(expected)")
+    }
+
+    @Test func randomDecimalsAgreeWithStrtod() throws {
+        // A fixed sequence (Knuth's MMIX multiplier), so a failure repeats.
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 11
+        }
+        var fast = 0
+        for _ in 0..<20_000 {
+            let digits = String(next() % 100_000_000_000_000_000)
+            let point = Int(next() % UInt64(digits.count + 1))
+            var text = String(digits.prefix(point)) + "." + String(digits.dropFirst(point))
+            if text.hasPrefix(".") { text = "0" + text }
+            if text.hasSuffix(".") { text += "0" }
+            if next() % 3 == 0 { text += "e\(Int(next() % 40) - 20)" }
+            if next() % 2 == 0 { text = "-" + text }
+            let expected = try #require(Double(text))
+            let value = try #require(try Self.parsed(text))
+            #expect(value.bitPattern == expected.bitPattern, "\(text): \(value) against \(expected)")
+            if text.utf8.withContiguousStorageIfAvailable({ JSONParser.exactDouble($0) }) != nil { fast += 1 }
+        }
+        #expect(fast > 5_000, "the fast path is taken often enough for the agreement to mean something (\(fast))")
+    }
+}
