@@ -26,6 +26,11 @@ import Testing
             #expect(cache.key(values) == EngineRun.groupKey(values), "\(values)")
             #expect(Array(cache.key(values).utf8) == Array(EngineRun.groupKey(values).utf8), "\(values)")
         }
+        // One value, given alone or in an array, in any order with the others: the same bytes.
+        for values in [["Jane@Contoso.com"], ["jane@contoso.com"], ["caf\u{E9}"], ["cafe\u{301}"], ["a", "B"], ["a"], ["A"], ["A", "a"], ["A"]] {
+            let key = values.count == 1 ? cache.key(only: values[0]) : cache.key(values)
+            #expect(Array(key.utf8) == Array(EngineRun.groupKey(values).utf8), "\(values)")
+        }
         #expect(GroupKeyCache.sameBytes("", ""))
         #expect(!GroupKeyCache.sameBytes("caf\u{E9}", "cafe\u{301}"))
         #expect(GroupKeyCache.sameBytes(String(repeating: "x", count: 40), String(repeating: "x", count: 40)))

@@ -21,6 +21,16 @@ struct GroupKeyCache {
         return key
     }
 
+    /// `EngineRun.groupKey([value])`, for a group of one field, without an array to call it.
+    mutating func key(only value: String) -> String {
+        if values.count == 1, GroupKeyCache.sameBytes(value, values[0]) { return key }
+        // Refilled in place: the last array is reused rather than a new one made per event.
+        values.removeAll(keepingCapacity: true)
+        values.append(value)
+        key = EngineRun.folded(value)
+        return key
+    }
+
     /// Whether two strings hold the same UTF-8 bytes.
     static func sameBytes(_ a: String, _ b: String) -> Bool {
         let count = a.utf8.count
