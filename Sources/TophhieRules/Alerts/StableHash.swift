@@ -31,7 +31,7 @@ public enum StableHash {
             // Contiguous bytes (a native string's UTF-8) are read through a buffer: stepping a
             // string's UTF-8 view byte by byte cost more than the hash (a tenth of a replay's
             // reading thread, hashing each sign-in's content).
-            let done = bytes.withContiguousStorageIfAvailable { buffer -> Void in
+            let done: Void? = bytes.withContiguousStorageIfAvailable { buffer -> Void in
                 var high = self.high, low = self.low
                 for byte in buffer { State.step(&high, &low, byte) }
                 self.high = high
