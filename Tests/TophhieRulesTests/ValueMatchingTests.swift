@@ -188,6 +188,18 @@ import TophhieJSON
         #expect(StableHash.fnv1a128(bytes: "foobar".utf8.lazy.map { $0 }) == "343e1662793c64bf6f0d3597ba446f18")
     }
 
+    /// A digest is both words as 16 lower-case hex digits each, zeros kept in front.
+    @Test func aDigestIsBothWordsInFullHex() {
+        var state = StableHash.State()
+        for (high, low, digest) in [(0, 0, "00000000000000000000000000000000"), (1, 0xF, "0000000000000001000000000000000f"),
+                                    (UInt64.max, 0x0123_4567_89AB_CDEF, "ffffffffffffffff0123456789abcdef"),
+                                    (0x0A00_0000_0000_0000, 0x10, "0a000000000000000000000000000010")] as [(UInt64, UInt64, String)] {
+            state.high = high
+            state.low = low
+            #expect(state.digest == digest)
+        }
+    }
+
     /// A long list of exact values matches through sets; every value must get the answer the
     /// walk through the list gives: numbers against numbers and numeric strings, strings in
     /// other cases, lists, objects, booleans, null and absence.
