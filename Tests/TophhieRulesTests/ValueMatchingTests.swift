@@ -166,6 +166,25 @@ import TophhieJSON
         #expect(!pattern.matches(String(repeating: "a", count: 5000)))
     }
 
+    /// Exact, prefix, suffix and contains patterns compare bytes; each answer must be the one
+    /// the general scalar matcher gives for the same pattern.
+    @Test func shapedPatternsAnswerAsTheGeneralMatcher() {
+        let texts = ["", "a", "ab", "abc", "caf\u{E9}", "cafe\u{301}", "\u{301}", "mfa denied", "x mfa denied y", "MFA"]
+        var patterns: [WildcardPattern] = []
+        for text in texts {
+            for form in ["\(text)", "\(text)*", "*\(text)", "*\(text)*"] { patterns.append(WildcardPattern(sigma: form, caseSensitive: true)) }
+        }
+        var shaped = 0
+        for pattern in patterns {
+            if case .general = pattern.shape { continue }
+            shaped += 1
+            for subject in texts + ["abcabc", "xabc", "abcx", "the mfa denied", "caf\u{E9}s", "cafe\u{301}s"] {
+                #expect(pattern.matches(folded: subject) == pattern.generalMatch(Array(subject.unicodeScalars)), "\(pattern.shape) against '\(subject)'")
+            }
+        }
+        #expect(shaped >= 30)
+    }
+
     @Test func fieldNamesMapFromSigmaToGraph() {
         #expect(SignInFieldCatalog.resolve("ResultType").path == "status.errorCode")
         #expect(SignInFieldCatalog.resolve("Resultdescription").path == "status.failureReason")

@@ -111,7 +111,7 @@ public struct WildcardPattern: Sendable, Hashable {
 
     private enum Step { case star, one, scalar(Unicode.Scalar) }
 
-    private func generalMatch(_ subject: [Unicode.Scalar]) -> Bool {
+    func generalMatch(_ subject: [Unicode.Scalar]) -> Bool {
         var steps: [Step] = []
         for piece in pieces {
             switch piece {
