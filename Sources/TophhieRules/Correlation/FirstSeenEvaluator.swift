@@ -13,22 +13,8 @@ extension EngineRun {
     mutating func observeFirstSeen(_ c: Int, event: any RuleEvent, alerting: Bool) {
         let rule = plan.correlationRefs[c]
         guard case .firstSeen(let spec) = rule.kind else { return }
-        // One group field (the usual `userId`) and one or two value fields are read without
-        // gathering them in arrays first: two arrays a rule an event were a tenth of the
-        // engine's allocations.
-        let groupSlots = plan.groupSlots[c]
-        var groupValues: [String] = []
-        var onlyGroupValue = ""
-        if groupSlots.count == 1 {
-            guard let text = event.field(slot: groupSlots[0])?.scalarText, !text.isEmpty else { return }
-            onlyGroupValue = text
-        } else {
-            for slot in groupSlots {
-                guard let text = event.field(slot: slot)?.scalarText, !text.isEmpty else { return }
-                groupValues.append(text)
-            }
-        }
-        // The fields' values joined by " / ".
+        guard let group = EventGroup(event, slots: plan.groupSlots[c], keys: &groupKeys) else { return }
+        // The fields' values appended one after another, not gathered and joined.
         var value = ""
         var first = true
         for slot in plan.firstSeenFieldSlots[c] ?? [] {
@@ -38,7 +24,7 @@ extension EngineRun {
             first = false
         }
         let valueKey = folded.value(value) { $0.lowercased() }
-        let groupKey = groupSlots.count == 1 ? groupKeys.key(only: onlyGroupValue) : groupKeys.key(groupValues)
+        let groupKey = group.key
         let ruleKey = rule.metadata.id
         let teaches = spec.alertOn == nil || !alerting
         // An update of a sign-in already counted is the same sign-in.
@@ -59,11 +45,11 @@ extension EngineRun {
             }
         }
         if alerts {
-            let group = zip(rule.groupBy, groupSlots.count == 1 ? [onlyGroupValue] : groupValues).map { AlertGroupValue(field: $0, value: $1) }
+            let shown = zip(rule.groupBy, group.values).map { AlertGroupValue(field: $0, value: $1) }
             let alertEvent = AlertFactory.alertEvent(event)
             let summary = "first \(spec.fields.joined(separator: " + ")) '\(value)'"
             emit(metadata: rule.metadata, options: rule.options, defaultSuppress: 0,
-                 group: group, groupKey: groupKey + "\u{1F}" + valueKey, events: [alertEvent], eventCount: 1,
+                 group: shown, groupKey: groupKey + "\u{1F}" + valueKey, events: [alertEvent], eventCount: 1,
                  windowClose: event.eventTime, summary: summary)
         }
     }

@@ -16,20 +16,8 @@ extension EngineRun {
               let latitude = event.field(slot: EngineRun.latitudeSlot)?.doubleValue,
               let longitude = event.field(slot: EngineRun.longitudeSlot)?.doubleValue,
               (-90...90).contains(latitude), (-180...180).contains(longitude) else { return }
-        // One group field (the usual `userId`) read without an array (as in first-seen).
-        let groupSlots = plan.groupSlots[c]
-        var groupValues: [String] = []
-        var onlyGroupValue = ""
-        if groupSlots.count == 1 {
-            guard let text = event.field(slot: groupSlots[0])?.scalarText, !text.isEmpty else { return }
-            onlyGroupValue = text
-        } else {
-            for slot in groupSlots {
-                guard let text = event.field(slot: slot)?.scalarText, !text.isEmpty else { return }
-                groupValues.append(text)
-            }
-        }
-        let groupKey = groupSlots.count == 1 ? groupKeys.key(only: onlyGroupValue) : groupKeys.key(groupValues)
+        guard let group = EventGroup(event, slots: plan.groupSlots[c], keys: &groupKeys) else { return }
+        let groupKey = group.key
         let ruleKey = rule.metadata.id
         let alertEvent = detail ?? AlertFactory.alertEvent(event)
         let here = EngineState.Place(id: event.eventID, time: event.eventTime, latitude: latitude, longitude: longitude,
@@ -133,14 +121,14 @@ extension EngineRun {
             let other = best.place
             let otherEvent = other.detail
             let pair = [otherEvent, alertEvent].sorted { ($0.time, $0.id) < ($1.time, $1.id) }
-            let group = zip(rule.groupBy, groupSlots.count == 1 ? [onlyGroupValue] : groupValues).map { AlertGroupValue(field: $0, value: $1) }
+            let shown = zip(rule.groupBy, group.values).map { AlertGroupValue(field: $0, value: $1) }
             let from = pair[0].id == other.id ? other.label : here.label
             let to = pair[0].id == other.id ? here.label : other.label
             let gap = abs(here.time.timeIntervalSince(other.time))
             let speedText = best.speed.isFinite ? "\(Int(best.speed.rounded())) km/h" : "at the same instant"
             let summary = "\(Int(best.distance.rounded())) km from \(from) to \(to) in \(AlertFactory.duration(gap)) (\(speedText))"
             emit(metadata: rule.metadata, options: rule.options, defaultSuppress: rule.timespan.interval,
-                 group: group, groupKey: groupKey, events: pair, eventCount: 2, windowClose: pair[1].time, summary: summary,
+                 group: shown, groupKey: groupKey, events: pair, eventCount: 2, windowClose: pair[1].time, summary: summary,
                  episodeFrom: pair[1].time)
             for place in subjects {
                 state.findings = state.findings ?? [:]

@@ -179,7 +179,8 @@ extension EngineRun {
         private var tablePaths: [[String]] = []
         /// Per set of group paths, per stored event: its group, once asked for. Only the events
         /// of the rules a correlation references are asked: working out every stored event's
-        /// group for every correlation was a sixth of a replay of many people's sign-ins.
+        /// group for every correlation was 6% of the engine's instructions on many people's
+        /// sign-ins.
         private var tables: [[GroupSlot]] = []
         private var keys = GroupKeyCache()
 
@@ -256,8 +257,8 @@ extension EngineRun {
 
         // One hash of the key for a group already met. The values are named only for a window
         // that qualifies (`sweep`): most groups hold an occurrence or two and qualify nowhere,
-        // and naming every group's values at every evaluation was a tenth of the engine's work
-        // on many people's sign-ins.
+        // and naming every group's values at every evaluation was 5% of the engine's
+        // instructions on many people's sign-ins.
         func add(_ occurrence: Occurrence, key: String, values: [String]) {
             if let known = groups.index(forKey: key) {
                 groups.values[known].occurrences.append(occurrence)
