@@ -53,6 +53,25 @@ import Testing
         #expect(compared >= 12)
     }
 
+    /// Names are found through buckets of their length and end bytes; with more names than
+    /// buckets many share one, and names the layout lacks fall in buckets its names use.
+    @Test func everyNameIsFoundWhenNamesShareBuckets() throws {
+        let names = (0..<300).map { "m\($0)" } + ["", "a", "ab", "ba", "aXb", "bXa", "\u{E9}t\u{E9}", "n\u{301}"]
+        let wanted = names.enumerated().filter { $0.offset % 3 != 1 }.map(\.element)
+        let layout = JSONSlotLayout(paths: wanted.map { [$0] } + wanted.prefix(40).map { ["nested", $0] })
+        #expect(layout.rootBuckets.contains(-1), "some bucket holds several names")
+        func quoted(_ name: String) -> String { String(decoding: JSONValue.string(name).canonicalBytes(), as: UTF8.self) }
+        var members = names.enumerated().map { "\(quoted($0.element)):\($0.offset)" }
+        members.append("\"nested\":{" + names.enumerated().map { "\(quoted($0.element)):\(1_000 + $0.offset)" }.joined(separator: ",") + "}")
+        let text = "{" + members.joined(separator: ",") + "}"
+        let full = try JSONValue.parse(Data(text.utf8))
+        let slots = try JSONValue.parseSlots(Array(text.utf8), layout: layout)
+        for (slot, path) in layout.paths.enumerated() {
+            #expect(slots[slot] == full.value(at: path), "\(path)")
+            #expect(slots[slot] != nil, "\(path)")
+        }
+    }
+
     @Test func brokenTextIsRefusedAsTheParserRefusesIt() {
         let layout = JSONSlotLayout(paths: [["id"]])
         for text in [#"{"id":"a""#, #"{"id":"a",}"#, #"{"skip":[1,]}"#, #"["id"]"#, #"{"id":"a"} x"#, #"{"skip":"\x"}"#] {
