@@ -18,6 +18,23 @@ import TophhieJSON
         #expect(texts.texts(second, slot: slot, fold: false) == ["A", "[1]"])
     }
 
+    /// A scalar's texts reuse the last event's array: each event still gets its own texts (what
+    /// `FieldCondition.texts` gives), and texts a caller kept from an earlier event stay as they were.
+    @Test func scalarTextsAreEachEventsOwnThoughTheirArrayIsReused() {
+        let slot = FieldSlot.intern(["appDisplayName"])
+        let texts = SlotTexts()
+        var kept: [[String]] = []
+        for value in [JSONValue.string("First App"), .null, .int(5), .bool(true), .double(2.5), .string("Z"), .array([.string("B")]), .string("Last")] {
+            texts.next()
+            let raw = texts.texts(value, slot: slot, fold: false)
+            let folded = texts.texts(value, slot: slot, fold: true)
+            #expect(raw == FieldCondition.texts(value), "\(value)")
+            #expect(folded == FieldCondition.texts(value).map { $0.lowercased() }, "\(value)")
+            kept.append(raw)
+        }
+        #expect(kept == [["First App"], [], ["5"], ["true"], ["2.5"], ["Z"], ["B"], ["Last"]])
+    }
+
     @Test func aRuleSetMatchesTheSameThroughSharedTexts() throws {
         // Two rules reading one object field, one of them case-sensitively: each must see what it
         // would see alone.

@@ -57,13 +57,23 @@ final class SlotTexts {
             raw += [[String]](repeating: [], count: grow)
             folded += [[String]](repeating: [], count: grow)
         }
+        // A scalar's one text is put in the last event's array, emptied, rather than a new array
+        // made for it: two arrays a field an event were most of the matching thread's allocations.
+        // (The caller's copy is let go before the next event, so the array is not shared then.)
         if stamps[index] != generation {
-            raw[index] = FieldCondition.texts(value)
+            switch value {
+            case .array, .object: raw[index] = FieldCondition.texts(value)
+            case .null: raw[index].removeAll(keepingCapacity: true)
+            default:
+                raw[index].removeAll(keepingCapacity: true)
+                if let text = value.scalarText { raw[index].append(text) }
+            }
             stamps[index] = generation
         }
         guard fold else { return raw[index] }
         if foldedStamps[index] != generation {
-            folded[index] = raw[index].map { $0.lowercased() }
+            folded[index].removeAll(keepingCapacity: true)
+            for text in raw[index] { folded[index].append(text.lowercased()) }
             foldedStamps[index] = generation
         }
         return folded[index]
