@@ -57,18 +57,24 @@ public final class ReadableFile: @unchecked Sendable {
     /// The `count` bytes at `offset`; fewer when the file is shorter than that now.
     /// - Throws: `FileError` (`read`).
     public func read(at offset: Int, count: Int) throws -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let got = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset + done)) }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw FileError(operation: "read", path: path, code: errno)
+        // Read into uninitialised storage: zeroing a batch's stretch of the file first cost 1.5%
+        // of a replay's reading thread. Only the bytes read are counted as the array's.
+        var failure: Int32?
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var done = 0
+            while done < count {
+                let got = pread(fd, buffer.baseAddress! + done, count - done, off_t(offset + done))
+                if got < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    break
+                }
+                if got == 0 { break }
+                done += got
             }
-            if got == 0 { break }
-            done += got
+            initialized = failure == nil ? done : 0
         }
-        if done < count { bytes.removeLast(count - done) }
+        if let failure { throw FileError(operation: "read", path: path, code: failure) }
         return bytes
     }
 }
