@@ -7,6 +7,9 @@ final class DetectionMatcher: Sendable {
     private let detection: Detection
     private let searches: [CompiledSearch]
     private let conditions: [Detection.Compiled]
+    /// The one search the whole condition is (`condition: selection`, most rules): tested
+    /// without walking the condition tree, whose walk copied its nodes for every event.
+    private let onlySearch: Int?
 
     /// - Parameter numbering: shared by the rules matched against the same events
     ///   (`CompiledSearch`).
@@ -14,12 +17,14 @@ final class DetectionMatcher: Sendable {
         self.detection = detection
         searches = detection.ordered.map { CompiledSearch($0, numbering: numbering) }
         conditions = detection.compiled
+        if conditions.count == 1, case .search(let index) = conditions[0] { onlySearch = index } else { onlySearch = nil }
     }
 
     /// Whether the event satisfies any of the conditions; each search is evaluated at most once.
     /// - Parameter texts: the event's texts, shared by every rule matched against it
     ///   (`SlotTexts.next()` between events).
     func matches(_ event: any RuleEvent, _ texts: SlotTexts) -> Bool {
+        if let onlySearch { return searches[onlySearch].matches(event, texts) }
         guard searches.count <= 64 else { return detection.matches(event) }
         var known: UInt64 = 0, results: UInt64 = 0
         for condition in conditions where evaluate(condition, event, texts, &known, &results) { return true }
