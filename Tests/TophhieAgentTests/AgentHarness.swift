@@ -55,7 +55,12 @@ struct AgentHarness {
         let endpoints = await tenant.embeddedEndpoints()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tophhie-agent-\(UUID().uuidString)")
         let harness = AgentHarness(clock: clock, tenant: tenant, endpoints: endpoints, stateDirectory: directory, recorder: RecordingNotifier(name: "recorder"), factory: SignInFactory(seed: 11, account: .init(userID: userID, userPrincipalName: "jane@contoso.com", displayName: "Jane")))
-        try await harness.auth().signIn(scopes: [TophhieScopes.userRead, TophhieScopes.auditLogRead]) { _ in }
+        do {
+            try await harness.auth().signIn(scopes: [TophhieScopes.userRead, TophhieScopes.auditLogRead]) { _ in }
+        } catch {
+            await harness.stop()
+            throw error
+        }
         return harness
     }
 

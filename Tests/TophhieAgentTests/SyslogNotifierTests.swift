@@ -185,8 +185,8 @@ import TophhieRules
 
     @Test func unixSocketGetsRFC3164() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tw-syslog-\(UUID().uuidString.prefix(8)).sock").path
-        let listener = try ListeningSocket.bindUnixDatagram(path: path)
         defer { try? FileManager.default.removeItem(atPath: path) }
+        let listener = try ListeningSocket.bindUnixDatagram(path: path)
         let syslog = notifier(.unixDatagram(path: path))
         try await syslog.deliver(NotifierTestAlerts.alert())
         let received = String(decoding: try #require(try ListeningSocket.receiveDatagram(listener, timeout: .seconds(10))), as: UTF8.self)

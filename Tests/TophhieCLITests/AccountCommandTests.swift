@@ -173,6 +173,7 @@ import TophhieSimulator
 
     @Test func statusWithoutSignInExitsWithTheSignInCode() async throws {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("tophhie-cli-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: state) }
         let environment = ["TOPHHIE_TENANT": "t", "TOPHHIE_CLIENT_ID": "c", "TOPHHIE_STATE_DIR": state]
         let (code, output) = await run(["status"], environment)
         #expect(code == .signInNeeded)

@@ -55,9 +55,14 @@ struct RoutingTransport: HTTPTransport {
     /// A signed-in tenant with a config file in its state directory naming the rules and `health`.
     func prepared(health: String) async throws -> AccountCommandTests.Tenant {
         let context = try await AccountCommandTests.tenant()
-        try FileManager.default.createDirectory(atPath: context.stateDirectory, withIntermediateDirectories: true)
-        try Self.rules.write(toFile: context.stateDirectory + "/rules.yml", atomically: true, encoding: .utf8)
-        try "rules: [rules.yml]\n\(health)".write(toFile: context.stateDirectory + "/tophhie-watch.yml", atomically: true, encoding: .utf8)
+        do {
+            try FileManager.default.createDirectory(atPath: context.stateDirectory, withIntermediateDirectories: true)
+            try Self.rules.write(toFile: context.stateDirectory + "/rules.yml", atomically: true, encoding: .utf8)
+            try "rules: [rules.yml]\n\(health)".write(toFile: context.stateDirectory + "/tophhie-watch.yml", atomically: true, encoding: .utf8)
+        } catch {
+            try? FileManager.default.removeItem(atPath: context.stateDirectory)
+            throw error
+        }
         let (code, login) = await run(["login"], context)
         #expect(code == .ok, "\(login.err)")
         return context

@@ -92,6 +92,7 @@ import TophhieSystem
         events.append(.object(changed))
         let newestFirst = events.reversed().map { $0 }
         let path = try RulesTestPaths.temporary("streamed.json", String(decoding: JSONValue.object(["value": .array(newestFirst)]).canonicalData(), as: UTF8.self))
+        defer { RulesTestPaths.remove(path) }
 
         let rules = RuleLoader.load(try RuleSource.read(paths: [ConventionTests.repoRules]))
         let engine = Engine(rules: rules)
@@ -132,7 +133,9 @@ import TophhieSystem
         let whole = engine.evaluate(EngineState(), events: try events.map(SignInEvents.event), now: try events.map(SignInEvents.event).map(\.eventTime).max()!)
         #expect(whole.alerts.count >= 3, "\(whole.alerts.map(\.rule.id))")
         let newestFirst = try RulesTestPaths.temporary("runs-page.json", String(decoding: JSONValue.object(["value": .array(events.reversed())]).canonicalData(), as: UTF8.self))
+        defer { RulesTestPaths.remove(newestFirst) }
         let oldestFirst = try RulesTestPaths.temporary("runs-lines.jsonl", events.map { String(decoding: $0.canonicalData(), as: UTF8.self) }.joined(separator: "\n"))
+        defer { RulesTestPaths.remove(oldestFirst) }
         for path in [newestFirst, oldestFirst] {
             let replay = try #require(try await BlockingWork.shared.run { StreamedReplay.open(path, chunkSize: 11, runLength: runLength, indexLimit: indexLimit) })
             guard case .runs(let runs) = replay.order else { Issue.record("\(path) is in time order"); continue }
@@ -144,6 +147,7 @@ import TophhieSystem
         var broken = events
         broken.append(events[3])
         let late = try RulesTestPaths.temporary("runs-broken.jsonl", broken.map { String(decoding: $0.canonicalData(), as: UTF8.self) }.joined(separator: "\n"))
+        defer { RulesTestPaths.remove(late) }
         let replay = try #require(try await BlockingWork.shared.run { StreamedReplay.open(late, chunkSize: 11, runLength: runLength, indexLimit: indexLimit) })
         guard case .entries = replay.order else { Issue.record("a file out of order keeps each sign-in"); return }
         let expected = engine.evaluate(EngineState(), events: try broken.map(SignInEvents.event), now: try broken.map(SignInEvents.event).map(\.eventTime).max()!)
@@ -169,8 +173,11 @@ import TophhieSystem
         #expect(whole.count >= 3, "\(whole)")
         func text(_ value: JSONValue) -> String { String(decoding: value.canonicalData(), as: UTF8.self) }
         let page = try RulesTestPaths.temporary("halves-page.json", text(.object(["value": .array(events.reversed())])))
+        defer { RulesTestPaths.remove(page) }
         let array = try RulesTestPaths.temporary("halves-array.json", "[" + events.map(text).joined(separator: ", ") + "]")
+        defer { RulesTestPaths.remove(array) }
         let lines = try RulesTestPaths.temporary("halves-lines.jsonl", events.map(text).joined(separator: "\n") + "\n")
+        defer { RulesTestPaths.remove(lines) }
         for (path, layout) in [(page, JSONElementSplitter.Layout.document), (array, .document), (lines, .lines)] {
             let halves = try await BlockingWork.shared.run {
                 HalvedFirstPass.runs(try ReadableFile(path: path), chunkSize: chunk, runLength: 5, minimumSize: 0)
@@ -194,6 +201,7 @@ import TophhieSystem
         })
         let rotated = Array(events[cut...] + events[..<cut])
         let joined = try RulesTestPaths.temporary("halves-joined.jsonl", rotated.map(text).joined(separator: "\n") + "\n")
+        defer { RulesTestPaths.remove(joined) }
         let joinedHalves = try await BlockingWork.shared.run {
             HalvedFirstPass.runs(try ReadableFile(path: joined), chunkSize: chunk, runLength: 5, minimumSize: 0) != nil
         }
@@ -209,6 +217,7 @@ import TophhieSystem
         var withHostile = events
         withHostile[0] = .object(hostile)
         let tricked = try RulesTestPaths.temporary("halves-hostile.json", "[" + withHostile.map(text).joined(separator: ", ") + "]")
+        defer { RulesTestPaths.remove(tricked) }
         let (found, halves) = try await BlockingWork.shared.run { () throws -> (Int?, Bool) in
             let file = try ReadableFile(path: tricked)
             let size = try file.size()
@@ -246,6 +255,7 @@ import TophhieSystem
         for edit in edits {
             #expect(edit.original.contains(edit.from) && edit.from.utf8.count == edit.to.utf8.count, "\(edit.name)")
             let path = try RulesTestPaths.temporary("changed.json", edit.original)
+            defer { RulesTestPaths.remove(path) }
             let replay = try #require(try await BlockingWork.shared.run { StreamedReplay.open(path, chunkSize: 11, runLength: 1000) })
             try edit.original.replacingOccurrences(of: edit.from, with: edit.to).write(toFile: path, atomically: false, encoding: .utf8)
             do {
@@ -279,7 +289,9 @@ import TophhieSystem
         let whole = engine.evaluate(EngineState(), events: signIns, now: signIns.map(\.eventTime).max()!)
         #expect(whole.alerts.count >= 3, "\(whole.alerts.map(\.rule.id))")
         let page = try RulesTestPaths.temporary("spilled-page.json", String(decoding: JSONValue.object(["value": .array(events)]).canonicalData(), as: UTF8.self))
+        defer { RulesTestPaths.remove(page) }
         let lines = try RulesTestPaths.temporary("spilled-lines.jsonl", events.map { String(decoding: $0.canonicalData(), as: UTF8.self) }.joined(separator: "\n"))
+        defer { RulesTestPaths.remove(lines) }
         for (path, directory) in [(page, nil), (lines, nil), (lines, "/nonexistent/tophhie-scratch")] {
             let replay = try #require(try await BlockingWork.shared.run {
                 StreamedReplay.open(path, chunkSize: 11, runLength: 4, indexLimit: 8, spillLimit: spillLimit, scratchDirectory: directory)
@@ -319,6 +331,7 @@ import TophhieSystem
         }
         let text = String(decoding: JSONValue.object(["polls": .array(polls)]).canonicalData(), as: UTF8.self)
         let path = try RulesTestPaths.temporary("timeline-streamed.json", text)
+        defer { RulesTestPaths.remove(path) }
         let rules = RuleLoader.load(try RuleSource.read(paths: [ConventionTests.repoRules]))
         let engine = Engine(rules: rules)
         let input = try ReplayInput(data: Data(text.utf8), keeping: engine.eventProjection)
@@ -349,6 +362,7 @@ import TophhieSystem
         guard case .object(var last) = polls[polls.count - 1] else { Issue.record("not an object"); return }
         last["at"] = .string("2024-01-01T00:00:00Z")
         let unordered = try RulesTestPaths.temporary("timeline-unordered.json", String(decoding: JSONValue.object(["polls": .array(polls.dropLast() + [.object(last)])]).canonicalData(), as: UTF8.self))
+        defer { RulesTestPaths.remove(unordered) }
         #expect(try await BlockingWork.shared.run { StreamedTimeline.open(unordered, keeping: engine.eventProjection, chunkSize: chunk) } == nil)
     }
 
@@ -373,34 +387,43 @@ import TophhieSystem
         let expected = matcher.matches(try events.map(SignInEvents.event))
         #expect(expected.count >= 10, "the pack must match some of the sign-ins for the comparison to mean anything")
         let page = try RulesTestPaths.temporary("match-page.json", String(decoding: JSONValue.object(["value": .array(events)]).canonicalData(), as: UTF8.self))
+        defer { RulesTestPaths.remove(page) }
         let lines = try RulesTestPaths.temporary("match-lines.jsonl", events.map { String(decoding: $0.canonicalData(), as: UTF8.self) }.joined(separator: "\n"))
+        defer { RulesTestPaths.remove(lines) }
         for path in [page, lines] {
             let found = try #require(try await BlockingWork.shared.run { StreamedMatch.run(path, engine: engine, matcher: matcher, chunkSize: chunk, batchSize: batch) })
             #expect(found.count == events.count)
             #expect(found.matches == expected)
         }
         let brokenLate = try RulesTestPaths.temporary("match-broken.json", String(decoding: JSONValue.object(["value": .array(events + [.object(["id": .string("x")])])]).canonicalData(), as: UTF8.self))
+        defer { RulesTestPaths.remove(brokenLate) }
         #expect(try await BlockingWork.shared.run { StreamedMatch.run(brokenLate, engine: engine, matcher: matcher, chunkSize: chunk, batchSize: batch) } == nil)
         let timeline = try RulesTestPaths.temporary("match-timeline.json", #"{"polls":[{"at":"2024-05-01T10:00:00Z","events":[]}]}"#)
+        defer { RulesTestPaths.remove(timeline) }
         #expect(try await BlockingWork.shared.run { StreamedMatch.run(timeline, engine: engine, matcher: matcher) } == nil)
     }
 
     /// What the streamed reader does not take goes the whole-file way, and says why it is wrong.
     @Test func filesTheStreamedReaderDoesNotTakeAreLeftToTheWholeFileWay() async throws {
         let timeline = try RulesTestPaths.temporary("timeline.json", #"{"polls":[{"at":"2024-05-01T10:00:00Z","events":[]}]}"#)
+        defer { RulesTestPaths.remove(timeline) }
         #expect(try await BlockingWork.shared.run { StreamedReplay.open(timeline) } == nil)
         let broken = try RulesTestPaths.temporary("broken.json", #"{"value":[{"id":"x","createdDateTime":"2024-05-01T10:00:00Z"},{"id":"y"}]}"#)
+        defer { RulesTestPaths.remove(broken) }
         #expect(try await BlockingWork.shared.run { StreamedReplay.open(broken) } == nil)
         let invalidUTF8 = try RulesTestPaths.temporary("utf8.json", "[]")
+        defer { RulesTestPaths.remove(invalidUTF8) }
         try Data([0x5B, 0x7B, 0x22, 0x69, 0x64, 0x22, 0x3A, 0x22, 0xFF, 0x22, 0x7D, 0x5D]).write(to: URL(fileURLWithPath: invalidUTF8))
         #expect(try await BlockingWork.shared.run { StreamedReplay.open(invalidUTF8) } == nil)
         #expect(try await BlockingWork.shared.run { StreamedReplay.open("/nonexistent/replay.json") } == nil)
         let lines = try RulesTestPaths.temporary("lines.jsonl", "{\"id\":\"a\",\"createdDateTime\":\"2024-05-01T10:00:00Z\"}\n{\"id\":\"b\",\"createdDateTime\":\"2024-05-01T09:00:00Z\"}\n")
+        defer { RulesTestPaths.remove(lines) }
         let read = try #require(try await BlockingWork.shared.run { StreamedReplay.open(lines) })
         #expect(read.count == 2)
         guard case .runs(let runs) = read.order else { Issue.record("a file in time order is read as runs"); return }
         #expect(runs == [ReplayRun(start: 0, end: 103, count: 2, earliest: GraphTimestamp.parse("2024-05-01T09:00:00Z")!, latest: GraphTimestamp.parse("2024-05-01T10:00:00Z")!)])
         let shuffled = try RulesTestPaths.temporary("shuffled.jsonl", "{\"id\":\"a\",\"createdDateTime\":\"2024-05-01T10:00:00Z\"}\n{\"id\":\"b\",\"createdDateTime\":\"2024-05-01T09:00:00Z\"}\n{\"id\":\"c\",\"createdDateTime\":\"2024-05-01T11:00:00Z\"}\n")
+        defer { RulesTestPaths.remove(shuffled) }
         guard case .entries(let entries) = try #require(try await BlockingWork.shared.run { StreamedReplay.open(shuffled) }).order else { Issue.record("a file in no order keeps each sign-in"); return }
         #expect(entries.map(\.offset) == [52, 0, 104], "b (09:00), a (10:00), c (11:00)")
     }

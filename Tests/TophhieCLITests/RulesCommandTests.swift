@@ -20,6 +20,14 @@ enum RulesTestPaths {
         try text.write(to: file, atomically: true, encoding: .utf8)
         return file.path
     }
+
+    /// Removes the folder `temporary` made for `path` (the suite must leave nothing behind:
+    /// `.ci/run` checks).
+    static func remove(_ path: String) {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        guard folder.lastPathComponent.hasPrefix("tophhie-rules-") else { return }
+        try? FileManager.default.removeItem(at: folder)
+    }
 }
 
 @Suite(.timeLimit(.minutes(2))) struct RulesCommandTests {
@@ -39,6 +47,7 @@ enum RulesTestPaths {
                 ResultType: 50126
             condition: selection and not
         """)
+        defer { RulesTestPaths.remove(path) }
         let (code, output) = await run(["rules", "check", path])
         #expect(code == .usage)
         #expect(output.out.contains("\(path):7:33: error: condition: the condition ends where an identifier or '(' was expected\n"), "\(output.out)")
@@ -47,6 +56,7 @@ enum RulesTestPaths {
 
     @Test func checkOnAYAMLErrorPointsAtIt() async throws {
         let path = try RulesTestPaths.temporary("tabs.yml", "title: x\ndetection:\n  a: [1, 2\n")
+        defer { RulesTestPaths.remove(path) }
         let (code, output) = await run(["rules", "check", path])
         #expect(code == .usage)
         #expect(output.out.contains("\(path):"), "\(output.out)")
@@ -82,6 +92,7 @@ enum RulesTestPaths {
               expect:
                   - [l1]
         """)
+        defer { RulesTestPaths.remove(tests) }
         let (code, output) = await run(["rules", "test", RulesTestPaths.rules + "/account-lockout.yml", tests])
         #expect(code == .failure)
         #expect(output.out.contains("FAIL \(tests):3: account-lockout: expects the wrong events"), "\(output.out)")
@@ -95,6 +106,7 @@ enum RulesTestPaths {
     @Test func replayReadsAGraphPageAndPrintsJSONAlerts() async throws {
         let events = (0..<5).map { RulesCommandTests.failure("f\($0)", $0) }.joined(separator: ",")
         let path = try RulesTestPaths.temporary("page.json", #"{"@odata.context":"x","value":[\#(events)]}"#)
+        defer { RulesTestPaths.remove(path) }
         let (code, output) = await run(["replay", path, "--rules", RulesTestPaths.rules, "--format", "json"])
         #expect(code == .ok, "\(output.err)")
         let lines = output.out.split(separator: "\n")
@@ -124,6 +136,7 @@ enum RulesTestPaths {
         ]}
         """
         let path = try RulesTestPaths.temporary("scenario.json", scenario)
+        defer { RulesTestPaths.remove(path) }
         let (code, output) = await run(["replay", path, "--rules", RulesTestPaths.rules])
         #expect(code == .ok, "\(output.err)")
         let lines = output.out.split(separator: "\n")
@@ -142,6 +155,7 @@ enum RulesTestPaths {
         ]}
         """
         let path = try RulesTestPaths.temporary("late-scenario.json", scenario)
+        defer { RulesTestPaths.remove(path) }
         let (code, output) = await run(["replay", path, "--rules", RulesTestPaths.rules])
         #expect(code == .ok, "\(output.err)")
         #expect(output.out.isEmpty, "a burst whose windows closed cannot be counted")
@@ -154,6 +168,7 @@ enum RulesTestPaths {
         let events = [RulesCommandTests.failure("l1", 0, code: 50053), RulesCommandTests.failure("l1", 0, code: 50053),
                       RulesCommandTests.failure("l2", 1, code: 50053), RulesCommandTests.failure("f1", 2)]
         let path = try RulesTestPaths.temporary("match.json", "[" + events.joined(separator: ",") + "]")
+        defer { RulesTestPaths.remove(path) }
         let (code, output) = await run(["rules", "match", path, "--rules", RulesTestPaths.rules + "/account-lockout.yml", "--format", "json"])
         #expect(code == .ok, "\(output.err)")
         #expect(output.out == """
@@ -169,7 +184,9 @@ enum RulesTestPaths {
     @Test func replayReadsJSONLinesAndArraysAlike() async throws {
         let events = (0..<5).map { RulesCommandTests.failure("f\($0)", $0) }
         let lines = try RulesTestPaths.temporary("lines.jsonl", events.joined(separator: "\n") + "\n")
+        defer { RulesTestPaths.remove(lines) }
         let array = try RulesTestPaths.temporary("array.json", "[" + events.joined(separator: ",\n") + "]")
+        defer { RulesTestPaths.remove(array) }
         let (a, outA) = await run(["replay", lines, "--rules", RulesTestPaths.rules, "--format", "json"])
         let (b, outB) = await run(["replay", array, "--rules", RulesTestPaths.rules, "--format", "json"])
         #expect(a == .ok && b == .ok)
@@ -187,6 +204,7 @@ enum RulesTestPaths {
     ])
     func replayRejectsBadInputWithAClearMessage(_ text: String, _ message: String) async throws {
         let path = try RulesTestPaths.temporary("bad.json", text)
+        defer { RulesTestPaths.remove(path) }
         let (code, output) = await run(["replay", path, "--rules", RulesTestPaths.rules])
         #expect(code == .usage)
         #expect(output.err.contains(message), "\(output.err)")
@@ -196,6 +214,7 @@ enum RulesTestPaths {
     /// the streamed replay gives way to the whole-file reading, which names the problem.
     @Test func replayNamesInvalidUTF8InAFieldTheRulesRead() async throws {
         let path = try RulesTestPaths.temporary("utf8.json", "[]")
+        defer { RulesTestPaths.remove(path) }
         var bytes = Array(#"[{"id":"a","createdDateTime":"2024-05-01T10:00:00Z","appDisplayName":""#.utf8)
         bytes += [0xFF] + Array(#""}]"#.utf8)
         try Data(bytes).write(to: URL(fileURLWithPath: path))
