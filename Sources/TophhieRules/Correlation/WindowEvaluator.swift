@@ -41,7 +41,7 @@ extension EngineRun {
         guard !plan.windowedOrder.isEmpty, !fresh.isEmpty else { return nil }
         var needed: Date?
         var qualifying: [Int: [Window]] = [:]
-        var stored = StoredReading(recent: state.recent, fresh: fresh)
+        var stored = StoredReading(recent: state.recent, fresh: fresh, names: plan.keptNames)
         for c in plan.windowedOrder {
             var windows = windowsFor(c, inner: qualifying, stored: &stored)
             let chainSpan = plan.chainSpans[c] ?? 0
@@ -176,7 +176,9 @@ extension EngineRun {
         private var byRule: [String: [Int]]?
         /// Per set of group paths: its number in `tables`.
         private var tableNumbers: [[String]: Int] = [:]
-        private var tablePaths: [[String]] = []
+        /// Per table, its paths' places in `names`; nil for a path no stored event keeps.
+        private var tablePlaces: [[Int?]] = []
+        private let names: KeptNames
         /// Per set of group paths, per stored event: its group, once asked for. Only the events
         /// of the rules a correlation references are asked: working out every stored event's
         /// group for every correlation was 6% of the engine's instructions on many people's
@@ -190,8 +192,9 @@ extension EngineRun {
             case present(key: String, values: [String])
         }
 
-        init(recent: [EngineState.StoredEvent], fresh: Set<String>) {
+        init(recent: [EngineState.StoredEvent], fresh: Set<String>, names: KeptNames) {
             self.recent = recent
+            self.names = names
             isNew = recent.map { fresh.contains($0.id) }
         }
 
@@ -213,7 +216,7 @@ extension EngineRun {
         mutating func table(_ paths: [String]) -> Int {
             if let known = tableNumbers[paths] { return known }
             tableNumbers[paths] = tables.count
-            tablePaths.append(paths)
+            tablePlaces.append(paths.map { names.places[$0] })
             tables.append([GroupSlot](repeating: .unread, count: recent.count))
             return tables.count - 1
         }
@@ -226,17 +229,17 @@ extension EngineRun {
             case .absent: return nil
             case .unread: break
             }
-            let paths = tablePaths[table]
+            let places = tablePlaces[table]
             var values: [String] = []
-            values.reserveCapacity(paths.count)
-            for path in paths {
-                guard let value = recent[index].values[path] else {
+            values.reserveCapacity(places.count)
+            for place in places {
+                guard let place, let value = recent[index].values.text(at: place, of: names) else {
                     tables[table][index] = .absent
                     return nil
                 }
                 values.append(value)
             }
-            let key = keys.key(values)
+            let key = values.count == 1 ? keys.key(only: values[0]) : keys.key(values)
             tables[table][index] = .present(key: key, values: values)
             return (key, values)
         }
@@ -253,7 +256,7 @@ extension EngineRun {
             default: return false
             }
         }()
-        let valuePath: String? = { if case .valueCount(let field) = rule.kind { return SignInFieldCatalog.resolve(field).path }; return nil }()
+        let valuePlace: Int? = { if case .valueCount(let field) = rule.kind { return plan.keptNames.places[SignInFieldCatalog.resolve(field).path] }; return nil }()
 
         // One hash of the key for a group already met. The values are named only for a window
         // that qualifies (`sweep`): most groups hold an occurrence or two and qualify nowhere,
@@ -281,7 +284,7 @@ extension EngineRun {
                     guard let group = stored.group(table, at: index) else { continue }
                     counted.insert(index)
                     add(Occurrence(time: state.recent[index].time, order: state.recent[index].id, events: [index], ruleIndex: ruleIndex,
-                                   value: valuePath.flatMap { state.recent[index].values[$0]?.lowercased() }, isNew: stored.isNew[index]),
+                                   value: valuePlace.flatMap { state.recent[index].values.text(at: $0, of: plan.keptNames)?.lowercased() }, isNew: stored.isNew[index]),
                         key: group.key, values: group.values)
                 }
             case .correlation(let innerIndex):

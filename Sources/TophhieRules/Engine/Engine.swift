@@ -166,6 +166,8 @@ struct EngineRun {
         self.plan = plan
         self.settings = settings
         self.state = state
+        // A decoded state's events each have their own list of names; the plan's, when equal.
+        for index in self.state.recent.indices { self.state.recent[index].values.adopt(plan.keptNames) }
         self.now = now
         self.alertOnlyAfter = alertOnlyAfter
     }
@@ -227,15 +229,11 @@ struct EngineRun {
                 observeTravel(c, event: event, detail: prepared.placeDetail)
             }
             if !windowsClosed && matched.contains(where: plan.fedDetections.contains) {
-                // Sized once: growing from empty resized each stored event's table two or three times.
-                var values = [String: String](minimumCapacity: plan.keptSlots.count)
-                for (name, slot) in plan.keptSlots {
-                    if let text = event.field(slot: slot)?.scalarText { values[name] = text }
-                }
+                let texts = plan.keptSlots.map { event.field(slot: $0.slot)?.scalarText }
                 added.append(EngineState.StoredEvent(
                     id: id, time: event.eventTime,
                     rules: matched.filter(plan.fedDetections.contains).map { plan.detectionRefs[$0].metadata.id }.sorted(),
-                    values: values))
+                    values: StoredValues(names: plan.keptNames, texts: texts)))
             }
         }
         if !updatedHere.isEmpty {

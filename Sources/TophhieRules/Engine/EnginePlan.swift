@@ -35,6 +35,8 @@ struct EnginePlan: Sendable {
     let singleGroups: [[(name: String, slot: FieldSlot)]]
     /// Graph paths whose values stored events keep, with the dotted names they are kept under.
     let keptSlots: [(name: String, slot: FieldSlot)]
+    /// `keptSlots`' names, in their order: what stored events' values are kept under.
+    let keptNames: KeptNames
     /// For each correlation, its `group-by` names resolved to interned Graph paths at load, so
     /// first-seen and travel read an event without the field catalogue or a string split.
     let groupSlots: [[FieldSlot]]
@@ -181,6 +183,7 @@ struct EnginePlan: Sendable {
         }
         for c in travel { longest = max(longest, correlations[c].timespan.interval) }
         keptSlots = paths.sorted().map { ($0, FieldSlot.intern(path: $0)) }
+        keptNames = KeptNames(keptSlots.map(\.name))
 
         var referenced: [[String]]? = [["id"], ["createdDateTime"], EngineRun.latitudePath, EngineRun.longitudePath] + keptSlots.map(\.slot.components)
             + singleGroups.flatMap { $0.map(\.slot.components) } + groupSlots.flatMap { $0.map(\.components) } + fieldSlots.values.flatMap { $0.map(\.components) }

@@ -53,7 +53,7 @@ public struct EngineState: Codable, Sendable, Equatable {
         /// Keys of the detection rules it matched, sorted.
         var rules: [String]
         /// The field values correlations and alerts need, by Graph path.
-        var values: [String: String]
+        var values: StoredValues
     }
 
     /// One alerted episode: from its first event to its last plus the quiet period. A candidate

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+@testable import TophhieRules
+
+/// A stored event's values are kept by place under the plan's names, and read, written and
+/// compared as the path → text table they replace: states written before read the same.
+@Suite struct StoredValuesTests {
+    static let names = KeptNames(["appDisplayName", "ipAddress", "userId"])
+
+    @Test func valuesAreWrittenAsThePathTableTheyReplace() throws {
+        let values = StoredValues(names: Self.names, texts: ["Outlook", nil, "u1"])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(String(decoding: try encoder.encode(values), as: UTF8.self) == #"{"appDisplayName":"Outlook","userId":"u1"}"#)
+        let table: [String: String] = ["appDisplayName": "Outlook", "userId": "u1"]
+        #expect(try encoder.encode(values) == encoder.encode(table))
+        #expect(values.table == table)
+    }
+
+    @Test func decodedValuesReadByPathAndByThePlansPlaces() throws {
+        // Another set of names than the plan's (a state from rules since edited): the plan's
+        // places are read through the path, and a name it lacks reads as none.
+        let decoded = try JSONDecoder().decode(StoredValues.self, from: Data(#"{"userId":"u1","appDisplayName":"Outlook","city":"Oslo"}"#.utf8))
+        #expect(decoded["userId"] == "u1" && decoded["city"] == "Oslo" && decoded["ipAddress"] == nil)
+        #expect(decoded.text(at: 0, of: Self.names) == "Outlook")
+        #expect(decoded.text(at: 1, of: Self.names) == nil)
+        #expect(decoded.text(at: 2, of: Self.names) == "u1")
+        #expect(decoded.names !== Self.names)
+    }
+
+    @Test func adoptingSharesOnlyAnEqualListOfNames() throws {
+        var same = try JSONDecoder().decode(StoredValues.self, from: Data(#"{"userId":"u1","ipAddress":"10.0.0.1","appDisplayName":"Outlook"}"#.utf8))
+        #expect(same.names !== Self.names)
+        same.adopt(Self.names)
+        #expect(same.names === Self.names)
+        #expect(same.text(at: 1, of: Self.names) == "10.0.0.1" && same["userId"] == "u1")
+
+        // Two of the three names: not adopted, or a place would read the wrong text.
+        var fewer = try JSONDecoder().decode(StoredValues.self, from: Data(#"{"userId":"u1","ipAddress":"10.0.0.1"}"#.utf8))
+        fewer.adopt(Self.names)
+        #expect(fewer.names !== Self.names)
+        #expect(fewer.text(at: 2, of: Self.names) == "u1" && fewer.text(at: 0, of: Self.names) == nil)
+    }
+
+    @Test func valuesAreEqualWhenTheirTablesAre() {
+        let kept = StoredValues(names: Self.names, texts: ["Outlook", nil, "u1"])
+        #expect(kept == StoredValues(["appDisplayName": "Outlook", "userId": "u1"]))
+        #expect(kept == StoredValues(names: KeptNames(["appDisplayName", "ipAddress", "userId"]), texts: ["Outlook", nil, "u1"]))
+        #expect(kept != StoredValues(["appDisplayName": "Outlook", "userId": "u2"]))
+        #expect(kept != StoredValues(["appDisplayName": "Outlook", "userId": "u1", "ipAddress": ""]))
+    }
+
+    /// A window that spans two polls, its first events read back from a written state: the same
+    /// alert as when the state stays in memory.
+    @Test func aWindowReadsTheEventsOfAStateWrittenAndReadBack() throws {
+        let engine = Engine(rules: loadRules(EngineTests.burstRules))
+        let first = (0..<3).map { SignIn.failure(Double($0), id: "f\($0)") }
+        let second = (3..<5).map { SignIn.failure(Double($0), id: "f\($0)") }
+        let (kept, none) = engine.process(EngineState(), events: first, now: time(3))
+        #expect(none.isEmpty)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let read = try JSONDecoder().decode(EngineState.self, from: encoder.encode(kept))
+        #expect(read.recent.count == 3 && read.recent.allSatisfy { $0.values.names !== kept.recent[0].values.names })
+        let (_, fromMemory) = engine.process(kept, events: first + second, now: time(5))
+        let (_, fromFile) = engine.process(read, events: first + second, now: time(5))
+        #expect(fromMemory.count == 1 && fromMemory[0].events.map(\.id) == ["f0", "f1", "f2", "f3", "f4"])
+        #expect(fromFile.map(AlertJSON.line) == fromMemory.map(AlertJSON.line))
+        #expect(fromFile.first?.group == [AlertGroupValue(field: "userId", value: "u1")])
+    }
+}
