@@ -228,32 +228,34 @@ import TophhieJSON
         #expect(alerts.map { $0.events.map(\.id) } == (fires ? [["new"]] : []))
     }
 
+    static let placeRules = """
+    title: ok
+    id: ok
+    name: ok
+    logsource: {product: azure, service: signinlogs}
+    detection: {selection: {ResultType: 0}, condition: selection}
+    ---
+    title: mfa
+    id: mfa
+    name: mfa
+    logsource: {product: azure, service: signinlogs}
+    detection: {selection: {ResultType: 50074}, condition: selection}
+    ---
+    title: New place, password right
+    id: ffnp
+    correlation:
+        type: first_seen
+        rules: [ok, mfa]
+        alert-on: [mfa]
+        group-by: [userId]
+        fields: [location.countryOrRegion]
+        learning: {period: 1d, events: 2}
+    """
+
     /// An `alert-on` event only checks: it must not leave a baseline (or a rule's table) where
     /// there was none, and must leave one that holds something as it was, but for learning.
     @Test func anAlertOnlyEventLeavesNoBaselineWhereThereWasNone() {
-        let rules = loadRules("""
-        title: ok
-        id: ok
-        name: ok
-        logsource: {product: azure, service: signinlogs}
-        detection: {selection: {ResultType: 0}, condition: selection}
-        ---
-        title: mfa
-        id: mfa
-        name: mfa
-        logsource: {product: azure, service: signinlogs}
-        detection: {selection: {ResultType: 50074}, condition: selection}
-        ---
-        title: New place, password right
-        id: ffnp
-        correlation:
-            type: first_seen
-            rules: [ok, mfa]
-            alert-on: [mfa]
-            group-by: [userId]
-            fields: [location.countryOrRegion]
-            learning: {period: 1d, events: 2}
-        """)
+        let rules = loadRules(Self.placeRules)
         #expect(!rules.hasErrors, "\(rules.diagnostics)")
         let engine = Engine(rules: rules)
         func signIn(_ minutes: Double, _ id: String, _ code: Int64, _ country: String, user: String = "u1") -> JSONRuleEvent {
@@ -273,6 +275,25 @@ import TophhieJSON
         let (after, alerts) = engine.process(other, events: [signIn(3020, "a3", 50074, "NG")], now: time(3025))
         #expect(alerts.map { $0.events.map(\.id) } == [["a3"]])
         #expect(after.baselines == other.baselines)
+    }
+
+    /// A pass takes its first-seen rules' tables out of the state while it runs: they come back,
+    /// an emptied one too, and the table of a rule the pack no longer has stays as it was.
+    @Test func firstSeenTablesComeBackAndOthersStayAsTheyWere() {
+        let engine = Engine(rules: loadRules(Self.placeRules))
+        func signIn(_ minutes: Double, _ id: String, _ code: Int64, _ country: String) -> JSONRuleEvent {
+            SignIn.at(minutes, id: id, ["status": .object(["errorCode": .int(code)]), "userId": .string("u1"),
+                                        "location": .object(["countryOrRegion": .string(country)])])
+        }
+        var start = EngineState()
+        start.baselines["gone"] = ["u9": EngineState.Baseline(learningStart: time(0), events: 3, known: ["pt": time(0)])]
+        start.baselines["ffnp"] = [:]
+        let (checked, _) = engine.process(start, events: [signIn(0, "a1", 50074, "NG")], now: time(5))
+        #expect(checked.baselines == start.baselines)
+        let (taught, _) = engine.process(checked, events: [signIn(10, "s1", 0, "PT"), signIn(20, "s2", 0, "PT")], now: time(25))
+        #expect(taught.baselines["ffnp"]?["u1"]?.known == ["pt": time(20)])
+        #expect(taught.baselines["ffnp"]?["u1"]?.events == 2)
+        #expect(taught.baselines["gone"] == start.baselines["gone"])
     }
 
     @Test(arguments: [

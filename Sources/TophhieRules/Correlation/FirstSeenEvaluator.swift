@@ -7,44 +7,80 @@ import Foundation
 /// makes ten sign-ins on day one, before their phone or laptop has shown up; a weekly user has
 /// not shown their habits after fourteen days. Values unseen for `forget` count as new again.
 extension EngineRun {
+    /// The first-seen rules' baselines while a run goes on, by correlation: out of the state's
+    /// table of rules, so an event finds its rule's table by place and not by hashing the rule's
+    /// id. They go back at the end of the run (`settle`), before anything reads the state.
+    struct FirstSeenTables {
+        var tables: [[String: EngineState.Baseline]]
+        /// Whether the rule has a table in the state (kept even when emptied, as before).
+        var kept: [Bool]
+
+        /// Takes `plan`'s first-seen rules' tables out of `state`.
+        init(plan: EnginePlan, taking state: inout EngineState) {
+            tables = Array(repeating: [:], count: plan.correlationRefs.count)
+            kept = Array(repeating: false, count: plan.correlationRefs.count)
+            for c in plan.firstSeen {
+                guard let table = state.baselines.removeValue(forKey: plan.correlationRefs[c].metadata.id) else { continue }
+                tables[c] = table
+                kept[c] = true
+            }
+        }
+
+        /// Puts the tables back into `state`.
+        mutating func settle(into state: inout EngineState, plan: EnginePlan) {
+            for c in plan.firstSeen where kept[c] {
+                state.baselines[plan.correlationRefs[c].metadata.id] = tables[c]
+                tables[c] = [:]
+                kept[c] = false
+            }
+        }
+    }
+
+    /// Puts the first-seen tables back into the state, at the end of the run.
+    mutating func settleFirstSeen() {
+        let plan = self.plan
+        firstSeenTables.settle(into: &state, plan: plan)
+    }
+
+    /// One event of a rule first-seen correlation `c` references, against its group's baseline.
     /// - Parameter alerting: false for an event of a rule outside `alert-on`: it only teaches.
     ///   An alerting event under `alert-on` is checked but teaches nothing: a stranger's
     ///   password attempts must not make their country known.
     mutating func observeFirstSeen(_ c: Int, event: any RuleEvent, alerting: Bool) {
         let rule = plan.correlationRefs[c]
-        guard case .firstSeen(let spec) = rule.kind else { return }
+        guard let settings = rule.firstSeen else { return }
         guard let group = EventGroup(event, slots: plan.groupSlots[c], keys: &groupKeys) else { return }
         // The fields' values appended one after another, not gathered and joined.
         var value = ""
         var first = true
         for slot in plan.firstSeenFieldSlots[c] ?? [] {
             guard let text = event.field(slot: slot)?.scalarText, !text.isEmpty else { return }
-            let part = spec.ignoreVersions ? versionless.value(text, EngineRun.withoutVersions) : text
+            let part = settings.ignoreVersions ? versionless.value(text, EngineRun.withoutVersions) : text
             if first { value = part } else { value.append(" / "); value.append(part) }
             first = false
         }
         let valueKey = folded.value(value) { $0.lowercased() }
         let groupKey = group.key
-        let ruleKey = rule.metadata.id
-        let teaches = spec.alertOn == nil || !alerting
+        let teaches = !settings.alertOnSome || !alerting
         // An update of a sign-in already counted is the same sign-in.
         let counts = updated.isEmpty || !updated.contains(event.eventID)
         var alerts = false
-        // The baseline is changed where it lies: taking it out of its table and putting it back
-        // hashed both keys twice and moved the table's entries on each removal.
-        if let ruleIndex = state.baselines.index(forKey: ruleKey),
-           let groupIndex = state.baselines.values[ruleIndex].index(forKey: groupKey) {
-            let keep = EngineRun.learn(&state.baselines.values[ruleIndex].values[groupIndex], value: valueKey, at: event.eventTime,
-                                       spec: spec, teaches: teaches, alerting: alerting, counts: counts, alerts: &alerts)
-            if !keep { state.baselines.values[ruleIndex].remove(at: groupIndex) }
+        // The baseline is changed where it lies, in this run's table of the rule
+        // (`FirstSeenTables`): taking it out and putting it back hashed its key twice.
+        if let groupIndex = firstSeenTables.tables[c].index(forKey: groupKey) {
+            let keep = EngineRun.learn(&firstSeenTables.tables[c].values[groupIndex], value: valueKey, at: event.eventTime,
+                                       settings: settings, teaches: teaches, alerting: alerting, counts: counts, alerts: &alerts)
+            if !keep { firstSeenTables.tables[c].remove(at: groupIndex) }
         } else {
             // A group's first event: its table is made only if there is something to keep.
             var baseline = EngineState.Baseline(learningStart: event.eventTime, events: 0, known: [:])
-            if EngineRun.learn(&baseline, value: valueKey, at: event.eventTime, spec: spec, teaches: teaches, alerting: alerting, counts: counts, alerts: &alerts) {
-                state.baselines[ruleKey, default: [:]][groupKey] = baseline
+            if EngineRun.learn(&baseline, value: valueKey, at: event.eventTime, settings: settings, teaches: teaches, alerting: alerting, counts: counts, alerts: &alerts) {
+                firstSeenTables.tables[c][groupKey] = baseline
+                firstSeenTables.kept[c] = true
             }
         }
         if alerts {
+            guard case .firstSeen(let spec) = rule.kind else { return }
             let shown = zip(rule.groupBy, group.values).map { AlertGroupValue(field: $0, value: $1) }
             let alertEvent = AlertFactory.alertEvent(event)
             let summary = "first \(spec.fields.joined(separator: " + ")) '\(value)'"
@@ -57,16 +93,22 @@ extension EngineRun {
     /// One event against a group's baseline: whether it alerts (`alerts`), and what it teaches.
     /// - Returns: whether the baseline is kept: an event that only checks (outside `alert-on`'s
     ///   teaching) keeps a baseline only if it holds something.
-    static func learn(_ baseline: inout EngineState.Baseline, value valueKey: String, at time: Date, spec: FirstSeenSpec,
+    static func learn(_ baseline: inout EngineState.Baseline, value valueKey: String, at time: Date, settings: FirstSeenSettings,
                       teaches: Bool, alerting: Bool, counts: Bool, alerts: inout Bool) -> Bool {
         if teaches && time < baseline.learningStart { baseline.learningStart = time }
-        let learned = baseline.events >= spec.learningEvents
-            && time.timeIntervalSince(baseline.learningStart) >= spec.learningPeriod.interval
-        let lastSeen = baseline.known[valueKey]
-        let isNew = lastSeen.map { time.timeIntervalSince($0) > spec.forgetAfter.interval } ?? true
+        let learned = baseline.events >= settings.learningEvents
+            && time.timeIntervalSince(baseline.learningStart) >= settings.learningPeriod
+        // One look-up of the value, changed where it lies when known.
+        let place = baseline.known.index(forKey: valueKey)
+        let lastSeen = place.map { baseline.known.values[$0] }
+        let isNew = lastSeen.map { time.timeIntervalSince($0) > settings.forgetAfter } ?? true
         alerts = learned && isNew && alerting
         guard teaches else { return lastSeen != nil || baseline.events > 0 }
-        baseline.known[valueKey] = max(lastSeen ?? time, time)
+        if let place {
+            if time > baseline.known.values[place] { baseline.known.values[place] = time }
+        } else {
+            baseline.known[valueKey] = time
+        }
         if counts { baseline.events += 1 }
         return true
     }

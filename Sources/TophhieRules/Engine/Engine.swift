@@ -124,6 +124,7 @@ public struct EnginePass {
     /// - Returns: the new state, the alerts sorted by last event time, rule and id, and the late arrivals.
     public consuming func finish() -> EngineOutcome {
         run.evaluateWindows()
+        run.settleFirstSeen()
         run.prune()
         run.state.lastProcessed = run.now
         let alerts = run.alerts.sorted { ($0.lastEventTime, $0.rule.id, $0.id) < ($1.lastEventTime, $1.rule.id, $1.id) }
@@ -161,6 +162,7 @@ struct EngineRun {
     /// First-seen values with their versions stripped, and folded, lately.
     var versionless = TextMemo()
     var folded = TextMemo()
+    var firstSeenTables: FirstSeenTables
 
     init(plan: EnginePlan, settings: EngineSettings, state: EngineState, now: Date, alertOnlyAfter: Date?) {
         self.plan = plan
@@ -168,6 +170,7 @@ struct EngineRun {
         self.state = state
         // A decoded state's events each have their own list of names; the plan's, when equal.
         for index in self.state.recent.indices { self.state.recent[index].values.adopt(plan.keptNames) }
+        firstSeenTables = FirstSeenTables(plan: plan, taking: &self.state)
         self.now = now
         self.alertOnlyAfter = alertOnlyAfter
     }
