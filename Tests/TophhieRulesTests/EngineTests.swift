@@ -56,6 +56,45 @@ import TophhieJSON
         #expect(alert.group == [AlertGroupValue(field: "userId", value: "u1")])
     }
 
+    /// A group is swept for windows only when it has at least its condition's least count of
+    /// matches: the least is exact, so a group holding just that many still alerts, under every
+    /// kind of bound, and a condition with no lower bound sweeps a group of one.
+    @Test(arguments: [
+        ("{gt: 2}", 3, true), ("{gt: 2}", 2, false), ("{gte: 3}", 3, true), ("{gte: 3}", 2, false),
+        ("{eq: 3}", 3, true), ("{eq: 3}", 2, false), ("{lt: 3}", 1, true), ("{lte: 1}", 1, true),
+        ("{neq: 2}", 1, true), ("{gte: 2, lte: 3}", 2, true),
+    ])
+    func aGroupWithTheLeastCountItsConditionNeedsIsSwept(condition: String, failures: Int, alerts: Bool) {
+        let rules = loadRules("""
+        title: Failed sign-in
+        id: failed
+        logsource: {product: azure, service: signinlogs}
+        detection: {selection: {ResultType: 50126}, condition: selection}
+        ---
+        title: Failures
+        id: failures
+        correlation:
+            type: event_count
+            rules: [failed]
+            group-by: [userId]
+            timespan: 10m
+            condition: \(condition)
+        """)
+        #expect(!rules.hasErrors, "\(rules.diagnostics)")
+        let events = (0..<failures).map { SignIn.failure(Double($0), id: "f\($0)") }
+        let (_, found) = Engine(rules: rules).process(EngineState(), events: events, now: time(30))
+        #expect(found.filter { $0.rule.id == "failures" }.isEmpty == !alerts)
+    }
+
+    @Test func theLeastCountOfAConditionIsItsHighestLowerBound() {
+        #expect(CorrelationCondition([(.gt, 2)]).leastHolding == 3)
+        #expect(CorrelationCondition([(.gte, 2)]).leastHolding == 2)
+        #expect(CorrelationCondition([(.eq, 4)]).leastHolding == 4)
+        #expect(CorrelationCondition([(.lt, 4)]).leastHolding == 0)
+        #expect(CorrelationCondition([(.lte, 4), (.neq, 2)]).leastHolding == 0)
+        #expect(CorrelationCondition([(.gte, 2), (.gt, 5), (.lte, 9)]).leastHolding == 6)
+    }
+
     @Test func onTimeAlertsAreNotLate() {
         let events = (0..<5).map { SignIn.failure(Double($0), id: "f\($0)") }
         let (_, alerts) = engine.process(EngineState(), events: events, now: time(8))

@@ -40,7 +40,10 @@ import Testing
     /// is made: values already folded are kept as they are, others folded, ASCII or not.
     @Test func aGroupKeyIsItsValuesFoldedAndJoined() {
         for values in [["7c1f0c4e-0000-4000-8000-000000000001"], ["Jane@Contoso.COM"], ["85.240.12.229", "2001:DB8::1"],
-                       ["\u{C9}LODIE", "s\u{E3}o paulo", ""], ["", ""], ["a", "B", "c"]] {
+                       ["\u{C9}LODIE", "s\u{E3}o paulo", ""], ["", ""], ["a", "B", "c"],
+                       // Values that all fold to themselves: copied into the key as they are.
+                       ["7c1f0c4e-0000-4000-8000-000000000001", "85.240.12.229"], ["", "x"], ["x", ""],
+                       ["7c1f0c4e-0000-4000-8000-000000000001", "exchange activesync", "2001:db8::1"]] {
             let expected = values.map { $0.lowercased() }.joined(separator: "\u{1F}")
             #expect(Array(EngineRun.groupKey(values).utf8) == Array(expected.utf8), "\(values)")
         }

@@ -140,5 +140,17 @@ public struct CorrelationCondition: Sendable, Hashable, CustomStringConvertible 
         }
     }
 
+    /// The smallest count that can satisfy every comparison's lower bound (`gt`, `gte`, `eq`);
+    /// 0 when none sets one. A group with fewer matches than this has no window that holds.
+    public var leastHolding: Int {
+        storage.reduce(0) { least, c in
+            switch c.op {
+            case .gt: return max(least, c.value + 1)
+            case .gte, .eq: return max(least, c.value)
+            case .lt, .lte, .neq: return least
+            }
+        }
+    }
+
     public var description: String { storage.map { "\($0.op.rawValue) \($0.value)" }.joined(separator: " and ") }
 }

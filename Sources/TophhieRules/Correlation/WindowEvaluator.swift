@@ -305,8 +305,12 @@ extension EngineRun {
         // In any order of the groups: a group's windows end at distinct times, so the sort below
         // leaves no tie for the groups' order to decide (sorting the keys first was 3% of a
         // replay of 500 people's sign-ins).
+        // A window's metric (its occurrences, their distinct values or rules, a chain's length)
+        // is never more than its group's occurrences: a group with fewer than the condition's
+        // least is not swept (most of many people's groups hold one or two sign-ins).
+        let least = rule.condition.leastHolding
         var result: [Window] = []
-        for (key, group) in groups {
+        for (key, group) in groups where group.occurrences.count >= least {
             let occurrences = group.occurrences.count < 2 ? group.occurrences : group.occurrences.sorted { ($0.time, $0.order) < ($1.time, $1.order) }
             result += sweep(rule, occurrences, ruleCount: refs.count, key: key, values: group.values)
         }
