@@ -36,10 +36,12 @@ extension EngineRun {
         }
     }
 
-    /// Puts the first-seen tables back into the state, at the end of the run.
-    mutating func settleFirstSeen() {
+    /// Ends the run's hold on the state: the first-seen tables go back into it, and the stored
+    /// events lose their marks of this run.
+    mutating func settle() {
         let plan = self.plan
         firstSeenTables.settle(into: &state, plan: plan)
+        for index in state.recent.indices where state.recent[index].isNew { state.recent[index].isNew = false }
     }
 
     /// One event of a rule first-seen correlation `c` references, against its group's baseline.

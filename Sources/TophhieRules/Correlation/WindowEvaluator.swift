@@ -38,10 +38,11 @@ extension EngineRun {
     /// - Returns: the earliest event time the episodes left open may still need.
     @discardableResult
     mutating func evaluateWindows(closingBy watermark: Date? = nil) -> Date? {
-        guard !plan.windowedOrder.isEmpty, !fresh.isEmpty else { return nil }
+        // Without a stored event of this run no window is new (new ones are last, mostly).
+        guard !plan.windowedOrder.isEmpty, state.recent.reversed().contains(where: \.isNew) else { return nil }
         var needed: Date?
         var qualifying: [Int: [Window]] = [:]
-        var stored = StoredReading(recent: state.recent, fresh: fresh, names: plan.keptNames)
+        var stored = StoredReading(recent: state.recent, names: plan.keptNames)
         for c in plan.windowedOrder {
             var windows = windowsFor(c, inner: qualifying, stored: &stored)
             let chainSpan = plan.chainSpans[c] ?? 0
@@ -94,9 +95,6 @@ extension EngineRun {
             state.recent.removeFirst(firstKept)
             prunedBefore = cutoff
         }
-        // Only stored events are asked whether they are new.
-        let storedIDs = Set(state.recent.lazy.map(\.id))
-        for id in fresh where !storedIDs.contains(id) { fresh.remove(id) }
         for c in decidedThrough.keys {
             decidedThrough[c] = decidedThrough[c]!.filter { $0.value >= cutoff }
         }
@@ -192,10 +190,10 @@ extension EngineRun {
             case present(key: String, values: [String])
         }
 
-        init(recent: [EngineState.StoredEvent], fresh: Set<String>, names: KeptNames) {
+        init(recent: [EngineState.StoredEvent], names: KeptNames) {
             self.recent = recent
             self.names = names
-            isNew = recent.map { fresh.contains($0.id) }
+            isNew = recent.map(\.isNew)
         }
 
         /// The places of the stored events that matched detection rule `key`, ascending: found

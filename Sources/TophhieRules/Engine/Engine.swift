@@ -124,7 +124,7 @@ public struct EnginePass {
     /// - Returns: the new state, the alerts sorted by last event time, rule and id, and the late arrivals.
     public consuming func finish() -> EngineOutcome {
         run.evaluateWindows()
-        run.settleFirstSeen()
+        run.settle()
         run.prune()
         run.state.lastProcessed = run.now
         let alerts = run.alerts.sorted { ($0.lastEventTime, $0.rule.id, $0.id) < ($1.lastEventTime, $1.rule.id, $1.id) }
@@ -143,8 +143,6 @@ struct EngineRun {
     let now: Date
     let alertOnlyAfter: Date?
     var alerts: [Alert] = []
-    /// Ids first processed, or processed again after an update, in this call.
-    var fresh: Set<String> = []
     /// Ids processed again in this call because their content changed.
     var updated: Set<String> = []
     /// Event times of never-seen events older than the windows: evaluated by the rules that
@@ -217,7 +215,6 @@ struct EngineRun {
             }
             state.seen[id] = event.eventTime
             if let revision { state.revisions![id] = revision }
-            fresh.insert(id)
 
             // A handful of indices, ascending: looked through, not made into a set for each event.
             let matched = prepared.matched
@@ -236,7 +233,7 @@ struct EngineRun {
                 added.append(EngineState.StoredEvent(
                     id: id, time: event.eventTime,
                     rules: matched.filter(plan.fedDetections.contains).map { plan.detectionRefs[$0].metadata.id }.sorted(),
-                    values: StoredValues(names: plan.keptNames, texts: texts)))
+                    values: StoredValues(names: plan.keptNames, texts: texts), isNew: true))
             }
         }
         if !updatedHere.isEmpty {

@@ -54,6 +54,13 @@ public struct EngineState: Codable, Sendable, Equatable {
         var rules: [String]
         /// The field values correlations and alerts need, by Graph path.
         var values: StoredValues
+        /// Stored by the run in progress (first processed, or processed again after an update):
+        /// its windows may alert. Not written, and cleared when a run ends: a state given out
+        /// holds no run's marks. (A set of this run's ids, checked for each stored event and
+        /// pruned at each checkpoint, cost four hashes of each id.)
+        var isNew = false
+
+        private enum CodingKeys: String, CodingKey { case id, time, rules, values }
     }
 
     /// One alerted episode: from its first event to its last plus the quiet period. A candidate
