@@ -54,7 +54,9 @@ extension EngineRun {
         // Per side, only the nearest sign-in at each distinct spot can give the fastest pair
         // with it; a person signs in from a handful of spots, so this skips most of the trigonometry.
         var spots: [(Double, Double)] = []
-        let hereSeen = familiarPlaces[hereKey]
+        // Found once: read here, changed in place at the end (nothing is added in between).
+        let hereIndex = familiarPlaces.index(forKey: hereKey)
+        let hereSeen = hereIndex.map { familiarPlaces.values[$0] }
         // The compared places' familiarity by their label, looked up once a call: a person signs
         // in from a handful of places, and folding and hashing the label of every compared place
         // was a sixth of the comparisons' work.
@@ -137,13 +139,15 @@ extension EngineRun {
         }
         places.insert(here, at: low)
         swap(&places, &state.places.values[placesAt.outer].values[placesAt.inner])
-        var seenHere = familiarPlaces[hereKey] ?? EngineState.FamiliarPlace(days: [], lastSeen: here.time)
         let today = EngineRun.day(here.time)
-        if !seenHere.days.contains(today) {
-            seenHere.days = Array((seenHere.days + [today]).sorted().suffix(16))
+        if let hereIndex {
+            if !familiarPlaces.values[hereIndex].days.contains(today) {
+                familiarPlaces.values[hereIndex].days = Array((familiarPlaces.values[hereIndex].days + [today]).sorted().suffix(16))
+            }
+            familiarPlaces.values[hereIndex].lastSeen = max(familiarPlaces.values[hereIndex].lastSeen, here.time)
+        } else {
+            familiarPlaces[hereKey] = EngineState.FamiliarPlace(days: [today], lastSeen: here.time)
         }
-        seenHere.lastSeen = max(seenHere.lastSeen, here.time)
-        familiarPlaces[hereKey] = seenHere
         swap(&familiarPlaces, &state.familiar!.values[familiarAt.outer].values[familiarAt.inner])
     }
 
