@@ -9,8 +9,9 @@ extension EngineRun {
     static let latitudeSlot = FieldSlot.intern(latitudePath)
     static let longitudeSlot = FieldSlot.intern(longitudePath)
 
-    /// - Parameter detail: the event's `AlertFactory.alertEvent`, when it was worked out already.
-    mutating func observeTravel(_ c: Int, event: any RuleEvent, detail: AlertEvent? = nil) {
+    /// One located sign-in of a rule travel correlation `c` references, against the group's
+    /// other places within the timespan.
+    mutating func observeTravel(_ c: Int, event: any RuleEvent) {
         let rule = plan.correlationRefs[c]
         guard case .impossibleTravel(let spec) = rule.kind,
               let latitude = event.field(slot: EngineRun.latitudeSlot)?.doubleValue,
@@ -19,7 +20,7 @@ extension EngineRun {
         guard let group = EventGroup(event, slots: plan.groupSlots[c], keys: &groupKeys) else { return }
         let groupKey = group.key
         let ruleKey = rule.metadata.id
-        let alertEvent = detail ?? AlertFactory.alertEvent(event)
+        let alertEvent = AlertFactory.alertEvent(event)
         let here = EngineState.Place(id: event.eventID, time: event.eventTime, latitude: latitude, longitude: longitude,
                                      label: alertEvent.location ?? String(format: "%.2f,%.2f", latitude, longitude), detail: alertEvent)
         // Swapped out of the state while it changes, so inserting does not copy the whole list;

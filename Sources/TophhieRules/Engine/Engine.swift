@@ -226,7 +226,7 @@ struct EngineRun {
                 observeFirstSeen(c, event: event, alerting: plan.firstSeenAlerting[c].map { alerting in matched.contains { alerting.contains($0) } } ?? true)
             }
             for c in plan.travel where references(c, include: matched) {
-                observeTravel(c, event: event, detail: prepared.placeDetail)
+                observeTravel(c, event: event)
             }
             if !windowsClosed && matched.contains(where: plan.fedDetections.contains) {
                 let texts = plan.keptSlots.map { event.field(slot: $0.slot)?.scalarText }

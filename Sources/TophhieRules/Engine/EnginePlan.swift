@@ -29,8 +29,6 @@ struct EnginePlan: Sendable {
     let standaloneCorrelations: Set<Int>
     /// Detections whose matches must be kept for windowed correlations.
     let fedDetections: Set<Int>
-    /// Detections a travel correlation references: their events become places.
-    let placedDetections: Set<Int>
     /// For each detection: its suppression group's field names and interned Graph paths.
     let singleGroups: [[(name: String, slot: FieldSlot)]]
     /// Graph paths whose values stored events keep, with the dotted names they are kept under.
@@ -151,7 +149,6 @@ struct EnginePlan: Sendable {
         let travel = correlations.indices.filter { if case .impossibleTravel = correlations[$0].kind { return true }; return false }
 
         self.travel = travel
-        placedDetections = Set(travel.flatMap { c in references[c].compactMap { ref -> Int? in if case .detection(let d) = ref { return d }; return nil } })
         var fed = Set<Int>()
         func feed(_ c: Int, depth: Int) {
             guard depth < 32 else { return }

@@ -10,15 +10,11 @@ public final class PreparedEvent: Sendable {
     let matched: [Int]
     /// `event.revision`, once.
     let revision: String?
-    /// The readable fields a travel place keeps (`AlertFactory.alertEvent`), when a travel
-    /// rule will place it: worked out beside the engine rather than in it.
-    let placeDetail: AlertEvent?
 
-    init(event: any RuleEvent, matched: [Int], revision: String?, placeDetail: AlertEvent? = nil) {
+    init(event: any RuleEvent, matched: [Int], revision: String?) {
         self.event = event
         self.matched = matched
         self.revision = revision
-        self.placeDetail = placeDetail
     }
 }
 
@@ -33,9 +29,10 @@ extension Engine {
             for index in plan.matchers.indices where plan.matchers[index].matches(event, texts) {
                 matched.append(index)
             }
-            let placed = !plan.placedDetections.isEmpty && matched.contains { plan.placedDetections.contains($0) }
-            return PreparedEvent(event: event, matched: matched, revision: event.revision,
-                                 placeDetail: placed ? AlertFactory.alertEvent(event) : nil)
+            // A travel place's readable fields are worked out by the engine (`observeTravel`):
+            // once the engine's thread had become the lighter one, working them out here made
+            // this thread the one a replay waits for.
+            return PreparedEvent(event: event, matched: matched, revision: event.revision)
         }
     }
 }
