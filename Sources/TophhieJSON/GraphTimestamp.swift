@@ -94,7 +94,8 @@ public enum GraphTimestamp {
         let (y, mo, d, h, mi, s) = components(date)
         let whole = floor(date.timeIntervalSince1970)
         let ticks = min(9_999_999, Int(((date.timeIntervalSince1970 - whole) * 10_000_000).rounded()))
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%07dZ", y, mo, d, h, mi, s, ticks)
+        return text(y, mo, d, h, mi, s, fraction: ticks, digits: 7)
+            ?? String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%07dZ", y, mo, d, h, mi, s, ticks)
     }
 
     /// Formats as UTC with milliseconds: the form alerts and logs use.
@@ -102,7 +103,31 @@ public enum GraphTimestamp {
         let (y, mo, d, h, mi, s) = components(date)
         let whole = floor(date.timeIntervalSince1970)
         let millis = min(999, Int(((date.timeIntervalSince1970 - whole) * 1000).rounded(.down)))
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", y, mo, d, h, mi, s, millis)
+        return text(y, mo, d, h, mi, s, fraction: millis, digits: 3)
+            ?? String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", y, mo, d, h, mi, s, millis)
+    }
+
+    /// `yyyy-mm-ddThh:mm:ss.<fraction>Z`, the digits written into the string's own buffer, for
+    /// the years 0 to 9999 (`String(format:)` writes the others): formatting through Foundation
+    /// was a third of writing a replay's alerts.
+    private static func text(_ y: Int, _ mo: Int, _ d: Int, _ h: Int, _ mi: Int, _ s: Int, fraction: Int, digits: Int) -> String? {
+        guard (0...9999).contains(y) else { return nil }
+        return String(unsafeUninitializedCapacity: 21 + digits) { buffer in
+            var at = 0
+            func put(_ value: Int, _ width: Int) {
+                var rest = value
+                for position in stride(from: at + width - 1, through: at, by: -1) {
+                    buffer[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+                at += width
+            }
+            func put(_ byte: Unicode.Scalar) { buffer[at] = UInt8(ascii: byte); at += 1 }
+            put(y, 4); put("-"); put(mo, 2); put("-"); put(d, 2); put("T")
+            put(h, 2); put(":"); put(mi, 2); put(":"); put(s, 2); put(".")
+            put(fraction, digits); put("Z")
+            return at
+        }
     }
 
     private static func components(_ date: Date) -> (Int, Int, Int, Int, Int, Int) {

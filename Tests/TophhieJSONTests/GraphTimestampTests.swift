@@ -28,4 +28,36 @@ import TophhieJSON
         #expect(GraphTimestamp.alertText(date) == "2020-03-13T19:15:41.250Z")
         #expect(GraphTimestamp.parse(GraphTimestamp.graphText(date))!.timeIntervalSince1970 - date.timeIntervalSince1970 < 1e-6)
     }
+
+    /// The digits written by hand are what `String(format:)` wrote: at the edges of years,
+    /// fractions and the range written by hand, outside it, and at seeded random instants.
+    @Test func formatsAsPrintfDid() {
+        func printf(_ date: Date, digits: Int) -> String {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: "UTC")!
+            let c = calendar.dateComponents([.era, .year, .month, .day, .hour, .minute, .second], from: date)
+            let year = c.era == 0 ? 1 - c.year! : c.year!
+            let whole = floor(date.timeIntervalSince1970)
+            let fraction = digits == 7
+                ? min(9_999_999, Int(((date.timeIntervalSince1970 - whole) * 10_000_000).rounded()))
+                : min(999, Int(((date.timeIntervalSince1970 - whole) * 1000).rounded(.down)))
+            return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%0\(digits)dZ", year, c.month!, c.day!, c.hour!, c.minute!, c.second!, fraction)
+        }
+        // Foundation's calendar is Julian before 1582, ours proleptic Gregorian: compared from
+        // 1600 (-11,676,096,000) on; the first instant of year 0 and the last of year -1 below.
+        var instants: [Double] = [0, -1, 0.999, 0.9999999, 1_709_251_199.9999999, 951_782_400, 253_402_300_799.5,
+                                  -11_676_096_000, 253_402_300_800, 4_102_444_800.0004]
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<2_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            instants.append(Double(state >> 11) / Double(1 << 53) * 5_000_000_000 - 1_000_000_000)
+        }
+        #expect(GraphTimestamp.alertText(Date(timeIntervalSince1970: -62_167_219_200)) == "0000-01-01T00:00:00.000Z")
+        #expect(GraphTimestamp.alertText(Date(timeIntervalSince1970: -62_167_219_200.001)) == "-001-12-31T23:59:59.999Z")
+        for instant in instants {
+            let date = Date(timeIntervalSince1970: instant)
+            #expect(GraphTimestamp.alertText(date) == printf(date, digits: 3), "\(instant)")
+            #expect(GraphTimestamp.graphText(date) == printf(date, digits: 7), "\(instant)")
+        }
+    }
 }
