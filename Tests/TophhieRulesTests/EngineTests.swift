@@ -473,6 +473,11 @@ import TophhieJSON
         let e = alerts.first?.events.first
         #expect(e?.errorCode == 50053 && e?.app == "Azure Portal" && e?.ipAddress == "198.51.100.4")
         #expect(e?.location == "Porto, PT" && e?.device == "Firefox 126.0 on Linux")
+        // Joined byte for byte, whatever the script; one part alone is shown alone.
+        let far = SignIn.event(#"{"id":"l2","createdDateTime":"2024-05-01T10:01:00Z","status":{"errorCode":50053},"location":{"city":"S\u00e3o Paulo \u6771","countryOrRegion":"BR"},"deviceDetail":{"browser":"","operatingSystem":"iOS 17"}}"#)
+        let (_, farAlerts) = Engine(rules: rules).process(EngineState(), events: [far], now: time(5))
+        #expect(farAlerts.first?.events.first?.location == "S\u{E3}o Paulo \u{6771}, BR")
+        #expect(farAlerts.first?.events.first?.device == "iOS 17")
         let json = AlertJSON.line(alerts[0])
         for key in ["\"id\":", "\"rule\":{", "\"level\":\"medium\"", "\"group\":{\"ipAddress\":\"198.51.100.4\"}", "\"eventCount\":1", "\"events\":[\"l1\"]", "\"firstEventTime\":\"2024-05-01T10:00:00.123Z\"", "\"detectedAt\":\"2024-05-01T10:05:00.000Z\"", "\"late\":false"] {
             #expect(json.contains(key), "\(key) in \(json)")

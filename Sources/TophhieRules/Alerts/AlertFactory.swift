@@ -71,10 +71,35 @@ enum AlertFactory {
     /// Both texts with `separator` between them, or the one that is not empty, or none.
     private static func joined(_ first: String?, _ second: String?, by separator: String) -> String? {
         switch (nonEmpty(first), nonEmpty(second)) {
-        case let (a?, b?): a + separator + b
+        case let (a?, b?): concatenation(a, separator, b)
         case let (a?, nil): a
         case let (nil, b?): b
         case (nil, nil): nil
+        }
+    }
+
+    /// `a + separator + b`, its bytes copied once into the result's buffer: the two `+`
+    /// made a string between and grew it, most of the cost of a located sign-in's line (which
+    /// travel builds for every one).
+    private static func concatenation(_ a: String, _ separator: String, _ b: String) -> String {
+        var a = a, separator = separator, b = b
+        return a.withUTF8 { first in
+            separator.withUTF8 { middle in
+                b.withUTF8 { last in
+                    String(unsafeUninitializedCapacity: first.count + middle.count + last.count) { buffer in
+                        var at = 0
+                        func put(_ part: UnsafeBufferPointer<UInt8>) {
+                            guard let start = part.baseAddress, !part.isEmpty else { return }
+                            (buffer.baseAddress! + at).initialize(from: start, count: part.count)
+                            at += part.count
+                        }
+                        put(first)
+                        put(middle)
+                        put(last)
+                        return at
+                    }
+                }
+            }
         }
     }
 
