@@ -36,6 +36,17 @@ import Testing
         #expect(GroupKeyCache.sameBytes(String(repeating: "x", count: 40), String(repeating: "x", count: 40)))
     }
 
+    /// A short ASCII value is folded as `lowercased()` folds it; a longer one, or one outside
+    /// ASCII, is left to the memo.
+    @Test func aShortASCIIValueIsFoldedAsLowercasedFoldsIt() {
+        for text in ["US", "us", "", "Windows / Edge", "iOS / Mobile Safari"[...].prefix(15).description, "A-Z@[`{", "123 ABC xyz"] {
+            #expect(EngineRun.foldedShort(text).map { Array($0.utf8) } == Array(text.lowercased().utf8), "\(text)")
+        }
+        for text in ["Windows / Edge 1", "S\u{C3}O", "caf\u{E9}", String(repeating: "A", count: 16)] {
+            #expect(EngineRun.foldedShort(text) == nil, "\(text)")
+        }
+    }
+
     /// A group key is its values lower-cased and joined by the unit separator, whichever way it
     /// is made: values already folded are kept as they are, others folded, ASCII or not.
     @Test func aGroupKeyIsItsValuesFoldedAndJoined() {

@@ -61,7 +61,7 @@ extension EngineRun {
             if first { value = part } else { value.append(" / "); value.append(part) }
             first = false
         }
-        let valueKey = folded.value(value) { $0.lowercased() }
+        let valueKey = EngineRun.foldedShort(value) ?? folded.value(value) { $0.lowercased() }
         let groupKey = group.key
         let teaches = !settings.alertOnSome || !alerting
         // An update of a sign-in already counted is the same sign-in.

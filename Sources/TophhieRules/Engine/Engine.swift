@@ -272,6 +272,22 @@ struct EngineRun {
         isPlain(text) ? text : text.lowercased()
     }
 
+    /// `text.lowercased()` for short ASCII (a country, a system and browser): its bytes folded
+    /// into a string that fits in place, which costs less than looking the text up among the last
+    /// few folded (`TextMemo`, whose misses scan every entry); nil for anything else.
+    static func foldedShort(_ text: String) -> String? {
+        guard text.utf8.count <= 15 else { return nil }
+        if isPlain(text) { return text }
+        var text = text
+        return text.withUTF8 { bytes -> String? in
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+            return String(unsafeUninitializedCapacity: bytes.count) { buffer in
+                for (at, byte) in bytes.enumerated() { buffer[at] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+                return bytes.count
+            }
+        }
+    }
+
     /// Whether `text` is ASCII without capitals, so folding leaves it as it is.
     private static func isPlain(_ text: String) -> Bool {
         text.utf8.withContiguousStorageIfAvailable { bytes in
