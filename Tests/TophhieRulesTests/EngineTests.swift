@@ -396,6 +396,44 @@ import TophhieJSON
         #expect(close.map(\.rule.id) == ["both"])
     }
 
+    /// A pass takes its travel rules' places and familiar places out of the state while it
+    /// runs: they come back; places a checkpoint empties leave no table, as before; another
+    /// rule's tables stay as they were.
+    @Test func travelTablesComeBackAndOthersStayAsTheyWere() throws {
+        let engine = Engine(rules: loadRules("""
+        title: ok
+        id: ok
+        logsource: {product: azure, service: signinlogs}
+        detection: {selection: {ResultType: 0}, condition: selection}
+        ---
+        title: Travel
+        id: travel
+        correlation: {type: impossible_travel, rules: [ok], group-by: [userId], timespan: 1h, max-speed-kmh: 900, min-distance-km: 500}
+        """))
+        func at(_ minutes: Double, _ id: String) -> JSONRuleEvent {
+            SignIn.at(minutes, id: id, ["location": .object(["city": .string("Lisbon"), "geoCoordinates": .object(["latitude": .double(38.7), "longitude": .double(-9.1)])])])
+        }
+        var start = EngineState()
+        let detail = AlertEvent(id: "g1", time: time(0), errorCode: nil, app: nil, ipAddress: nil, location: "Oslo", device: nil)
+        start.places["gone"] = ["u9": [EngineState.Place(id: "g1", time: time(0), latitude: 59.9, longitude: 10.7, label: "Oslo", detail: detail)]]
+        start.familiar = ["gone": ["u9": ["oslo": EngineState.FamiliarPlace(days: [1], lastSeen: time(0))]]]
+        let (after, _) = engine.process(start, events: [at(10, "l1"), at(20, "l2")], now: time(25))
+        #expect(after.places["gone"] == start.places["gone"] && after.familiar?["gone"] == start.familiar?["gone"])
+        #expect(after.places["travel"]?["u1"]?.map(\.id) == ["l1", "l2"])
+        #expect(after.familiar?["travel"]?["u1"]?.count == 1)
+        // A pass whose checkpoint forgets every place of the rule (a day and the timespan on):
+        // no table is left for it.
+        var pass = engine.beginPass(after, now: time(30 * 60))
+        pass.add([SignIn.at(30 * 60, id: "n1", [:])])
+        pass.checkpoint(time(30 * 60))
+        let later = pass.finish().state
+        #expect(later.places["travel"] == nil)
+        #expect(later.places["gone"] == start.places["gone"] && later.familiar?["gone"] == start.familiar?["gone"])
+        // A state without familiar places gets them with its first located sign-in, as before.
+        let (fresh, _) = engine.process(EngineState(), events: [at(0, "f1")], now: time(5))
+        #expect(fresh.familiar?["travel"]?["u1"] != nil)
+    }
+
     @Test func impossibleTravelUsesSpeedAndMinimumDistance() {
         let rules = loadRules("""
         title: ok

@@ -36,11 +36,12 @@ extension EngineRun {
         }
     }
 
-    /// Ends the run's hold on the state: the first-seen tables go back into it, and the stored
-    /// events lose their marks of this run.
+    /// Ends the run's hold on the state: the first-seen and travel tables go back into it, and
+    /// the stored events lose their marks of this run.
     mutating func settle() {
         let plan = self.plan
         firstSeenTables.settle(into: &state, plan: plan)
+        travelTables.settle(into: &state, plan: plan)
         for index in state.recent.indices where state.recent[index].isNew { state.recent[index].isNew = false }
     }
 

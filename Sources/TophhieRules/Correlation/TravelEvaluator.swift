@@ -23,11 +23,13 @@ extension EngineRun {
         let alertEvent = AlertFactory.alertEvent(event)
         let here = EngineState.Place(id: event.eventID, time: event.eventTime, latitude: latitude, longitude: longitude,
                                      label: alertEvent.location ?? String(format: "%.2f,%.2f", latitude, longitude), detail: alertEvent)
-        // Swapped out of the state while it changes, so inserting does not copy the whole list;
-        // found by index and swapped back in the same place at the end.
-        let placesAt = EngineRun.locate(&state.places, ruleKey, groupKey, empty: [])
+        // Swapped out of the run's table of the rule (`TravelTables`) while it changes, so
+        // inserting does not copy the whole list; found by index and swapped back in the same
+        // place at the end.
+        let placesAt = EngineRun.locate(&travelTables.places[c], groupKey, empty: [])
+        travelTables.placesKept[c] = true
         var places: [EngineState.Place] = []
-        swap(&places, &state.places.values[placesAt.outer].values[placesAt.inner])
+        swap(&places, &travelTables.places[c].values[placesAt])
         if !updated.isEmpty, updated.contains(event.eventID) { places.removeAll { $0.id == event.eventID } }
 
         // Every remembered sign-in within the timespan on either side is compared, not only the
@@ -46,10 +48,10 @@ extension EngineRun {
             if (places[mid].time, places[mid].id) < (here.time, here.id) { low = mid + 1 } else { high = mid }
         }
         let span = rule.timespan.interval
-        if state.familiar == nil { state.familiar = [:] }
-        let familiarAt = EngineRun.locate(&state.familiar!, ruleKey, groupKey, empty: [:])
+        let familiarAt = EngineRun.locate(&travelTables.familiar[c], groupKey, empty: [:])
+        travelTables.familiarKept[c] = true
         var familiarPlaces: [String: EngineState.FamiliarPlace] = [:]
-        swap(&familiarPlaces, &state.familiar!.values[familiarAt.outer].values[familiarAt.inner])
+        swap(&familiarPlaces, &travelTables.familiar[c].values[familiarAt])
         let hereKey = EngineRun.placeKey(here)
         var best: (place: EngineState.Place, distance: Double, speed: Double)?
         // Per side, only the nearest sign-in at each distinct spot can give the fastest pair
@@ -139,7 +141,7 @@ extension EngineRun {
             }
         }
         places.insert(here, at: low)
-        swap(&places, &state.places.values[placesAt.outer].values[placesAt.inner])
+        swap(&places, &travelTables.places[c].values[placesAt])
         let today = EngineRun.day(here.time)
         if let hereIndex {
             if !familiarPlaces.values[hereIndex].days.contains(today) {
@@ -149,24 +151,65 @@ extension EngineRun {
         } else {
             familiarPlaces[hereKey] = EngineState.FamiliarPlace(days: [today], lastSeen: here.time)
         }
-        swap(&familiarPlaces, &state.familiar!.values[familiarAt.outer].values[familiarAt.inner])
+        swap(&familiarPlaces, &travelTables.familiar[c].values[familiarAt])
     }
 
-    /// Where `table[outer][inner]` is, inserting `empty` there first when it is absent: the
-    /// indices stay good while nothing is added to or removed from either table, so a value
-    /// can be swapped out, changed and swapped back without hashing its keys again (taking it
-    /// out and putting it back hashed both twice and moved the table's entries on removal).
-    static func locate<Value>(_ table: inout [String: [String: Value]], _ outer: String, _ inner: String,
-                              empty: Value) -> (outer: Dictionary<String, [String: Value]>.Index, inner: Dictionary<String, Value>.Index) {
-        let o = table.index(forKey: outer) ?? {
-            table[outer] = [:]
-            return table.index(forKey: outer)!
-        }()
-        let i = table.values[o].index(forKey: inner) ?? {
-            table.values[o][inner] = empty
-            return table.values[o].index(forKey: inner)!
-        }()
-        return (o, i)
+    /// Where `table[key]` is, inserting `empty` there first when it is absent: the index stays
+    /// good while nothing is added to or removed from the table, so a value can be swapped out,
+    /// changed and swapped back without hashing its key again (taking it out and putting it
+    /// back hashed it twice and moved the table's entries on removal).
+    static func locate<Value>(_ table: inout [String: Value], _ key: String, empty: Value) -> Dictionary<String, Value>.Index {
+        if let found = table.index(forKey: key) { return found }
+        table[key] = empty
+        return table.index(forKey: key)!
+    }
+
+    /// The travel rules' places and familiar places while a run goes on, by correlation: out of
+    /// the state's tables of rules, so a located sign-in finds its rule's table by place and not
+    /// by hashing the rule's id (twice: places and familiar places). They go back when the run
+    /// ends (`settle`), before anything reads the state.
+    struct TravelTables {
+        var places: [[String: [EngineState.Place]]]
+        var familiar: [[String: [String: EngineState.FamiliarPlace]]]
+        /// Whether the rule has a table in the state's `places` and `familiar`.
+        var placesKept: [Bool]
+        var familiarKept: [Bool]
+
+        /// Takes `plan`'s travel rules' tables out of `state`.
+        init(plan: EnginePlan, taking state: inout EngineState) {
+            let count = plan.correlationRefs.count
+            places = Array(repeating: [:], count: count)
+            familiar = Array(repeating: [:], count: count)
+            placesKept = Array(repeating: false, count: count)
+            familiarKept = Array(repeating: false, count: count)
+            for c in plan.travel {
+                let key = plan.correlationRefs[c].metadata.id
+                if let table = state.places.removeValue(forKey: key) {
+                    places[c] = table
+                    placesKept[c] = true
+                }
+                if let table = state.familiar?.removeValue(forKey: key) {
+                    familiar[c] = table
+                    familiarKept[c] = true
+                }
+            }
+        }
+
+        /// Puts the tables back into `state`.
+        mutating func settle(into state: inout EngineState, plan: EnginePlan) {
+            for c in plan.travel {
+                let key = plan.correlationRefs[c].metadata.id
+                if placesKept[c] { state.places[key] = places[c] }
+                if familiarKept[c] {
+                    if state.familiar == nil { state.familiar = [:] }
+                    state.familiar![key] = familiar[c]
+                }
+                places[c] = [:]
+                familiar[c] = [:]
+                placesKept[c] = false
+                familiarKept[c] = false
+            }
+        }
     }
 
     /// The index of the first place at or after `time` in places sorted by time; nil when every

@@ -110,18 +110,17 @@ extension EngineRun {
             let kept = state.episodes[key]!.filter { $0.end > forget }
             state.episodes[key] = kept.isEmpty ? nil : kept
         }
-        for c in plan.travel {
+        for c in plan.travel where travelTables.placesKept[c] {
             let rule = plan.correlations[c]
-            guard var groups = state.places.removeValue(forKey: rule.metadata.id) else { continue }
             let travelCutoff = watermark.addingTimeInterval(-(rule.timespan.interval + settings.lookback))
             // In place: filtering copied every kept place (its strings and readable fields).
             var emptied = false
-            for index in groups.indices {
-                groups.values[index].removeAll { $0.time <= travelCutoff }
-                if groups.values[index].isEmpty { emptied = true }
+            for index in travelTables.places[c].indices {
+                travelTables.places[c].values[index].removeAll { $0.time <= travelCutoff }
+                if travelTables.places[c].values[index].isEmpty { emptied = true }
             }
-            if emptied { groups = groups.filter { !$0.value.isEmpty } }
-            state.places[rule.metadata.id] = groups.isEmpty ? nil : groups
+            if emptied { travelTables.places[c] = travelTables.places[c].filter { !$0.value.isEmpty } }
+            if travelTables.places[c].isEmpty { travelTables.placesKept[c] = false }
         }
     }
 

@@ -161,6 +161,7 @@ struct EngineRun {
     var versionless = TextMemo()
     var folded = TextMemo()
     var firstSeenTables: FirstSeenTables
+    var travelTables: TravelTables
 
     init(plan: EnginePlan, settings: EngineSettings, state: EngineState, now: Date, alertOnlyAfter: Date?) {
         self.plan = plan
@@ -169,6 +170,7 @@ struct EngineRun {
         // A decoded state's events each have their own list of names; the plan's, when equal.
         for index in self.state.recent.indices { self.state.recent[index].values.adopt(plan.keptNames) }
         firstSeenTables = FirstSeenTables(plan: plan, taking: &self.state)
+        travelTables = TravelTables(plan: plan, taking: &self.state)
         self.now = now
         self.alertOnlyAfter = alertOnlyAfter
     }
