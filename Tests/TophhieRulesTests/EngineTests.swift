@@ -86,6 +86,32 @@ import TophhieJSON
         #expect(found.filter { $0.rule.id == "failures" }.isEmpty == !alerts)
     }
 
+    /// An event two referenced rules both match counts once in an event count.
+    @Test func anEventTwoReferencedRulesMatchCountsOnce() {
+        let rules = loadRules("""
+        title: Wrong password
+        id: wrong
+        logsource: {product: azure, service: signinlogs}
+        detection: {selection: {ResultType: 50126}, condition: selection}
+        ---
+        title: Any failure
+        id: failure
+        logsource: {product: azure, service: signinlogs}
+        detection: {selection: {ResultType: [50126, 50053]}, condition: selection}
+        ---
+        title: Failures
+        id: failures
+        correlation: {type: event_count, rules: [wrong, failure], group-by: [userId], timespan: 10m, condition: {gte: 3}}
+        """)
+        #expect(!rules.hasErrors, "\(rules.diagnostics)")
+        let engine = Engine(rules: rules)
+        let two = (0..<2).map { SignIn.failure(Double($0), id: "f\($0)") }
+        #expect(engine.process(EngineState(), events: two, now: time(30)).1.filter { $0.rule.id == "failures" }.isEmpty)
+        let three = two + [SignIn.failure(2, id: "f2", code: 50053)]
+        let found = engine.process(EngineState(), events: three, now: time(30)).1.filter { $0.rule.id == "failures" }
+        #expect(found.map(\.eventCount) == [3])
+    }
+
     @Test func theLeastCountOfAConditionIsItsHighestLowerBound() {
         #expect(CorrelationCondition([(.gt, 2)]).leastHolding == 3)
         #expect(CorrelationCondition([(.gte, 2)]).leastHolding == 2)

@@ -104,7 +104,8 @@ extension EngineRun {
         for (id, time) in state.seen where time <= forget {
             state.seen.removeValue(forKey: id)
             state.revisions?.removeValue(forKey: id)
-            state.findings?.removeValue(forKey: id)
+            // Most states hold no findings: not hashed into for every id forgotten.
+            if state.findings?.isEmpty == false { state.findings!.removeValue(forKey: id) }
         }
         for key in Array(state.episodes.keys) {
             let kept = state.episodes[key]!.filter { $0.end > forget }
@@ -267,7 +268,9 @@ extension EngineRun {
             groups[key] = (values, [occurrence])
         }
 
-        var counted = Set<Int>()
+        // Only a correlation counting the events of several referenced rules can meet one event
+        // twice: a flag per stored event then, rather than a set every event is hashed into.
+        var counted = countsEvents && refs.count > 1 ? [Bool](repeating: false, count: state.recent.count) : []
         for (ruleIndex, ref) in refs.enumerated() {
             let refName = rule.rules.indices.contains(ruleIndex) ? rule.rules[ruleIndex] : ""
             switch ref {
@@ -277,9 +280,9 @@ extension EngineRun {
                 let table = stored.table(paths)
                 // By place: walking the stored events by value copied each one per correlation.
                 for index in stored.holding(key) {
-                    if countsEvents && counted.contains(index) { continue }
+                    if !counted.isEmpty && counted[index] { continue }
                     guard let group = stored.group(table, at: index) else { continue }
-                    counted.insert(index)
+                    if !counted.isEmpty { counted[index] = true }
                     add(Occurrence(time: state.recent[index].time, order: state.recent[index].id, events: [index], ruleIndex: ruleIndex,
                                    value: valuePlace.flatMap { state.recent[index].values.text(at: $0, of: plan.keptNames)?.lowercased() }, isNew: stored.isNew[index]),
                         key: group.key, values: group.values)
