@@ -426,19 +426,8 @@ import TophhieJSON
     /// runs: they come back; places a checkpoint empties leave no table, as before; another
     /// rule's tables stay as they were.
     @Test func travelTablesComeBackAndOthersStayAsTheyWere() throws {
-        let engine = Engine(rules: loadRules("""
-        title: ok
-        id: ok
-        logsource: {product: azure, service: signinlogs}
-        detection: {selection: {ResultType: 0}, condition: selection}
-        ---
-        title: Travel
-        id: travel
-        correlation: {type: impossible_travel, rules: [ok], group-by: [userId], timespan: 1h, max-speed-kmh: 900, min-distance-km: 500}
-        """))
-        func at(_ minutes: Double, _ id: String) -> JSONRuleEvent {
-            SignIn.at(minutes, id: id, ["location": .object(["city": .string("Lisbon"), "geoCoordinates": .object(["latitude": .double(38.7), "longitude": .double(-9.1)])])])
-        }
+        let engine = Engine(rules: loadRules(Self.travelRules(timespan: "1h")))
+        func at(_ minutes: Double, _ id: String) -> JSONRuleEvent { Self.located(minutes, id, city: "Lisbon", 38.7, -9.1) }
         var start = EngineState()
         let detail = AlertEvent(id: "g1", time: time(0), errorCode: nil, app: nil, ipAddress: nil, location: "Oslo", device: nil)
         start.places["gone"] = ["u9": [EngineState.Place(id: "g1", time: time(0), latitude: 59.9, longitude: 10.7, label: "Oslo", detail: detail)]]
@@ -460,8 +449,9 @@ import TophhieJSON
         #expect(fresh.familiar?["travel"]?["u1"] != nil)
     }
 
-    @Test func impossibleTravelUsesSpeedAndMinimumDistance() {
-        let rules = loadRules("""
+    /// Successful sign-ins, and travel between them faster than 900 km/h over 500 km or more.
+    static func travelRules(timespan: String) -> String {
+        """
         title: ok
         id: ok
         logsource: {product: azure, service: signinlogs}
@@ -469,11 +459,18 @@ import TophhieJSON
         ---
         title: Travel
         id: travel
-        correlation: {type: impossible_travel, rules: [ok], group-by: [userId], timespan: 24h, max-speed-kmh: 900, min-distance-km: 500}
-        """)
-        func at(_ minutes: Double, _ id: String, _ lat: Double, _ lon: Double) -> JSONRuleEvent {
-            SignIn.at(minutes, id: id, ["location": .object(["city": .string(id), "geoCoordinates": .object(["latitude": .double(lat), "longitude": .double(lon)])])])
-        }
+        correlation: {type: impossible_travel, rules: [ok], group-by: [userId], timespan: \(timespan), max-speed-kmh: 900, min-distance-km: 500}
+        """
+    }
+
+    /// A sign-in located at a city and its coordinates.
+    static func located(_ minutes: Double, _ id: String, city: String, _ lat: Double, _ lon: Double) -> JSONRuleEvent {
+        SignIn.at(minutes, id: id, ["location": .object(["city": .string(city), "geoCoordinates": .object(["latitude": .double(lat), "longitude": .double(lon)])])])
+    }
+
+    @Test func impossibleTravelUsesSpeedAndMinimumDistance() {
+        let rules = loadRules(Self.travelRules(timespan: "24h"))
+        func at(_ minutes: Double, _ id: String, _ lat: Double, _ lon: Double) -> JSONRuleEvent { Self.located(minutes, id, city: id, lat, lon) }
         let engine = Engine(rules: rules)
         // London → New York (5570 km) in 3 h: 1857 km/h.
         let (_, fast) = engine.process(EngineState(), events: [at(0, "lon", 51.5, -0.13), at(180, "nyc", 40.71, -74.0)], now: time(200))
