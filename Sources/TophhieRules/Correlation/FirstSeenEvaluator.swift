@@ -36,15 +36,6 @@ extension EngineRun {
         }
     }
 
-    /// Ends the run's hold on the state: the first-seen and travel tables go back into it, and
-    /// the stored events lose their marks of this run.
-    mutating func settle() {
-        let plan = self.plan
-        firstSeenTables.settle(into: &state, plan: plan)
-        travelTables.settle(into: &state, plan: plan)
-        for index in state.recent.indices where state.recent[index].isNew { state.recent[index].isNew = false }
-    }
-
     /// One event of a rule first-seen correlation `c` references, against its group's baseline.
     /// - Parameter alerting: false for an event of a rule outside `alert-on`: it only teaches.
     ///   An alerting event under `alert-on` is checked but teaches nothing: a stranger's

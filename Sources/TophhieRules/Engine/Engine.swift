@@ -175,6 +175,15 @@ struct EngineRun {
         self.alertOnlyAfter = alertOnlyAfter
     }
 
+    /// Ends the run's hold on the state: the first-seen and travel tables go back into it, and
+    /// the stored events lose their marks of this run.
+    mutating func settle() {
+        let plan = self.plan
+        firstSeenTables.settle(into: &state, plan: plan)
+        travelTables.settle(into: &state, plan: plan)
+        for index in state.recent.indices where state.recent[index].isNew { state.recent[index].isNew = false }
+    }
+
     /// Dedupes, orders and matches the new events; single-event rules, first-seen and travel
     /// rules are decided here in event order.
     ///
