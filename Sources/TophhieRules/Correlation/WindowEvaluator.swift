@@ -16,6 +16,19 @@ extension EngineRun {
         var innerCondition: CorrelationCondition? = nil
     }
 
+    /// One member of a group before its occurrence is made: a stored event matched by the
+    /// correlation's rule `ruleIndex`, or one of the inner correlations' windows.
+    struct Member {
+        /// The stored event's place, or -1.
+        var stored: Int
+        var ruleIndex: Int
+        /// The window's place among the inner occurrences, or -1.
+        var window: Int
+
+        init(stored: Int, ruleIndex: Int) { self.stored = stored; self.ruleIndex = ruleIndex; window = -1 }
+        init(window: Int) { stored = -1; ruleIndex = -1; self.window = window }
+    }
+
     /// A window `(t - timespan, t]` whose metric satisfied the condition.
     struct Window {
         var groupKey: String
@@ -247,7 +260,11 @@ extension EngineRun {
     func windowsFor(_ c: Int, inner: [Int: [Window]], stored: inout StoredReading) -> [Window] {
         let rule = plan.correlations[c]
         let refs = plan.references[c]
-        var groups: [String: (values: [String], occurrences: [Occurrence])] = [:]
+        // A group's members as places until the group proves big enough to sweep: building an
+        // occurrence (its id retained, its one-event list allocated) for every stored event
+        // of every group was most of grouping, and most of many people's groups are swept never.
+        var groups: [String: (values: [String], members: [Member])] = [:]
+        var innerOccurrences: [Occurrence] = []
         let countsEvents: Bool = {
             switch rule.kind {
             case .eventCount, .valueCount: return true
@@ -260,12 +277,12 @@ extension EngineRun {
         // that qualifies (`sweep`): most groups hold an occurrence or two and qualify nowhere,
         // and naming every group's values at every evaluation was 5% of the engine's
         // instructions on many people's sign-ins.
-        func add(_ occurrence: Occurrence, key: String, values: [String]) {
+        func add(_ member: Member, key: String, values: [String]) {
             if let known = groups.index(forKey: key) {
-                groups.values[known].occurrences.append(occurrence)
+                groups.values[known].members.append(member)
                 return
             }
-            groups[key] = (values, [occurrence])
+            groups[key] = (values, [member])
         }
 
         // Only a correlation counting the events of several referenced rules can meet one event
@@ -283,9 +300,7 @@ extension EngineRun {
                     if !counted.isEmpty && counted[index] { continue }
                     guard let group = stored.group(table, at: index) else { continue }
                     if !counted.isEmpty { counted[index] = true }
-                    add(Occurrence(time: state.recent[index].time, order: state.recent[index].id, events: [index], ruleIndex: ruleIndex,
-                                   value: valuePlace.flatMap { state.recent[index].values.text(at: $0, of: plan.keptNames)?.lowercased() }, isNew: stored.isNew[index]),
-                        key: group.key, values: group.values)
+                    add(Member(stored: index, ruleIndex: ruleIndex), key: group.key, values: group.values)
                 }
             case .correlation(let innerIndex):
                 let innerRule = plan.correlations[innerIndex]
@@ -296,8 +311,9 @@ extension EngineRun {
                     }
                     guard values.count == rule.groupBy.count else { continue }
                     let condition: CorrelationCondition? = innerRule.kind == .eventCount ? innerRule.condition : nil
-                    add(Occurrence(time: window.end, order: window.groupKey, events: window.events, ruleIndex: ruleIndex, value: nil, isNew: window.isNew, innerCondition: condition),
-                        key: EngineRun.groupKey(values), values: values)
+                    innerOccurrences.append(Occurrence(time: window.end, order: window.groupKey, events: window.events, ruleIndex: ruleIndex,
+                                                       value: nil, isNew: window.isNew, innerCondition: condition))
+                    add(Member(window: innerOccurrences.count - 1), key: EngineRun.groupKey(values), values: values)
                 }
             }
         }
@@ -310,8 +326,15 @@ extension EngineRun {
         // least is not swept (most of many people's groups hold one or two sign-ins).
         let least = rule.condition.leastHolding
         var result: [Window] = []
-        for (key, group) in groups where group.occurrences.count >= least {
-            let occurrences = group.occurrences.count < 2 ? group.occurrences : group.occurrences.sorted { ($0.time, $0.order) < ($1.time, $1.order) }
+        for (key, group) in groups where group.members.count >= least {
+            let made = group.members.map { member -> Occurrence in
+                guard member.stored >= 0 else { return innerOccurrences[member.window] }
+                let index = member.stored
+                return Occurrence(time: state.recent[index].time, order: state.recent[index].id, events: [index], ruleIndex: member.ruleIndex,
+                                  value: valuePlace.flatMap { state.recent[index].values.text(at: $0, of: plan.keptNames)?.lowercased() },
+                                  isNew: stored.isNew[index])
+            }
+            let occurrences = made.count < 2 ? made : made.sorted { ($0.time, $0.order) < ($1.time, $1.order) }
             result += sweep(rule, occurrences, ruleCount: refs.count, key: key, values: group.values)
         }
         return result.sorted { ($0.end, $0.groupKey) < ($1.end, $1.groupKey) }
