@@ -277,12 +277,9 @@ extension EngineRun {
         // that qualifies (`sweep`): most groups hold an occurrence or two and qualify nowhere,
         // and naming every group's values at every evaluation was 5% of the engine's
         // instructions on many people's sign-ins.
-        func add(_ member: Member, key: String, values: [String]) {
-            if let known = groups.index(forKey: key) {
-                groups.values[known].members.append(member)
-                return
-            }
-            groups[key] = (values, [member])
+        // One hash a member, its group made in place when new.
+        func add(_ member: Member, key: String, values: @autoclosure () -> [String]) {
+            groups[key, default: (values(), [])].members.append(member)
         }
 
         // Only a correlation counting the events of several referenced rules can meet one event
@@ -295,8 +292,11 @@ extension EngineRun {
                 let key = plan.detections[d].metadata.id
                 let paths = rule.groupBy.map { rule.groupPath($0, forRule: refName) }
                 let table = stored.table(paths)
+                let holding = stored.holding(key)
+                // Sized for a group each at most: growing from empty rehashed every key met so far.
+                groups.reserveCapacity(groups.count + holding.count)
                 // By place: walking the stored events by value copied each one per correlation.
-                for index in stored.holding(key) {
+                for index in holding {
                     if !counted.isEmpty && counted[index] { continue }
                     guard let group = stored.group(table, at: index) else { continue }
                     if !counted.isEmpty { counted[index] = true }
