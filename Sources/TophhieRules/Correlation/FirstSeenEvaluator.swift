@@ -7,35 +7,6 @@ import Foundation
 /// makes ten sign-ins on day one, before their phone or laptop has shown up; a weekly user has
 /// not shown their habits after fourteen days. Values unseen for `forget` count as new again.
 extension EngineRun {
-    /// The first-seen rules' baselines while a run goes on, by correlation: out of the state's
-    /// table of rules, so an event finds its rule's table by place and not by hashing the rule's
-    /// id. They go back at the end of the run (`settle`), before anything reads the state.
-    struct FirstSeenTables {
-        var tables: [[String: EngineState.Baseline]]
-        /// Whether the rule has a table in the state (kept even when emptied, as before).
-        var kept: [Bool]
-
-        /// Takes `plan`'s first-seen rules' tables out of `state`.
-        init(plan: EnginePlan, taking state: inout EngineState) {
-            tables = Array(repeating: [:], count: plan.correlationRefs.count)
-            kept = Array(repeating: false, count: plan.correlationRefs.count)
-            for c in plan.firstSeen {
-                guard let table = state.baselines.removeValue(forKey: plan.correlationRefs[c].metadata.id) else { continue }
-                tables[c] = table
-                kept[c] = true
-            }
-        }
-
-        /// Puts the tables back into `state`.
-        mutating func settle(into state: inout EngineState, plan: EnginePlan) {
-            for c in plan.firstSeen where kept[c] {
-                state.baselines[plan.correlationRefs[c].metadata.id] = tables[c]
-                tables[c] = [:]
-                kept[c] = false
-            }
-        }
-    }
-
     /// One event of a rule first-seen correlation `c` references, against its group's baseline.
     /// - Parameter alerting: false for an event of a rule outside `alert-on`: it only teaches.
     ///   An alerting event under `alert-on` is checked but teaches nothing: a stranger's
@@ -60,7 +31,7 @@ extension EngineRun {
         let counts = updated.isEmpty || !updated.contains(event.eventID)
         var alerts = false
         // The baseline is changed where it lies, in this run's table of the rule
-        // (`FirstSeenTables`): taking it out and putting it back hashed its key twice.
+        // (`RuleTables`): taking it out and putting it back hashed its key twice.
         if let groupIndex = firstSeenTables.tables[c].index(forKey: groupKey) {
             let keep = EngineRun.learn(&firstSeenTables.tables[c].values[groupIndex], value: valueKey, at: event.eventTime,
                                        settings: settings, teaches: teaches, alerting: alerting, counts: counts, alerts: &alerts)

@@ -26,10 +26,10 @@ extension EngineRun {
         // Swapped out of the run's table of the rule (`TravelTables`) while it changes, so
         // inserting does not copy the whole list; found by index and swapped back in the same
         // place at the end.
-        let placesAt = EngineRun.locate(&travelTables.places[c], groupKey, empty: [])
-        travelTables.placesKept[c] = true
+        let placesAt = EngineRun.locate(&travelTables.places.tables[c], groupKey, empty: [])
+        travelTables.places.kept[c] = true
         var places: [EngineState.Place] = []
-        swap(&places, &travelTables.places[c].values[placesAt])
+        swap(&places, &travelTables.places.tables[c].values[placesAt])
         if !updated.isEmpty, updated.contains(event.eventID) { places.removeAll { $0.id == event.eventID } }
 
         // Every remembered sign-in within the timespan on either side is compared, not only the
@@ -48,10 +48,10 @@ extension EngineRun {
             if (places[mid].time, places[mid].id) < (here.time, here.id) { low = mid + 1 } else { high = mid }
         }
         let span = rule.timespan.interval
-        let familiarAt = EngineRun.locate(&travelTables.familiar[c], groupKey, empty: [:])
-        travelTables.familiarKept[c] = true
+        let familiarAt = EngineRun.locate(&travelTables.familiar.tables[c], groupKey, empty: [:])
+        travelTables.familiar.kept[c] = true
         var familiarPlaces: [String: EngineState.FamiliarPlace] = [:]
-        swap(&familiarPlaces, &travelTables.familiar[c].values[familiarAt])
+        swap(&familiarPlaces, &travelTables.familiar.tables[c].values[familiarAt])
         let hereKey = EngineRun.placeKey(here)
         var best: (place: EngineState.Place, distance: Double, speed: Double)?
         // Per side, only the nearest sign-in at each distinct spot can give the fastest pair
@@ -141,7 +141,7 @@ extension EngineRun {
             }
         }
         places.insert(here, at: low)
-        swap(&places, &travelTables.places[c].values[placesAt])
+        swap(&places, &travelTables.places.tables[c].values[placesAt])
         let today = EngineRun.day(here.time)
         if let hereIndex {
             if !familiarPlaces.values[hereIndex].days.contains(today) {
@@ -151,7 +151,7 @@ extension EngineRun {
         } else {
             familiarPlaces[hereKey] = EngineState.FamiliarPlace(days: [today], lastSeen: here.time)
         }
-        swap(&familiarPlaces, &travelTables.familiar[c].values[familiarAt])
+        swap(&familiarPlaces, &travelTables.familiar.tables[c].values[familiarAt])
     }
 
     /// Where `table[key]` is, inserting `empty` there first when it is absent: the index stays
@@ -164,51 +164,30 @@ extension EngineRun {
         return table.index(forKey: key)!
     }
 
-    /// The travel rules' places and familiar places while a run goes on, by correlation: out of
-    /// the state's tables of rules, so a located sign-in finds its rule's table by place and not
-    /// by hashing the rule's id (twice: places and familiar places). They go back when the run
-    /// ends (`settle`), before anything reads the state.
+    /// The travel rules' places and familiar places while a run goes on, by correlation
+    /// (`RuleTables`: a located sign-in found its rule's tables by hashing the rule's id twice).
     struct TravelTables {
-        var places: [[String: [EngineState.Place]]]
-        var familiar: [[String: [String: EngineState.FamiliarPlace]]]
-        /// Whether the rule has a table in the state's `places` and `familiar`.
-        var placesKept: [Bool]
-        var familiarKept: [Bool]
+        var places: RuleTables<[EngineState.Place]>
+        var familiar: RuleTables<[String: EngineState.FamiliarPlace]>
 
         /// Takes `plan`'s travel rules' tables out of `state`.
         init(plan: EnginePlan, taking state: inout EngineState) {
-            let count = plan.correlationRefs.count
-            places = Array(repeating: [:], count: count)
-            familiar = Array(repeating: [:], count: count)
-            placesKept = Array(repeating: false, count: count)
-            familiarKept = Array(repeating: false, count: count)
-            for c in plan.travel {
-                let key = plan.correlationRefs[c].metadata.id
-                if let table = state.places.removeValue(forKey: key) {
-                    places[c] = table
-                    placesKept[c] = true
-                }
-                if let table = state.familiar?.removeValue(forKey: key) {
-                    familiar[c] = table
-                    familiarKept[c] = true
-                }
-            }
+            let ids = { (c: Int) in plan.correlationRefs[c].metadata.id }
+            places = RuleTables(count: plan.correlationRefs.count, rules: plan.travel, ids: ids, taking: &state.places)
+            // A state without familiar places stays without them until a located sign-in.
+            var known = state.familiar ?? [:]
+            familiar = RuleTables(count: plan.correlationRefs.count, rules: plan.travel, ids: ids, taking: &known)
+            if state.familiar != nil { state.familiar = known }
         }
 
         /// Puts the tables back into `state`.
         mutating func settle(into state: inout EngineState, plan: EnginePlan) {
-            for c in plan.travel {
-                let key = plan.correlationRefs[c].metadata.id
-                if placesKept[c] { state.places[key] = places[c] }
-                if familiarKept[c] {
-                    if state.familiar == nil { state.familiar = [:] }
-                    state.familiar![key] = familiar[c]
-                }
-                places[c] = [:]
-                familiar[c] = [:]
-                placesKept[c] = false
-                familiarKept[c] = false
-            }
+            let ids = { (c: Int) in plan.correlationRefs[c].metadata.id }
+            places.settle(plan.travel, ids: ids, into: &state.places)
+            guard state.familiar != nil || plan.travel.contains(where: { familiar.kept[$0] }) else { return }
+            var known = state.familiar ?? [:]
+            familiar.settle(plan.travel, ids: ids, into: &known)
+            state.familiar = known
         }
     }
 

@@ -124,17 +124,17 @@ extension EngineRun {
             let kept = state.episodes[key]!.filter { $0.end > forget }
             state.episodes[key] = kept.isEmpty ? nil : kept
         }
-        for c in plan.travel where travelTables.placesKept[c] {
+        for c in plan.travel where travelTables.places.kept[c] {
             let rule = plan.correlations[c]
             let travelCutoff = watermark.addingTimeInterval(-(rule.timespan.interval + settings.lookback))
             // In place: filtering copied every kept place (its strings and readable fields).
             var emptied = false
-            for index in travelTables.places[c].indices {
-                travelTables.places[c].values[index].removeAll { $0.time <= travelCutoff }
-                if travelTables.places[c].values[index].isEmpty { emptied = true }
+            for index in travelTables.places.tables[c].indices {
+                travelTables.places.tables[c].values[index].removeAll { $0.time <= travelCutoff }
+                if travelTables.places.tables[c].values[index].isEmpty { emptied = true }
             }
-            if emptied { travelTables.places[c] = travelTables.places[c].filter { !$0.value.isEmpty } }
-            if travelTables.places[c].isEmpty { travelTables.placesKept[c] = false }
+            if emptied { travelTables.places.tables[c] = travelTables.places.tables[c].filter { !$0.value.isEmpty } }
+            if travelTables.places.tables[c].isEmpty { travelTables.places.kept[c] = false }
         }
     }
 

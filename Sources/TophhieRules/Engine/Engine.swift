@@ -160,7 +160,7 @@ struct EngineRun {
     /// First-seen values with their versions stripped, and folded, lately.
     var versionless = TextMemo()
     var folded = TextMemo()
-    var firstSeenTables: FirstSeenTables
+    var firstSeenTables: RuleTables<EngineState.Baseline>
     var travelTables: TravelTables
 
     init(plan: EnginePlan, settings: EngineSettings, state: EngineState, now: Date, alertOnlyAfter: Date?) {
@@ -169,7 +169,8 @@ struct EngineRun {
         self.state = state
         // A decoded state's events each have their own list of names; the plan's, when equal.
         for index in self.state.recent.indices { self.state.recent[index].values.adopt(plan.keptNames) }
-        firstSeenTables = FirstSeenTables(plan: plan, taking: &self.state)
+        firstSeenTables = RuleTables(count: plan.correlationRefs.count, rules: plan.firstSeen,
+                                     ids: { plan.correlationRefs[$0].metadata.id }, taking: &self.state.baselines)
         travelTables = TravelTables(plan: plan, taking: &self.state)
         self.now = now
         self.alertOnlyAfter = alertOnlyAfter
@@ -179,7 +180,7 @@ struct EngineRun {
     /// the stored events lose their marks of this run.
     mutating func settle() {
         let plan = self.plan
-        firstSeenTables.settle(into: &state, plan: plan)
+        firstSeenTables.settle(plan.firstSeen, ids: { plan.correlationRefs[$0].metadata.id }, into: &state.baselines)
         travelTables.settle(into: &state, plan: plan)
         for index in state.recent.indices where state.recent[index].isNew { state.recent[index].isNew = false }
     }
