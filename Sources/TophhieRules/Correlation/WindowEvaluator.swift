@@ -16,17 +16,12 @@ extension EngineRun {
         var innerCondition: CorrelationCondition? = nil
     }
 
-    /// One member of a group before its occurrence is made: a stored event matched by the
-    /// correlation's rule `ruleIndex`, or one of the inner correlations' windows.
-    struct Member {
-        /// The stored event's place, or -1.
-        var stored: Int
-        var ruleIndex: Int
-        /// The window's place among the inner occurrences, or -1.
-        var window: Int
-
-        init(stored: Int, ruleIndex: Int) { self.stored = stored; self.ruleIndex = ruleIndex; window = -1 }
-        init(window: Int) { stored = -1; ruleIndex = -1; self.window = window }
+    /// One member of a group before its occurrence is made.
+    enum Member {
+        /// A stored event (its place) matched by the correlation's rule `ruleIndex`.
+        case stored(Int, ruleIndex: Int)
+        /// One of the inner correlations' windows: its place among the inner occurrences.
+        case window(Int)
     }
 
     /// A window `(t - timespan, t]` whose metric satisfied the condition.
@@ -273,11 +268,10 @@ extension EngineRun {
         }()
         let valuePlace: Int? = { if case .valueCount(let field) = rule.kind { return plan.keptNames.places[SignInFieldCatalog.resolve(field).path] }; return nil }()
 
-        // One hash of the key for a group already met. The values are named only for a window
-        // that qualifies (`sweep`): most groups hold an occurrence or two and qualify nowhere,
-        // and naming every group's values at every evaluation was 5% of the engine's
+        // One hash a member, its group made in place when new. The values are named only for a
+        // window that qualifies (`sweep`): most groups hold an occurrence or two and qualify
+        // nowhere, and naming every group's values at every evaluation was 5% of the engine's
         // instructions on many people's sign-ins.
-        // One hash a member, its group made in place when new.
         func add(_ member: Member, key: String, values: @autoclosure () -> [String]) {
             groups[key, default: (values(), [])].members.append(member)
         }
@@ -300,7 +294,7 @@ extension EngineRun {
                     if !counted.isEmpty && counted[index] { continue }
                     guard let group = stored.group(table, at: index) else { continue }
                     if !counted.isEmpty { counted[index] = true }
-                    add(Member(stored: index, ruleIndex: ruleIndex), key: group.key, values: group.values)
+                    add(.stored(index, ruleIndex: ruleIndex), key: group.key, values: group.values)
                 }
             case .correlation(let innerIndex):
                 let innerRule = plan.correlations[innerIndex]
@@ -313,7 +307,7 @@ extension EngineRun {
                     let condition: CorrelationCondition? = innerRule.kind == .eventCount ? innerRule.condition : nil
                     innerOccurrences.append(Occurrence(time: window.end, order: window.groupKey, events: window.events, ruleIndex: ruleIndex,
                                                        value: nil, isNew: window.isNew, innerCondition: condition))
-                    add(Member(window: innerOccurrences.count - 1), key: EngineRun.groupKey(values), values: values)
+                    add(.window(innerOccurrences.count - 1), key: EngineRun.groupKey(values), values: values)
                 }
             }
         }
@@ -328,11 +322,14 @@ extension EngineRun {
         var result: [Window] = []
         for (key, group) in groups where group.members.count >= least {
             let made = group.members.map { member -> Occurrence in
-                guard member.stored >= 0 else { return innerOccurrences[member.window] }
-                let index = member.stored
-                return Occurrence(time: state.recent[index].time, order: state.recent[index].id, events: [index], ruleIndex: member.ruleIndex,
-                                  value: valuePlace.flatMap { state.recent[index].values.text(at: $0, of: plan.keptNames)?.lowercased() },
-                                  isNew: stored.isNew[index])
+                switch member {
+                case .window(let place):
+                    return innerOccurrences[place]
+                case .stored(let index, let ruleIndex):
+                    return Occurrence(time: state.recent[index].time, order: state.recent[index].id, events: [index], ruleIndex: ruleIndex,
+                                      value: valuePlace.flatMap { state.recent[index].values.text(at: $0, of: plan.keptNames)?.lowercased() },
+                                      isNew: stored.isNew[index])
+                }
             }
             let occurrences = made.count < 2 ? made : made.sorted { ($0.time, $0.order) < ($1.time, $1.order) }
             result += sweep(rule, occurrences, ruleCount: refs.count, key: key, values: group.values)
