@@ -114,3 +114,28 @@ import TophhieSimulator
         }
     }
 }
+
+/// The stored form of the processed set: its key as hex, its entries as base64 of 24-byte
+/// little-endian entries sorted by value, whatever order they were added in.
+@Suite struct ProcessedSignInsFormatTests {
+    @Test func entriesAreWrittenSortedAsLittleEndianWordsAndReadBack() throws {
+        let key: [UInt8] = Array(0..<16)
+        let entries: [SignInRecordKey: Int64] = [
+            SignInRecordKey(high: 2, low: 0x0102_0304_0506_0708): 1_764_806_400,
+            SignInRecordKey(high: 1, low: .max): -1,
+            SignInRecordKey(high: 2, low: 1): 0,
+        ]
+        let set = ProcessedSignIns(key: key, entries: entries)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let written = try #require(String(data: try encoder.encode(set), encoding: .utf8))
+        var expected: [UInt8] = []
+        func word(_ value: UInt64) { for i in 0..<8 { expected.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(i)))) } }
+        word(.max); word(1); word(UInt64(bitPattern: -1))
+        word(1); word(2); word(0)
+        word(0x0102_0304_0506_0708); word(2); word(1_764_806_400)
+        #expect(written == #"{"entries":"\#(Data(expected).base64EncodedString())","key":"000102030405060708090a0b0c0d0e0f"}"#)
+        #expect(try JSONDecoder().decode(ProcessedSignIns.self, from: Data(written.utf8)) == set)
+        #expect(try JSONDecoder().decode(ProcessedSignIns.self, from: encoder.encode(ProcessedSignIns(key: key, entries: [:]))) == ProcessedSignIns(key: key, entries: [:]))
+    }
+}

@@ -40,4 +40,28 @@ import Testing
         #expect(value.canonicalBytes() == JSONWriterTests.encoder(value))
         #expect(String(decoding: JSONValue.object(members).canonicalBytes(), as: UTF8.self).hasPrefix(#"{"":11,"10":9,"9":10,"B":1,"#))
     }
+
+    /// Strings are copied a stretch at a time between the bytes that need escaping: escapes at
+    /// every position of an eight-byte word, runs of them, and long plain stretches around them.
+    @Test func stringsWithEscapesAnywhereAreWrittenAsJSONEncoderWritesThem() {
+        var state: UInt64 = 20_261_204
+        let pieces = ["a", "Z", "/", "\"", "\\", "\n", "\u{1}", "\u{1F}", "\u{7F}", "é", "😀", " ", "abcdefgh", "0123456789abcdef"]
+        var strings: [String] = []
+        for length in 0..<400 {
+            var text = ""
+            for _ in 0..<(length % 40) {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                text += pieces[Int((state >> 33) % UInt64(pieces.count))]
+            }
+            strings.append(text)
+        }
+        for position in 0..<17 {
+            strings.append(String(repeating: "x", count: position) + "\"" + String(repeating: "y", count: 16 - position))
+            strings.append(String(repeating: "x", count: position) + "\u{0}")
+        }
+        let written = strings.filter { text in
+            JSONValue.string(text).canonicalBytes() != JSONWriterTests.encoder(.string(text))
+        }
+        #expect(written == [], "written otherwise than JSONEncoder writes them")
+    }
 }

@@ -86,14 +86,19 @@ public struct ProcessedSignIns: SignInRecognizer, Codable, Equatable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(keyText, forKey: .key)
-        var data = Data(capacity: entries.count * 24)
-        // Sorted, so the same set always writes the same bytes.
-        for (key, seconds) in entries.sorted(by: { $0.key < $1.key }) {
-            withUnsafeBytes(of: key.low.littleEndian) { data.append(contentsOf: $0) }
-            withUnsafeBytes(of: key.high.littleEndian) { data.append(contentsOf: $0) }
-            withUnsafeBytes(of: seconds.littleEndian) { data.append(contentsOf: $0) }
+        // Sorted, so the same set always writes the same bytes; stored word by word into one
+        // buffer (appending eight bytes at a time to a `Data` was most of a no-op poll's commit).
+        let sorted = entries.sorted(by: { $0.key < $1.key })
+        let bytes = [UInt8](unsafeUninitializedCapacity: sorted.count * 24) { buffer, count in
+            let raw = UnsafeMutableRawBufferPointer(buffer)
+            for (index, (key, seconds)) in sorted.enumerated() {
+                raw.storeBytes(of: key.low.littleEndian, toByteOffset: index * 24, as: UInt64.self)
+                raw.storeBytes(of: key.high.littleEndian, toByteOffset: index * 24 + 8, as: UInt64.self)
+                raw.storeBytes(of: seconds.littleEndian, toByteOffset: index * 24 + 16, as: Int64.self)
+            }
+            count = sorted.count * 24
         }
-        try container.encode(data.base64EncodedString(), forKey: .entries)
+        try container.encode(Data(bytes).base64EncodedString(), forKey: .entries)
     }
 
     public static func == (a: ProcessedSignIns, b: ProcessedSignIns) -> Bool {
