@@ -506,8 +506,9 @@ import TophhieJSON
         #expect(EngineRun.greatCircleUpperBoundKm(0, 179.9, 0, -179.9) < 23)
     }
 
-    /// Where travel cuts its places: the first at or after a time, found by halving, is the
-    /// one a walk from the front finds (times repeated, before all, after all, none).
+    /// Where travel cuts its places: the first at or after a time (and, when a checkpoint
+    /// forgets places, the first after it), found by halving, is the one a walk from the front
+    /// finds (times repeated, before all, after all, none).
     @Test func theFirstPlaceNotBeforeATimeIsTheOneAWalkFinds() {
         let start = Date(timeIntervalSince1970: 1_714_557_600)
         let detail = AlertEvent(id: "p", time: start)
@@ -518,6 +519,7 @@ import TophhieJSON
             for minute in -1...(count / 2 + 1) {
                 let time = start.addingTimeInterval(Double(minute) * 60 - (minute % 2 == 0 ? 0 : 30))
                 #expect(EngineRun.firstPlace(in: places, notBefore: time) == places.firstIndex { $0.time >= time }, "\(count) places, minute \(minute)")
+                #expect(EngineRun.firstPlace(in: places, after: time) == places.firstIndex { $0.time > time }, "\(count) places, after minute \(minute)")
             }
         }
     }

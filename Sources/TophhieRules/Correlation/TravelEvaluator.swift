@@ -21,8 +21,13 @@ extension EngineRun {
         let groupKey = group.key
         let ruleKey = rule.metadata.id
         let alertEvent = AlertFactory.alertEvent(event)
-        let here = EngineState.Place(id: event.eventID, time: event.eventTime, latitude: latitude, longitude: longitude,
-                                     label: alertEvent.location ?? String(format: "%.2f,%.2f", latitude, longitude), detail: alertEvent)
+        // The new place's parts, not a place: it is made once, at the end, and moved into the
+        // list (a place held beside the list was copied into it, and inserting copied it twice).
+        let hereID = alertEvent.id, hereTime = alertEvent.time
+        let hereLabel = alertEvent.location ?? String(format: "%.2f,%.2f", latitude, longitude)
+        func makeHere() -> EngineState.Place {
+            EngineState.Place(id: hereID, time: hereTime, latitude: latitude, longitude: longitude, label: hereLabel, detail: alertEvent)
+        }
         // Swapped out of the run's table of the rule (`TravelTables`) while it changes, so
         // inserting does not copy the whole list; found by index and swapped back in the same
         // place at the end.
@@ -36,7 +41,7 @@ extension EngineRun {
         // neighbours in time: London → Amsterdam → Frankfurt in 12 minutes has two hops under the
         // minimum distance and one pair far over the speed. Nearest in time first, at most
         // `maxTravelComparisons` a side, so one sign-in costs O(log n + k).
-        let keepAfter = here.time.addingTimeInterval(-(rule.timespan.interval + settings.lookback))
+        let keepAfter = hereTime.addingTimeInterval(-(rule.timespan.interval + settings.lookback))
         // Trimmed in batches: removing from the front shifts the whole list.
         if let oldest = places.first, oldest.time < keepAfter, places.count >= 64,
            let firstKept = EngineRun.firstPlace(in: places, notBefore: keepAfter), firstKept >= places.count / 4 {
@@ -45,14 +50,14 @@ extension EngineRun {
         var low = 0, high = places.count
         while low < high {
             let mid = (low + high) / 2
-            if (places[mid].time, places[mid].id) < (here.time, here.id) { low = mid + 1 } else { high = mid }
+            if (places[mid].time, places[mid].id) < (hereTime, hereID) { low = mid + 1 } else { high = mid }
         }
         let span = rule.timespan.interval
         let familiarAt = EngineRun.locate(&travelTables.familiar.tables[c], groupKey, empty: [:])
         travelTables.familiar.kept[c] = true
         var familiarPlaces: [String: EngineState.FamiliarPlace] = [:]
         swap(&familiarPlaces, &travelTables.familiar.tables[c].values[familiarAt])
-        let hereKey = EngineRun.placeKey(here)
+        let hereKey = EngineRun.placeKey(location: alertEvent.location, latitude: latitude, longitude: longitude)
         var best: (place: EngineState.Place, distance: Double, speed: Double)?
         // Per side, only the nearest sign-in at each distinct spot can give the fastest pair
         // with it; a person signs in from a handful of spots, so this skips most of the trigonometry.
@@ -76,7 +81,7 @@ extension EngineRun {
         // strings and detail) first, which cost more than the arithmetic.
         func consider(_ buffer: UnsafeBufferPointer<EngineState.Place>, _ i: Int) {
             let time = buffer[i].time
-            let gap = abs(here.time.timeIntervalSince(time))
+            let gap = abs(hereTime.timeIntervalSince(time))
             // No trigonometry for a pair that cannot be travel: the great-circle distance is at
             // most the distance along the meridian plus along the parallel. Tested before the
             // spot, since a later sign-in at a spot that fails it fails it too (same bound, longer gap).
@@ -94,64 +99,70 @@ extension EngineRun {
             guard speed > spec.maxSpeedKmh else { return }
             // Two places this person signs in from on other days (a VPN exit and home, a
             // carrier's egress cities) are not travel.
-            let pairDay = EngineRun.day(max(here.time, time))
+            let pairDay = EngineRun.day(max(hereTime, time))
             if EngineRun.isFamiliar(hereSeen, before: pairDay, spec: spec)
                 && EngineRun.isFamiliar(familiarity(buffer, i), before: pairDay, spec: spec) { return }
-            guard buffer[i].id != here.id else { return }
+            guard buffer[i].id != hereID else { return }
             // The nearest such sign-in in time tells the story ("Tokyo, then New York"); the
             // faster pair breaks a tie.
-            if best.map({ (gap, -speed, buffer[i].id) < (abs(here.time.timeIntervalSince($0.place.time)), -$0.speed, $0.place.id) }) ?? true {
+            if best.map({ (gap, -speed, buffer[i].id) < (abs(hereTime.timeIntervalSince($0.place.time)), -$0.speed, $0.place.id) }) ?? true {
                 best = (buffer[i], distance, speed)
             }
         }
         places.withUnsafeBufferPointer { buffer in
             var index = low - 1, compared = 0
-            while index >= 0, compared < EngineRun.maxTravelComparisons, here.time.timeIntervalSince(buffer[index].time) <= span {
+            while index >= 0, compared < EngineRun.maxTravelComparisons, hereTime.timeIntervalSince(buffer[index].time) <= span {
                 consider(buffer, index); index -= 1; compared += 1
             }
             index = low; compared = 0
             spots.removeAll(keepingCapacity: true)
-            while index < buffer.count, compared < EngineRun.maxTravelComparisons, buffer[index].time.timeIntervalSince(here.time) <= span {
+            while index < buffer.count, compared < EngineRun.maxTravelComparisons, buffer[index].time.timeIntervalSince(hereTime) <= span {
                 consider(buffer, index); index += 1; compared += 1
             }
         }
-        let pairDay = best.map { EngineRun.day(max(here.time, $0.place.time)) } ?? 0
-        // The pair's unfamiliar sign-ins are what it is about (both, when neither is familiar).
-        let subjects = best.map { best in
-            [here, best.place].filter { !EngineRun.isFamiliar(familiarPlaces[EngineRun.placeKey($0)], before: pairDay, spec: spec) }
-        } ?? []
-        // A later sign-in at home that pairs with the same far-away one is the same story.
-        let alreadyTold = !subjects.isEmpty && subjects.allSatisfy { state.findings?[$0.id]?.contains(ruleKey) == true }
-        if let best, !alreadyTold {
-            let other = best.place
-            let otherEvent = other.detail
-            let pair = [otherEvent, alertEvent].sorted { ($0.time, $0.id) < ($1.time, $1.id) }
-            let shown = zip(rule.groupBy, group.values).map { AlertGroupValue(field: $0, value: $1) }
-            let from = pair[0].id == other.id ? other.label : here.label
-            let to = pair[0].id == other.id ? here.label : other.label
-            let gap = abs(here.time.timeIntervalSince(other.time))
-            let speedText = best.speed.isFinite ? "\(Int(best.speed.rounded())) km/h" : "at the same instant"
-            let summary = "\(Int(best.distance.rounded())) km from \(from) to \(to) in \(AlertFactory.duration(gap)) (\(speedText))"
-            emit(metadata: rule.metadata, options: rule.options, defaultSuppress: rule.timespan.interval,
-                 group: shown, groupKey: groupKey, events: pair, eventCount: 2, windowClose: pair[1].time, summary: summary,
-                 episodeFrom: pair[1].time)
-            for place in subjects {
-                state.findings = state.findings ?? [:]
-                if state.findings![place.id]?.contains(ruleKey) != true { state.findings![place.id, default: []].append(ruleKey) }
-            }
+        if let best {
+            // The pair's unfamiliar sign-ins are what it is about (both, when neither is familiar).
+            let pairDay = EngineRun.day(max(hereTime, best.place.time))
+            let subjects = [makeHere(), best.place].filter { !EngineRun.isFamiliar(familiarPlaces[EngineRun.placeKey($0)], before: pairDay, spec: spec) }
+            // A later sign-in at home that pairs with the same far-away one is the same story.
+            let alreadyTold = !subjects.isEmpty && subjects.allSatisfy { state.findings?[$0.id]?.contains(ruleKey) == true }
+            if !alreadyTold { tellTravel(rule, group: group, groupKey: groupKey, here: alertEvent, hereLabel: hereLabel, best: best, subjects: subjects) }
         }
-        places.insert(here, at: low)
-        swap(&places, &travelTables.places.tables[c].values[placesAt])
-        let today = EngineRun.day(here.time)
+        let today = EngineRun.day(hereTime)
         if let hereIndex {
             if !familiarPlaces.values[hereIndex].days.contains(today) {
                 familiarPlaces.values[hereIndex].days = Array((familiarPlaces.values[hereIndex].days + [today]).sorted().suffix(16))
             }
-            familiarPlaces.values[hereIndex].lastSeen = max(familiarPlaces.values[hereIndex].lastSeen, here.time)
+            familiarPlaces.values[hereIndex].lastSeen = max(familiarPlaces.values[hereIndex].lastSeen, hereTime)
         } else {
-            familiarPlaces[hereKey] = EngineState.FamiliarPlace(days: [today], lastSeen: here.time)
+            familiarPlaces[hereKey] = EngineState.FamiliarPlace(days: [today], lastSeen: hereTime)
         }
         swap(&familiarPlaces, &travelTables.familiar.tables[c].values[familiarAt])
+        // Most sign-ins come in time order and go at the end: appended, the new place is moved in.
+        if low == places.count { places.append(makeHere()) } else { places.insert(makeHere(), at: low) }
+        swap(&places, &travelTables.places.tables[c].values[placesAt])
+    }
+
+    /// The alert of a travel pair: the nearest such sign-in in time to this one.
+    private mutating func tellTravel(_ rule: CorrelationRuleRef, group: EventGroup, groupKey: String, here alertEvent: AlertEvent,
+                                     hereLabel: String, best: (place: EngineState.Place, distance: Double, speed: Double), subjects: [EngineState.Place]) {
+        let ruleKey = rule.metadata.id
+        let other = best.place
+        let otherEvent = other.detail
+        let pair = [otherEvent, alertEvent].sorted { ($0.time, $0.id) < ($1.time, $1.id) }
+        let shown = zip(rule.groupBy, group.values).map { AlertGroupValue(field: $0, value: $1) }
+        let from = pair[0].id == other.id ? other.label : hereLabel
+        let to = pair[0].id == other.id ? hereLabel : other.label
+        let gap = abs(alertEvent.time.timeIntervalSince(other.time))
+        let speedText = best.speed.isFinite ? "\(Int(best.speed.rounded())) km/h" : "at the same instant"
+        let summary = "\(Int(best.distance.rounded())) km from \(from) to \(to) in \(AlertFactory.duration(gap)) (\(speedText))"
+        emit(metadata: rule.metadata, options: rule.options, defaultSuppress: rule.timespan.interval,
+             group: shown, groupKey: groupKey, events: pair, eventCount: 2, windowClose: pair[1].time, summary: summary,
+             episodeFrom: pair[1].time)
+        for place in subjects {
+            state.findings = state.findings ?? [:]
+            if state.findings![place.id]?.contains(ruleKey) != true { state.findings![place.id, default: []].append(ruleKey) }
+        }
     }
 
     /// Where `table[key]` is, inserting `empty` there first when it is absent: the index stays
@@ -196,11 +207,23 @@ extension EngineRun {
     /// - Complexity: O(log n): a walk from the front was a sixth of travel's work, once a busy
     ///   account's places reached back past the cut.
     static func firstPlace(in places: [EngineState.Place], notBefore time: Date) -> Int? {
+        firstPlace(in: places) { $0 < time }
+    }
+
+    /// The index of the first place after `time` in places sorted by time; nil when none is.
+    /// - Complexity: O(log n).
+    static func firstPlace(in places: [EngineState.Place], after time: Date) -> Int? {
+        firstPlace(in: places) { $0 <= time }
+    }
+
+    /// The index of the first place whose time is not `before` (a test that holds for a
+    /// prefix of the places); nil when it holds for all.
+    private static func firstPlace(in places: [EngineState.Place], before: (Date) -> Bool) -> Int? {
         places.withUnsafeBufferPointer { buffer in
             var low = 0, high = buffer.count
             while low < high {
                 let mid = (low + high) / 2
-                if buffer[mid].time < time { low = mid + 1 } else { high = mid }
+                if before(buffer[mid].time) { low = mid + 1 } else { high = mid }
             }
             return low < buffer.count ? low : nil
         }
@@ -223,8 +246,13 @@ extension EngineRun {
     /// A place's identity for familiarity: its city and country as Graph names them, else its
     /// coordinates to 0.1° (about 11 km).
     static func placeKey(_ place: EngineState.Place) -> String {
-        if let location = place.detail.location, !location.isEmpty { return placeKey(label: location) }
-        return String(format: "%.1f,%.1f", place.latitude, place.longitude)
+        placeKey(location: place.detail.location, latitude: place.latitude, longitude: place.longitude)
+    }
+
+    /// `placeKey` of a place with this location and these coordinates.
+    static func placeKey(location: String?, latitude: Double, longitude: Double) -> String {
+        if let location, !location.isEmpty { return placeKey(label: location) }
+        return String(format: "%.1f,%.1f", latitude, longitude)
     }
 
     /// The key of a place with this (non-empty) label.

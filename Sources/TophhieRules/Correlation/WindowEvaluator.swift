@@ -122,11 +122,13 @@ extension EngineRun {
         for c in plan.travel where travelTables.places.kept[c] {
             let rule = plan.correlations[c]
             let travelCutoff = watermark.addingTimeInterval(-(rule.timespan.interval + settings.lookback))
-            // In place: filtering copied every kept place (its strings and readable fields).
+            // In place, and only the front: places are in time order, and removing by a test
+            // copied every place (its strings and readable fields) to ask it.
             var emptied = false
             for index in travelTables.places.tables[c].indices {
-                travelTables.places.tables[c].values[index].removeAll { $0.time <= travelCutoff }
-                if travelTables.places.tables[c].values[index].isEmpty { emptied = true }
+                let first = EngineRun.firstPlace(in: travelTables.places.tables[c].values[index], after: travelCutoff)
+                travelTables.places.tables[c].values[index].removeFirst(first ?? travelTables.places.tables[c].values[index].count)
+                if first == nil { emptied = true }
             }
             if emptied { travelTables.places.tables[c] = travelTables.places.tables[c].filter { !$0.value.isEmpty } }
             if travelTables.places.tables[c].isEmpty { travelTables.places.kept[c] = false }
