@@ -45,19 +45,23 @@ enum JSONStringScan {
         return index
     }
 
+    /// Whether every byte is below 0x80, seen a word at a time.
+    /// - Complexity: O(n).
+    static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var index = 0
+        while index + 8 <= bytes.count {
+            if bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & highs != 0 { return false }
+            index += 8
+        }
+        while index < bytes.count { if bytes[index] >= 0x80 { return false }; index += 1 }
+        return true
+    }
+
     /// The bytes as text, checked as UTF-8; nil when they are not UTF-8. ASCII, which almost
     /// every sign-in string is, is seen a word at a time and needs no other check: the standard
     /// library's validation looked its generic types up at run time for every string.
     static func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        let raw = UnsafeRawBufferPointer(bytes)
-        var index = 0
-        var ascii = true
-        while index + 8 <= raw.count {
-            if raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & highs != 0 { ascii = false; break }
-            index += 8
-        }
-        if ascii { while index < raw.count { if raw[index] >= 0x80 { ascii = false; break }; index += 1 } }
-        if ascii { return String(decoding: bytes, as: UTF8.self) }
+        if isASCII(UnsafeRawBufferPointer(bytes)) { return String(decoding: bytes, as: UTF8.self) }
         return String(validating: bytes, as: UTF8.self)
     }
 

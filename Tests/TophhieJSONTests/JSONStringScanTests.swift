@@ -49,6 +49,7 @@ import Testing
                 if position >= 0 { bytes[position] = 0xFF }
                 let text = bytes.withUnsafeBufferPointer { JSONStringScan.text($0) }
                 #expect(text == (position >= 0 ? nil : String(decoding: bytes, as: UTF8.self)), "\(length) \(position)")
+                #expect(bytes.withUnsafeBytes { JSONStringScan.isASCII($0) } == (position < 0), "\(length) \(position)")
             }
         }
         let valid = Array("x ÉAé 漢字 🙂 ok".utf8)
@@ -77,6 +78,8 @@ import Testing
         // Read strictly: a raw control byte or invalid UTF-8 is no string.
         #expect(Self.leading(Array("{\"id\":\"a\u{01}b\"}".utf8), 0..<11, named: ["id"]) == [nil])
         #expect(Self.leading(Array(#"{"id":""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8), 0..<11, named: ["id"]) == [nil])
+        // A name is the whole name: not one it begins or ends.
+        #expect(Self.leading(Array(#"{"i":"1","idx":"2","xid":"3","id":"4"}"#.utf8), 0..<38, named: ["id", "i"]) == ["4", "1"])
         // The range ends the element: a value running past it is not read.
         #expect(Self.leading(Array(#"{"id":"abc"}"#.utf8), 0..<8, named: ["id"]) == [nil])
     }
