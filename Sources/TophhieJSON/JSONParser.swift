@@ -248,12 +248,14 @@ struct JSONParser {
     private static let exactPowersOfTen: [Double] = (0...22).map { (0..<$0).reduce(1.0) { product, _ in product * 10 } }
 
     /// The double a JSON number's text (already checked) names, when its digits make an integer
-    /// of at most 2^53 scaled by at most 10^22 either way; nil otherwise (then `Double(text)`).
+    /// of at most 2^53 scaled by at most 10^22 either way, or an integer of up to 19 digits
+    /// divided by at most 10^19; nil otherwise (then `Double(text)`).
     ///
     /// Clinger's fast path: both the integer and the power of ten are exact doubles, so one IEEE
     /// division or multiplication rounds the quotient exactly as a correctly rounded `strtod`
     /// does. Coordinates are parsed for every located sign-in, and `Double(String)` cost about
-    /// 1,600 instructions each (a twenty-fifth of a replay's reading thread).
+    /// 1,600 instructions each (a twenty-fifth of a replay's reading thread). Graph writes them
+    /// with 16 or 17 digits (47.68050003051758), past 2^53: those go by `nearestQuotient`.
     static func exactDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
         var index = 0
         let negative = text.first == UInt8(ascii: "-")
@@ -266,9 +268,9 @@ struct JSONParser {
             if byte == UInt8(ascii: ".") {
                 fraction = true
             } else if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+                // Up to 19 digits: one more could overflow.
+                guard mantissa <= (UInt64.max - 9) / 10 else { return nil }
                 mantissa = mantissa * 10 + UInt64(byte - UInt8(ascii: "0"))
-                // Past 2^53 the integer is no longer exact (and past this it could overflow).
-                guard mantissa <= 1 << 53 else { return nil }
                 if fraction { scale -= 1 }
             } else {
                 break
@@ -291,9 +293,49 @@ struct JSONParser {
             }
             scale += exponentNegative ? -exponent : exponent
         }
-        guard scale >= -22, scale <= 22 else { return nil }
-        let magnitude = scale < 0 ? Double(mantissa) / exactPowersOfTen[-scale] : Double(mantissa) * exactPowersOfTen[scale]
+        let magnitude: Double
+        if mantissa <= 1 << 53, scale >= -22, scale <= 22 {
+            magnitude = scale < 0 ? Double(mantissa) / exactPowersOfTen[-scale] : Double(mantissa) * exactPowersOfTen[scale]
+        } else if mantissa > 1 << 53, scale < 0, scale >= -19 {
+            magnitude = nearestQuotient(mantissa, dividedByPowerOfTen: -scale)
+        } else {
+            return nil
+        }
         return negative ? -magnitude : magnitude
+    }
+
+    /// 10^0 through 10^19, the powers of ten a UInt64 holds.
+    private static let integerPowersOfTen: [UInt64] = (0...19).map { (0..<$0).reduce(1) { product, _ in product * 10 } }
+
+    /// The double nearest to `mantissa / 10^k` (ties to even), for `mantissa` above 2^53 and
+    /// `k` in 1...19: the quotient's top 64 bits and its remainder come from one exact 128-by-64
+    /// bit division, which leaves nothing to doubt in the rounding (the bits past the 53 kept,
+    /// and whether anything is left over).
+    static func nearestQuotient(_ mantissa: UInt64, dividedByPowerOfTen k: Int) -> Double {
+        let divisor = integerPowersOfTen[k]
+        // With mantissa · 2^shift over the divisor between 2^62 and 2^64, one more bit at most
+        // puts the quotient's top bit in place.
+        var shift = 63 - (64 - mantissa.leadingZeroBitCount) + (64 - divisor.leadingZeroBitCount)
+        func divide(_ shift: Int) -> (quotient: UInt64, remainder: UInt64) {
+            let high = shift >= 64 ? mantissa << UInt64(shift - 64) : mantissa >> UInt64(64 - shift)
+            let low = shift >= 64 ? 0 : mantissa << UInt64(shift)
+            return divisor.dividingFullWidth((high: high, low: low))
+        }
+        var (quotient, remainder) = divide(shift)
+        if quotient < 1 << 63 {
+            shift += 1
+            (quotient, remainder) = divide(shift)
+        }
+        // 53 bits kept; the 11 below decide, with the remainder as the sticky bit.
+        var kept = quotient >> 11
+        let dropped = quotient & 0x7FF
+        if dropped > 0x400 || (dropped == 0x400 && (remainder != 0 || kept & 1 == 1)) { kept += 1 }
+        var exponent = 11 - shift
+        if kept == 1 << 53 {
+            kept >>= 1
+            exponent += 1
+        }
+        return Double(sign: .plus, exponent: exponent, significand: Double(kept))
     }
 
     private mutating func parseNumber() throws -> JSONValue {
