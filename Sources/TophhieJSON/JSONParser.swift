@@ -89,9 +89,17 @@ struct JSONParser {
         }
     }
 
+    /// `true`, `false` or `null` (four or five bytes) at the index.
     private mutating func literal(_ word: StaticString) throws {
         let count = word.utf8CodeUnitCount
         guard index + count <= bytes.count else { throw error("unexpected end of input") }
+        // The first four bytes compared as one word: a sign-in holds a dozen nulls, and a loop
+        // over the word's bytes cost about 90 instructions each.
+        let first = UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt32.self)
+        if first == UnsafeRawPointer(word.utf8Start).loadUnaligned(as: UInt32.self), count == 4 || bytes[index + 4] == word.utf8Start[4] {
+            index += count
+            return
+        }
         for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] {
             throw error("unexpected character")
         }

@@ -37,6 +37,8 @@ import Testing
         ("9223372036854775807", .int(Int64.max)),
         ("9223372036854775808", .double(9_223_372_036_854_775_808)),
         (#""ünïcødé""#, .string("ünïcødé")),
+        ("[null,true,false]", .array([.null, .bool(true), .bool(false)])),
+        ("[false]", .array([.bool(false)])),
     ])
     func readsValues(text: String, value: JSONValue) throws {
         #expect(try JSONValue.parse(Data(text.utf8)) == value)
@@ -52,6 +54,10 @@ import Testing
         ("[1] x", "invalid JSON at byte 4: unexpected text after the value"),
         ("{\"a\":1", "invalid JSON at byte 6: unexpected end of input in an object"),
         ("tru", "invalid JSON at byte 0: unexpected end of input"),
+        ("[nulL]", "invalid JSON at byte 1: unexpected character"),
+        ("[fals1]", "invalid JSON at byte 1: unexpected character"),
+        ("[falsE]", "invalid JSON at byte 1: unexpected character"),
+        ("[trUe]", "invalid JSON at byte 1: unexpected character"),
         ("1e999", "invalid JSON at byte 5: number out of range"),
     ])
     func rejectsWithOffsets(text: String, message: String) {

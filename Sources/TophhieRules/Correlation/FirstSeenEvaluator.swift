@@ -18,7 +18,7 @@ extension EngineRun {
         // The fields' values appended one after another, not gathered and joined.
         var value = ""
         var first = true
-        for slot in plan.firstSeenFieldSlots[c] ?? [] {
+        for slot in plan.firstSeenFieldSlots[c] {
             guard let text = event.field(slot: slot)?.scalarText, !text.isEmpty else { return }
             let part = settings.ignoreVersions ? versionless.value(text, EngineRun.withoutVersions) : text
             if first { value = part } else { value.append(" / "); value.append(part) }

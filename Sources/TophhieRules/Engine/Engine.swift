@@ -231,20 +231,20 @@ struct EngineRun {
             // A handful of indices, ascending: looked through, not made into a set for each event.
             let matched = prepared.matched
             guard !matched.isEmpty else { continue }
-            for index in matched where plan.standaloneDetections.contains(index) {
+            for index in matched where plan.isStandaloneDetection[index] {
                 emitSingle(index, event: event)
             }
             for c in plan.firstSeen where references(c, include: matched) {
-                observeFirstSeen(c, event: event, alerting: plan.firstSeenAlerting[c].map { alerting in matched.contains { alerting.contains($0) } } ?? true)
+                observeFirstSeen(c, event: event, alerting: plan.firstSeenAlerting[c].map { alerting in matched.contains { alerting[$0] } } ?? true)
             }
             for c in plan.travel where references(c, include: matched) {
                 observeTravel(c, event: event)
             }
-            if !windowsClosed && matched.contains(where: plan.fedDetections.contains) {
+            if !windowsClosed && matched.contains(where: { plan.isFedDetection[$0] }) {
                 let texts = plan.keptSlots.map { event.field(slot: $0.slot)?.scalarText }
                 added.append(EngineState.StoredEvent(
                     id: id, time: event.eventTime,
-                    rules: matched.filter(plan.fedDetections.contains).map { plan.detectionRefs[$0].metadata.id }.sorted(),
+                    rules: matched.filter { plan.isFedDetection[$0] }.map { plan.detectionRefs[$0].metadata.id }.sorted(),
                     values: StoredValues(names: plan.keptNames, texts: texts), isNew: true))
             }
         }

@@ -23,12 +23,15 @@ struct EnginePlan: Sendable {
     let windowedOrder: [Int]
     let firstSeen: [Int]
     let travel: [Int]
-    /// Per first-seen correlation with `alert-on`: the detections whose events may alert.
-    let firstSeenAlerting: [Int: Set<Int>]
-    let standaloneDetections: Set<Int>
+    /// By correlation, for a first-seen one with `alert-on`: by detection, whether its events
+    /// may alert. (Arrays by number, here and below: the engine asks for every event, and
+    /// hashing the numbers into sets and tables cost more than the answers.)
+    let firstSeenAlerting: [[Bool]?]
+    /// By detection: whether it alerts on its own.
+    let isStandaloneDetection: [Bool]
     let standaloneCorrelations: Set<Int>
-    /// Detections whose matches must be kept for windowed correlations.
-    let fedDetections: Set<Int>
+    /// By detection: whether its matches must be kept for windowed correlations.
+    let isFedDetection: [Bool]
     /// For each detection: its suppression group's field names and interned Graph paths.
     let singleGroups: [[(name: String, slot: FieldSlot)]]
     /// Graph paths whose values stored events keep, with the dotted names they are kept under.
@@ -38,8 +41,8 @@ struct EnginePlan: Sendable {
     /// For each correlation, its `group-by` names resolved to interned Graph paths at load, so
     /// first-seen and travel read an event without the field catalogue or a string split.
     let groupSlots: [[FieldSlot]]
-    /// For each first-seen correlation, its value fields, resolved the same way.
-    let firstSeenFieldSlots: [Int: [FieldSlot]]
+    /// By correlation, a first-seen one's value fields, resolved the same way (none for others).
+    let firstSeenFieldSlots: [[FieldSlot]]
     /// Every Graph path any rule or the engine reads from an event; nil when a keyword search
     /// reads every string of it.
     let referencedPaths: [[String]]?
@@ -97,12 +100,11 @@ struct EnginePlan: Sendable {
         }
 
         self.references = references
-        var alerting: [Int: Set<Int>] = [:]
-        for (i, rule) in correlations.enumerated() {
-            guard case .firstSeen(let spec) = rule.kind, let names = spec.alertOn else { continue }
-            alerting[i] = Set(names.compactMap { detectionIndex[$0] })
+        firstSeenAlerting = correlations.map { rule in
+            guard case .firstSeen(let spec) = rule.kind, let names = spec.alertOn else { return nil }
+            let alerting = Set(names.compactMap { detectionIndex[$0] })
+            return detections.indices.map(alerting.contains)
         }
-        firstSeenAlerting = alerting
         var referencedDetections = Set<Int>(), generatedDetections = Set<Int>()
         var referencedCorrelations = Set<Int>(), generatedCorrelations = Set<Int>()
         for (i, refs) in references.enumerated() {
@@ -117,7 +119,7 @@ struct EnginePlan: Sendable {
                 }
             }
         }
-        standaloneDetections = Set(detections.indices).subtracting(referencedDetections).union(generatedDetections)
+        isStandaloneDetection = detections.indices.map { !referencedDetections.contains($0) || generatedDetections.contains($0) }
         standaloneCorrelations = Set(correlations.indices).subtracting(referencedCorrelations).union(generatedCorrelations)
 
         // Depth-first order over correlation references; a cycle (rejected by the loader) is cut.
@@ -160,12 +162,13 @@ struct EnginePlan: Sendable {
             }
         }
         windowedOrder.forEach { feed($0, depth: 0) }
-        fedDetections = fed
+        isFedDetection = detections.indices.map(fed.contains)
 
         groupSlots = correlations.map { rule in rule.groupBy.map { FieldSlot.intern(EnginePlan.components($0)) } }
-        var fieldSlots: [Int: [FieldSlot]] = [:]
-        for c in firstSeen { if case .firstSeen(let spec) = correlations[c].kind { fieldSlots[c] = spec.fields.map { FieldSlot.intern(EnginePlan.components($0)) } } }
-        firstSeenFieldSlots = fieldSlots
+        firstSeenFieldSlots = correlations.map { rule in
+            guard case .firstSeen(let spec) = rule.kind else { return [] }
+            return spec.fields.map { FieldSlot.intern(EnginePlan.components($0)) }
+        }
 
         var paths = Set(EnginePlan.displayPaths)
         var longest: TimeInterval = 0
@@ -183,7 +186,7 @@ struct EnginePlan: Sendable {
         keptNames = KeptNames(keptSlots.map(\.name))
 
         var referenced: [[String]]? = [["id"], ["createdDateTime"], EngineRun.latitudePath, EngineRun.longitudePath] + keptSlots.map(\.slot.components)
-            + singleGroups.flatMap { $0.map(\.slot.components) } + groupSlots.flatMap { $0.map(\.components) } + fieldSlots.values.flatMap { $0.map(\.components) }
+            + singleGroups.flatMap { $0.map(\.slot.components) } + groupSlots.flatMap { $0.map(\.components) } + firstSeenFieldSlots.flatMap { $0.map(\.components) }
         for rule in detections {
             for search in rule.detection.searches.values {
                 guard let paths = search.referencedPaths else { referenced = nil; break }
