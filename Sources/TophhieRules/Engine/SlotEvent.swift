@@ -22,14 +22,13 @@ public struct SlotEvent: RuleEvent {
         field(at: path.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
     }
 
-    /// The slots' values hashed in slot order: within one layout, other content gives another
-    /// revision; a change in a field no rule reads is not one (it could change nothing).
+    /// The slots' values hashed in slot order (`SlotRevision`): within one layout, other
+    /// content gives another revision; a change in a field no rule reads is not one (it could
+    /// change nothing).
     public var revision: String? {
-        var state = StableHash.State()
-        for value in values {
-            if let value { JSONRuleEvent.feed(value, into: &state) } else { state.add(0xFF) }
-        }
-        return state.digest
+        var revision = SlotRevision()
+        for value in values { revision.add(slot: value) }
+        return revision.text
     }
 }
 
