@@ -59,6 +59,63 @@ import TophhieJSON
         #expect(matched > 100, "the events match rules, so the agreement means something (\(matched) of \(compared))")
     }
 
+    /// An entry of exact numbers answers a number in the event by the numbers alone: what
+    /// walking its tests answers, for every such entry of the pack and of SigmaHQ, on numbers
+    /// equal and unequal, as integers, doubles and text, and on values of other kinds.
+    @Test func exactNumbersAnswerAsTheirTestsDo() throws {
+        let set = RuleLoader.load(try RuleSource.read(paths: [RepoPaths.rules, RepoPaths.sigma]))
+        var plans: [FieldCondition] = []
+        func collect(_ search: SearchIdentifier) {
+            switch search {
+            case .allOf(let conditions): plans += conditions.filter { $0.plan.exactNumbers != nil }
+            case .anyOf(let alternatives): alternatives.forEach(collect)
+            case .keywords: break
+            }
+        }
+        for rule in set.detections { rule.detection.ordered.forEach(collect) }
+        #expect(plans.count >= 10, "the pack's error codes are entries of exact numbers (\(plans.count))")
+        var matched = 0
+        for condition in plans {
+            let numbers = try #require(condition.plan.exactNumbers)
+            var values: [JSONValue] = [.int(0), .int(-1), .double(0.5), .string("x"), .null, .bool(true), .array([]), .object([:])]
+            for number in numbers {
+                values += [.double(number), .double(number + 0.5), .string(String(Int64(number))), .string("\(number)")]
+                if let integer = Int64(exactly: number) { values += [.int(integer), .int(integer + 1), .int(integer - 1)] }
+            }
+            for value in values {
+                let object = Self.setting(["id": .string("e"), "createdDateTime": .string("2024-05-01T10:00:00Z")], condition.components[...], value)
+                let event = try SignInEvents.event(.object(object))
+                let texts = SlotTexts()
+                texts.next()
+                let answer = condition.plan.matchesEach(event, texts)
+                #expect(answer == condition.plan.matchesByTests(event.field(slot: condition.slot), event, texts), "\(condition.components) against \(value)")
+                if answer { matched += 1 }
+            }
+        }
+        #expect(matched >= plans.count, "each entry's own numbers match (\(matched))")
+        // And by hand: a list of codes, and a code written as text in the rule (tests only).
+        let rules = RuleLoader.load([RuleSource(path: "codes.yml", text: """
+            title: Codes
+            id: codes
+            logsource: {product: azure, service: signinlogs}
+            detection:
+                numbers: {status.errorCode: [50126, 50053]}
+                text: {status.errorCode: '50053'}
+                condition: numbers
+            level: low
+            """)])
+        let ordered = try #require(rules.detections.first?.detection.ordered)
+        guard case .allOf(let numbers) = ordered[0], case .allOf(let text) = ordered[1] else { Issue.record("two entries"); return }
+        #expect(numbers[0].plan.exactNumbers == [50126, 50053])
+        #expect(text[0].plan.exactNumbers == nil)
+        for (value, expected) in [(JSONValue.int(50053), true), (.int(0), false), (.double(50126), true), (.double(50126.5), false), (.string("50053"), true), (.string("x"), false)] {
+            let event = try SignInEvents.event(.object(["id": .string("e"), "createdDateTime": .string("2024-05-01T10:00:00Z"), "status": .object(["errorCode": value])]))
+            let texts = SlotTexts()
+            texts.next()
+            #expect(numbers[0].plan.matchesEach(event, texts) == expected, "\(value)")
+        }
+    }
+
     static func entryCount(_ searches: [SearchIdentifier]) -> Int {
         searches.reduce(0) { count, search in
             switch search {

@@ -14,6 +14,10 @@ final class FieldMatchPlan: Sendable, Hashable {
     /// (a pattern's pieces and text, retained and released) for every test of every event, a
     /// twelfth of a replay's reading thread.
     private let tests: [ValueTest]
+    /// When every value is a number to be matched exactly (`status.errorCode: 50053`, or a
+    /// short list of codes), not negated and not `|all`: those numbers. A number in the event
+    /// is then answered by them alone, as the tests would answer it, without walking the tests.
+    let exactNumbers: [Double]?
 
     /// One of `matchers`, held where the loop reaches it without copying it.
     private final class ValueTest: Sendable {
@@ -25,6 +29,11 @@ final class FieldMatchPlan: Sendable, Hashable {
         self.slot = slot
         self.matchers = matchers
         self.tests = matchers.map(ValueTest.init)
+        var numbers: [Double]? = negated || requireAll || matchers.isEmpty ? nil : []
+        for matcher in matchers where numbers != nil {
+            if case .text(let pattern, let number?) = matcher, pattern.isExact { numbers!.append(number) } else { numbers = nil }
+        }
+        self.exactNumbers = numbers
         self.requireAll = requireAll
         self.negated = negated
         self.anyCased = anyCased
@@ -63,7 +72,8 @@ final class FieldMatchPlan: Sendable, Hashable {
         switch value {
         case .int, .double:
             let actual = FieldCondition.number(value)!
-            return sets.numbers.contains(actual) || value.scalarText.map { sets.stringTexts.contains($0.lowercased()) } == true
+            // A number's text is made only when some value was written as text.
+            return sets.numbers.contains(actual) || (!sets.stringTexts.isEmpty && value.scalarText.map { sets.stringTexts.contains($0.lowercased()) } == true)
         default:
             if let actual = FieldCondition.number(value), sets.numbers.contains(actual) { return true }
             return FieldCondition.texts(value).contains { sets.texts.contains($0.lowercased()) }
@@ -73,6 +83,20 @@ final class FieldMatchPlan: Sendable, Hashable {
     /// Whether the event satisfies this entry, testing each value in turn (what `exactSets` speeds up).
     func matchesEach(_ event: any RuleEvent, _ texts: SlotTexts) -> Bool {
         let value = event.field(slot: slot)
+        // A number against exact numbers: equal to one of them, or else no match (`match`'s
+        // answer for each test), without the tests' texts.
+        if let exactNumbers, let value {
+            switch value {
+            case .int(let i): return exactNumbers.contains(Double(i))
+            case .double(let d): return exactNumbers.contains(d)
+            default: break
+            }
+        }
+        return matchesByTests(value, event, texts)
+    }
+
+    /// `matchesEach` by walking the tests, without the shortcut for numbers.
+    func matchesByTests(_ value: JSONValue?, _ event: any RuleEvent, _ texts: SlotTexts) -> Bool {
         // The value's texts, lower-cased once for the event rather than once per pattern or per
         // rule: a list of ten error codes folded the same string ten times.
         let subject = Subject(value: value, slot: slot, folded: !anyCased, texts: texts)
