@@ -32,15 +32,5 @@ struct GroupKeyCache {
     }
 
     /// Whether two strings hold the same UTF-8 bytes.
-    static func sameBytes(_ a: String, _ b: String) -> Bool {
-        let count = a.utf8.count
-        guard count == b.utf8.count else { return false }
-        guard count > 0 else { return true }
-        if let equal = a.utf8.withContiguousStorageIfAvailable({ pa in
-            b.utf8.withContiguousStorageIfAvailable { pb in
-                memcmp(pa.baseAddress!, pb.baseAddress!, count) == 0
-            }
-        }), let equal { return equal }
-        return a.utf8.elementsEqual(b.utf8)
-    }
+    static func sameBytes(_ a: String, _ b: String) -> Bool { UTF8Bytes.same(a, b) }
 }

@@ -66,15 +66,24 @@ final class SlotTexts {
             case .array, .object: raw[index] = FieldCondition.texts(value)
             case .null: raw[index].removeAll(keepingCapacity: true)
             default:
-                raw[index].removeAll(keepingCapacity: true)
-                if let text = value.scalarText { raw[index].append(text) }
+                // Refilled in place when it held one text: emptying an array goes through the
+                // general replacement of a range (150 instructions for one element).
+                if let text = value.scalarText {
+                    if raw[index].count == 1 { raw[index][0] = text } else { raw[index].removeAll(keepingCapacity: true); raw[index].append(text) }
+                } else {
+                    raw[index].removeAll(keepingCapacity: true)
+                }
             }
             stamps[index] = generation
         }
         guard fold else { return raw[index] }
         if foldedStamps[index] != generation {
-            folded[index].removeAll(keepingCapacity: true)
-            for text in raw[index] { folded[index].append(text.lowercased()) }
+            if raw[index].count == 1, folded[index].count == 1 {
+                folded[index][0] = raw[index][0].lowercased()
+            } else {
+                folded[index].removeAll(keepingCapacity: true)
+                for text in raw[index] { folded[index].append(text.lowercased()) }
+            }
             foldedStamps[index] = generation
         }
         return folded[index]

@@ -87,26 +87,14 @@ public struct WildcardPattern: Sendable, Hashable {
     public func matches(folded: String) -> Bool {
         switch shape {
         // UTF-8 is self-synchronising: byte comparisons agree with scalar comparisons.
-        case .exact(let s): return folded.utf8.elementsEqual(s.utf8)
-        case .prefix(let s): return folded.utf8.starts(with: s.utf8)
-        case .suffix(let s): return folded.utf8.count >= s.utf8.count && folded.utf8.suffix(s.utf8.count).elementsEqual(s.utf8)
-        case .contains(let s): return s.isEmpty || bytesContain(folded, s)
+        case .exact(let s): return UTF8Bytes.same(folded, s)
+        case .prefix(let s): return UTF8Bytes.hasPrefix(folded, s)
+        case .suffix(let s): return UTF8Bytes.hasSuffix(folded, s)
+        // Bytes, not String.contains (grapheme clusters): combining marks behave as in the
+        // general matcher.
+        case .contains(let s): return UTF8Bytes.contains(folded, s)
         case .general: return generalMatch(Array(folded.unicodeScalars))
         }
-    }
-
-    // String.contains works on grapheme clusters; search bytes so combining marks behave the
-    // same way as in the general matcher.
-    private func bytesContain(_ haystack: String, _ needle: String) -> Bool {
-        let h = Array(haystack.utf8), n = Array(needle.utf8)
-        guard n.count <= h.count else { return false }
-        let first = n[0]
-        for start in 0...(h.count - n.count) where h[start] == first {
-            var i = 1
-            while i < n.count && h[start + i] == n[i] { i += 1 }
-            if i == n.count { return true }
-        }
-        return false
     }
 
     private enum Step { case star, one, scalar(Unicode.Scalar) }
