@@ -14,7 +14,7 @@ enum JSONStringScan {
 
     /// The index of the first `"` or `\` at or after `from`, or `bytes.count` when there is none.
     /// - Complexity: O(n), a word at a time.
-    static func quoteOrBackslash(in bytes: UnsafeRawBufferPointer, from: Int) -> Int {
+    @inline(__always) static func quoteOrBackslash(in bytes: UnsafeRawBufferPointer, from: Int) -> Int {
         var index = from
         let count = bytes.count
         while index + 8 <= count {
@@ -30,7 +30,7 @@ enum JSONStringScan {
     /// The index of the first `"`, `\` or control byte (below 0x20) at or after `from`, or
     /// `bytes.count`: where a strict reader of a string has something to decide.
     /// - Complexity: O(n), a word at a time.
-    static func quoteBackslashOrControl(in bytes: UnsafeRawBufferPointer, from: Int) -> Int {
+    @inline(__always) static func quoteBackslashOrControl(in bytes: UnsafeRawBufferPointer, from: Int) -> Int {
         var index = from
         let count = bytes.count
         while index + 8 <= count {
