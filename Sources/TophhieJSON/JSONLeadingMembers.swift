@@ -63,6 +63,8 @@ public enum JSONLeadingMembers {
     /// ASCII id is only checked, a plain time read from the bytes (anything else goes the way
     /// `idAndTime` goes, so the two agree on every record).
     public static func time(_ bytes: UnsafeRawBufferPointer) -> Date? {
+        let usual = usualTime(bytes)
+        if usual.shaped { return usual.time }
         let members = values(bytes, keys: identityKeys)
         guard let idRange = members[0], let timeRange = members[1] else { return nil }
         let id = UnsafeRawBufferPointer(rebasing: bytes[idRange])
@@ -73,6 +75,38 @@ public enum JSONLeadingMembers {
     }
 
     private static let identityKeys = [Array("id".utf8), Array("createdDateTime".utf8)]
+
+    /// `time` for the record Graph writes, `{"id":"<plain ASCII>","createdDateTime":"<plain>"`
+    /// (whitespace where JSON allows it), read straight through: `shaped` is false for any other
+    /// start, which `time` then reads the general way. Where it is true, the general way finds
+    /// the same two values and reads the time the same way (a first pass spent most of its time
+    /// per record looking its names up in a table).
+    private static func usualTime(_ bytes: UnsafeRawBufferPointer) -> (shaped: Bool, time: Date?) {
+        let count = bytes.count
+        var i = 0
+        func skipSpace() {
+            while i < count, bytes[i] <= 0x20, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
+        }
+        func take(_ text: StaticString) -> Bool {
+            skipSpace()
+            let length = text.utf8CodeUnitCount
+            guard i + length <= count, memcmp(bytes.baseAddress! + i, text.utf8Start, length) == 0 else { return false }
+            i += length
+            return true
+        }
+        /// A string without escapes or control bytes: its contents.
+        func plainString() -> UnsafeRawBufferPointer? {
+            skipSpace()
+            guard i < count, bytes[i] == UInt8(ascii: "\"") else { return nil }
+            let end = JSONStringScan.quoteBackslashOrControl(in: bytes, from: i + 1)
+            guard end < count, bytes[end] == UInt8(ascii: "\"") else { return nil }
+            defer { i = end + 1 }
+            return UnsafeRawBufferPointer(rebasing: bytes[(i + 1)..<end])
+        }
+        guard count > 0, take("{"), take("\"id\""), take(":"), let id = plainString(), !id.isEmpty, JSONStringScan.isASCII(id),
+              take(","), take("\"createdDateTime\""), take(":"), let time = plainString() else { return (false, nil) }
+        return (true, GraphTimestamp.parse(utf8: time.bindMemory(to: UInt8.self)))
+    }
 
     /// The time a string value's bytes hold: read from the bytes when the string is plain, else
     /// decoded first.

@@ -103,6 +103,17 @@ import Testing
             #"{"createdDateTime":"2024-05-01T10:00:00Z"}"#,
             #"[{"id":"a","createdDateTime":"2024-05-01T10:00:00Z"}]"#,
             "{\"id\":\"a\u{01}\",\"createdDateTime\":\"2024-05-01T10:00:00Z\"}",
+            // The usual start read straight through, and starts just off it.
+            #"{ "id" : "a" ,"createdDateTime"  :  "2024-05-01T10:00:00Z" }"#,
+            "{\n\t\"id\":\r\n\"a\",\n\"createdDateTime\":\"2024-05-01T10:00:00Z\"}",
+            #"{"id":"a","createdDateTimeX":"2024-05-01T10:00:00Z","createdDateTime":"2024-05-02T10:00:00Z"}"#,
+            #"{"id":"a" "createdDateTime":"2024-05-01T10:00:00Z"}"#,
+            #"{"id":"a","createdDateTime":"2024-05-01T10:00:00Z"#,
+            #"{"id":"a","createdDateTime""#,
+            #"{"id":"a","#,
+            #"{"id""#,
+            #"{"#,
+            "",
         ].map { Array($0.utf8) }
         records.append(Array(#"{"id":""#.utf8) + [0xC3, 0x28] + Array(#"","createdDateTime":"2024-05-01T10:00:00Z"}"#.utf8))
         records.append(Array(#"{"id":"a","createdDateTime":"2024-05-01T10:00:00"#.utf8) + [0xFF] + Array(#"Z"}"#.utf8))
