@@ -157,6 +157,10 @@ struct EngineRun {
     var decidedThrough: [Int: [String: Date]] = [:]
     /// The group key of the last first-seen or travel evaluation, for the next.
     var groupKeys = GroupKeyCache()
+    /// The last matched detections that fed windows, and the stored event's rule ids they give:
+    /// most sign-ins match the same rules as the one before, and filtering, naming and sorting
+    /// them made three arrays for every stored event.
+    var lastFed: (matched: [Int], rules: [String]) = ([], [])
     /// First-seen values with their versions stripped, and folded, lately.
     var versionless = TextMemo()
     var folded = TextMemo()
@@ -244,7 +248,7 @@ struct EngineRun {
                 let texts = plan.keptSlots.map { event.field(slot: $0.slot)?.scalarText }
                 added.append(EngineState.StoredEvent(
                     id: id, time: event.eventTime,
-                    rules: matched.filter { plan.isFedDetection[$0] }.map { plan.detectionRefs[$0].metadata.id }.sorted(),
+                    rules: fedRules(matched),
                     values: StoredValues(names: plan.keptNames, texts: texts), isNew: true))
             }
         }
@@ -261,6 +265,14 @@ struct EngineRun {
                 state.recent.append(contentsOf: added)
             }
         }
+    }
+
+    /// The ids of the matched detections that feed windows, sorted: a stored event's `rules`.
+    mutating func fedRules(_ matched: [Int]) -> [String] {
+        if matched == lastFed.matched { return lastFed.rules }
+        let rules = matched.filter { plan.isFedDetection[$0] }.map { plan.detectionRefs[$0].metadata.id }.sorted()
+        lastFed = (matched, rules)
+        return rules
     }
 
     /// A group's key: its values lower-cased, joined by the unit separator (which Graph's
