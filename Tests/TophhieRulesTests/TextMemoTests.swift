@@ -30,7 +30,14 @@ import Testing
         for values in [["Jane@Contoso.com"], ["jane@contoso.com"], ["caf\u{E9}"], ["cafe\u{301}"], ["a", "B"], ["a"], ["A"], ["A", "a"], ["A"]] {
             let key = values.count == 1 ? cache.key(only: values[0]) : cache.key(values)
             #expect(Array(key.utf8) == Array(EngineRun.groupKey(values).utf8), "\(values)")
+            // The key with its hash follows the key, asked for once or twice.
+            #expect(Array(cache.hashed().text.utf8) == Array(key.utf8), "\(values)")
+            #expect(cache.hashed() == GroupKey(key), "\(values)")
         }
+        // Equal as their texts are, hashed as their texts are hashed.
+        #expect(GroupKey("caf\u{E9}") == GroupKey("cafe\u{301}"))
+        #expect(GroupKey("a") != GroupKey("b"))
+        #expect(Set([GroupKey("x"), GroupKey("x"), GroupKey("y")]).count == 2)
         #expect(GroupKeyCache.sameBytes("", ""))
         #expect(!GroupKeyCache.sameBytes("caf\u{E9}", "cafe\u{301}"))
         #expect(GroupKeyCache.sameBytes(String(repeating: "x", count: 40), String(repeating: "x", count: 40)))

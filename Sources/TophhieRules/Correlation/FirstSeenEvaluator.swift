@@ -32,7 +32,7 @@ extension EngineRun {
         var alerts = false
         // The baseline is changed where it lies, in this run's table of the rule
         // (`RuleTables`): taking it out and putting it back hashed its key twice.
-        if let groupIndex = firstSeenTables.tables[c].index(forKey: groupKey) {
+        if let groupIndex = firstSeenTables.tables[c].index(forKey: group.hashed) {
             let keep = EngineRun.learn(&firstSeenTables.tables[c].values[groupIndex], value: valueKey, at: event.eventTime,
                                        settings: settings, teaches: teaches, alerting: alerting, counts: counts, alerts: &alerts)
             if !keep { firstSeenTables.tables[c].remove(at: groupIndex) }
@@ -40,7 +40,7 @@ extension EngineRun {
             // A group's first event: its table is made only if there is something to keep.
             var baseline = EngineState.Baseline(learningStart: event.eventTime, events: 0, known: [:])
             if EngineRun.learn(&baseline, value: valueKey, at: event.eventTime, settings: settings, teaches: teaches, alerting: alerting, counts: counts, alerts: &alerts) {
-                firstSeenTables.tables[c][groupKey] = baseline
+                firstSeenTables.tables[c][group.hashed] = baseline
                 firstSeenTables.kept[c] = true
             }
         }

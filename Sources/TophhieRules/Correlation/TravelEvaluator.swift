@@ -31,7 +31,7 @@ extension EngineRun {
         // Swapped out of the run's table of the rule (`TravelTables`) while it changes, so
         // inserting does not copy the whole list; found by index and swapped back in the same
         // place at the end.
-        let placesAt = EngineRun.locate(&travelTables.places.tables[c], groupKey, empty: [])
+        let placesAt = EngineRun.locate(&travelTables.places.tables[c], group.hashed, empty: [])
         travelTables.places.kept[c] = true
         var places: [EngineState.Place] = []
         swap(&places, &travelTables.places.tables[c].values[placesAt])
@@ -53,7 +53,7 @@ extension EngineRun {
             if (places[mid].time, places[mid].id) < (hereTime, hereID) { low = mid + 1 } else { high = mid }
         }
         let span = rule.timespan.interval
-        let familiarAt = EngineRun.locate(&travelTables.familiar.tables[c], groupKey, empty: [:])
+        let familiarAt = EngineRun.locate(&travelTables.familiar.tables[c], group.hashed, empty: [:])
         travelTables.familiar.kept[c] = true
         var familiarPlaces: [String: EngineState.FamiliarPlace] = [:]
         swap(&familiarPlaces, &travelTables.familiar.tables[c].values[familiarAt])
@@ -169,7 +169,7 @@ extension EngineRun {
     /// good while nothing is added to or removed from the table, so a value can be swapped out,
     /// changed and swapped back without hashing its key again (taking it out and putting it
     /// back hashed it twice and moved the table's entries on removal).
-    static func locate<Value>(_ table: inout [String: Value], _ key: String, empty: Value) -> Dictionary<String, Value>.Index {
+    static func locate<Key: Hashable, Value>(_ table: inout [Key: Value], _ key: Key, empty: Value) -> Dictionary<Key, Value>.Index {
         if let found = table.index(forKey: key) { return found }
         table[key] = empty
         return table.index(forKey: key)!

@@ -5,6 +5,8 @@
 /// was about a third of the arrays the engine thread freed on many people's sign-ins.
 struct EventGroup {
     let key: String
+    /// `key` with its hash, for the run's tables.
+    let hashed: GroupKey
     private let only: String
     private let many: [String]?
 
@@ -19,6 +21,7 @@ struct EventGroup {
             only = text
             many = nil
             key = keys.key(only: text)
+            hashed = keys.hashed()
             return
         }
         var values: [String] = []
@@ -29,5 +32,6 @@ struct EventGroup {
         only = ""
         many = values
         key = keys.key(values)
+        hashed = keys.hashed()
     }
 }

@@ -9,6 +9,16 @@ import Foundation
 struct GroupKeyCache {
     private var values: [String] = []
     private var key = ""
+    /// `key` with its hash, once asked for (`hashed`); nil when `key` changed since.
+    private var hashedKey: GroupKey?
+
+    /// The last key with its hash, worked out once for all the rules that ask for it.
+    mutating func hashed() -> GroupKey {
+        if let hashedKey { return hashedKey }
+        let made = GroupKey(key)
+        hashedKey = made
+        return made
+    }
 
     /// `EngineRun.groupKey(values)`, worked out again only when `values` differ from the last.
     mutating func key(_ values: [String]) -> String {
@@ -18,6 +28,7 @@ struct GroupKeyCache {
         }
         self.values = values
         key = EngineRun.groupKey(values)
+        hashedKey = nil
         return key
     }
 
@@ -28,6 +39,7 @@ struct GroupKeyCache {
         values.removeAll(keepingCapacity: true)
         values.append(value)
         key = EngineRun.folded(value)
+        hashedKey = nil
         return key
     }
 

@@ -3,8 +3,8 @@
 /// rule's table by place and not by hashing the rule's id. The tables go back when the run
 /// ends (`settle`), before anything reads the state.
 struct RuleTables<Value> {
-    /// By correlation: the rule's table in this run.
-    var tables: [[String: Value]]
+    /// By correlation: the rule's table in this run, by group key with its hash (`GroupKey`).
+    var tables: [[GroupKey: Value]]
     /// By correlation: whether the rule has a table in the state (kept even when emptied, as
     /// the state kept it).
     var kept: [Bool]
@@ -16,7 +16,10 @@ struct RuleTables<Value> {
         kept = Array(repeating: false, count: count)
         for c in rules {
             guard let table = state.removeValue(forKey: ids(c)) else { continue }
-            tables[c] = table
+            var held: [GroupKey: Value] = [:]
+            held.reserveCapacity(table.count)
+            for (key, value) in table { held[GroupKey(key)] = value }
+            tables[c] = held
             kept[c] = true
         }
     }
@@ -24,7 +27,10 @@ struct RuleTables<Value> {
     /// Puts the tables of correlations `rules` that are kept back into `state`.
     mutating func settle(_ rules: [Int], ids: (Int) -> String, into state: inout [String: [String: Value]]) {
         for c in rules where kept[c] {
-            state[ids(c)] = tables[c]
+            var table: [String: Value] = [:]
+            table.reserveCapacity(tables[c].count)
+            for (key, value) in tables[c] { table[key.text] = value }
+            state[ids(c)] = table
             tables[c] = [:]
             kept[c] = false
         }
