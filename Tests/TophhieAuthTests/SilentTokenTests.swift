@@ -27,6 +27,37 @@ import TophhieSimulator
         }
     }
 
+    /// Sign-in asked for Directory.Read.All beside AuditLog.Read.All and the tenant consented
+    /// only the second: the session goes on past its first refresh, an hour in, with what was
+    /// granted (asking again for the refused scope answered AADSTS65001 and ended it).
+    @Test func aRefreshAsksForWhatSignInGrantedWhenARequestedScopeWasNeverConsented() async throws {
+        try await TenantHarness.with(TenantHarness.scenario(consented: ["User.Read", "AuditLog.Read.All"])) { harness in
+            let session = try await harness.signIn(TophhieScopes.defaultSignIn)
+            #expect(!TophhieScopes.covers(session.grantedScopes, TophhieScopes.directoryRead))
+            for _ in 1...2 {
+                harness.clock.advance(by: 3600)
+                _ = try await harness.auth().getSignInHistory(top: 5)
+            }
+            let stored = try #require(try TokenCache(file: harness.stateDirectory.appendingPathComponent("tokens.json")).load())
+            #expect(TophhieScopes.covers(stored.grantedScopes, TophhieScopes.auditLogRead))
+            #expect(stored.requestedScopes == session.requestedScopes, "what sign-in asked for is kept, for a later consent")
+            let refusals = await harness.tenant.requests.filter { $0.path.hasSuffix("/oauth2/v2.0/token") && $0.status == 400 }.count
+            #expect(refusals == 2, "each refresh asked for everything first")
+        }
+    }
+
+    /// When what sign-in granted is refused too, the person is asked back with the reason.
+    @Test func aRefreshRefusedForTheGrantedScopesToo() async throws {
+        try await TenantHarness.with(TenantHarness.scenario(consented: ["User.Read", "AuditLog.Read.All"])) { harness in
+            try await harness.signIn(TophhieScopes.defaultSignIn)
+            _ = await harness.tenant.revokeRefreshTokens()
+            harness.clock.advance(by: 3600)
+            await #expect(throws: TophhieAuthError.interactionRequired(reason: "the refresh token was revoked (AADSTS50173): a password change, a sign-out everywhere or an administrator")) {
+                _ = try await harness.auth().getSignInHistory(top: 5)
+            }
+        }
+    }
+
     @Test func cachedAccessTokenIsUsedWhileValid() async throws {
         try await TenantHarness.with { harness in
             let session = try await harness.signIn()

@@ -60,16 +60,33 @@ struct IdentityClient: Sendable {
     }
 
     /// Redeems a refresh token. The reply's new refresh token replaces the old one.
+    /// - Parameter granted: the scopes sign-in granted, asked for instead when one of `scopes`
+    ///   was never consented (AADSTS65001): sign-in can grant only part of what it asked for
+    ///   (an administrator consented `AuditLog.Read.All` but not `Directory.Read.All`), and
+    ///   asking again for the part refused would end the session at its first refresh, an hour in.
+    ///   A refused refresh does not spend the token, so it is redeemed again.
     /// - Throws: `.interactionRequired` when the identity platform wants the person back.
-    func refresh(_ refreshToken: String, scopes: [String]) async throws -> TokenGrant {
-        let reply = try await postForm(configuration.tokenEndpoint, [
-            "grant_type": "refresh_token",
-            "client_id": configuration.clientID,
-            "refresh_token": refreshToken,
-            "scope": scopes.joined(separator: " "),
-        ])
+    func refresh(_ refreshToken: String, scopes: [String], granted: [String]? = nil) async throws -> TokenGrant {
+        func redeem(_ scopes: [String]) async throws -> HTTPReply {
+            try await postForm(configuration.tokenEndpoint, [
+                "grant_type": "refresh_token",
+                "client_id": configuration.clientID,
+                "refresh_token": refreshToken,
+                "scope": scopes.joined(separator: " "),
+            ])
+        }
+        var reply = try await redeem(scopes)
+        if reply.status != 200, let granted, !granted.isEmpty, Set(granted) != Set(scopes), isConsentRefusal(reply) {
+            reply = try await redeem(granted)
+        }
         guard reply.status == 200 else { throw identityError(reply) }
         return try decodeGrant(reply)
+    }
+
+    /// Whether an error reply says a requested scope was never consented (AADSTS65001).
+    private func isConsentRefusal(_ reply: HTTPReply) -> Bool {
+        guard let body = try? JSONDecoder().decode(IdentityErrorBody.self, from: reply.body) else { return false }
+        return body.suberror == "consent_required" || body.error == "consent_required" || (body.error_codes ?? []).contains(65001)
     }
 
     private func decodeGrant(_ reply: HTTPReply) throws -> TokenGrant {

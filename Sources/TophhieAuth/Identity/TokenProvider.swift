@@ -89,7 +89,7 @@ actor TokenProvider {
     /// Redeems the refresh token and stores the rotated one.
     private func refresh(_ session: CachedSession) async throws -> String {
         let redeemed = session.refreshToken
-        let grant = try await identity.refresh(redeemed, scopes: session.requestedScopes)
+        let grant = try await identity.refresh(redeemed, scopes: session.requestedScopes, granted: session.grantedScopes)
         // The actor may have served others during the await (a `login` in another process, a
         // remembered object id): start again from what is on disk and change only the tokens.
         var current = try currentSession() ?? session
