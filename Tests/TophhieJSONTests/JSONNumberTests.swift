@@ -24,18 +24,28 @@ import Testing
         "0.9999999999999999999", "9007199254740993.0e-3", "1.8446744073709551615", "9.999999999999999e-1",
     ])
     func edgesAgreeWithStrtod(_ text: String) throws {
+        try Self.expectStrtodsBits(text)
+    }
+
+    /// The parsed number is bit for bit what `Double(String)` gives.
+    static func expectStrtodsBits(_ text: String) throws {
         let expected = try #require(Double(text))
         let value = try #require(try Self.parsed(text))
         #expect(value.bitPattern == expected.bitPattern, "\(text): \(value) against \(expected)")
     }
 
-    @Test func randomDecimalsAgreeWithStrtod() throws {
-        // A fixed sequence (Knuth's MMIX multiplier), so a failure repeats.
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        func next() -> UInt64 {
+    /// A fixed sequence (Knuth's MMIX multiplier), so a failure repeats.
+    struct Sequence {
+        var state: UInt64
+        mutating func next() -> UInt64 {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return state >> 11
         }
+    }
+
+    @Test func randomDecimalsAgreeWithStrtod() throws {
+        var sequence = Sequence(state: 0x9E37_79B9_7F4A_7C15)
+        func next() -> UInt64 { sequence.next() }
         var fast = 0
         for _ in 0..<20_000 {
             let digits = String(next() % 100_000_000_000_000_000)
@@ -45,9 +55,7 @@ import Testing
             if text.hasSuffix(".") { text += "0" }
             if next() % 3 == 0 { text += "e\(Int(next() % 40) - 20)" }
             if next() % 2 == 0 { text = "-" + text }
-            let expected = try #require(Double(text))
-            let value = try #require(try Self.parsed(text))
-            #expect(value.bitPattern == expected.bitPattern, "\(text): \(value) against \(expected)")
+            try Self.expectStrtodsBits(text)
             if text.utf8.withContiguousStorageIfAvailable({ JSONParser.exactDouble($0) }) != nil { fast += 1 }
         }
         #expect(fast > 5_000, "the fast path is taken often enough for the agreement to mean something (\(fast))")
@@ -55,11 +63,8 @@ import Testing
 
     /// Digits past 2^53 (16 to 19 of them, as Graph writes coordinates) over a power of ten.
     @Test func longDecimalsAgreeWithStrtod() throws {
-        var state: UInt64 = 0x2545_F491_4F6C_DD1D
-        func next() -> UInt64 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return state >> 11
-        }
+        var sequence = Sequence(state: 0x2545_F491_4F6C_DD1D)
+        func next() -> UInt64 { sequence.next() }
         var divided = 0
         for _ in 0..<20_000 {
             let length = 16 + Int(next() % 4)
@@ -69,9 +74,7 @@ import Testing
             var text = String(digits.prefix(point)) + "." + String(digits.dropFirst(point))
             if next() % 4 == 0 { text = "0." + digits }
             if next() % 2 == 0 { text = "-" + text }
-            let expected = try #require(Double(text))
-            let value = try #require(try Self.parsed(text))
-            #expect(value.bitPattern == expected.bitPattern, "\(text): \(value) against \(expected)")
+            try Self.expectStrtodsBits(text)
             let mantissa = UInt64(digits) ?? 0
             if mantissa > 1 << 53, text.utf8.withContiguousStorageIfAvailable({ JSONParser.exactDouble($0) }) != nil { divided += 1 }
         }
