@@ -48,6 +48,14 @@ check "SIGTERM finishes the cycle and exits 0" test $? -eq 0
 check "and logs that it stopped" grep -q "stopped after" "$WORK/run.err"
 check "no token reached the logs" bash -c "! grep -qiE 'eyJ|refresh_token|access_token' '$WORK/run.err' '$WORK/run.out' '$WORK/login.out'"
 
+# A command that never goes online leaves the home directory alone: making URLSession's
+# configuration has Foundation create cache and cookie directories there, so the transport makes
+# its session at the first request only.
+mkdir -p "$WORK/home"
+env -u XDG_CACHE_HOME -u XDG_DATA_HOME HOME="$WORK/home" "$BIN" --version >/dev/null 2>&1
+env -u XDG_CACHE_HOME -u XDG_DATA_HOME HOME="$WORK/home" "$BIN" rules test rules/ >/dev/null 2>&1
+check "offline commands leave the home directory as it was" test -z "$(ls -A "$WORK/home")"
+
 "$BIN" demo --fast >"$WORK/demo.out" 2>"$WORK/demo.err"
 check "the demo exits 0" test $? -eq 0
 for rule in failure-burst success-after-failures impossible-travel new-country; do

@@ -30,7 +30,7 @@ public struct AgentSetup: Sendable {
         /// The running binary, for the rules installed beside it.
         public var executable: URL?
 
-        public init(variables: [String: String], outputIsTerminal: Bool = false, write: (@Sendable (String) throws -> Void)? = nil, clock: any TophhieClock = SystemClock(), transport: any HTTPTransport = URLSessionTransport(), workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath), executable: URL? = Bundle.main.executableURL) {
+        public init(variables: [String: String], outputIsTerminal: Bool = false, write: (@Sendable (String) throws -> Void)? = nil, clock: any TophhieClock = SystemClock(), transport: any HTTPTransport = URLSessionTransport(), workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath), executable: URL? = ProcessFacts.executablePath().map { URL(fileURLWithPath: $0) }) {
             self.transport = transport
             self.variables = variables
             self.outputIsTerminal = outputIsTerminal

@@ -6,24 +6,41 @@ import FoundationNetworking
 /// URLSession with redirects refused (a bearer token must never follow a redirect to another
 /// host) and an overall deadline of our own, because libcurl-backed timeouts on Linux are
 /// truncated to whole seconds and the resource timeout is ignored.
+///
+/// The session is made at the first request, not with the transport: every command is given a
+/// transport, and on Linux making a session's configuration has Foundation list the binary's
+/// directory and create `~/.cache/org.swift.foundation.URLCache/…` and `~/.local/share/…` (its
+/// shared cookie store and cache), which a command that never goes online should not do.
 public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionTaskDelegate, @unchecked Sendable {
-    private let session: URLSession
+    private let lock = NSLock()
+    private var made: URLSession?
 
     public override init() {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpCookieAcceptPolicy = .never
-        configuration.httpCookieStorage = nil
-        configuration.httpShouldSetCookies = false
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        let holder = RedirectRefuser()
-        session = URLSession(configuration: configuration, delegate: holder, delegateQueue: nil)
         super.init()
+    }
+
+    /// Whether the session has been made (a request was sent).
+    public var hasSession: Bool { lock.withLock { made != nil } }
+
+    /// The session, made on first use.
+    private var session: URLSession {
+        lock.withLock {
+            if let made { return made }
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.httpCookieAcceptPolicy = .never
+            configuration.httpCookieStorage = nil
+            configuration.httpShouldSetCookies = false
+            configuration.urlCache = nil
+            configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+            let session = URLSession(configuration: configuration, delegate: RedirectRefuser(), delegateQueue: nil)
+            made = session
+            return session
+        }
     }
 
     deinit {
         // A session keeps itself and its delegate alive until invalidated.
-        session.finishTasksAndInvalidate()
+        made?.finishTasksAndInvalidate()
     }
 
     /// URLSession on Linux keeps the socket's write source it made while connecting
