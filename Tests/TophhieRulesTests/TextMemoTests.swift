@@ -38,9 +38,9 @@ import Testing
         #expect(GroupKey("caf\u{E9}") == GroupKey("cafe\u{301}"))
         #expect(GroupKey("a") != GroupKey("b"))
         #expect(Set([GroupKey("x"), GroupKey("x"), GroupKey("y")]).count == 2)
-        #expect(GroupKeyCache.sameBytes("", ""))
-        #expect(!GroupKeyCache.sameBytes("caf\u{E9}", "cafe\u{301}"))
-        #expect(GroupKeyCache.sameBytes(String(repeating: "x", count: 40), String(repeating: "x", count: 40)))
+        #expect(UTF8Bytes.same("", ""))
+        #expect(!UTF8Bytes.same("caf\u{E9}", "cafe\u{301}"))
+        #expect(UTF8Bytes.same(String(repeating: "x", count: 40), String(repeating: "x", count: 40)))
     }
 
     /// A short ASCII value is folded as `lowercased()` folds it; a longer one, or one outside

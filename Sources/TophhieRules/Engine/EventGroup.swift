@@ -4,9 +4,10 @@
 /// travel read a group for every event and rule, and gathering one value in an array each time
 /// was about a third of the arrays the engine thread freed on many people's sign-ins.
 struct EventGroup {
-    let key: String
-    /// `key` with its hash, for the run's tables.
+    /// The key with its hash, for the run's tables.
     let hashed: GroupKey
+    /// The key's text, as alerts and the state name the group.
+    var key: String { hashed.text }
     private let only: String
     private let many: [String]?
 
@@ -20,7 +21,8 @@ struct EventGroup {
             guard let text = event.field(slot: slots[0])?.scalarText, !text.isEmpty else { return nil }
             only = text
             many = nil
-            key = keys.key(only: text)
+            // The cache works the key out (or keeps the last), then gives it with its hash.
+            _ = keys.key(only: text)
             hashed = keys.hashed()
             return
         }
@@ -31,7 +33,7 @@ struct EventGroup {
         }
         only = ""
         many = values
-        key = keys.key(values)
+        _ = keys.key(values)
         hashed = keys.hashed()
     }
 }

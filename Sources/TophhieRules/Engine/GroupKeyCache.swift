@@ -23,7 +23,7 @@ struct GroupKeyCache {
     /// `EngineRun.groupKey(values)`, worked out again only when `values` differ from the last.
     mutating func key(_ values: [String]) -> String {
         if values.count == self.values.count, !values.isEmpty,
-           zip(values, self.values).allSatisfy({ GroupKeyCache.sameBytes($0, $1) }) {
+           zip(values, self.values).allSatisfy({ UTF8Bytes.same($0, $1) }) {
             return key
         }
         self.values = values
@@ -34,7 +34,7 @@ struct GroupKeyCache {
 
     /// `EngineRun.groupKey([value])`, for a group of one field, without an array to call it.
     mutating func key(only value: String) -> String {
-        if values.count == 1, GroupKeyCache.sameBytes(value, values[0]) { return key }
+        if values.count == 1, UTF8Bytes.same(value, values[0]) { return key }
         // Refilled in place: the last array is reused rather than a new one made per event.
         values.removeAll(keepingCapacity: true)
         values.append(value)
@@ -42,7 +42,4 @@ struct GroupKeyCache {
         hashedKey = nil
         return key
     }
-
-    /// Whether two strings hold the same UTF-8 bytes.
-    static func sameBytes(_ a: String, _ b: String) -> Bool { UTF8Bytes.same(a, b) }
 }

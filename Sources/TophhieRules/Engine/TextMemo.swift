@@ -10,7 +10,7 @@ struct TextMemo {
 
     /// `make(input)`, from the memo when `input` was given lately; the oldest entry makes room.
     mutating func value(_ input: String, _ make: (String) -> String) -> String {
-        for entry in entries where GroupKeyCache.sameBytes(entry.input, input) { return entry.output }
+        for entry in entries where UTF8Bytes.same(entry.input, input) { return entry.output }
         let output = make(input)
         if entries.count < capacity {
             entries.append((input, output))
