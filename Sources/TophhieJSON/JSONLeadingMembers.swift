@@ -18,11 +18,7 @@ public enum JSONLeadingMembers {
         var found = [Range<Int>?](repeating: nil, count: keys.count)
         var remaining = keys.count
         let count = bytes.count
-        func skipSpace(_ i: Int) -> Int {
-            var i = i
-            while i < count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
-            return i
-        }
+        func skipSpace(_ i: Int) -> Int { JSONLeadingMembers.skipSpace(bytes, from: i) }
         var index = skipSpace(0)
         guard index < count, bytes[index] == UInt8(ascii: "{") else { return found }
         index = skipSpace(index + 1)
@@ -42,6 +38,13 @@ public enum JSONLeadingMembers {
             index = skipSpace(index + 1)
         }
         return found
+    }
+
+    /// The index of the first byte at or after `from` that is not JSON whitespace.
+    @inline(__always) private static func skipSpace(_ bytes: UnsafeRawBufferPointer, from: Int) -> Int {
+        var i = from
+        while i < bytes.count, bytes[i] <= 0x20, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
+        return i
     }
 
     /// Whether a key's bytes are these: compared by length, then as memory (a generic
@@ -84,9 +87,7 @@ public enum JSONLeadingMembers {
     private static func usualTime(_ bytes: UnsafeRawBufferPointer) -> (shaped: Bool, time: Date?) {
         let count = bytes.count
         var i = 0
-        func skipSpace() {
-            while i < count, bytes[i] <= 0x20, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
-        }
+        func skipSpace() { i = JSONLeadingMembers.skipSpace(bytes, from: i) }
         func take(_ text: StaticString) -> Bool {
             skipSpace()
             let length = text.utf8CodeUnitCount
