@@ -20,6 +20,22 @@ import Testing
         #expect(calls == inputs.count + 8)
     }
 
+    @Test func aJoinedTextMemoJoinsAsItsFunctionDoesAndTellsEachPartApart() {
+        var memo = JoinedTextMemo(capacity: 3)
+        var calls = 0
+        func join(_ a: String, _ b: String) -> String { calls += 1; return a + ", " + b }
+        // The same joined text from other parts ("a, b" + "c" and "a" + "b, c") is another entry;
+        // so is a part Swift calls equal but with other bytes.
+        let pairs = [("Lisbon", "PT"), ("Lisbon", "ES"), ("Lisbon", "PT"), ("a, b", "c"), ("a", "b, c"), ("caf\u{E9}", "FR"),
+                     ("cafe\u{301}", "FR"), ("x", "y"), ("Lisbon", "PT"), ("", ""), ("", "")]
+        for (a, b) in pairs {
+            #expect(Array(memo.value(a, b, join).utf8) == Array(join(a, b).utf8), "\(a.debugDescription) \(b.debugDescription)")
+        }
+        // The check's own calls are one a pair; the memo's are the misses: Lisbon, PT hits once
+        // (then it is evicted at capacity 3), and the second empty pair hits.
+        #expect(calls == pairs.count + 9)
+    }
+
     @Test func theGroupKeyCacheGivesTheGroupKeyOfTheseBytes() {
         var cache = GroupKeyCache()
         for values in [["Jane@Contoso.com"], ["Jane@Contoso.com"], ["caf\u{E9}"], ["cafe\u{301}"], ["a", "B"], ["a", "b"], ["a"], []] {

@@ -39,6 +39,13 @@ enum AlertFactory {
     /// An event's line: read by slot, the error code as a number where it is one (what its text
     /// would parse to), each travel and first-seen match builds one.
     static func alertEvent(_ event: any RuleEvent) -> AlertEvent {
+        var places: JoinedTextMemo?, devices: JoinedTextMemo?
+        return alertEvent(event, places: &places, devices: &devices)
+    }
+
+    /// `alertEvent(_:)`, its location and device lines taken from the memos when their parts
+    /// were joined lately.
+    static func alertEvent(_ event: any RuleEvent, places: inout JoinedTextMemo?, devices: inout JoinedTextMemo?) -> AlertEvent {
         func text(_ i: Int) -> String? { event.field(slot: slots[i])?.scalarText }
         let errorCode: Int64?
         switch event.field(slot: slots[0]) {
@@ -47,8 +54,9 @@ enum AlertFactory {
         case let value?: errorCode = value.scalarText.flatMap { Int64($0) }
         case nil: errorCode = nil
         }
-        return alertEvent(id: event.eventID, time: event.eventTime, errorCode: errorCode, app: text(1), ipAddress: text(2),
-                          city: text(3), country: text(4), browser: text(5), os: text(6))
+        return AlertEvent(id: event.eventID, time: event.eventTime, errorCode: errorCode, app: nonEmpty(text(1)), ipAddress: nonEmpty(text(2)),
+                          location: joined(text(3), text(4), by: ", ", memo: &places),
+                          device: joined(text(5), text(6), by: " on ", memo: &devices))
     }
 
     static func alertEvent(_ stored: EngineState.StoredEvent) -> AlertEvent {
@@ -70,8 +78,14 @@ enum AlertFactory {
 
     /// Both texts with `separator` between them, or the one that is not empty, or none.
     private static func joined(_ first: String?, _ second: String?, by separator: String) -> String? {
+        var none: JoinedTextMemo?
+        return joined(first, second, by: separator, memo: &none)
+    }
+
+    /// `joined(_:_:by:)`, from `memo` when it has one.
+    private static func joined(_ first: String?, _ second: String?, by separator: String, memo: inout JoinedTextMemo?) -> String? {
         switch (nonEmpty(first), nonEmpty(second)) {
-        case let (a?, b?): concatenation(a, separator, b)
+        case let (a?, b?): memo?.value(a, b) { concatenation($0, separator, $1) } ?? concatenation(a, separator, b)
         case let (a?, nil): a
         case let (nil, b?): b
         case (nil, nil): nil

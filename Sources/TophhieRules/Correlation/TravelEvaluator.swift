@@ -20,7 +20,7 @@ extension EngineRun {
         guard let group = EventGroup(event, slots: plan.groupSlots[c], keys: &groupKeys) else { return }
         let groupKey = group.key
         let ruleKey = rule.metadata.id
-        let alertEvent = AlertFactory.alertEvent(event)
+        let alertEvent = AlertFactory.alertEvent(event, places: &placeLines, devices: &deviceLines)
         // The new place's parts, not a place: it is made once, at the end, and moved into the
         // list (a place held beside the list was copied into it, and inserting copied it twice).
         let hereID = alertEvent.id, hereTime = alertEvent.time

@@ -164,6 +164,9 @@ struct EngineRun {
     /// First-seen values with their versions stripped, and folded, lately.
     var versionless = TextMemo()
     var folded = TextMemo()
+    /// Travel's readable lines ("City, Country", "Browser on OS") by their parts, lately.
+    var placeLines: JoinedTextMemo? = JoinedTextMemo()
+    var deviceLines: JoinedTextMemo? = JoinedTextMemo()
     var firstSeenTables: RuleTables<EngineState.Baseline>
     var travelTables: TravelTables
 
