@@ -56,6 +56,12 @@ enum ReplayCommand: CLICommand {
         let streamed: (count: Int, outcome: EngineOutcome)?
         do {
             streamed = try await BlockingWork.shared.run { () throws -> (count: Int, outcome: EngineOutcome)? in
+                // A large file in time order is first read from samples of it; when the second
+                // pass finds them wrong (a boundary inside a string, a sign-in outside its run's
+                // times), nothing has been shown yet and the file is read with every sign-in found.
+                if let sparse = StreamedReplay.openSparse(file), let read = try? sparse.evaluateCounting(engine) {
+                    return (read.count, read.outcome)
+                }
                 guard let replay = StreamedReplay.open(file) else { return nil }
                 // A record that no longer reads as it did goes the whole-file way, which names it.
                 guard let outcome = try? replay.evaluate(engine) else { return nil }

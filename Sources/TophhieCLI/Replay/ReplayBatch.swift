@@ -47,7 +47,7 @@ enum ReplayBatch {
         let changed = SignInEventError("the file changed while it was read (the sign-ins from byte \(run.start) are not what they were)")
         guard bytes.count == run.end - run.start else { throw changed }
         var found: [(event: any RuleEvent, offset: Int)] = []
-        found.reserveCapacity(run.count)
+        found.reserveCapacity(max(0, run.count))
         if let slots = engine.eventLayout {
             // Record after record from the run's first byte, each parse ending at its record's
             // closing brace: splitting the run again first was a tenth of the reading thread.
@@ -72,7 +72,7 @@ enum ReplayBatch {
                     index = end
                 }
             }
-            guard found.count == run.count else { throw changed }
+            guard run.count < 0 || found.count == run.count else { throw changed }
             found.sort { ($0.event.eventTime, $0.event.eventID, $0.offset) < ($1.event.eventTime, $1.event.eventID, $1.offset) }
             return found.map(\.event)
         }
@@ -92,7 +92,7 @@ enum ReplayBatch {
         } catch is JSONElementSplitter.Unsupported {
             throw changed
         }
-        guard found.count == run.count else { throw changed }
+        guard run.count < 0 || found.count == run.count else { throw changed }
         found.sort { ($0.event.eventTime, $0.event.eventID, $0.offset) < ($1.event.eventTime, $1.event.eventID, $1.offset) }
         return found.map(\.event)
     }

@@ -19,7 +19,8 @@ import TophhieSystem
 struct StreamedReplay {
     let file: ReadableFile
     let layout: JSONElementSplitter.Layout
-    /// How many sign-ins the file holds.
+    /// How many sign-ins the file holds; -1 when the first pass did not count them (a sparse
+    /// one: `evaluateCounting` counts them).
     let count: Int
     /// The latest event time: a single-poll replay's `now`.
     let latest: Date?
@@ -118,6 +119,16 @@ struct StreamedReplay {
         return nil
     }
 
+    /// The first pass from samples (`SparseFirstPass`) over a large file in time order; nil when
+    /// the file is not one it takes. Its runs are checked only as the second pass reads them:
+    /// `evaluateCounting` throws when they are wrong, and the caller then uses `open`.
+    static func openSparse(_ path: String, chunkSize: Int = 1 << 20, stride: Int? = nil,
+                           minimumSize: Int = SparseFirstPass.minimumSize) -> StreamedReplay? {
+        guard let file = try? ReadableFile(path: path),
+              let sparse = SparseFirstPass.runs(file, chunkSize: chunkSize, stride: stride, minimumSize: minimumSize) else { return nil }
+        return StreamedReplay(file: file, layout: sparse.layout, count: -1, latest: sparse.latest, order: .runs(sparse.runs))
+    }
+
     /// The longest sign-in this reader collects: Graph's are a few kilobytes, and a longer
     /// record (a whole poll timeline written on one line, read as JSON lines) goes the
     /// whole-file way after this much rather than after the whole file.
@@ -139,7 +150,13 @@ struct StreamedReplay {
     /// - Parameter batchSize: sign-ins parsed and handed to the engine at a time (a file in no
     ///   time order; runs are handed over whole).
     func evaluate(_ engine: Engine, batchSize: Int = 4096) throws -> EngineOutcome {
+        try evaluateCounting(engine, batchSize: batchSize).outcome
+    }
+
+    /// `evaluate`, with the number of sign-ins read.
+    func evaluateCounting(_ engine: Engine, batchSize: Int = 4096) throws -> (outcome: EngineOutcome, count: Int) {
         var pass = engine.beginPass(EngineState(), now: latest ?? Date(timeIntervalSince1970: 0))
+        var read = 0
         let file = self.file, layout = self.layout
         let jobs: [@Sendable () throws -> [PreparedEvent]]
         /// The earliest time of the batch after batch `n`.
@@ -186,12 +203,14 @@ struct StreamedReplay {
                 }
             }
             guard let last = events.last?.event.eventTime else { return }
+            read += events.count
             pass.add(prepared: events)
             // The batches come in event-time order: what is behind the last one is settled.
             pass.checkpoint(last)
         }
         if !carried.isEmpty { pass.add(prepared: carried) }
-        return pass.finish()
+        read += carried.count
+        return (pass.finish(), read)
     }
 
     /// Hands each job's batch to `body` (with its number) in order, running the next job on a

@@ -5,9 +5,19 @@ public struct ReplayRun: Sendable, Equatable {
     /// From the first sign-in's first byte to the last one's last.
     public var start: Int
     public var end: Int
+    /// Its sign-ins; -1 when they were not counted (a run between sampled sign-ins).
     public var count: Int
+    /// Bounds of its sign-ins' times (exact for a counted run).
     public var earliest: Date
     public var latest: Date
+
+    public init(start: Int, end: Int, count: Int, earliest: Date, latest: Date) {
+        self.start = start
+        self.end = end
+        self.count = count
+        self.earliest = earliest
+        self.latest = latest
+    }
 }
 
 /// The first pass of a streamed replay over a file in time order either way: runs of sign-ins

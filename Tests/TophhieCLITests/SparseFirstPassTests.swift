@@ -1,0 +1,167 @@
+import Foundation
+import Testing
+import TophhieJSON
+import TophhieRules
+import TophhieSystem
+@testable import TophhieCLI
+
+/// A large file in time order is read from samples: a sign-in every stride, the runs between
+/// them bounded by the samples' times, checked only as the second pass reads them. The alerts
+/// are the whole-file replay's; where the samples are wrong, the second pass throws (the
+/// command then reads the file with the full first pass) and never gives other alerts.
+@Suite struct SparseFirstPassTests {
+    static func text(_ value: JSONValue) -> String { String(decoding: value.canonicalData(), as: UTF8.self) }
+
+    static let engine = Engine(rules: RuleLoader.load((try? RuleSource.read(paths: [ConventionTests.repoRules])) ?? []))
+
+    static func wholeAlerts(_ events: [JSONValue]) throws -> [String] {
+        let read = try events.map(SignInEvents.event)
+        return engine.evaluate(EngineState(), events: read, now: read.map(\.eventTime).max()!).alerts.map(AlertJSON.line)
+    }
+
+    static func runs(_ path: String, chunk: Int, stride: Int) async throws -> [ReplayRun]? {
+        try await BlockingWork.shared.run {
+            SparseFirstPass.runs(try ReadableFile(path: path), chunkSize: chunk, stride: stride, minimumSize: 0)?.runs
+        }
+    }
+
+    static func replay(_ path: String, chunk: Int, stride: Int) async throws -> (outcome: EngineOutcome, count: Int) {
+        let replay = try #require(try await BlockingWork.shared.run { StreamedReplay.openSparse(path, chunkSize: chunk, stride: stride, minimumSize: 0) })
+        return try await BlockingWork.shared.run { try replay.evaluateCounting(engine) }
+    }
+
+    /// A page newest first, an array and JSON lines oldest first, with sign-ins sharing a time
+    /// and a repeated id, sampled every few sign-ins up to every half of the file: the runs
+    /// follow each other in the file and in time, and the replay counts every sign-in and gives
+    /// the whole-file replay's alerts.
+    @Test(arguments: [11, 1 << 20])
+    func aFileInTimeOrderReadFromSamplesGivesTheWholeFileAlerts(_ chunk: Int) async throws {
+        let events = try ReplayProjectionTests.historySharingTimes(seed: 41, everyHours: 3, sharedAt: 60, repeated: 25)
+        let whole = try Self.wholeAlerts(events)
+        #expect(whole.count >= 3, "\(whole)")
+        let page = try RulesTestPaths.temporary("sparse-page.json", Self.text(.object(["value": .array(events.reversed()), "@odata.nextLink": .string("https://graph.microsoft.com/v1.0/x")])))
+        defer { RulesTestPaths.remove(page) }
+        let array = try RulesTestPaths.temporary("sparse-array.json", "[" + events.map(Self.text).joined(separator: ", ") + "]")
+        defer { RulesTestPaths.remove(array) }
+        let lines = try RulesTestPaths.temporary("sparse-lines.jsonl", events.map(Self.text).joined(separator: "\n") + "\n")
+        defer { RulesTestPaths.remove(lines) }
+        let size = events.map(Self.text).joined(separator: ", ").utf8.count
+        for (path, descending) in [(page, true), (array, false), (lines, false)] {
+            for stride in [size / 60, size / 7, size / 2] {
+                let runs = try #require(try await Self.runs(path, chunk: chunk, stride: stride), "\(path) every \(stride) bytes")
+                #expect(runs.count >= (stride < size / 10 ? 20 : 2), "\(path) every \(stride): \(runs.count) runs")
+                // In the engine's order: oldest first, each run's times after the last's.
+                #expect(zip(runs, runs.dropFirst()).allSatisfy { $0.latest <= $1.earliest }, "\(path) every \(stride)")
+                let byPlace = descending ? runs.reversed() : runs
+                #expect(zip(byPlace, byPlace.dropFirst()).allSatisfy { $0.end < $1.start }, "\(path) every \(stride)")
+                #expect(runs.filter { $0.count >= 0 }.count == 1, "only the last stretch is counted")
+                let read = try await Self.replay(path, chunk: chunk, stride: stride)
+                #expect(read.count == events.count, "\(path) every \(stride)")
+                #expect(read.outcome.alerts.map(AlertJSON.line) == whole, "\(path) every \(stride)")
+            }
+        }
+    }
+
+    /// The newer half of the sign-ins first: samples out of order with each other are not taken.
+    @Test func samplesOutOfTimeOrderAreNotTaken() async throws {
+        var factory = ReplayProjectionTests.factory(seed: 43)
+        let events = ReplayProjectionTests.history(&factory, everyHours: 3)
+        let rotated = Array(events[(events.count / 2)...] + events[..<(events.count / 2)])
+        let path = try RulesTestPaths.temporary("sparse-rotated.json", "[" + rotated.map(Self.text).joined(separator: ", ") + "]")
+        defer { RulesTestPaths.remove(path) }
+        let size = rotated.map(Self.text).joined(separator: ", ").utf8.count
+        #expect(try await Self.runs(path, chunk: 1 << 20, stride: size / 10) == nil)
+        // Taken in order, as a check that the file is otherwise one this pass reads.
+        let ordered = try RulesTestPaths.temporary("sparse-ordered.json", "[" + events.map(Self.text).joined(separator: ", ") + "]")
+        defer { RulesTestPaths.remove(ordered) }
+        #expect(try await Self.runs(ordered, chunk: 1 << 20, stride: size / 10) != nil)
+    }
+
+    /// Samples in order, but a sign-in between two of them from before the first: the second
+    /// pass finds it outside its run's times and says the file is not what was read.
+    @Test func aSignInOutsideItsRunsTimesStopsTheSecondPass() async throws {
+        var factory = ReplayProjectionTests.factory(seed: 43)
+        var events = ReplayProjectionTests.history(&factory, everyHours: 3)
+        let early = events.remove(at: 1)
+        events.insert(early, at: events.count / 2)
+        let path = try RulesTestPaths.temporary("sparse-misplaced.json", "[" + events.map(Self.text).joined(separator: ", ") + "]")
+        defer { RulesTestPaths.remove(path) }
+        let size = events.map(Self.text).joined(separator: ", ").utf8.count
+        let runs = try #require(try await Self.runs(path, chunk: 1 << 20, stride: size / 3), "the samples are in order")
+        #expect(runs.count >= 3)
+        do {
+            _ = try await Self.replay(path, chunk: 1 << 20, stride: size / 3)
+            Issue.record("read on past a sign-in outside its run")
+        } catch let error as SignInEventError {
+            #expect(error.description.contains("the file changed while it was read"), "\(error)")
+        }
+    }
+
+    /// A sign-in holding a list of objects that read as sign-ins themselves (an id and a time),
+    /// where a sample falls: the sample is taken inside the sign-in, and the run before it,
+    /// cut there, does not read. Graph's nested objects have no `createdDateTime`, so this
+    /// takes a file of another making; strings cannot fool the samples (a quote in one is
+    /// escaped, so no object reads there).
+    @Test(arguments: [false, true])
+    func aSampleInsideASignInStopsTheSecondPass(_ newestFirst: Bool) async throws {
+        var factory = ReplayProjectionTests.factory(seed: 47)
+        var events = ReplayProjectionTests.history(&factory, everyHours: 3)
+        // The holder a third of the way into the file, so a sample falls in it and another
+        // after it (the last stretch is read by the splitter, which would find it out itself).
+        let holderAt = events.count / 3
+        let holderIndex = newestFirst ? events.count - 1 - holderAt : holderAt
+        guard case .object(var holder) = events[holderIndex], let time = holder["createdDateTime"] else { Issue.record("not a sign-in"); return }
+        holder["related"] = .array((0..<400).map { .object(["id": .string("nested-\($0)"), "createdDateTime": time]) })
+        events[holderIndex] = .object(holder)
+        let ordered = newestFirst ? events.reversed() : events
+        let texts = ordered.map(Self.text)
+        let path = try RulesTestPaths.temporary("sparse-nested.json", "[" + texts.joined(separator: ", ") + "]")
+        defer { RulesTestPaths.remove(path) }
+        // A stride that lands inside the holder's list, counted from the first sign-in.
+        let before = texts[..<holderAt].reduce(0) { $0 + $1.utf8.count + 2 }
+        let stride = before + texts[holderAt].utf8.count / 2
+        #expect(texts[holderAt].contains("},{\"createdDateTime\""))
+        let runs = try #require(try await Self.runs(path, chunk: 1 << 20, stride: stride), "the samples are in order")
+        let starts = Set(runs.map(\.start))
+        let holderStart = 1 + before
+        #expect(starts.contains { $0 > holderStart && $0 < holderStart + texts[holderAt].utf8.count }, "a sample inside the holder")
+        do {
+            _ = try await Self.replay(path, chunk: 1 << 20, stride: stride)
+            Issue.record("read on past a run cut inside a sign-in")
+        } catch let error as SignInEventError {
+            #expect(error.description.contains("the file changed while it was read"), "\(error)")
+        }
+    }
+
+    /// The plan from the samples alone: in order either way, the runs bounded by the samples'
+    /// times and oldest first; out of order, or with a last stretch that does not start at its
+    /// sample's time, none.
+    @Test func runsArePlannedFromTheSamplesTimes() {
+        let t = (0..<5).map { Date(timeIntervalSince1970: Double($0) * 100) }
+        let up = SparseFirstPass.plan(starts: [0, 100, 200], separators: [0, 98, 197], times: [t[0], t[1], t[2]], end: 300,
+                                      tailCount: 4, tailEarliest: t[2], tailLatest: t[4])
+        #expect(up?.latest == t[4])
+        #expect(up?.runs == [ReplayRun(start: 0, end: 98, count: -1, earliest: t[0], latest: t[1]),
+                             ReplayRun(start: 100, end: 197, count: -1, earliest: t[1], latest: t[2]),
+                             ReplayRun(start: 200, end: 300, count: 4, earliest: t[2], latest: t[4])])
+        let down = SparseFirstPass.plan(starts: [0, 100, 200], separators: [0, 98, 197], times: [t[4], t[3], t[2]], end: 300,
+                                        tailCount: 2, tailEarliest: t[1], tailLatest: t[2])
+        #expect(down?.latest == t[4])
+        #expect(down?.runs == [ReplayRun(start: 200, end: 300, count: 2, earliest: t[1], latest: t[2]),
+                               ReplayRun(start: 100, end: 197, count: -1, earliest: t[2], latest: t[3]),
+                               ReplayRun(start: 0, end: 98, count: -1, earliest: t[3], latest: t[4])])
+        // Equal times go either way.
+        #expect(SparseFirstPass.plan(starts: [0, 100], separators: [0, 98], times: [t[1], t[1]], end: 150,
+                                     tailCount: 1, tailEarliest: t[1], tailLatest: t[1]) != nil)
+        // Out of order; the last stretch's first sign-in not its earliest (going forward) or
+        // latest (going back); places not increasing.
+        #expect(SparseFirstPass.plan(starts: [0, 100, 200], separators: [0, 98, 197], times: [t[0], t[2], t[1]], end: 300,
+                                     tailCount: 1, tailEarliest: t[1], tailLatest: t[1]) == nil)
+        #expect(SparseFirstPass.plan(starts: [0, 100], separators: [0, 98], times: [t[0], t[2]], end: 300,
+                                     tailCount: 3, tailEarliest: t[1], tailLatest: t[3]) == nil)
+        #expect(SparseFirstPass.plan(starts: [0, 100], separators: [0, 98], times: [t[3], t[2]], end: 300,
+                                     tailCount: 3, tailEarliest: t[1], tailLatest: t[3]) == nil)
+        #expect(SparseFirstPass.plan(starts: [0, 100, 100], separators: [0, 98, 98], times: [t[0], t[1], t[2]], end: 300,
+                                     tailCount: 1, tailEarliest: t[2], tailLatest: t[2]) == nil)
+    }
+}
