@@ -133,6 +133,24 @@ import TophhieSystem
         }
     }
 
+    /// Where a record could start, from bytes alone: at the brace after `}` and a comma
+    /// (whitespace between any of them), or after a new line when a brace starts the line; a
+    /// guess, so bytes inside a string count too.
+    @Test func aRecordBoundaryIsGuessedFromTheBytesAlone() {
+        func next(_ text: String, _ layout: JSONElementSplitter.Layout, from: Int = 0) -> [Int]? {
+            Array(text.utf8).withUnsafeBytes { RecordBoundary.next(in: $0, layout: layout, from: from) }.map { [$0.start, $0.separator] }
+        }
+        #expect(next(#"[{"a":1},{"b":2}]"#, .document) == [9, 8])
+        #expect(next("[{\"a\":1} ,\n\t {\"b\":2}]", .document) == [13, 9])
+        #expect(next(#"[{"a":[{"x":1},{"y":2}]},{"b":2}]"#, .document) == [15, 14], "a nested list's objects too")
+        #expect(next(#"[{"a":"}, {"}]"#, .document) == [10, 8], "bytes inside a string too")
+        #expect(next(#"[{"a":[{"x":1},{"y":2}]},{"b":2}]"#, .document, from: 15) == [25, 24])
+        #expect(next(#"[{"a":1}, 2, {"b":2}]"#, .document) == nil, "no brace after the comma")
+        #expect(next("{\"a\":1}\r\n{\"b\":2}\n", .lines) == [9, 8])
+        #expect(next("{\"a\":1}\n \n{\"b\":2}", .lines) == [10, 9], "a line not starting with a brace is passed over")
+        #expect(next("{\"a\":1}\n", .lines) == nil)
+    }
+
     /// The plan from the samples alone: in order either way, the runs bounded by the samples'
     /// times and oldest first; out of order, or with a last stretch that does not start at its
     /// sample's time, none.

@@ -80,26 +80,11 @@ enum HalvedFirstPass {
         return (.document, true)
     }
 
-    /// Where a sign-in seems to start at or after `from`: after a newline (JSON lines), or at
-    /// the brace of `}, {` (a document; such bytes inside a string are caught by the first
-    /// half's splitter not being between records there).
+    /// Where a sign-in seems to start at or after `from` (`RecordBoundary`): such bytes inside
+    /// a string or a nested list are caught by the first half's splitter not being between
+    /// records there.
     static func boundary(_ file: ReadableFile, layout: JSONElementSplitter.Layout, from: Int, size: Int) -> Int? {
         guard let window = try? file.read(at: from, count: min(searchLength, size - from)) else { return nil }
-        if layout == .lines {
-            guard let newline = window.firstIndex(of: 0x0A), from + newline + 1 < size else { return nil }
-            return from + newline + 1
-        }
-        var i = 0
-        while i < window.count {
-            guard window[i] == UInt8(ascii: "}") else { i += 1; continue }
-            var j = i + 1
-            while j < window.count, JSONElementSplitter.isSpace(window[j]) { j += 1 }
-            guard j < window.count, window[j] == UInt8(ascii: ",") else { i += 1; continue }
-            j += 1
-            while j < window.count, JSONElementSplitter.isSpace(window[j]) { j += 1 }
-            if j < window.count, window[j] == UInt8(ascii: "{") { return from + j }
-            i += 1
-        }
-        return nil
+        return window.withUnsafeBytes { RecordBoundary.next(in: $0, layout: layout, from: 0) }.map { from + $0.start }
     }
 }

@@ -146,7 +146,7 @@ enum SparseFirstPass {
         guard from < size, let window = try? file.read(at: from, count: min(searchLength, size - from)) else { return nil }
         return window.withUnsafeBytes { raw -> (offset: Int, separator: Int, time: Date)? in
             var i = 0
-            while let found = candidate(raw, layout: layout, from: i) {
+            while let found = RecordBoundary.next(in: raw, layout: layout, from: i) {
                 if let read = try? keys.event(raw, from: found.start) {
                     return (from + found.start, from + found.separator, read.event.eventTime)
                 }
@@ -154,30 +154,5 @@ enum SparseFirstPass {
             }
             return nil
         }
-    }
-
-    /// The next place at or after `from` in `bytes` where a sign-in could start, and where the
-    /// separator before it (the comma, the new line) is.
-    static func candidate(_ bytes: UnsafeRawBufferPointer, layout: JSONElementSplitter.Layout, from: Int) -> (start: Int, separator: Int)? {
-        var i = from
-        if layout == .lines {
-            while i < bytes.count {
-                if bytes[i] == 0x0A, i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "{") { return (i + 1, i) }
-                i += 1
-            }
-            return nil
-        }
-        while i < bytes.count {
-            guard bytes[i] == UInt8(ascii: "}") else { i += 1; continue }
-            var j = i + 1
-            while j < bytes.count, JSONElementSplitter.isSpace(bytes[j]) { j += 1 }
-            guard j < bytes.count, bytes[j] == UInt8(ascii: ",") else { i += 1; continue }
-            let comma = j
-            j += 1
-            while j < bytes.count, JSONElementSplitter.isSpace(bytes[j]) { j += 1 }
-            if j < bytes.count, bytes[j] == UInt8(ascii: "{") { return (j, comma) }
-            i += 1
-        }
-        return nil
     }
 }

@@ -1,0 +1,32 @@
+import TophhieJSON
+
+/// Where a record of a file seems to start, from a stretch of its bytes alone: after a new
+/// line (JSON lines), or at the brace of `}, {` (an array of objects). Only a guess: such bytes
+/// also occur inside a record (between objects of a nested list), so a caller reads a record
+/// there and checks it is where the file's own reading would have found one.
+enum RecordBoundary {
+    /// The next place at or after `from` in `bytes` where a record could start, and where the
+    /// separator before it (the comma, the new line) is.
+    static func next(in bytes: UnsafeRawBufferPointer, layout: JSONElementSplitter.Layout, from: Int) -> (start: Int, separator: Int)? {
+        var i = from
+        if layout == .lines {
+            while i < bytes.count {
+                if bytes[i] == 0x0A, i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "{") { return (i + 1, i) }
+                i += 1
+            }
+            return nil
+        }
+        while i < bytes.count {
+            guard bytes[i] == UInt8(ascii: "}") else { i += 1; continue }
+            var j = i + 1
+            while j < bytes.count, JSONElementSplitter.isSpace(bytes[j]) { j += 1 }
+            guard j < bytes.count, bytes[j] == UInt8(ascii: ",") else { i += 1; continue }
+            let comma = j
+            j += 1
+            while j < bytes.count, JSONElementSplitter.isSpace(bytes[j]) { j += 1 }
+            if j < bytes.count, bytes[j] == UInt8(ascii: "{") { return (j, comma) }
+            i += 1
+        }
+        return nil
+    }
+}
