@@ -59,6 +59,9 @@ enum SparseFirstPass {
         // A last stretch much longer than a stride (no sign-in found where one was looked for)
         // would be a batch as long: not taken.
         guard size - starts[starts.count - 1] <= 2 * stride + searchLength else { return nil }
+        // A file in no order shows it in its samples: its last stretch is not read then.
+        let pairs = zip(times, times.dropFirst())
+        guard pairs.allSatisfy({ $0 <= $1 }) || pairs.allSatisfy({ $0 >= $1 }) else { return nil }
         // The last stretch's sign-ins by the splitter, from the last sampled one to the end.
         var tail: [(offset: Int, end: Int, time: Date)] = []
         var splitter = JSONElementSplitter(resumingAt: starts[starts.count - 1], layout: shape.layout, inPage: shape.inPage,
