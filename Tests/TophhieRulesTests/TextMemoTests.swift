@@ -48,12 +48,12 @@ import Testing
             #expect(Array(key.utf8) == Array(EngineRun.groupKey(values).utf8), "\(values)")
             // The key with its hash follows the key, asked for once or twice.
             #expect(Array(cache.hashed().text.utf8) == Array(key.utf8), "\(values)")
-            #expect(cache.hashed() == GroupKey(key), "\(values)")
+            #expect(cache.hashed() == HashedText(key), "\(values)")
         }
         // Equal as their texts are, hashed as their texts are hashed.
-        #expect(GroupKey("caf\u{E9}") == GroupKey("cafe\u{301}"))
-        #expect(GroupKey("a") != GroupKey("b"))
-        #expect(Set([GroupKey("x"), GroupKey("x"), GroupKey("y")]).count == 2)
+        #expect(HashedText("caf\u{E9}") == HashedText("cafe\u{301}"))
+        #expect(HashedText("a") != HashedText("b"))
+        #expect(Set([HashedText("x"), HashedText("x"), HashedText("y")]).count == 2)
         #expect(UTF8Bytes.same("", ""))
         #expect(!UTF8Bytes.same("caf\u{E9}", "cafe\u{301}"))
         #expect(UTF8Bytes.same(String(repeating: "x", count: 40), String(repeating: "x", count: 40)))

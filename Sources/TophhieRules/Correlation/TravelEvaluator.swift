@@ -161,7 +161,7 @@ extension EngineRun {
              episodeFrom: pair[1].time)
         for place in subjects {
             state.findings = state.findings ?? [:]
-            if state.findings![place.id]?.contains(ruleKey) != true { state.findings![place.id, default: []].append(ruleKey) }
+            if state.findings![place.id]?.contains(ruleKey) != true { state.findings![HashedText(place.id), default: []].append(ruleKey) }
         }
     }
 

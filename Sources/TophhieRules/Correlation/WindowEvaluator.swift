@@ -109,11 +109,14 @@ extension EngineRun {
         // Removed in place, not filtered into new tables: those would grow again, rehashing,
         // through every batch.
         let forget = min(cutoff, watermark.addingTimeInterval(-plan.horizon))
-        for (id, time) in state.seen where time <= forget {
-            state.seen.removeValue(forKey: id)
-            state.revisions?.removeValue(forKey: id)
-            // Most states hold no findings: not hashed into for every id forgotten.
-            if state.findings?.isEmpty == false { state.findings!.removeValue(forKey: id) }
+        // Listed first, then removed: the table is not changed while it is read.
+        var forgotten: [HashedText] = []
+        state.seen.forEach { key, time in if time <= forget { forgotten.append(key) } }
+        for key in forgotten {
+            state.seen.removeValue(forKey: key)
+            state.revisions?.removeValue(forKey: key)
+            // Most states hold no findings: not looked into for every id forgotten.
+            if state.findings?.isEmpty == false { state.findings!.removeValue(forKey: key) }
         }
         for key in Array(state.episodes.keys) {
             let kept = state.episodes[key]!.filter { $0.end > forget }

@@ -208,13 +208,15 @@ struct EngineRun {
         for prepared in ordered {
             let event = prepared.event
             let id = event.eventID
+            // The id's hash worked out once for its look-ups and its entries in two tables.
+            let key = HashedText(id)
             let revision = prepared.revision
-            if state.seen[id] != nil {
-                let previous = state.revisions?[id]
+            if state.seen[key] != nil {
+                let previous = state.revisions?[key]
                 guard let revision, previous != revision else { continue }
                 if previous == nil {
                     // A state from before updates were followed: take this as the known content.
-                    state.revisions![id] = revision
+                    state.revisions![key] = revision
                     continue
                 }
                 updated.insert(id)
@@ -224,7 +226,7 @@ struct EngineRun {
             // Older than the windows: an update of it, or a sign-in published after the lookback
             // had passed it. The rules that need no window still see it; a new one is told.
             let windowsClosed = state.forgottenBefore.map { event.eventTime <= $0 } ?? false
-            if windowsClosed && state.seen[id] == nil {
+            if windowsClosed && state.seen[key] == nil {
                 if let from = state.idMemoryFrom, event.eventTime <= from { continue }
                 if event.eventTime <= now.addingTimeInterval(-settings.idMemory) {
                     lateUnreachable.append(event.eventTime)
@@ -232,8 +234,8 @@ struct EngineRun {
                 }
                 lateEvaluated.append(event.eventTime)
             }
-            state.seen[id] = event.eventTime
-            if let revision { state.revisions![id] = revision }
+            state.seen[key] = event.eventTime
+            if let revision { state.revisions![key] = revision }
 
             // A handful of indices, ascending: looked through, not made into a set for each event.
             let matched = prepared.matched
@@ -372,7 +374,7 @@ struct EngineRun {
         let ruleID = rule.metadata.id
         if state.findings?[event.eventID]?.contains(ruleID) == true { return }
         state.findings = state.findings ?? [:]
-        state.findings![event.eventID, default: []].append(ruleID)
+        state.findings![HashedText(event.eventID), default: []].append(ruleID)
         var group: [AlertGroupValue] = []
         var keyParts: [String] = []
         for (name, slot) in plan.singleGroups[index] {
@@ -422,9 +424,9 @@ struct EngineRun {
     mutating func prune() {
         let cutoff = now.addingTimeInterval(-plan.horizon)
         let idCutoff = now.addingTimeInterval(-max(plan.horizon, settings.idMemory))
-        state.seen = state.seen.filter { $0.value > idCutoff }
-        if let revisions = state.revisions { state.revisions = revisions.filter { state.seen[$0.key] != nil } }
-        if let findings = state.findings { state.findings = findings.filter { state.seen[$0.key] != nil } }
+        state.seen = state.seen.filter { $1 > idCutoff }
+        if let revisions = state.revisions { state.revisions = revisions.filter { key, _ in state.seen[key] != nil } }
+        if let findings = state.findings { state.findings = findings.filter { key, _ in state.seen[key] != nil } }
         if state.forgottenBefore.map({ $0 < cutoff }) ?? true { state.forgottenBefore = cutoff }
         if let firstKept = state.recent.firstIndex(where: { $0.time > cutoff }) {
             state.recent.removeFirst(firstKept)

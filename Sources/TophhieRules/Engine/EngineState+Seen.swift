@@ -7,6 +7,7 @@ extension EngineState {
     /// Whether an event id is remembered with this content hash (`RuleEvent.revision`): the
     /// engine then skips that event when it comes again.
     public func hasProcessed(_ id: String, revision: String) -> Bool {
-        seen[id] != nil && revisions?[id] == revision
+        let key = HashedText(id)
+        return seen[key] != nil && revisions?[key] == revision
     }
 }

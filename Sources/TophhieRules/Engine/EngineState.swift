@@ -7,16 +7,16 @@ import Foundation
 public struct EngineState: Codable, Sendable, Equatable {
     public var version: Int = 1
     /// Event ids already processed, with their event times (for pruning).
-    var seen: [String: Date] = [:]
+    var seen: IDTable<Date> = [:]
     /// Per processed id, a hash of its content: Graph re-publishes a sign-in under the same id
     /// when MFA results aggregate, a location is filled in or a risk is raised offline, and a
     /// changed hash makes the engine evaluate it again. Nil in states written before updates
     /// were followed; such ids take their hash from the next poll that re-reads them.
-    var revisions: [String: String]?
+    var revisions: IDTable<String>?
     /// Per processed id, the rules that already told of it: single-event rules that alerted (or
     /// were suppressed) on it, so an update never alerts twice for the same finding, and travel
     /// rules whose alerted pair it was the far-away sign-in of.
-    var findings: [String: [String]]?
+    var findings: IDTable<[String]>?
     /// Windows end here: a never-seen event at or before this time is a late arrival, evaluated
     /// by the rules that need no window and reported.
     public internal(set) var forgottenBefore: Date?

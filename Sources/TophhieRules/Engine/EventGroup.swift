@@ -5,7 +5,7 @@
 /// was about a third of the arrays the engine thread freed on many people's sign-ins.
 struct EventGroup {
     /// The key with its hash, for the run's tables.
-    let hashed: GroupKey
+    let hashed: HashedText
     /// The key's text, as alerts and the state name the group.
     var key: String { hashed.text }
     private let only: String

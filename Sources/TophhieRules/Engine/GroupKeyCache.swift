@@ -10,12 +10,12 @@ struct GroupKeyCache {
     private var values: [String] = []
     private var key = ""
     /// `key` with its hash, once asked for (`hashed`); nil when `key` changed since.
-    private var hashedKey: GroupKey?
+    private var hashedKey: HashedText?
 
     /// The last key with its hash, worked out once for all the rules that ask for it.
-    mutating func hashed() -> GroupKey {
+    mutating func hashed() -> HashedText {
         if let hashedKey { return hashedKey }
-        let made = GroupKey(key)
+        let made = HashedText(key)
         hashedKey = made
         return made
     }

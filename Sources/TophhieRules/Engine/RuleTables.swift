@@ -3,8 +3,8 @@
 /// rule's table by place and not by hashing the rule's id. The tables go back when the run
 /// ends (`settle`), before anything reads the state.
 struct RuleTables<Value> {
-    /// By correlation: the rule's table in this run, by group key with its hash (`GroupKey`).
-    var tables: [[GroupKey: Value]]
+    /// By correlation: the rule's table in this run, by group key with its hash (`HashedText`).
+    var tables: [[HashedText: Value]]
     /// By correlation: whether the rule has a table in the state (kept even when emptied, as
     /// the state kept it).
     var kept: [Bool]
@@ -16,9 +16,9 @@ struct RuleTables<Value> {
         kept = Array(repeating: false, count: count)
         for c in rules {
             guard let table = state.removeValue(forKey: ids(c)) else { continue }
-            var held: [GroupKey: Value] = [:]
+            var held: [HashedText: Value] = [:]
             held.reserveCapacity(table.count)
-            for (key, value) in table { held[GroupKey(key)] = value }
+            for (key, value) in table { held[HashedText(key)] = value }
             tables[c] = held
             kept[c] = true
         }

@@ -1,0 +1,77 @@
+/// A table by sign-in id whose keys keep their hash (`HashedText`): the engine looks every id up
+/// in it, stores it and forgets it again, and a table keyed by the id's text hashed it for each
+/// of those (a removal hashed the ids it moved as well: 3,000 instructions an id forgotten).
+///
+/// Written and read as a JSON object from id to value, as `[String: Value]` is: the state's
+/// format does not change.
+struct IDTable<Value> {
+    private(set) var entries: [HashedText: Value] = [:]
+
+    init() {}
+
+    var count: Int { entries.count }
+    var isEmpty: Bool { entries.isEmpty }
+    /// The ids, in no order.
+    var ids: [String] { entries.keys.map(\.text) }
+
+    subscript(key: HashedText) -> Value? {
+        get { entries[key] }
+        set { entries[key] = newValue }
+    }
+
+    /// The value of `id` (its hash worked out for the call: hash it once with `HashedText` to
+    /// ask more than once).
+    subscript(id: String) -> Value? {
+        get { entries[HashedText(id)] }
+        set { entries[HashedText(id)] = newValue }
+    }
+
+    subscript(key: HashedText, default value: @autoclosure () -> Value) -> Value {
+        get { entries[key] ?? value() }
+        set { entries[key] = newValue }
+    }
+
+    @discardableResult
+    mutating func removeValue(forKey key: HashedText) -> Value? { entries.removeValue(forKey: key) }
+
+    /// The entries `isIncluded` keeps, in a new table.
+    func filter(_ isIncluded: (HashedText, Value) throws -> Bool) rethrows -> IDTable {
+        var kept = IDTable()
+        kept.entries = try entries.filter { try isIncluded($0.key, $0.value) }
+        return kept
+    }
+
+    /// Every entry, in no order.
+    func forEach(_ body: (HashedText, Value) throws -> Void) rethrows {
+        for (key, value) in entries { try body(key, value) }
+    }
+}
+
+extension IDTable: Sendable where Value: Sendable {}
+extension IDTable: Equatable where Value: Equatable {}
+
+extension IDTable: ExpressibleByDictionaryLiteral {
+    init(dictionaryLiteral elements: (String, Value)...) {
+        for (id, value) in elements { entries[HashedText(id)] = value }
+    }
+}
+
+extension IDTable: Codable where Value: Codable {
+    private struct IDKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: IDKey.self)
+        entries.reserveCapacity(container.allKeys.count)
+        for key in container.allKeys { entries[HashedText(key.stringValue)] = try container.decode(Value.self, forKey: key) }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: IDKey.self)
+        for (key, value) in entries { try container.encode(value, forKey: IDKey(stringValue: key.text)) }
+    }
+}

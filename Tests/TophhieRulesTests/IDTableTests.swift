@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+import TophhieJSON
+@testable import TophhieRules
+
+/// The engine's tables by sign-in id keep each id's hash, and are written and read exactly as
+/// the tables by id text they replace: a state written before reads the same, and after.
+@Suite struct IDTableTests {
+    static let ids = ["7c1f0c4e-0000-4000-8000-000000000001", "", "caf\u{E9}", "cafe\u{301}", "a", "A", String(repeating: "x", count: 300)]
+
+    @Test func aTableIsWrittenAndReadAsATableByIDText() throws {
+        var dictionary: [String: Date] = [:]
+        var table = IDTable<Date>()
+        for (n, id) in Self.ids.enumerated() {
+            dictionary[id] = Date(timeIntervalSince1970: Double(n) * 1000.5)
+            table[HashedText(id)] = dictionary[id]
+        }
+        // Two ids Swift calls equal (é precomposed and decomposed) are one key in both.
+        #expect(table.count == dictionary.count)
+        let written = try JSONValueEncoder().encode(table)
+        #expect(written == (try JSONValueEncoder().encode(dictionary)))
+        let sorted = JSONEncoder()
+        sorted.outputFormatting = .sortedKeys
+        #expect(try sorted.encode(table) == (try sorted.encode(dictionary)))
+        // Read back from what a table by id text wrote, by either decoder.
+        let read = try JSONValueDecoder().decode(IDTable<Date>.self, from: try JSONValueEncoder().encode(dictionary))
+        #expect(read == table)
+        #expect(try JSONDecoder().decode(IDTable<Date>.self, from: try JSONEncoder().encode(dictionary)) == table)
+        for id in Self.ids {
+            #expect(read[id] == dictionary[id] && read[HashedText(id)] == dictionary[id], "\(id.debugDescription)")
+        }
+        #expect(Set(read.ids) == Set(dictionary.keys))
+    }
+
+    @Test func aTableIsChangedAsATableByIDTextIs() {
+        var table: IDTable<[String]> = ["a": ["r1"], "b": []]
+        var dictionary: [String: [String]] = ["a": ["r1"], "b": []]
+        table[HashedText("a"), default: []].append("r2")
+        dictionary["a", default: []].append("r2")
+        table[HashedText("c"), default: []].append("r3")
+        dictionary["c", default: []].append("r3")
+        table["b"] = nil
+        dictionary["b"] = nil
+        #expect(table.removeValue(forKey: HashedText("zz")) == nil)
+        #expect(table.removeValue(forKey: HashedText("c")) == ["r3"])
+        dictionary["c"] = nil
+        #expect(table.count == dictionary.count && Set(table.ids) == Set(dictionary.keys))
+        for id in dictionary.keys { #expect(table[id] == dictionary[id]) }
+        let kept = table.filter { key, value in key.text == "a" && value.count == 2 }
+        #expect(kept.ids == ["a"] && kept["a"] == ["r1", "r2"])
+        var seen: [String] = []
+        table.forEach { key, _ in seen.append(key.text) }
+        #expect(seen.sorted() == ["a"])
+        #expect(IDTable<Int>().isEmpty && !table.isEmpty)
+    }
+}
