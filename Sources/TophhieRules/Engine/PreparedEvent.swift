@@ -23,12 +23,17 @@ extension Engine {
     /// - Complexity: O(n·r) for n events and r detection rules.
     public func prepare(_ events: [any RuleEvent]) -> [PreparedEvent] {
         let texts = SlotTexts()
+        // The matches gathered in one list kept for the whole batch, then copied at their size:
+        // a list grown from empty for each event was made two or three times over.
+        var found: [Int] = []
+        found.reserveCapacity(plan.matchers.count)
         return events.map { event in
             texts.next()
-            var matched: [Int] = []
+            found.removeAll(keepingCapacity: true)
             for index in plan.matchers.indices where plan.matchers[index].matches(event, texts) {
-                matched.append(index)
+                found.append(index)
             }
+            let matched = found.isEmpty ? [] : Array(found)
             // A travel place's readable fields are worked out by the engine (`observeTravel`):
             // once the engine's thread had become the lighter one, working them out here made
             // this thread the one a replay waits for.

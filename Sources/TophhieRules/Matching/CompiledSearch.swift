@@ -1,42 +1,61 @@
 /// A search held for matching many events: its entries' plans behind references, so testing an
 /// entry reaches it in place, where reading it out of a `SearchIdentifier`'s array copied it
 /// whole (names, patterns, sets retained and released) for every event.
+///
+/// Its parts are stored side by side rather than as an enum's payloads: reading a payload out
+/// of the enum copied it (its array retained and released) for every event.
 final class CompiledSearch: Sendable {
     private enum Shape: Sendable {
-        /// Each entry with its number (`EntryNumbering`), or -1 when its answer is not shared.
-        case allOf([(plan: FieldMatchPlan, number: Int)])
-        case anyOf([CompiledSearch])
-        case keywords(SearchIdentifier)
+        case allOf
+        case anyOf
+        case keywords
     }
 
     private let shape: Shape
+    /// `allOf`: each entry with its number (`EntryNumbering`), or -1 when its answer is not shared.
+    private let entries: [(plan: FieldMatchPlan, number: Int)]
+    /// `anyOf`: the alternatives.
+    private let alternatives: [CompiledSearch]
+    /// `keywords`: the search itself.
+    private let keywords: SearchIdentifier?
 
     /// - Parameter numbering: numbers the entries, so rules sharing one test it once an event;
     ///   nil leaves every entry to be tested on its own.
     init(_ search: SearchIdentifier, numbering: EntryNumbering? = nil) {
+        var entries: [(plan: FieldMatchPlan, number: Int)] = []
+        var alternatives: [CompiledSearch] = []
+        var keywords: SearchIdentifier?
         switch search {
         case .allOf(let conditions):
-            shape = .allOf(conditions.map { condition in numbering?.number(condition.plan) ?? (condition.plan, -1) })
-        case .anyOf(let alternatives): shape = .anyOf(alternatives.map { CompiledSearch($0, numbering: numbering) })
-        case .keywords: shape = .keywords(search)
+            shape = .allOf
+            entries = conditions.map { condition in numbering?.number(condition.plan) ?? (condition.plan, -1) }
+        case .anyOf(let options):
+            shape = .anyOf
+            alternatives = options.map { CompiledSearch($0, numbering: numbering) }
+        case .keywords:
+            shape = .keywords
+            keywords = search
         }
+        self.entries = entries
+        self.alternatives = alternatives
+        self.keywords = keywords
     }
 
     /// `SearchIdentifier.matches(_:_:)`: the same answer.
     func matches(_ event: any RuleEvent, _ texts: SlotTexts) -> Bool {
         switch shape {
-        case .allOf(let entries):
+        case .allOf:
             for entry in entries {
                 let holds = entry.number < 0 ? entry.plan.matches(event, texts)
                     : texts.entryResult(entry.number) { entry.plan.matches(event, texts) }
                 if !holds { return false }
             }
             return true
-        case .anyOf(let alternatives):
+        case .anyOf:
             for alternative in alternatives where alternative.matches(event, texts) { return true }
             return false
-        case .keywords(let search):
-            return search.matches(event, texts)
+        case .keywords:
+            return keywords!.matches(event, texts)
         }
     }
 }
