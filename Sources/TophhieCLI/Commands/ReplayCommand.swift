@@ -57,7 +57,7 @@ enum ReplayCommand: CLICommand {
         do {
             streamed = try await BlockingWork.shared.run { () throws -> (count: Int, outcome: EngineOutcome)? in
                 // A large file in time order is first read from samples of it; when the second
-                // pass finds them wrong (a boundary inside a string, a sign-in outside its run's
+                // pass finds them wrong (a sample inside a sign-in, a sign-in outside its run's
                 // times), nothing has been shown yet and the file is read with every sign-in found.
                 if let sparse = StreamedReplay.openSparse(file), let read = try? sparse.evaluateCounting(engine) {
                     return (read.count, read.outcome)

@@ -12,7 +12,8 @@ import TophhieSystem
 ///
 /// Nothing here is trusted until the second pass has read it: the runs must read one after
 /// another, each sign-in within its run's bounds, every run ending where the next begins (a
-/// boundary found inside a string, `}, {` in a device name, breaks that). The second pass throws
+/// sample taken inside a sign-in, at `}, {` between the objects of a list it holds, breaks that;
+/// inside a string no object reads, a quote in one being escaped). The second pass throws
 /// otherwise (`StreamedReplay.evaluate`), and the caller then reads the file with the full first
 /// pass: before that, nothing of the sparse reading has been shown.
 ///
