@@ -86,7 +86,7 @@ public enum GraphTimestamp {
     /// `2024-01-13T14:13:32Z`. Fractions are dropped (rounded down).
     public static func filterText(_ date: Date) -> String {
         let (y, mo, d, h, mi, s) = components(date)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", y, mo, d, h, mi, s)
+        return text(y, mo, d, h, mi, s, fraction: 0, digits: 0) ?? String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", y, mo, d, h, mi, s)
     }
 
     /// Formats as UTC with seven fractional digits, as Graph writes `createdDateTime`.
@@ -107,9 +107,9 @@ public enum GraphTimestamp {
             ?? String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", y, mo, d, h, mi, s, millis)
     }
 
-    /// `yyyy-mm-ddThh:mm:ss.<fraction>Z`, the digits written into the string's own buffer, for
-    /// the years 0 to 9999 (`String(format:)` writes the others): formatting through Foundation
-    /// was a third of writing a replay's alerts.
+    /// `yyyy-mm-ddThh:mm:ss.<fraction>Z` (no point and no fraction for 0 digits), the digits
+    /// written into the string's own buffer, for the years 0 to 9999 (`String(format:)` writes
+    /// the others): formatting through Foundation was a third of writing a replay's alerts.
     private static func text(_ y: Int, _ mo: Int, _ d: Int, _ h: Int, _ mi: Int, _ s: Int, fraction: Int, digits: Int) -> String? {
         guard (0...9999).contains(y) else { return nil }
         return String(unsafeUninitializedCapacity: 21 + digits) { buffer in
@@ -124,8 +124,9 @@ public enum GraphTimestamp {
             }
             func put(_ byte: Unicode.Scalar) { buffer[at] = UInt8(ascii: byte); at += 1 }
             put(y, 4); put("-"); put(mo, 2); put("-"); put(d, 2); put("T")
-            put(h, 2); put(":"); put(mi, 2); put(":"); put(s, 2); put(".")
-            put(fraction, digits); put("Z")
+            put(h, 2); put(":"); put(mi, 2); put(":"); put(s, 2)
+            if digits > 0 { put("."); put(fraction, digits) }
+            put("Z")
             return at
         }
     }

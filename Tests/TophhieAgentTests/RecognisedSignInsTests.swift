@@ -10,6 +10,19 @@ import TophhieSimulator
 /// engine's state is neither read nor written; a sign-in Graph re-publishes with other content
 /// is still evaluated again.
 @Suite(.timeLimit(.minutes(2))) struct RecognisedSignInsTests {
+    /// The processed set's key is written as the two lower-case hex digits a byte that
+    /// `String(format: "%02x")` wrote (states on disk hold them), and read back the same.
+    @Test func theProcessedSetsKeyIsWrittenAsTwoHexDigitsAByte() throws {
+        let every = (0...255).map { UInt8($0) }
+        #expect(ProcessedSignIns.hex(every) == every.map { String(format: "%02x", $0) }.joined())
+        #expect(ProcessedSignIns.hex([]) == "")
+        let key: [UInt8] = [0x00, 0x0F, 0xF0, 0xFF, 0x7A, 0xA7, 0x10, 0x01, 0x99, 0x5C, 0xC5, 0x3E, 0xE3, 0x80, 0x08, 0x42]
+        let set = ProcessedSignIns(key: key, entries: [:])
+        let written = try JSONValueEncoder().encode(set)
+        #expect(written.value(atPath: "key")?.stringValue == "000ff0ff7aa71001995cc53ee3800842")
+        #expect(try JSONValueDecoder().decode(ProcessedSignIns.self, from: written) == set)
+    }
+
     static let riskyRule = """
     title: Risky sign-in
     id: test-risky

@@ -41,6 +41,7 @@ import TophhieJSON
             let fraction = digits == 7
                 ? min(9_999_999, Int(((date.timeIntervalSince1970 - whole) * 10_000_000).rounded()))
                 : min(999, Int(((date.timeIntervalSince1970 - whole) * 1000).rounded(.down)))
+            if digits == 0 { return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", year, c.month!, c.day!, c.hour!, c.minute!, c.second!) }
             return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%0\(digits)dZ", year, c.month!, c.day!, c.hour!, c.minute!, c.second!, fraction)
         }
         // Foundation's calendar is Julian before 1582, ours proleptic Gregorian: compared from
@@ -58,6 +59,7 @@ import TophhieJSON
             let date = Date(timeIntervalSince1970: instant)
             #expect(GraphTimestamp.alertText(date) == printf(date, digits: 3), "\(instant)")
             #expect(GraphTimestamp.graphText(date) == printf(date, digits: 7), "\(instant)")
+            #expect(GraphTimestamp.filterText(date) == printf(date, digits: 0), "\(instant)")
         }
     }
 }

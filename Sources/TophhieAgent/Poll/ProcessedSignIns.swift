@@ -27,7 +27,7 @@ public struct ProcessedSignIns: SignInRecognizer, Codable, Equatable {
 
     init(key: [UInt8], entries: [SignInRecordKey: Int64]) {
         hasher = SipHash128(key: key)
-        keyText = key.map { String(format: "%02x", $0) }.joined()
+        keyText = Self.hex(key)
         self.entries = entries
     }
 
@@ -103,6 +103,20 @@ public struct ProcessedSignIns: SignInRecognizer, Codable, Equatable {
 
     public static func == (a: ProcessedSignIns, b: ProcessedSignIns) -> Bool {
         a.keyText == b.keyText && a.entries == b.entries
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// The bytes as lower-case hex digits, two a byte (`String(format:)` a byte looked its
+    /// argument's conformances up at run time, on every poll).
+    static func hex(_ bytes: [UInt8]) -> String {
+        String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in
+            for (index, byte) in bytes.enumerated() {
+                buffer[2 * index] = hexDigits[Int(byte >> 4)]
+                buffer[2 * index + 1] = hexDigits[Int(byte & 0xF)]
+            }
+            return bytes.count * 2
+        }
     }
 
     private static func bytes(hex text: String) -> [UInt8]? {
