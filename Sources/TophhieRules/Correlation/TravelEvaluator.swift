@@ -161,7 +161,8 @@ extension EngineRun {
              episodeFrom: pair[1].time)
         for place in subjects {
             state.findings = state.findings ?? [:]
-            if state.findings![place.id]?.contains(ruleKey) != true { state.findings![HashedText(place.id), default: []].append(ruleKey) }
+            let key = HashedText(place.id)
+            if state.findings![key]?.contains(ruleKey) != true { state.findings![key, default: []].append(ruleKey) }
         }
     }
 

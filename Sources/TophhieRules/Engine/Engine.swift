@@ -372,9 +372,10 @@ struct EngineRun {
     mutating func emitSingle(_ index: Int, event: any RuleEvent) {
         let rule = plan.detectionRefs[index]
         let ruleID = rule.metadata.id
-        if state.findings?[event.eventID]?.contains(ruleID) == true { return }
+        let key = HashedText(event.eventID)
+        if state.findings?[key]?.contains(ruleID) == true { return }
         state.findings = state.findings ?? [:]
-        state.findings![HashedText(event.eventID), default: []].append(ruleID)
+        state.findings![key, default: []].append(ruleID)
         var group: [AlertGroupValue] = []
         var keyParts: [String] = []
         for (name, slot) in plan.singleGroups[index] {
