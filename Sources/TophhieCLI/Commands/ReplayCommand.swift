@@ -64,8 +64,8 @@ enum ReplayCommand: CLICommand {
                 }
                 guard let replay = StreamedReplay.open(file) else { return nil }
                 // A record that no longer reads as it did goes the whole-file way, which names it.
-                guard let outcome = try? replay.evaluate(engine) else { return nil }
-                return (replay.count, outcome)
+                guard let read = try? replay.evaluateCounting(engine) else { return nil }
+                return (read.count, read.outcome)
             }
         } catch let error as FileError {
             throw UsageError(error.description)

@@ -43,7 +43,6 @@ enum SparseFirstPass {
               let shape = HalvedFirstPass.shape(file), let first = firstRecord(file, layout: shape.layout, chunkSize: chunkSize) else { return nil }
         let stride = given ?? first.spacing.map { min(16 << 20, max(256 << 10, $0 * runLength)) } ?? SparseFirstPass.stride
         guard stride > 0 else { return nil }
-        let keys = EventLayout(slots: [])
         // The sampled sign-ins, from the first; the last stretch starts at the last of them.
         // Each but the first with where the separator before it is: its run ends there.
         var starts = [first.offset]
@@ -51,7 +50,7 @@ enum SparseFirstPass {
         var times = [first.time]
         var point = first.offset + stride
         while point < size {
-            guard let found = signIn(file, layout: shape.layout, keys: keys, from: point, size: size) else { break }
+            guard let found = signIn(file, layout: shape.layout, from: point, size: size) else { break }
             starts.append(found.offset)
             separators.append(found.separator)
             times.append(found.time)
@@ -61,8 +60,8 @@ enum SparseFirstPass {
         // would be a batch as long: not taken.
         guard size - starts[starts.count - 1] <= 2 * stride + searchLength else { return nil }
         // A file in no order shows it in its samples: its last stretch is not read then.
-        let pairs = zip(times, times.dropFirst())
-        guard pairs.allSatisfy({ $0 <= $1 }) || pairs.allSatisfy({ $0 >= $1 }) else { return nil }
+        let order = order(of: times)
+        guard order.forward || order.back else { return nil }
         // The last stretch's sign-ins by the splitter, from the last sampled one to the end.
         var tail: [(offset: Int, end: Int, time: Date)] = []
         var splitter = JSONElementSplitter(resumingAt: starts[starts.count - 1], layout: shape.layout, inPage: shape.inPage,
@@ -98,12 +97,12 @@ enum SparseFirstPass {
         guard !starts.isEmpty, starts.count == times.count, starts.count == separators.count,
               zip(starts, starts.dropFirst()).allSatisfy({ $0 < $1 }), end > starts.last!,
               zip(starts, separators.dropFirst()).allSatisfy({ $0 < $1 }) else { return nil }
-        let pairs = zip(times, times.dropFirst())
+        let order = order(of: times)
         let tailStart = times.last!
         // The last stretch starts with the last sampled sign-in: in a file going forward in time
         // that is its earliest, going back its latest.
-        let ascending = pairs.allSatisfy { $0 <= $1 } && tailEarliest == tailStart
-        let descending = pairs.allSatisfy { $0 >= $1 } && tailLatest == tailStart
+        let ascending = order.forward && tailEarliest == tailStart
+        let descending = order.back && tailLatest == tailStart
         guard ascending || descending else { return nil }
         var runs: [ReplayRun] = []
         for index in 0..<starts.count - 1 {
@@ -113,6 +112,12 @@ enum SparseFirstPass {
         runs.append(ReplayRun(start: starts.last!, end: end, count: tailCount, earliest: tailEarliest, latest: tailLatest))
         if ascending { return (runs, tailLatest) }
         return (runs.reversed(), times[0])
+    }
+
+    /// Whether the times never go back, and whether they never go forward (both when all equal).
+    static func order(of times: [Date]) -> (forward: Bool, back: Bool) {
+        let pairs = zip(times, times.dropFirst())
+        return (pairs.allSatisfy { $0 <= $1 }, pairs.allSatisfy { $0 >= $1 })
     }
 
     /// The file's first sign-in, found by the splitter (it skips a page's other members), and
@@ -145,14 +150,14 @@ enum SparseFirstPass {
     /// The first place at or after `from` where a sign-in seems to start (after a new line, or
     /// at the brace of `}, {`) and one reads there, with its time: a brace of an object nested
     /// in a sign-in (a policy, an authentication step) does not read as one and is passed over.
-    static func signIn(_ file: ReadableFile, layout: JSONElementSplitter.Layout, keys: EventLayout, from: Int, size: Int)
+    static func signIn(_ file: ReadableFile, layout: JSONElementSplitter.Layout, from: Int, size: Int)
         -> (offset: Int, separator: Int, time: Date)? {
         guard from < size, let window = try? file.read(at: from, count: min(searchLength, size - from)) else { return nil }
         return window.withUnsafeBytes { raw -> (offset: Int, separator: Int, time: Date)? in
             var i = 0
             while let found = RecordBoundary.next(in: raw, layout: layout, from: i) {
-                if let read = try? keys.event(raw, from: found.start) {
-                    return (from + found.start, from + found.separator, read.event.eventTime)
+                if let time = ReplayIndex.time(in: raw, at: found.start) {
+                    return (from + found.start, from + found.separator, time)
                 }
                 i = found.start + 1
             }

@@ -19,9 +19,6 @@ import TophhieSystem
 struct StreamedReplay {
     let file: ReadableFile
     let layout: JSONElementSplitter.Layout
-    /// How many sign-ins the file holds; -1 when the first pass did not count them (a sparse
-    /// one: `evaluateCounting` counts them).
-    let count: Int
     /// The latest event time: a single-poll replay's `now`.
     let latest: Date?
     let order: Order
@@ -52,7 +49,7 @@ struct StreamedReplay {
                      halvingFrom: Int = HalvedFirstPass.minimumSize) -> StreamedReplay? {
         guard let file = try? ReadableFile(path: path) else { return nil }
         if let halved = HalvedFirstPass.runs(file, chunkSize: chunkSize, runLength: runLength, minimumSize: halvingFrom) {
-            return StreamedReplay(file: file, layout: halved.layout, count: halved.runs.count, latest: halved.runs.latest,
+            return StreamedReplay(file: file, layout: halved.layout, latest: halved.runs.latest,
                                   order: .runs(halved.runs.inEngineOrder()))
         }
         let readID = StreamedReplay.idReader(file)
@@ -104,16 +101,16 @@ struct StreamedReplay {
                     return nil
                 }
                 if runs.inOrder {
-                    return StreamedReplay(file: file, layout: layout, count: runs.count, latest: runs.latest, order: .runs(runs.inEngineOrder()))
+                    return StreamedReplay(file: file, layout: layout, latest: runs.latest, order: .runs(runs.inEngineOrder()))
                 }
                 // In the engine's order once; sign-ins sharing a time are ordered by their ids,
                 // read back.
                 guard spilled.count > 0 else {
                     index.sort(id: readID)
-                    return StreamedReplay(file: file, layout: layout, count: index.entries.count, latest: index.latest, order: .entries(index.entries))
+                    return StreamedReplay(file: file, layout: layout, latest: index.latest, order: .entries(index.entries))
                 }
                 if !index.entries.isEmpty { spill() }
-                return StreamedReplay(file: file, layout: layout, count: spilled.count, latest: spilledLatest, order: .spilled(spilled))
+                return StreamedReplay(file: file, layout: layout, latest: spilledLatest, order: .spilled(spilled))
             }
         }
         return nil
@@ -126,7 +123,7 @@ struct StreamedReplay {
                            minimumSize: Int = SparseFirstPass.minimumSize) -> StreamedReplay? {
         guard let file = try? ReadableFile(path: path),
               let sparse = SparseFirstPass.runs(file, chunkSize: chunkSize, stride: stride, minimumSize: minimumSize) else { return nil }
-        return StreamedReplay(file: file, layout: sparse.layout, count: -1, latest: sparse.latest, order: .runs(sparse.runs))
+        return StreamedReplay(file: file, layout: sparse.layout, latest: sparse.latest, order: .runs(sparse.runs))
     }
 
     /// The longest sign-in this reader collects: Graph's are a few kilobytes, and a longer
@@ -180,7 +177,7 @@ struct StreamedReplay {
                 init(_ value: Value) { self.value = value }
             }
             let merge = Box(try index.merge(id: StreamedReplay.idReader(file)))
-            let notes = (0..<(count + batchSize - 1) / batchSize).map { _ in Box<Date?>(nil) }
+            let notes = (0..<(index.count + batchSize - 1) / batchSize).map { _ in Box<Date?>(nil) }
             jobs = notes.map { note in
                 {
                     let batch = try merge.value.next(batchSize)

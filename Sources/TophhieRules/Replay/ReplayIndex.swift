@@ -41,6 +41,12 @@ public struct ReplayIndex: Sendable {
         JSONLeadingMembers.time(bytes) ?? idAndTime(bytes)?.time
     }
 
+    /// The time of the sign-in that starts at `start` in bytes that go on past it (read whole,
+    /// strictly, as the second pass reads it); nil when none reads there.
+    public static func time(in bytes: UnsafeRawBufferPointer, at start: Int) -> Date? {
+        (try? keys.event(bytes, from: start))?.event.eventTime
+    }
+
     /// A record's id and time, read up to them.
     public static func idAndTime(_ bytes: UnsafeRawBufferPointer) -> (id: String, time: Date)? {
         if let leading = JSONLeadingMembers.idAndTime(bytes) { return leading }
