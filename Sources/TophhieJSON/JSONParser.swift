@@ -92,6 +92,53 @@ struct JSONParser {
         }
     }
 
+    /// Walks over one value as `parseValue` does in `.skip` mode (the same checks and errors),
+    /// without handing a value back: most of a record's members are walked over.
+    mutating func skipValue(depth: Int) throws {
+        guard depth < Self.maxDepth else { throw error("nested deeper than \(Self.maxDepth) levels") }
+        guard index < bytes.count else { throw error("unexpected end of input") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"):
+            index += 1
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return }
+            while true {
+                skipWhitespace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a member name in quotes") }
+                try skipString()
+                skipWhitespace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after a member name") }
+                index += 1
+                skipWhitespace()
+                try skipValue(depth: depth + 1)
+                skipWhitespace()
+                guard index < bytes.count else { throw error("unexpected end of input in an object") }
+                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                if bytes[index] == UInt8(ascii: "}") { index += 1; return }
+                throw error("expected ',' or '}' in an object")
+            }
+        case UInt8(ascii: "["):
+            index += 1
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return }
+            while true {
+                skipWhitespace()
+                try skipValue(depth: depth + 1)
+                skipWhitespace()
+                guard index < bytes.count else { throw error("unexpected end of input in an array") }
+                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                if bytes[index] == UInt8(ascii: "]") { index += 1; return }
+                throw error("expected ',' or ']' in an array")
+            }
+        case UInt8(ascii: "\""): try skipString()
+        case UInt8(ascii: "t"): try literal("true")
+        case UInt8(ascii: "f"): try literal("false")
+        case UInt8(ascii: "n"): try literal("null")
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): _ = try parseNumber()
+        default: throw error("unexpected character")
+        }
+    }
+
     /// `true`, `false` or `null` (four or five bytes) at the index.
     private mutating func literal(_ word: StaticString) throws {
         let count = word.utf8CodeUnitCount

@@ -6,36 +6,126 @@ import Foundation
 /// Slot `i` holds the value at `paths[i]`, nil when absent, exactly what `value(at: paths[i])`
 /// of the fully parsed object gives (an object met twice under one key counts once, the last).
 public struct JSONSlotLayout: Sendable {
-    struct Node: Sendable {
+    /// A member name of the layout at one level, as it is built.
+    private struct TreeNode {
         var key: [UInt8]
         var keyText: String
-        /// The slot this node's whole value fills, or -1.
         var slot: Int
-        var children: [Node]
-        /// `children`'s names by bucket (`JSONSlotLayout.buckets(for:)`).
-        var childBuckets: [Int16]
-        /// Every slot at or under this node, cleared when the node is met again.
+        var children: [TreeNode]
         var slotsBelow: [Int]
-        /// Paths under this node as components after it, with their slots: read from the built
-        /// value when the node is not an object (an array indexed by position).
         var relative: [(components: [String], slot: Int)]
     }
 
-    let root: [Node]
-    /// `root`'s names by bucket.
-    let rootBuckets: [Int16]
+    /// A member name of the layout, in flat tables (`Tables`): plain numbers, so the parser reads
+    /// it through a pointer. Reading the tree's nodes (structs of arrays) retained and released
+    /// each of their arrays for every member of every record, a tenth of the reading thread's
+    /// reference counting.
+    struct Node {
+        /// Where the name's bytes start in `Tables.keys`, and how many.
+        var keyStart: Int32
+        var keyLength: Int32
+        /// The slot this node's whole value fills, or -1.
+        var slot: Int32
+        /// The node's children: a `Level`.
+        var children: Level
+        /// Every slot at or under this node (in `Tables.below`), cleared when the node is met again.
+        var belowStart: Int32
+        var belowCount: Int32
+        /// Paths under this node as components after it, with their slots (`Tables.relatives`),
+        /// read from the built value when the node is not an object (an array indexed by
+        /// position); -1 when none.
+        var relative: Int32
+    }
+
+    /// One object's names: nodes side by side in `Tables.nodes`, and their bucket table.
+    struct Level {
+        var first: Int32
+        var count: Int32
+        /// Where the level's `bucketCount` buckets start in `Tables.buckets`.
+        var buckets: Int32
+    }
+
+    /// The flat tables, allocated once and never changed: read through `View` while parsing.
+    final class Tables: @unchecked Sendable {
+        let nodes: UnsafeMutableBufferPointer<Node>
+        let keys: UnsafeMutableBufferPointer<UInt8>
+        let buckets: UnsafeMutableBufferPointer<Int16>
+        let below: UnsafeMutableBufferPointer<Int32>
+        let relatives: [[(components: [String], slot: Int)]]
+        /// Each node's name as text: a name written with escapes is decoded and compared as text.
+        let keyTexts: [String]
+
+        init(nodes: [Node], keys: [UInt8], buckets: [Int16], below: [Int32], relatives: [[(components: [String], slot: Int)]], keyTexts: [String]) {
+            func copy<T>(_ array: [T]) -> UnsafeMutableBufferPointer<T> {
+                let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(array.count, 1))
+                _ = buffer.initialize(from: array)
+                return buffer
+            }
+            self.nodes = copy(nodes)
+            self.keys = copy(keys)
+            self.buckets = copy(buckets)
+            self.below = copy(below)
+            self.relatives = relatives
+            self.keyTexts = keyTexts
+        }
+
+        deinit {
+            nodes.deallocate()
+            keys.deallocate()
+            buckets.deallocate()
+            below.deallocate()
+        }
+    }
+
+    /// The tables as pointers, for one parse while the layout is held.
+    struct View {
+        let nodes: UnsafeMutablePointer<Node>
+        let keys: UnsafeMutablePointer<UInt8>
+        let buckets: UnsafeMutablePointer<Int16>
+        let below: UnsafeMutablePointer<Int32>
+        let tables: Unmanaged<Tables>
+    }
+
+    let tables: Tables
+    let root: Level
     public let paths: [[String]]
 
     /// A layout for `paths` (each non-empty), slot `i` for `paths[i]`.
     public init(paths: [[String]]) {
         self.paths = paths
-        var root: [Node] = []
+        var tree: [TreeNode] = []
         for (slot, path) in paths.enumerated() where !path.isEmpty {
-            JSONSlotLayout.insert(path[...], slot: slot, into: &root)
+            JSONSlotLayout.insert(path[...], slot: slot, into: &tree)
         }
-        JSONSlotLayout.fillBuckets(&root)
-        self.root = root
-        rootBuckets = JSONSlotLayout.buckets(for: root)
+        var nodes: [Node] = [], keys: [UInt8] = [], buckets: [Int16] = [], below: [Int32] = []
+        var relatives: [[(components: [String], slot: Int)]] = []
+        var keyTexts: [String] = []
+        // Levels are laid out breadth first: each level's nodes side by side.
+        func lay(_ level: [TreeNode]) -> Level {
+            let laid = Level(first: Int32(nodes.count), count: Int32(level.count), buckets: Int32(buckets.count))
+            buckets += JSONSlotLayout.buckets(for: level.map(\.key))
+            for node in level {
+                nodes.append(Node(keyStart: Int32(keys.count), keyLength: Int32(node.key.count), slot: Int32(node.slot),
+                                  children: Level(first: 0, count: 0, buckets: -1), belowStart: Int32(below.count),
+                                  belowCount: Int32(node.slotsBelow.count), relative: node.relative.isEmpty ? -1 : Int32(relatives.count)))
+                keys += node.key
+                keyTexts.append(node.keyText)
+                below += node.slotsBelow.map(Int32.init)
+                if !node.relative.isEmpty { relatives.append(node.relative) }
+            }
+            for (offset, node) in level.enumerated() where !node.children.isEmpty {
+                let children = lay(node.children)
+                nodes[Int(laid.first) + offset].children = children
+            }
+            return laid
+        }
+        root = lay(tree)
+        tables = Tables(nodes: nodes, keys: keys, buckets: buckets, below: below, relatives: relatives, keyTexts: keyTexts)
+    }
+
+    /// The root's buckets (`buckets(for:)`), for tests.
+    var rootBuckets: [Int16] {
+        Array(UnsafeBufferPointer(start: tables.buckets.baseAddress! + Int(root.buckets), count: Self.bucketCount))
     }
 
     /// Buckets a member name falls in, by its length and its first and last bytes: a record's
@@ -47,28 +137,21 @@ public struct JSONSlotLayout: Sendable {
         (length &* 31 &+ Int(first) &* 7 &+ Int(last)) & (bucketCount - 1)
     }
 
-    /// Per bucket: 0 when no name of `nodes` falls in it, the index + 1 of the only one that
+    /// Per bucket: 0 when no name of `keys` falls in it, the index + 1 of the only one that
     /// does, -1 when several do (they are then found by the walk). Empty names are never bucketed.
-    static func buckets(for nodes: [Node]) -> [Int16] {
+    static func buckets(for keys: [[UInt8]]) -> [Int16] {
         var buckets = [Int16](repeating: 0, count: bucketCount)
-        for (index, node) in nodes.enumerated() where !node.key.isEmpty {
-            let bucket = Self.bucket(length: node.key.count, first: node.key[0], last: node.key[node.key.count - 1])
+        for (index, key) in keys.enumerated() where !key.isEmpty {
+            let bucket = Self.bucket(length: key.count, first: key[0], last: key[key.count - 1])
             buckets[bucket] = buckets[bucket] == 0 ? Int16(index + 1) : -1
         }
         return buckets
     }
 
-    private static func fillBuckets(_ nodes: inout [Node]) {
-        for index in nodes.indices {
-            fillBuckets(&nodes[index].children)
-            nodes[index].childBuckets = buckets(for: nodes[index].children)
-        }
-    }
-
-    private static func insert(_ path: ArraySlice<String>, slot: Int, into nodes: inout [Node]) {
+    private static func insert(_ path: ArraySlice<String>, slot: Int, into nodes: inout [TreeNode]) {
         let key = path.first!
         let position = nodes.firstIndex { $0.keyText == key } ?? {
-            nodes.append(Node(key: Array(key.utf8), keyText: key, slot: -1, children: [], childBuckets: [], slotsBelow: [], relative: []))
+            nodes.append(TreeNode(key: Array(key.utf8), keyText: key, slot: -1, children: [], slotsBelow: [], relative: []))
             return nodes.count - 1
         }()
         nodes[position].slotsBelow.append(slot)
@@ -78,6 +161,14 @@ public struct JSONSlotLayout: Sendable {
         } else {
             nodes[position].relative.append((Array(rest), slot))
             insert(rest, slot: slot, into: &nodes[position].children)
+        }
+    }
+
+    /// Runs `body` with the tables' pointers, valid inside it.
+    func withView<T>(_ body: (View) throws -> T) rethrows -> T {
+        try withExtendedLifetime(tables) {
+            try body(View(nodes: tables.nodes.baseAddress!, keys: tables.keys.baseAddress!, buckets: tables.buckets.baseAddress!,
+                          below: tables.below.baseAddress!, tables: Unmanaged.passUnretained(tables)))
         }
     }
 }
@@ -96,9 +187,13 @@ extension JSONValue {
     /// `parseSlots` over bytes lent for the call.
     public static func parseSlots(_ bytes: UnsafeRawBufferPointer, layout: JSONSlotLayout, untilFilled: Bool = false) throws -> [JSONValue?] {
         var slots = [JSONValue?](repeating: nil, count: layout.paths.count)
-        try JSONParser.parsing(bytes) { parser in
-            parser.stopWhenFilled = untilFilled
-            try parser.parseSlotDocument(layout.root, layout.rootBuckets, into: &slots)
+        try layout.withView { view in
+            try slots.withUnsafeMutableBufferPointer { slots in
+                try JSONParser.parsing(bytes) { parser in
+                    parser.stopWhenFilled = untilFilled
+                    try parser.parseSlotDocument(view, layout.root, into: slots)
+                }
+            }
         }
         return slots
     }
@@ -111,10 +206,14 @@ extension JSONValue {
     /// - Throws: `JSONParseError` as `parseSlots` does for the object; what follows it is not read.
     public static func parseSlots(_ bytes: UnsafeRawBufferPointer, from start: Int, layout: JSONSlotLayout) throws -> (slots: [JSONValue?], end: Int) {
         var slots = [JSONValue?](repeating: nil, count: layout.paths.count)
-        let end = try JSONParser.parsing(bytes) { parser in
-            parser.index = start
-            try parser.parseSlotObjectAt(layout.root, layout.rootBuckets, into: &slots)
-            return parser.index
+        let end = try layout.withView { view in
+            try slots.withUnsafeMutableBufferPointer { slots in
+                try JSONParser.parsing(bytes) { parser in
+                    parser.index = start
+                    try parser.parseSlotObjectAt(view, layout.root, into: slots)
+                    return parser.index
+                }
+            }
         }
         return (slots, end)
     }
@@ -122,21 +221,21 @@ extension JSONValue {
 
 extension JSONParser {
     /// The object at `index` (after whitespace), leaving `index` just past it.
-    mutating func parseSlotObjectAt(_ nodes: [JSONSlotLayout.Node], _ buckets: [Int16], into slots: inout [JSONValue?]) throws {
+    mutating func parseSlotObjectAt(_ view: JSONSlotLayout.View, _ level: JSONSlotLayout.Level, into slots: UnsafeMutableBufferPointer<JSONValue?>) throws {
         skipWhitespace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { throw error("expected an object") }
-        try parseSlotObject(nodes, buckets, depth: 0, into: &slots)
+        try parseSlotObject(view, level, depth: 0, into: slots)
     }
 
-    mutating func parseSlotDocument(_ nodes: [JSONSlotLayout.Node], _ buckets: [Int16], into slots: inout [JSONValue?]) throws {
-        try parseSlotObjectAt(nodes, buckets, into: &slots)
+    mutating func parseSlotDocument(_ view: JSONSlotLayout.View, _ level: JSONSlotLayout.Level, into slots: UnsafeMutableBufferPointer<JSONValue?>) throws {
+        try parseSlotObjectAt(view, level, into: slots)
         if stopped { return }
         skipWhitespace()
         guard index == bytes.count else { throw error("unexpected text after the value") }
     }
 
     /// An object at `index`; members with a node fill slots, the rest are walked over.
-    private mutating func parseSlotObject(_ nodes: [JSONSlotLayout.Node], _ buckets: [Int16], depth: Int, into slots: inout [JSONValue?]) throws {
+    private mutating func parseSlotObject(_ view: JSONSlotLayout.View, _ level: JSONSlotLayout.Level, depth: Int, into slots: UnsafeMutableBufferPointer<JSONValue?>) throws {
         guard depth < Self.maxDepth else { throw error("nested deeper than \(Self.maxDepth) levels") }
         index += 1
         skipWhitespace()
@@ -144,25 +243,30 @@ extension JSONParser {
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a member name in quotes") }
-            let found = try memberIndex(nodes, buckets)
+            let found = try memberNode(view, level)
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after a member name") }
             index += 1
             skipWhitespace()
-            if let found {
+            if found >= 0 {
+                let node = view.nodes[found]
                 // A key met again replaces what it held, as in the parsed object.
-                for slot in nodes[found].slotsBelow { slots[slot] = nil }
-                let slot = nodes[found].slot
-                if slot < 0, index < bytes.count, bytes[index] == UInt8(ascii: "{") {
-                    try parseSlotObject(nodes[found].children, nodes[found].childBuckets, depth: depth + 1, into: &slots)
+                for place in Int(node.belowStart)..<Int(node.belowStart + node.belowCount) { slots[Int(view.below[place])] = nil }
+                if node.slot < 0, index < bytes.count, bytes[index] == UInt8(ascii: "{") {
+                    try parseSlotObject(view, node.children, depth: depth + 1, into: slots)
+                } else if node.relative < 0 {
+                    let value = try parseValue(depth: depth + 1, .all)
+                    if node.slot >= 0 { slots[Int(node.slot)] = value }
                 } else {
                     let value = try parseValue(depth: depth + 1, .all)
-                    if slot >= 0 { slots[slot] = value }
-                    for (components, slot) in nodes[found].relative { slots[slot] = value.value(at: components) }
+                    if node.slot >= 0 { slots[Int(node.slot)] = value }
+                    for (components, slot) in view.tables.takeUnretainedValue().relatives[Int(node.relative)] {
+                        slots[slot] = value.value(at: components)
+                    }
                 }
                 if stopWhenFilled, depth == 0, !slots.contains(where: { $0 == nil }) { stopped = true; return }
             } else {
-                _ = try parseValue(depth: depth + 1, .skip)
+                try skipValue(depth: depth + 1)
             }
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input in an object") }
@@ -172,32 +276,34 @@ extension JSONParser {
         }
     }
 
-    /// Reads a member name and finds its node's place by comparing bytes (the length first); a
-    /// name with escapes is decoded. By place, not by node: handing a node back copied its tables.
-    private mutating func memberIndex(_ nodes: [JSONSlotLayout.Node], _ buckets: [Int16]) throws -> Int? {
+    /// Reads a member name and finds its node by comparing bytes (the length first): its index in
+    /// `view.nodes`, or -1. A name with escapes is decoded and compared as text.
+    private mutating func memberNode(_ view: JSONSlotLayout.View, _ level: JSONSlotLayout.Level) throws -> Int {
         let start = index + 1
         let scan = JSONStringScan.quoteBackslashOrControl(in: UnsafeRawBufferPointer(bytes), from: start)
+        let first = Int(level.first), end = first + Int(level.count)
         if scan < bytes.count, bytes[scan] == UInt8(ascii: "\"") {
             let length = scan - start
             index = scan + 1
+            @inline(__always) func same(_ i: Int) -> Bool {
+                let node = view.nodes[i]
+                return Int(node.keyLength) == length
+                    && (length == 0 || memcmp(view.keys + Int(node.keyStart), bytes.baseAddress! + start, length) == 0)
+            }
             if length > 0 {
-                let entry = buckets[JSONSlotLayout.bucket(length: length, first: bytes[start], last: bytes[scan - 1])]
-                if entry == 0 { return nil }
+                let entry = view.buckets[Int(level.buckets) + JSONSlotLayout.bucket(length: length, first: bytes[start], last: bytes[scan - 1])]
+                if entry == 0 { return -1 }
                 if entry > 0 {
-                    let i = Int(entry) - 1
-                    let same = nodes[i].key.count == length
-                        && nodes[i].key.withUnsafeBufferPointer { memcmp($0.baseAddress!, bytes.baseAddress! + start, length) == 0 }
-                    return same ? i : nil
+                    let i = first + Int(entry) - 1
+                    return same(i) ? i : -1
                 }
             }
-            for i in nodes.indices where nodes[i].key.count == length {
-                if length == 0 || nodes[i].key.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress! + start, length) == 0 }) {
-                    return i
-                }
-            }
-            return nil
+            for i in first..<end where same(i) { return i }
+            return -1
         }
         let key = try parseString()
-        return nodes.firstIndex { $0.keyText == key }
+        let texts = view.tables.takeUnretainedValue().keyTexts
+        for i in first..<end where texts[i] == key { return i }
+        return -1
     }
 }

@@ -72,6 +72,32 @@ import Testing
         }
     }
 
+    /// Members no slot reads are walked over by `skipValue`, which must accept and refuse what
+    /// `parseValue` in `.skip` mode does, with the same message at the same byte, and stop where
+    /// it stops: every file of the JSON test suite, and each cut short at every length up to 40.
+    @Test func walkingOverAValueChecksWhatSkippingItInTheParserChecks() throws {
+        var compared = 0, refused = 0
+        for name in JSONTestSuiteTests.files {
+            let whole = Array(JSONTestSuiteTests.contents(name))
+            for bytes in [whole] + (0..<min(whole.count, 40)).map({ Array(whole[..<$0]) }) {
+                func run(_ body: (inout JSONParser) throws -> Void) -> Result<Int, JSONParseError> {
+                    bytes.withUnsafeBytes { raw in
+                        JSONParser.parsing(raw) { parser in
+                            parser.skipWhitespace()
+                            do { try body(&parser); return .success(parser.index) } catch { return .failure(error as! JSONParseError) }
+                        }
+                    }
+                }
+                let walked = run { try $0.skipValue(depth: 0) }
+                let skipped = run { _ = try $0.parseValue(depth: 0, .skip) }
+                #expect(walked == skipped, "\(name), \(bytes.count) bytes")
+                compared += 1
+                if case .failure = walked { refused += 1 }
+            }
+        }
+        #expect(compared > 3_000 && refused > 1_000)
+    }
+
     @Test func brokenTextIsRefusedAsTheParserRefusesIt() {
         let layout = JSONSlotLayout(paths: [["id"]])
         for text in [#"{"id":"a""#, #"{"id":"a",}"#, #"{"skip":[1,]}"#, #"["id"]"#, #"{"id":"a"} x"#, #"{"skip":"\x"}"#] {
