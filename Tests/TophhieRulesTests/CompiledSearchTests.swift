@@ -20,7 +20,7 @@ import TophhieJSON
                         guard case .text(let pattern, let number) = matcher else { continue }
                         let text: String
                         switch pattern.shape {
-                        case .exact(let t), .prefix(let t), .suffix(let t), .contains(let t): text = t
+                        case .exact, .prefix, .suffix, .contains: text = pattern.literal
                         case .general: continue
                         }
                         values.append((condition.components, number.map { .int(Int64($0)) } ?? .string(text)))

@@ -12,6 +12,8 @@ struct EnginePlan: Sendable {
     let detections: [DetectionRule]
     /// Each detection's condition, held for matching (index as `detections`).
     let matchers: [DetectionMatcher]
+    /// `matchers` as the matching loop reads them (`Unretained`).
+    let matcherRefs: [Unretained<DetectionMatcher>]
     /// Each detection's metadata and options by reference (index as `detections`).
     let detectionRefs: [DetectionRuleRef]
     /// Each correlation's per-event parts by reference (index as `correlations`).
@@ -73,6 +75,7 @@ struct EnginePlan: Sendable {
         self.detections = detections
         let numbering = EntryNumbering()
         matchers = detections.map { DetectionMatcher($0.detection, numbering: numbering) }
+        matcherRefs = matchers.map(Unretained.init)
         detectionRefs = detections.map(DetectionRuleRef.init)
         correlationRefs = correlations.map(CorrelationRuleRef.init)
         self.correlations = correlations

@@ -26,11 +26,12 @@ extension Engine {
         // The matches gathered in one list kept for the whole batch, then copied at their size:
         // a list grown from empty for each event was made two or three times over.
         var found: [Int] = []
-        found.reserveCapacity(plan.matchers.count)
+        let matchers = plan.matcherRefs
+        found.reserveCapacity(matchers.count)
         return events.map { event in
             texts.next()
             found.removeAll(keepingCapacity: true)
-            for index in plan.matchers.indices where plan.matchers[index].matches(event, texts) {
+            for index in matchers.indices where matchers[index].with({ $0.matches(event, texts) }) {
                 found.append(index)
             }
             let matched = found.isEmpty ? [] : Array(found)

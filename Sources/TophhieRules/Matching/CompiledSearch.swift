@@ -14,8 +14,11 @@ final class CompiledSearch: Sendable {
     private let shape: Shape
     /// `allOf`: each entry with its number (`EntryNumbering`), or -1 when its answer is not shared.
     private let entries: [(plan: FieldMatchPlan, number: Int)]
+    /// `entries` as the loop reads them (`Unretained`); `entries` keeps the plans alive.
+    private let entryRefs: [(plan: Unretained<FieldMatchPlan>, number: Int)]
     /// `anyOf`: the alternatives.
     private let alternatives: [CompiledSearch]
+    private let alternativeRefs: [Unretained<CompiledSearch>]
     /// `keywords`: the search itself.
     private let keywords: SearchIdentifier?
 
@@ -38,6 +41,8 @@ final class CompiledSearch: Sendable {
         }
         self.entries = entries
         self.alternatives = alternatives
+        entryRefs = entries.map { (Unretained($0.plan), $0.number) }
+        alternativeRefs = alternatives.map(Unretained.init)
         self.keywords = keywords
     }
 
@@ -45,14 +50,21 @@ final class CompiledSearch: Sendable {
     func matches(_ event: any RuleEvent, _ texts: SlotTexts) -> Bool {
         switch shape {
         case .allOf:
-            for entry in entries {
-                let holds = entry.number < 0 ? entry.plan.matches(event, texts)
-                    : texts.entryResult(entry.number) { entry.plan.matches(event, texts) }
+            for entry in entryRefs {
+                let holds: Bool
+                if entry.number < 0 {
+                    holds = entry.plan.with { $0.matches(event, texts) }
+                } else if let known = texts.entryResult(entry.number) {
+                    holds = known
+                } else {
+                    holds = entry.plan.with { $0.matches(event, texts) }
+                    texts.record(holds, entry: entry.number)
+                }
                 if !holds { return false }
             }
             return true
         case .anyOf:
-            for alternative in alternatives where alternative.matches(event, texts) { return true }
+            for alternative in alternativeRefs where alternative.with({ $0.matches(event, texts) }) { return true }
             return false
         case .keywords:
             return keywords!.matches(event, texts)

@@ -6,6 +6,8 @@
 final class DetectionMatcher: Sendable {
     private let detection: Detection
     private let searches: [CompiledSearch]
+    /// `searches` as the loop reads them (`Unretained`).
+    private let searchRefs: [Unretained<CompiledSearch>]
     private let conditions: [Detection.Compiled]
     /// The one search the whole condition is (`condition: selection`, most rules): tested
     /// without walking the condition tree, whose walk copied its nodes for every event.
@@ -16,6 +18,7 @@ final class DetectionMatcher: Sendable {
     init(_ detection: Detection, numbering: EntryNumbering? = nil) {
         self.detection = detection
         searches = detection.ordered.map { CompiledSearch($0, numbering: numbering) }
+        searchRefs = searches.map(Unretained.init)
         conditions = detection.compiled
         if conditions.count == 1, case .search(let index) = conditions[0] { onlySearch = index } else { onlySearch = nil }
     }
@@ -24,7 +27,7 @@ final class DetectionMatcher: Sendable {
     /// - Parameter texts: the event's texts, shared by every rule matched against it
     ///   (`SlotTexts.next()` between events).
     func matches(_ event: any RuleEvent, _ texts: SlotTexts) -> Bool {
-        if let onlySearch { return searches[onlySearch].matches(event, texts) }
+        if let onlySearch { return searchRefs[onlySearch].with { $0.matches(event, texts) } }
         guard searches.count <= 64 else { return detection.matches(event) }
         var known: UInt64 = 0, results: UInt64 = 0
         for condition in conditions where evaluate(condition, event, texts, &known, &results) { return true }
@@ -34,7 +37,7 @@ final class DetectionMatcher: Sendable {
     private func search(_ i: Int, _ event: any RuleEvent, _ texts: SlotTexts, _ known: inout UInt64, _ results: inout UInt64) -> Bool {
         let bit: UInt64 = 1 << UInt64(i)
         if known & bit != 0 { return results & bit != 0 }
-        let result = searches[i].matches(event, texts)
+        let result = searchRefs[i].with { $0.matches(event, texts) }
         known |= bit
         if result { results |= bit }
         return result

@@ -134,7 +134,8 @@ public struct FieldCondition: Sendable, Hashable {
         guard matchers.count >= setThreshold, !requireAll, !negated, !cased else { return nil }
         var sets = ExactSets(texts: [], stringTexts: [], numbers: [])
         for matcher in matchers {
-            guard case .text(let pattern, let number) = matcher, case .exact(let text) = pattern.shape else { return nil }
+            guard case .text(let pattern, let number) = matcher, pattern.isExact else { return nil }
+            let text = pattern.literal
             sets.texts.insert(text)
             if let number { sets.numbers.insert(number) } else { sets.stringTexts.insert(text) }
         }

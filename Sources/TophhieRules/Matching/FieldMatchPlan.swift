@@ -19,16 +19,43 @@ final class FieldMatchPlan: Sendable, Hashable {
     /// is then answered by them alone, as the tests would answer it, without walking the tests.
     let exactNumbers: [Double]?
 
-    /// One of `matchers`, held where the loop reaches it without copying it.
+    /// `tests` as the loop reads them (`Unretained`).
+    private let testRefs: [Unretained<ValueTest>]
+
+    /// One of `matchers`, held where the loop reaches it without copying it. A text test's
+    /// pattern and number are stored apart from the matcher: binding them out of the enum for
+    /// each test copied the pattern (its pieces and text retained and released).
     private final class ValueTest: Sendable {
+        enum Kind: Sendable {
+            case exists(Bool)
+            case null
+            case text
+            /// Regex, CIDR, comparison, field reference: read from `matcher`.
+            case other
+        }
+
+        let kind: Kind
         let matcher: FieldCondition.ValueMatcher
-        init(_ matcher: FieldCondition.ValueMatcher) { self.matcher = matcher }
+        /// A text test's pattern (an empty one for other tests) and its value as a number.
+        let pattern: WildcardPattern
+        let number: Double?
+
+        init(_ matcher: FieldCondition.ValueMatcher) {
+            self.matcher = matcher
+            switch matcher {
+            case .exists(let wanted): (kind, pattern, number) = (.exists(wanted), WildcardPattern(sigma: ""), nil)
+            case .null: (kind, pattern, number) = (.null, WildcardPattern(sigma: ""), nil)
+            case .text(let pattern, let number): (kind, self.pattern, self.number) = (.text, pattern, number)
+            default: (kind, pattern, number) = (.other, WildcardPattern(sigma: ""), nil)
+            }
+        }
     }
 
     init(slot: FieldSlot, matchers: [FieldCondition.ValueMatcher], requireAll: Bool, negated: Bool, anyCased: Bool, exactSets: FieldCondition.ExactSets?) {
         self.slot = slot
         self.matchers = matchers
         self.tests = matchers.map(ValueTest.init)
+        testRefs = tests.map(Unretained.init)
         var numbers: [Double]? = negated || requireAll || matchers.isEmpty ? nil : []
         for matcher in matchers where numbers != nil {
             if case .text(let pattern, let number?) = matcher, pattern.isExact { numbers!.append(number) } else { numbers = nil }
@@ -97,60 +124,51 @@ final class FieldMatchPlan: Sendable, Hashable {
 
     /// `matchesEach` by walking the tests, without the shortcut for numbers.
     func matchesByTests(_ value: JSONValue?, _ event: any RuleEvent, _ texts: SlotTexts) -> Bool {
-        // The value's texts, lower-cased once for the event rather than once per pattern or per
-        // rule: a list of ten error codes folded the same string ten times.
-        let subject = Subject(value: value, slot: slot, folded: !anyCased, texts: texts)
+        // The value's texts are lower-cased once for the event rather than once per pattern or
+        // per rule (`SlotTexts`): a list of ten error codes folded the same string ten times.
         if negated {
             guard let value, !value.isNull else { return false }
-            for test in tests where match(test, value, subject, event) { return false }
+            for test in testRefs where test.with({ match($0, value, texts, event) }) { return false }
             return true
         }
         if requireAll {
-            for test in tests where !match(test, value, subject, event) { return false }
+            for test in testRefs where !test.with({ match($0, value, texts, event) }) { return false }
             return true
         }
-        for test in tests where match(test, value, subject, event) { return true }
+        for test in testRefs where test.with({ match($0, value, texts, event) }) { return true }
         return false
     }
 
-
-    /// An event value's texts, worked out on first use, once per event (`SlotTexts`).
-    private struct Subject {
-        let value: JSONValue?
-        let slot: FieldSlot
-        let folded: Bool
-        let shared: SlotTexts
-
-        init(value: JSONValue?, slot: FieldSlot, folded: Bool, texts: SlotTexts) {
-            self.value = value
-            self.slot = slot
-            self.folded = folded
-            shared = texts
-        }
-
-        /// The texts as the value offers them; lower-cased when no pattern is `cased`.
-        func texts() -> [String] {
-            guard let value else { return [] }
-            return shared.texts(value, slot: slot, fold: folded)
-        }
-    }
-
-    private func match(_ test: ValueTest, _ value: JSONValue?, _ subject: Subject, _ event: any RuleEvent) -> Bool {
-        switch test.matcher {
+    private func match(_ test: ValueTest, _ value: JSONValue?, _ texts: SlotTexts, _ event: any RuleEvent) -> Bool {
+        switch test.kind {
         case .exists(let wanted):
             return (value != nil) == wanted
         case .null:
-            return value == nil || value == .null
-        case .text(let pattern, let number):
+            return value?.isNull ?? true
+        case .text:
             guard let value else { return false }
-            if let number, let actual = FieldCondition.number(value) {
+            if let number = test.number, let actual = FieldCondition.number(value) {
                 if actual == number { return true }
                 // A number against an exact number: the texts cannot agree when the numbers differ.
-                if pattern.isExact, !value.isString { return false }
+                if test.pattern.isExact, !value.isString { return false }
             }
-            return subject.folded
-                ? subject.texts().contains { pattern.matches(folded: $0) }
-                : subject.texts().contains { pattern.matches($0) }
+            // Lower-cased when no pattern is `cased`.
+            let subjects = texts.texts(value, slot: slot, fold: !anyCased)
+            return anyCased
+                ? subjects.contains { test.pattern.matches($0) }
+                : subjects.contains { test.pattern.matches(folded: $0) }
+        case .other:
+            return matchOther(test.matcher, value, event)
+        }
+    }
+
+    /// The tests the matching loop does not meet for every event: regular expressions, CIDR
+    /// blocks, comparisons and field references.
+    private func matchOther(_ matcher: ValueMatcher, _ value: JSONValue?, _ event: any RuleEvent) -> Bool {
+        switch matcher {
+        case .exists, .null, .text:
+            // `ValueTest` gives these kinds of their own (`match`): never sent here.
+            return false
         case .regex(let regex):
             guard let value else { return false }
             return FieldCondition.texts(value).contains { regex.matches($0) }

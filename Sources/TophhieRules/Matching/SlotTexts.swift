@@ -31,19 +31,22 @@ final class SlotTexts {
         }
     }
 
-    /// The current event's answer for entry `number` (`EntryNumbering`): `test()`'s, worked
-    /// out the first time it is asked for this event.
-    func entryResult(_ number: Int, _ test: () -> Bool) -> Bool {
+    /// The current event's answer for entry `number` (`EntryNumbering`) when `record` gave it
+    /// one, else nil. Not a closure worked out on a miss: the closure's captures were retained.
+    @inline(__always) func entryResult(_ number: Int) -> Bool? {
+        guard number < entryStamps.count, entryStamps[number] == generation else { return nil }
+        return entryResults[number]
+    }
+
+    /// Remembers `result` as the current event's answer for entry `number`.
+    func record(_ result: Bool, entry number: Int) {
         if number >= entryStamps.count {
             let grow = number + 1 - entryStamps.count
             entryStamps += [UInt32](repeating: 0, count: grow)
             entryResults += [Bool](repeating: false, count: grow)
         }
-        if entryStamps[number] == generation { return entryResults[number] }
-        let result = test()
         entryResults[number] = result
         entryStamps[number] = generation
-        return result
     }
 
     /// `FieldCondition.texts(value)` for the value at `slot` of the current event, lower-cased

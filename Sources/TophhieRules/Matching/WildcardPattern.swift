@@ -10,18 +10,22 @@ public struct WildcardPattern: Sendable, Hashable {
         case anyOne
     }
 
+    /// What the pattern's pieces amount to, its text apart (`literal`): reading an enum's text
+    /// payload out for every test copied it (a retain and a release) for every event.
     enum Shape: Sendable, Hashable {
-        case exact(String)
-        case prefix(String)
-        case suffix(String)
-        case contains(String)
+        case exact
+        case prefix
+        case suffix
+        case contains
         case general
     }
 
     let pieces: [Piece]
     let shape: Shape
+    /// The text of an exact, prefix, suffix or contains shape; empty for a general one.
+    let literal: String
     /// Whether the pattern has no wildcard: only equal text matches.
-    var isExact: Bool { if case .exact = shape { return true }; return false }
+    var isExact: Bool { shape == .exact }
     public let caseSensitive: Bool
 
     /// Compiles `text` (already unquoted YAML) with Sigma's wildcard and escape rules.
@@ -59,21 +63,22 @@ public struct WildcardPattern: Sendable, Hashable {
         flush()
         self.pieces = pieces
         func string(_ scalars: [Unicode.Scalar]) -> String { String(String.UnicodeScalarView(scalars)) }
+        var shape = Shape.general, shapeText = ""
         switch pieces.count {
         case 0:
-            shape = .exact("")
+            shape = .exact
         case 1:
-            if case .literal(let l) = pieces[0] { shape = .exact(string(l)) } else { shape = .general }
+            if case .literal(let l) = pieces[0] { shape = .exact; shapeText = string(l) }
         case 2:
-            if case .literal(let l) = pieces[0], pieces[1] == .anyRun { shape = .prefix(string(l)) }
-            else if case .literal(let l) = pieces[1], pieces[0] == .anyRun { shape = .suffix(string(l)) }
-            else { shape = .general }
+            if case .literal(let l) = pieces[0], pieces[1] == .anyRun { shape = .prefix; shapeText = string(l) }
+            else if case .literal(let l) = pieces[1], pieces[0] == .anyRun { shape = .suffix; shapeText = string(l) }
         case 3:
-            if case .literal(let l) = pieces[1], pieces[0] == .anyRun, pieces[2] == .anyRun { shape = .contains(string(l)) }
-            else { shape = .general }
+            if case .literal(let l) = pieces[1], pieces[0] == .anyRun, pieces[2] == .anyRun { shape = .contains; shapeText = string(l) }
         default:
-            shape = .general
+            break
         }
+        self.shape = shape
+        self.literal = shapeText
     }
 
     /// Whether the whole of `subject` matches.
@@ -87,12 +92,12 @@ public struct WildcardPattern: Sendable, Hashable {
     public func matches(folded: String) -> Bool {
         switch shape {
         // UTF-8 is self-synchronising: byte comparisons agree with scalar comparisons.
-        case .exact(let s): return UTF8Bytes.same(folded, s)
-        case .prefix(let s): return UTF8Bytes.hasPrefix(folded, s)
-        case .suffix(let s): return UTF8Bytes.hasSuffix(folded, s)
+        case .exact: return UTF8Bytes.same(folded, literal)
+        case .prefix: return UTF8Bytes.hasPrefix(folded, literal)
+        case .suffix: return UTF8Bytes.hasSuffix(folded, literal)
         // Bytes, not String.contains (grapheme clusters): combining marks behave as in the
         // general matcher.
-        case .contains(let s): return UTF8Bytes.contains(folded, s)
+        case .contains: return UTF8Bytes.contains(folded, literal)
         case .general: return generalMatch(Array(folded.unicodeScalars))
         }
     }
