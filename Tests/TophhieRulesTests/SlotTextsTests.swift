@@ -62,3 +62,24 @@ import TophhieJSON
         #expect(DetectionMatches(rules: set).matches([event]).map(\.ruleID) == ["one"])
     }
 }
+
+/// `SlotEvent.text(slot:)` hands a slot's string over without copying the value first; it must
+/// give what `field(slot:)?.scalarText` gives for every kind of value, and for absent fields.
+@Suite struct SlotEventTextTests {
+    @Test func aSlotsTextIsItsValuesScalarText() throws {
+        let names = ["s", "long", "i", "d", "t", "f", "n", "a", "o", "empty", "absent"]
+        let layout = EventLayout(slots: names.map { FieldSlot.intern(["v", $0]) } + [FieldSlot.intern(["unread"])])
+        let text = #"{"id":"x","createdDateTime":"2024-05-01T10:00:00Z","v":{"s":"Leeds","long":"a sign-in's long value past fifteen bytes","i":50126,"d":47.68050003051758,"t":true,"f":false,"n":null,"a":["x"],"o":{"k":1},"empty":""}}"#
+        let event = try layout.event(Array(text.utf8))
+        var texts = 0
+        for name in names + ["never interned"] {
+            let slot = FieldSlot.intern(["v", name])
+            #expect(event.text(slot: slot) == event.field(slot: slot)?.scalarText, "\(name)")
+            if event.text(slot: slot) != nil { texts += 1 }
+        }
+        #expect(texts == 7, "string, long string, integer, fraction, true, false and the empty string have texts")
+        #expect(event.text(slot: FieldSlot.intern(["unread"])) == nil)
+        #expect(event.text(slot: FieldSlot.intern(["v", "long"])) == "a sign-in's long value past fifteen bytes")
+        #expect(event.text(slot: FieldSlot.intern(["v", "i"])) == "50126")
+    }
+}

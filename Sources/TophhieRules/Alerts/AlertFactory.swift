@@ -46,7 +46,7 @@ enum AlertFactory {
     /// `alertEvent(_:)`, its location and device lines taken from the memos when their parts
     /// were joined lately.
     static func alertEvent(_ event: any RuleEvent, places: inout JoinedTextMemo?, devices: inout JoinedTextMemo?) -> AlertEvent {
-        func text(_ i: Int) -> String? { event.field(slot: slots[i])?.scalarText }
+        func text(_ i: Int) -> String? { event.text(slot: slots[i]) }
         let errorCode: Int64?
         switch event.field(slot: slots[0]) {
         case .int(let i)?: errorCode = i

@@ -12,6 +12,7 @@ extension EngineRun {
     ///   An alerting event under `alert-on` is checked but teaches nothing: a stranger's
     ///   password attempts must not make their country known.
     mutating func observeFirstSeen(_ c: Int, event: any RuleEvent, alerting: Bool) {
+        let plan = self.plan  // one reference for the call (`ingest`)
         let rule = plan.correlationRefs[c]
         guard let settings = rule.firstSeen else { return }
         guard let group = EventGroup(event, slots: plan.groupSlots[c], keys: &groupKeys) else { return }
@@ -19,13 +20,12 @@ extension EngineRun {
         var value = ""
         var first = true
         for slot in plan.firstSeenFieldSlots[c] {
-            guard let text = event.field(slot: slot)?.scalarText, !text.isEmpty else { return }
+            guard let text = event.text(slot: slot), !text.isEmpty else { return }
             let part = settings.ignoreVersions ? versionless.value(text, EngineRun.withoutVersions) : text
             if first { value = part } else { value.append(" / "); value.append(part) }
             first = false
         }
         let valueKey = EngineRun.foldedShort(value) ?? folded.value(value) { $0.lowercased() }
-        let groupKey = group.key
         let teaches = !settings.alertOnSome || !alerting
         // An update of a sign-in already counted is the same sign-in.
         let counts = updated.isEmpty || !updated.contains(event.eventID)
@@ -46,11 +46,11 @@ extension EngineRun {
         }
         if alerts {
             guard case .firstSeen(let spec) = rule.kind else { return }
-            let shown = zip(rule.groupBy, group.values).map { AlertGroupValue(field: $0, value: $1) }
+            let shown = zip(rule.groupBy, EventGroup.values(of: event, slots: plan.groupSlots[c])).map { AlertGroupValue(field: $0, value: $1) }
             let alertEvent = AlertFactory.alertEvent(event)
             let summary = "first \(spec.fields.joined(separator: " + ")) '\(value)'"
             emit(metadata: rule.metadata, options: rule.options, defaultSuppress: 0,
-                 group: shown, groupKey: groupKey + "\u{1F}" + valueKey, events: [alertEvent], eventCount: 1,
+                 group: shown, groupKey: group.key + "\u{1F}" + valueKey, events: [alertEvent], eventCount: 1,
                  windowClose: event.eventTime, summary: summary)
         }
     }

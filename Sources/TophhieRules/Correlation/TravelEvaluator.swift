@@ -12,13 +12,13 @@ extension EngineRun {
     /// One located sign-in of a rule travel correlation `c` references, against the group's
     /// other places within the timespan.
     mutating func observeTravel(_ c: Int, event: any RuleEvent) {
+        let plan = self.plan  // one reference for the call (`ingest`)
         let rule = plan.correlationRefs[c]
         guard case .impossibleTravel(let spec) = rule.kind,
               let latitude = event.field(slot: EngineRun.latitudeSlot)?.doubleValue,
               let longitude = event.field(slot: EngineRun.longitudeSlot)?.doubleValue,
               (-90...90).contains(latitude), (-180...180).contains(longitude) else { return }
         guard let group = EventGroup(event, slots: plan.groupSlots[c], keys: &groupKeys) else { return }
-        let groupKey = group.key
         let ruleKey = rule.metadata.id
         let alertEvent = AlertFactory.alertEvent(event, places: &placeLines, devices: &deviceLines)
         // The new place's parts, not a place: it is made once, at the end, and moved into the
@@ -126,7 +126,7 @@ extension EngineRun {
             let subjects = [makeHere(), best.place].filter { !EngineRun.isFamiliar(familiarPlaces[EngineRun.placeKey($0)], before: pairDay, spec: spec) }
             // A later sign-in at home that pairs with the same far-away one is the same story.
             let alreadyTold = !subjects.isEmpty && subjects.allSatisfy { state.findings?[$0.id]?.contains(ruleKey) == true }
-            if !alreadyTold { tellTravel(rule, group: group, groupKey: groupKey, here: alertEvent, hereLabel: hereLabel, best: best, subjects: subjects) }
+            if !alreadyTold { tellTravel(rule, groupValues: EventGroup.values(of: event, slots: plan.groupSlots[c]), groupKey: group.key, here: alertEvent, hereLabel: hereLabel, best: best, subjects: subjects) }
         }
         let today = EngineRun.day(hereTime)
         if let hereIndex {
@@ -144,13 +144,13 @@ extension EngineRun {
     }
 
     /// The alert of a travel pair: the nearest such sign-in in time to this one.
-    private mutating func tellTravel(_ rule: CorrelationRuleRef, group: EventGroup, groupKey: String, here alertEvent: AlertEvent,
+    private mutating func tellTravel(_ rule: CorrelationRuleRef, groupValues: [String], groupKey: String, here alertEvent: AlertEvent,
                                      hereLabel: String, best: (place: EngineState.Place, distance: Double, speed: Double), subjects: [EngineState.Place]) {
         let ruleKey = rule.metadata.id
         let other = best.place
         let otherEvent = other.detail
         let pair = [otherEvent, alertEvent].sorted { ($0.time, $0.id) < ($1.time, $1.id) }
-        let shown = zip(rule.groupBy, group.values).map { AlertGroupValue(field: $0, value: $1) }
+        let shown = zip(rule.groupBy, groupValues).map { AlertGroupValue(field: $0, value: $1) }
         let from = pair[0].id == other.id ? other.label : hereLabel
         let to = pair[0].id == other.id ? hereLabel : other.label
         let gap = abs(alertEvent.time.timeIntervalSince(other.time))

@@ -200,6 +200,9 @@ struct EngineRun {
     /// it replaces its earlier version in every window and place and is matched again. What it
     /// already alerted on stays alerted once (`findings`, episodes); what it now satisfies fires.
     mutating func ingest(ordered: [PreparedEvent]) {
+        // Read through one reference for the batch: through `self`, which the loop changes, each
+        // of the plan's tables was retained and released at every read.
+        let plan = self.plan
         var added: [EngineState.StoredEvent] = []
         // Updated in this batch: their earlier versions leave the stored events before this
         // batch's versions join them.
@@ -250,7 +253,7 @@ struct EngineRun {
                 observeTravel(c, event: event)
             }
             if !windowsClosed && matched.contains(where: { plan.isFedDetection[$0] }) {
-                let texts = plan.keptSlots.map { event.field(slot: $0.slot)?.scalarText }
+                let texts = plan.keptSlots.map { event.text(slot: $0.slot) }
                 added.append(EngineState.StoredEvent(
                     id: id, time: event.eventTime,
                     rules: fedRules(matched),
@@ -379,7 +382,7 @@ struct EngineRun {
         var group: [AlertGroupValue] = []
         var keyParts: [String] = []
         for (name, slot) in plan.singleGroups[index] {
-            let text = event.field(slot: slot)?.scalarText ?? ""
+            let text = event.text(slot: slot) ?? ""
             keyParts.append(text.lowercased())
             if !text.isEmpty { group.append(AlertGroupValue(field: name, value: text)) }
         }

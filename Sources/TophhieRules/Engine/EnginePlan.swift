@@ -2,7 +2,7 @@ import Foundation
 
 /// What the engine works out once from a rule set: references resolved, evaluation order, which
 /// rules alert on their own, and which fields to keep from each event.
-struct EnginePlan: Sendable {
+final class EnginePlan: Sendable {
     /// A referenced rule: a detection (index into `detections`) or a correlation.
     enum Reference: Sendable, Hashable {
         case detection(Int)

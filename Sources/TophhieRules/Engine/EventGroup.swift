@@ -1,39 +1,34 @@
-/// One event's values under a correlation's `group-by`, and their key.
+/// One event's key under a correlation's `group-by`, with its hash.
 ///
-/// A group of one field (the pack's `userId`) keeps its value without an array: first-seen and
-/// travel read a group for every event and rule, and gathering one value in an array each time
-/// was about a third of the arrays the engine thread freed on many people's sign-ins.
+/// Only the key is kept: first-seen and travel read a group for every event and rule, and the
+/// values themselves are wanted only by an alert (`values(of:slots:)` reads them again). Keeping
+/// them (a copy of each text, an array for several) cost retains and releases on every event.
 struct EventGroup {
     /// The key with its hash, for the run's tables.
     let hashed: HashedText
     /// The key's text, as alerts and the state name the group.
     var key: String { hashed.text }
-    private let only: String
-    private let many: [String]?
-
-    /// The values in the order of `group-by`.
-    var values: [String] { many ?? [only] }
 
     /// `event`'s group under `slots`, keyed through `keys`; nil when a value is missing or empty.
     /// (Inlined: called, it cost its two callers 1.2% more of the engine's instructions.)
     @inline(__always) init?(_ event: any RuleEvent, slots: [FieldSlot], keys: inout GroupKeyCache) {
         if slots.count == 1 {
-            guard let text = event.field(slot: slots[0])?.scalarText, !text.isEmpty else { return nil }
-            only = text
-            many = nil
-            // The cache works the key out (or keeps the last), then gives it with its hash.
-            _ = keys.key(only: text)
-            hashed = keys.hashed()
+            guard let text = event.text(slot: slots[0]), !text.isEmpty else { return nil }
+            // The cache works the key out (or keeps the last) and gives it with its hash.
+            hashed = keys.hashed(only: text)
             return
         }
         var values: [String] = []
         for slot in slots {
-            guard let text = event.field(slot: slot)?.scalarText, !text.isEmpty else { return nil }
+            guard let text = event.text(slot: slot), !text.isEmpty else { return nil }
             values.append(text)
         }
-        only = ""
-        many = values
         _ = keys.key(values)
         hashed = keys.hashed()
+    }
+
+    /// The values of a group made from `event` under `slots`, in the order of `group-by`.
+    static func values(of event: any RuleEvent, slots: [FieldSlot]) -> [String] {
+        slots.map { event.text(slot: $0) ?? "" }
     }
 }

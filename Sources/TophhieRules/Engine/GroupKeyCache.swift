@@ -34,12 +34,23 @@ struct GroupKeyCache {
 
     /// `EngineRun.groupKey([value])`, for a group of one field, without an array to call it.
     mutating func key(only value: String) -> String {
-        if values.count == 1, UTF8Bytes.same(value, values[0]) { return key }
+        keep(only: value)
+        return key
+    }
+
+    /// `key(only:)` with its hash, for a group of one field.
+    mutating func hashed(only value: String) -> HashedText {
+        keep(only: value)
+        return hashed()
+    }
+
+    /// Makes `value`'s key the last one, unless it already is.
+    private mutating func keep(only value: String) {
+        if values.count == 1, UTF8Bytes.same(value, values[0]) { return }
         // Refilled in place: the last array is reused rather than a new one made per event.
         values.removeAll(keepingCapacity: true)
         values.append(value)
         key = EngineRun.folded(value)
         hashedKey = nil
-        return key
     }
 }

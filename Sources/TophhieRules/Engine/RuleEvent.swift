@@ -15,6 +15,9 @@ public protocol RuleEvent: Sendable {
     func field(at components: [String]) -> JSONValue?
     /// The value at an interned path: what the engine and compiled rules call.
     func field(slot: FieldSlot) -> JSONValue?
+    /// `field(slot:)?.scalarText`: what groups, baselines and kept values read. An event that
+    /// holds its values can hand the text over without copying the value around it first.
+    func text(slot: FieldSlot) -> String?
     /// Every string in the event, for Sigma keyword searches that look at the whole record.
     func searchableTexts() -> [String]
     /// A hash of the event's content: when Graph re-publishes the id with other content, the
@@ -26,6 +29,7 @@ extension RuleEvent {
     public var revision: String? { nil }
     public func field(at components: [String]) -> JSONValue? { field(components.joined(separator: ".")) }
     public func field(slot: FieldSlot) -> JSONValue? { field(at: slot.components) }
+    public func text(slot: FieldSlot) -> String? { field(slot: slot)?.scalarText }
     public func searchableTexts() -> [String] { [] }
 }
 

@@ -14,6 +14,16 @@ public struct SlotEvent: RuleEvent {
         return local >= 0 ? values[local] : nil
     }
 
+    /// `field(slot:)?.scalarText`, a string taken straight from its slot: the engine reads about
+    /// twenty texts a sign-in, and copying the value out before taking its text retained and
+    /// released each twice.
+    public func text(slot: FieldSlot) -> String? {
+        let local = slot.index < layout.local.count ? layout.local[slot.index] : -1
+        guard local >= 0 else { return nil }
+        if case .string(let text)? = values[local] { return text }
+        return values[local]?.scalarText
+    }
+
     public func field(at components: [String]) -> JSONValue? {
         FieldSlot.existing(components).flatMap { field(slot: $0) }
     }
