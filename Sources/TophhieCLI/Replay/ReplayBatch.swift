@@ -46,9 +46,11 @@ enum ReplayBatch {
         let bytes = try file.read(at: run.start, count: run.end - run.start)
         let changed = SignInEventError("the file changed while it was read (the sign-ins from byte \(run.start) are not what they were)")
         guard bytes.count == run.end - run.start else { throw changed }
-        var found: [(event: any RuleEvent, offset: Int)] = []
-        found.reserveCapacity(max(0, run.count))
         if let slots = engine.eventLayout {
+            // Held as slot events until they are in order: sorting existentials swapped boxes
+            // that were shared for the moment, and each was copied (an allocation a sign-in).
+            var found: [(event: SlotEvent, offset: Int)] = []
+            found.reserveCapacity(max(0, run.count))
             // Record after record from the run's first byte, each parse ending at its record's
             // closing brace: splitting the run again first was a tenth of the reading thread.
             try bytes.withUnsafeBytes { raw in
@@ -73,9 +75,10 @@ enum ReplayBatch {
                 }
             }
             guard run.count < 0 || found.count == run.count else { throw changed }
-            found.sort { ($0.event.eventTime, $0.event.eventID, $0.offset) < ($1.event.eventTime, $1.event.eventID, $1.offset) }
-            return found.map(\.event)
+            return ReplayBatch.inEngineOrder(found).map { $0.event }
         }
+        var found: [(event: any RuleEvent, offset: Int)] = []
+        found.reserveCapacity(max(0, run.count))
         var splitter = JSONElementSplitter(layout: layout)
         // Records between their first and last byte: an array's elements once bracketed, or lines.
         let record: (Int, UnsafeRawBufferPointer) throws -> Void = { offset, record in
@@ -95,6 +98,27 @@ enum ReplayBatch {
         guard run.count < 0 || found.count == run.count else { throw changed }
         found.sort { ($0.event.eventTime, $0.event.eventID, $0.offset) < ($1.event.eventTime, $1.event.eventID, $1.offset) }
         return found.map(\.event)
+    }
+
+    /// Sign-ins in the engine's order (time, id, place in the file). A run of a file in time
+    /// order is already in it, or in its reverse (Graph's pages are newest first): those are
+    /// checked and kept or turned round rather than sorted.
+    static func inEngineOrder(_ found: [(event: SlotEvent, offset: Int)]) -> [(event: SlotEvent, offset: Int)] {
+        func before(_ a: (event: SlotEvent, offset: Int), _ b: (event: SlotEvent, offset: Int)) -> Bool {
+            if a.event.eventTime != b.event.eventTime { return a.event.eventTime < b.event.eventTime }
+            if a.event.eventID != b.event.eventID { return a.event.eventID < b.event.eventID }
+            return a.offset < b.offset
+        }
+        if found.count < 2 { return found }
+        var ascending = true, descending = true
+        for i in 1..<found.count {
+            if ascending, !before(found[i - 1], found[i]) { ascending = false }
+            if descending, !before(found[i], found[i - 1]) { descending = false }
+            if !ascending && !descending { break }
+        }
+        if ascending { return found }
+        if descending { return found.reversed() }
+        return found.sorted(by: before)
     }
 
     /// One record as the engine reads it: into its slots when its rules name their fields, else
