@@ -100,7 +100,8 @@ public struct JSONSlotLayout: Sendable {
         var nodes: [Node] = [], keys: [UInt8] = [], buckets: [Int16] = [], below: [Int32] = []
         var relatives: [[(components: [String], slot: Int)]] = []
         var keyTexts: [String] = []
-        // Levels are laid out breadth first: each level's nodes side by side.
+        // Each level's nodes side by side (the walk reads a level's names in one run), a node's
+        // children as a level of their own after its level.
         func lay(_ level: [TreeNode]) -> Level {
             let laid = Level(first: Int32(nodes.count), count: Int32(level.count), buckets: Int32(buckets.count))
             buckets += JSONSlotLayout.buckets(for: level.map(\.key))

@@ -2,6 +2,9 @@ import Foundation
 
 /// What the engine works out once from a rule set: references resolved, evaluation order, which
 /// rules alert on their own, and which fields to keep from each event.
+///
+/// A class: the run's hot paths read it through one local reference (`let plan = self.plan`),
+/// where a struct inside the mutating run had each table it read retained and released.
 final class EnginePlan: Sendable {
     /// A referenced rule: a detection (index into `detections`) or a correlation.
     enum Reference: Sendable, Hashable {

@@ -40,13 +40,16 @@ final class FieldMatchPlan: Sendable, Hashable {
         let pattern: WildcardPattern
         let number: Double?
 
+        /// The pattern of a test that has none.
+        private static let noPattern = WildcardPattern(sigma: "")
+
         init(_ matcher: FieldCondition.ValueMatcher) {
             self.matcher = matcher
             switch matcher {
-            case .exists(let wanted): (kind, pattern, number) = (.exists(wanted), WildcardPattern(sigma: ""), nil)
-            case .null: (kind, pattern, number) = (.null, WildcardPattern(sigma: ""), nil)
+            case .exists(let wanted): (kind, pattern, number) = (.exists(wanted), ValueTest.noPattern, nil)
+            case .null: (kind, pattern, number) = (.null, ValueTest.noPattern, nil)
             case .text(let pattern, let number): (kind, self.pattern, self.number) = (.text, pattern, number)
-            default: (kind, pattern, number) = (.other, WildcardPattern(sigma: ""), nil)
+            default: (kind, pattern, number) = (.other, ValueTest.noPattern, nil)
             }
         }
     }
