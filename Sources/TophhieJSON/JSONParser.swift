@@ -92,6 +92,39 @@ struct JSONParser {
         }
     }
 
+    /// Steps to a member's name: its opening quote, after any whitespace.
+    @inline(__always) mutating func memberName() throws {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a member name in quotes") }
+    }
+
+    /// Steps over the colon after a member's name, and the whitespace around it.
+    @inline(__always) mutating func colon() throws {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after a member name") }
+        index += 1
+        skipWhitespace()
+    }
+
+    /// Steps past what follows an object's member: true after a comma (another member follows),
+    /// false after the closing brace.
+    @inline(__always) mutating func anotherMember() throws -> Bool {
+        skipWhitespace()
+        guard index < bytes.count else { throw error("unexpected end of input in an object") }
+        if bytes[index] == UInt8(ascii: ",") { index += 1; return true }
+        if bytes[index] == UInt8(ascii: "}") { index += 1; return false }
+        throw error("expected ',' or '}' in an object")
+    }
+
+    /// Steps past what follows an array's element: true after a comma, false after the bracket.
+    @inline(__always) mutating func anotherElement() throws -> Bool {
+        skipWhitespace()
+        guard index < bytes.count else { throw error("unexpected end of input in an array") }
+        if bytes[index] == UInt8(ascii: ",") { index += 1; return true }
+        if bytes[index] == UInt8(ascii: "]") { index += 1; return false }
+        throw error("expected ',' or ']' in an array")
+    }
+
     /// Walks over one value as `parseValue` does in `.skip` mode (the same checks and errors),
     /// without handing a value back: most of a record's members are walked over.
     mutating func skipValue(depth: Int) throws {
@@ -102,34 +135,20 @@ struct JSONParser {
             index += 1
             skipWhitespace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return }
-            while true {
-                skipWhitespace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a member name in quotes") }
+            repeat {
+                try memberName()
                 try skipString()
-                skipWhitespace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after a member name") }
-                index += 1
-                skipWhitespace()
+                try colon()
                 try skipValue(depth: depth + 1)
-                skipWhitespace()
-                guard index < bytes.count else { throw error("unexpected end of input in an object") }
-                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                if bytes[index] == UInt8(ascii: "}") { index += 1; return }
-                throw error("expected ',' or '}' in an object")
-            }
+            } while try anotherMember()
         case UInt8(ascii: "["):
             index += 1
             skipWhitespace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return }
-            while true {
+            repeat {
                 skipWhitespace()
                 try skipValue(depth: depth + 1)
-                skipWhitespace()
-                guard index < bytes.count else { throw error("unexpected end of input in an array") }
-                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                if bytes[index] == UInt8(ascii: "]") { index += 1; return }
-                throw error("expected ',' or ']' in an array")
-            }
+            } while try anotherElement()
         case UInt8(ascii: "\""): try skipString()
         case UInt8(ascii: "t"): try literal("true")
         case UInt8(ascii: "f"): try literal("false")
@@ -161,24 +180,16 @@ struct JSONParser {
         var members: [String: JSONValue] = [:]
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
-        while true {
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a member name in quotes") }
+        repeat {
+            try memberName()
             let key: String
             if case .skip = mode { try skipString(); key = "" } else { key = try parseString() }
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after a member name") }
-            index += 1
-            skipWhitespace()
+            try colon()
             let memberMode = mode.member(key)
             let value = try parseValue(depth: depth + 1, memberMode)
             if case .skip = memberMode {} else { members[key] = value }
-            skipWhitespace()
-            guard index < bytes.count else { throw error("unexpected end of input in an object") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
-            throw error("expected ',' or '}' in an object")
-        }
+        } while try anotherMember()
+        return .object(members)
     }
 
     /// An array; under a projection the same node applies to every element.
@@ -187,16 +198,12 @@ struct JSONParser {
         var items: [JSONValue] = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
-        while true {
+        repeat {
             skipWhitespace()
             let item = try parseValue(depth: depth + 1, mode)
             if case .skip = mode {} else { items.append(item) }
-            skipWhitespace()
-            guard index < bytes.count else { throw error("unexpected end of input in an array") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
-            throw error("expected ',' or ']' in an array")
-        }
+        } while try anotherElement()
+        return .array(items)
     }
 
     mutating func skipString() throws {

@@ -241,14 +241,10 @@ extension JSONParser {
         index += 1
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return }
-        while true {
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a member name in quotes") }
+        repeat {
+            try memberName()
             let found = try memberNode(view, level)
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after a member name") }
-            index += 1
-            skipWhitespace()
+            try colon()
             if found >= 0 {
                 let node = view.nodes[found]
                 // A key met again replaces what it held, as in the parsed object.
@@ -269,12 +265,7 @@ extension JSONParser {
             } else {
                 try skipValue(depth: depth + 1)
             }
-            skipWhitespace()
-            guard index < bytes.count else { throw error("unexpected end of input in an object") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; return }
-            throw error("expected ',' or '}' in an object")
-        }
+        } while try anotherMember()
     }
 
     /// Reads a member name and finds its node by comparing bytes (the length first): its index in
