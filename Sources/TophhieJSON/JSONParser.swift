@@ -106,23 +106,17 @@ struct JSONParser {
         skipWhitespace()
     }
 
-    /// Steps past what follows an object's member: true after a comma (another member follows),
-    /// false after the closing brace.
-    @inline(__always) mutating func anotherMember() throws -> Bool {
+    /// Steps past what follows an object's member or an array's element: true after a comma
+    /// (another follows), false after `close` (`}` or `]`).
+    @inline(__always) mutating func another(_ close: UInt8) throws -> Bool {
         skipWhitespace()
-        guard index < bytes.count else { throw error("unexpected end of input in an object") }
-        if bytes[index] == UInt8(ascii: ",") { index += 1; return true }
-        if bytes[index] == UInt8(ascii: "}") { index += 1; return false }
-        throw error("expected ',' or '}' in an object")
-    }
-
-    /// Steps past what follows an array's element: true after a comma, false after the bracket.
-    @inline(__always) mutating func anotherElement() throws -> Bool {
-        skipWhitespace()
-        guard index < bytes.count else { throw error("unexpected end of input in an array") }
-        if bytes[index] == UInt8(ascii: ",") { index += 1; return true }
-        if bytes[index] == UInt8(ascii: "]") { index += 1; return false }
-        throw error("expected ',' or ']' in an array")
+        if index < bytes.count {
+            if bytes[index] == UInt8(ascii: ",") { index += 1; return true }
+            if bytes[index] == close { index += 1; return false }
+        }
+        let container = close == UInt8(ascii: "}") ? "an object" : "an array"
+        guard index < bytes.count else { throw error("unexpected end of input in \(container)") }
+        throw error("expected ',' or '\(Character(Unicode.Scalar(close)))' in \(container)")
     }
 
     /// Walks over one value as `parseValue` does in `.skip` mode (the same checks and errors),
@@ -140,7 +134,7 @@ struct JSONParser {
                 try skipString()
                 try colon()
                 try skipValue(depth: depth + 1)
-            } while try anotherMember()
+            } while try another(UInt8(ascii: "}"))
         case UInt8(ascii: "["):
             index += 1
             skipWhitespace()
@@ -148,7 +142,7 @@ struct JSONParser {
             repeat {
                 skipWhitespace()
                 try skipValue(depth: depth + 1)
-            } while try anotherElement()
+            } while try another(UInt8(ascii: "]"))
         case UInt8(ascii: "\""): try skipString()
         case UInt8(ascii: "t"): try literal("true")
         case UInt8(ascii: "f"): try literal("false")
@@ -188,7 +182,7 @@ struct JSONParser {
             let memberMode = mode.member(key)
             let value = try parseValue(depth: depth + 1, memberMode)
             if case .skip = memberMode {} else { members[key] = value }
-        } while try anotherMember()
+        } while try another(UInt8(ascii: "}"))
         return .object(members)
     }
 
@@ -202,7 +196,7 @@ struct JSONParser {
             skipWhitespace()
             let item = try parseValue(depth: depth + 1, mode)
             if case .skip = mode {} else { items.append(item) }
-        } while try anotherElement()
+        } while try another(UInt8(ascii: "]"))
         return .array(items)
     }
 

@@ -265,7 +265,7 @@ extension JSONParser {
             } else {
                 try skipValue(depth: depth + 1)
             }
-        } while try anotherMember()
+        } while try another(UInt8(ascii: "}"))
     }
 
     /// Reads a member name and finds its node by comparing bytes (the length first): its index in
