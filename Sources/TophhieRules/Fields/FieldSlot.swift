@@ -5,11 +5,22 @@ import Foundation
 ///
 /// Slots are process-wide and only ever added (a few hundred at most: every path any loaded
 /// rule names); numbering depends on load order, which nothing outside this process sees.
-public struct FieldSlot: Sendable, Hashable {
+///
+/// Plain data to copy: the components are reached through a reference the table keeps for the
+/// life of the process, not counted. With the components' array in the value, every copy of a
+/// slot (out of a rule's lists, for every event and rule) retained and released it.
+public struct FieldSlot: @unchecked Sendable, Hashable {
     /// The slot's number, dense from 0.
     public let index: Int
+    private unowned(unsafe) let path: FieldSlotTable.Path
+
     /// The path's components (`["status", "errorCode"]`), for events that are not read by slot.
-    public let components: [String]
+    public var components: [String] { path.components }
+
+    fileprivate init(index: Int, path: FieldSlotTable.Path) {
+        self.index = index
+        self.path = path
+    }
 
     public static func == (a: FieldSlot, b: FieldSlot) -> Bool { a.index == b.index }
     public func hash(into hasher: inout Hasher) { hasher.combine(index) }
@@ -28,15 +39,25 @@ public struct FieldSlot: Sendable, Hashable {
 
 /// The interning table behind `FieldSlot`: written at rule load, under a lock.
 final class FieldSlotTable: @unchecked Sendable {
+    /// A slot's components, kept by the table for the life of the process (slots are never
+    /// removed), so slots refer to it without counting.
+    final class Path: Sendable {
+        let components: [String]
+        init(_ components: [String]) { self.components = components }
+    }
+
     static let shared = FieldSlotTable()
     private let lock = NSLock()
     private var slots: [[String]: FieldSlot] = [:]
+    private var paths: [Path] = []
 
     func intern(_ components: [String]) -> FieldSlot {
         lock.lock()
         defer { lock.unlock() }
         if let slot = slots[components] { return slot }
-        let slot = FieldSlot(index: slots.count, components: components)
+        let path = Path(components)
+        paths.append(path)
+        let slot = FieldSlot(index: slots.count, path: path)
         slots[components] = slot
         return slot
     }
