@@ -53,4 +53,23 @@ import TophhieJSON
         #expect(seen.sorted() == ["a"])
         #expect(IDTable<Int>().isEmpty && !table.isEmpty)
     }
+
+    /// A table hashes a key from the hash it carries (`_rawHashValue(seed:)`): every key must be
+    /// found again, under its own value, and a text equal to it as Swift compares strings finds
+    /// it too, in tables grown, shrunk and copied.
+    @Test func keysAreFoundByTheHashTheyCarry() {
+        var table: [HashedText: Int] = [:]
+        let ids = (0..<20_000).map { "\($0)-\(String(repeating: "x", count: $0 % 40))" }
+        for (n, id) in ids.enumerated() { table[HashedText(id)] = n }
+        #expect(table.count == ids.count)
+        for (n, id) in ids.enumerated() where table[HashedText(id)] != n { Issue.record("\(id) lost"); break }
+        for id in ids.prefix(15_000) { table.removeValue(forKey: HashedText(id)) }
+        let copy = table.filter { _ in true }
+        #expect(copy.count == 5_000 && table.count == 5_000)
+        for (n, id) in ids.enumerated().dropFirst(15_000) where copy[HashedText(id)] != n { Issue.record("\(id) lost in the copy"); break }
+        #expect(table[HashedText(ids[0])] == nil)
+        table[HashedText("caf\u{E9}")] = 1
+        #expect(table[HashedText("cafe\u{301}")] == 1)
+        #expect(Set(ids.map(HashedText.init)).count == ids.count)
+    }
 }
