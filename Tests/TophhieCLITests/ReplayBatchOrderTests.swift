@@ -28,7 +28,9 @@ import TophhieRules
             try [signIn("c", 9, at: 0), signIn("b", 5, at: 100), signIn("a", 5, at: 200)],
         ]
         for run in runs {
-            #expect(key(ReplayBatch.inEngineOrder(run)) == sorted(run), "\(key(run))")
+            var ordered = run
+            ReplayBatch.putInEngineOrder(&ordered)
+            #expect(key(ordered) == sorted(run), "\(key(run))")
         }
     }
 }

@@ -82,4 +82,22 @@ import TophhieJSON
         #expect(event.text(slot: FieldSlot.intern(["v", "long"])) == "a sign-in's long value past fifteen bytes")
         #expect(event.text(slot: FieldSlot.intern(["v", "i"])) == "50126")
     }
+
+    /// A record read into slots names what is wrong with its id or time, as the whole-record
+    /// reader does; an id written as a number is its text.
+    @Test func aRecordWithoutAnIDOrATimeIsRefusedWithItsReason() throws {
+        let layout = EventLayout(slots: [])
+        func message(_ text: String) -> String? {
+            do { _ = try layout.event(Array(text.utf8)); return nil } catch { return "\(error)" }
+        }
+        #expect(message(#"{"createdDateTime":"2024-05-01T10:00:00Z"}"#) == "a sign-in has no 'id'")
+        #expect(message(#"{"id":"","createdDateTime":"2024-05-01T10:00:00Z"}"#) == "a sign-in has no 'id'")
+        #expect(message(#"{"id":"x"}"#) == "sign-in 'x' has no 'createdDateTime'")
+        #expect(message(#"{"id":"x","createdDateTime":1714557600}"#) == "sign-in 'x' has no 'createdDateTime'")
+        #expect(message(#"{"id":"x","createdDateTime":"May 1st"}"#)
+                == "sign-in 'x' has createdDateTime 'May 1st', which is not an ISO 8601 time such as 2024-05-01T10:00:00Z")
+        let numbered = try layout.event(Array(#"{"id":42,"createdDateTime":"2024-05-01T10:00:00Z"}"#.utf8))
+        #expect(numbered.eventID == "42")
+        #expect(numbered.eventTime == Date(timeIntervalSince1970: 1_714_557_600))
+    }
 }

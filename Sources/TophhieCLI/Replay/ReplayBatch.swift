@@ -75,7 +75,14 @@ enum ReplayBatch {
                 }
             }
             guard run.count < 0 || found.count == run.count else { throw changed }
-            return ReplayBatch.inEngineOrder(found).map { $0.event }
+            ReplayBatch.putInEngineOrder(&found)
+            // Moved out from the end, not mapped: mapping copied each event (its id, values and
+            // layout retained) into its box and then released the original.
+            found.reverse()
+            var events: [any RuleEvent] = []
+            events.reserveCapacity(found.count)
+            while let next = found.popLast() { events.append(next.event) }
+            return events
         }
         var found: [(event: any RuleEvent, offset: Int)] = []
         found.reserveCapacity(max(0, run.count))
@@ -100,25 +107,25 @@ enum ReplayBatch {
         return found.map(\.event)
     }
 
-    /// Sign-ins in the engine's order (time, id, place in the file). A run of a file in time
-    /// order is already in it, or in its reverse (Graph's pages are newest first): those are
-    /// checked and kept or turned round rather than sorted.
-    static func inEngineOrder(_ found: [(event: SlotEvent, offset: Int)]) -> [(event: SlotEvent, offset: Int)] {
+    /// Puts sign-ins in the engine's order (time, id, place in the file), in place. A run of a
+    /// file in time order is already in it, or in its reverse (Graph's pages are newest first):
+    /// those are checked and kept or turned round rather than sorted, and nothing is copied.
+    static func putInEngineOrder(_ found: inout [(event: SlotEvent, offset: Int)]) {
         func before(_ a: (event: SlotEvent, offset: Int), _ b: (event: SlotEvent, offset: Int)) -> Bool {
             if a.event.eventTime != b.event.eventTime { return a.event.eventTime < b.event.eventTime }
             if a.event.eventID != b.event.eventID { return a.event.eventID < b.event.eventID }
             return a.offset < b.offset
         }
-        if found.count < 2 { return found }
+        if found.count < 2 { return }
         var ascending = true, descending = true
         for i in 1..<found.count {
             if ascending, !before(found[i - 1], found[i]) { ascending = false }
             if descending, !before(found[i], found[i - 1]) { descending = false }
             if !ascending && !descending { break }
         }
-        if ascending { return found }
-        if descending { return found.reversed() }
-        return found.sorted(by: before)
+        if ascending { return }
+        if descending { found.reverse(); return }
+        found.sort(by: before)
     }
 
     /// One record as the engine reads it: into its slots when its rules name their fields, else

@@ -88,19 +88,26 @@ public final class EventLayout: Sendable {
     /// side), and the index just past it.
     /// - Throws: `SignInEventError` as `event` does.
     public func event(_ bytes: UnsafeRawBufferPointer, from start: Int) throws -> (event: SlotEvent, end: Int) {
-        let read: (slots: [JSONValue?], end: Int)
-        do { read = try JSONValue.parseSlots(bytes, from: start, layout: json) } catch let failure as JSONParseError {
+        let slots: [JSONValue?], end: Int
+        do { (slots, end) = try JSONValue.parseSlots(bytes, from: start, layout: json) } catch let failure as JSONParseError {
             throw SignInEventError("not a valid sign-in object (\(failure))")
         }
-        return (try event(read.slots), read.end)
+        return (try event(slots), end)
     }
 
-    private func event(_ values: [JSONValue?]) throws -> SlotEvent {
-        guard let id = values[idPlace]?.scalarText, !id.isEmpty else { throw SignInEventError("a sign-in has no 'id'") }
-        guard let timeText = values[timePlace]?.stringValue else {
-            throw SignInEventError("sign-in '\(id)' has no 'createdDateTime'")
+    /// The values taken over, not copied; the id and the time read where they lie (each copy
+    /// out of the list retained and released a string, four a sign-in).
+    private func event(_ values: consuming [JSONValue?]) throws -> SlotEvent {
+        let id: String
+        if case .string(let text)? = values[idPlace] { id = text } else { id = values[idPlace]?.scalarText ?? "" }
+        guard !id.isEmpty else { throw SignInEventError("a sign-in has no 'id'") }
+        let time: Date?
+        switch values[timePlace] {
+        case .string(var text)?: time = text.withUTF8 { GraphTimestamp.parse(utf8: $0) }
+        default: throw SignInEventError("sign-in '\(id)' has no 'createdDateTime'")
         }
-        guard let time = GraphTimestamp.parse(timeText) else {
+        guard let time else {
+            let timeText = values[timePlace]?.stringValue ?? ""
             throw SignInEventError("sign-in '\(id)' has createdDateTime '\(timeText)', which is not an ISO 8601 time such as 2024-05-01T10:00:00Z")
         }
         return SlotEvent(eventID: id, eventTime: time, values: values, layout: self)
