@@ -190,3 +190,53 @@ import TophhieJSON
         return object
     }
 }
+
+/// The engine's matcher walks a condition laid out flat (`DetectionMatcher`); it must answer as
+/// the condition tree does for every combination of its searches' results.
+@Suite struct FlatConditionTests {
+    @Test func everyConditionAnswersAsItsTreeForEveryCombinationOfSearches() throws {
+        let conditions = [
+            "sel_a and not (sel_b or sel_c)", "1 of sel_*", "all of sel_*", "2 of sel_*", "3 of sel_*",
+            "not 1 of sel_* or sel_d", "(sel_a or sel_b) and (sel_c or not sel_d)", "not not sel_a",
+            "sel_a and sel_b and sel_c and sel_d", "sel_a or sel_b or not sel_c", "not (sel_a and 2 of sel_*)",
+        ]
+        let apps = ["a", "b", "c", "d"]
+        var text = ""
+        for (n, condition) in conditions.enumerated() {
+            text += """
+                ---
+                title: Condition \(n)
+                id: condition-\(n)
+                logsource: {product: azure, service: signinlogs}
+                detection:
+                    sel_a: {appDisplayName: 'a'}
+                    sel_b: {clientAppUsed: 'b'}
+                    sel_c: {ipAddress: 'c'}
+                    sel_d: {userId: 'd'}
+                    condition: \(condition)
+                level: low
+
+                """
+        }
+        let set = RuleLoader.load([RuleSource(path: "conditions.yml", text: text)])
+        #expect(!set.hasErrors, "\(set.diagnostics)")
+        #expect(set.detections.count == conditions.count)
+        let matchers = set.detections.map { DetectionMatcher($0.detection) }
+        var held = 0
+        for combination in 0..<16 {
+            var object: [String: JSONValue] = ["id": .string("e\(combination)"), "createdDateTime": .string("2024-05-01T10:00:00Z")]
+            for (bit, (field, value)) in zip(["appDisplayName", "clientAppUsed", "ipAddress", "userId"], apps).enumerated() {
+                object[field] = .string(combination & (1 << bit) != 0 ? value : "other")
+            }
+            let event = try SignInEvents.event(.object(object))
+            let texts = SlotTexts()
+            texts.next()
+            for (rule, matcher) in zip(set.detections, matchers) {
+                let expected = rule.detection.matches(event)
+                #expect(matcher.matches(event, texts) == expected, "\(rule.metadata.title) with searches \(combination)")
+                if expected { held += 1 }
+            }
+        }
+        #expect(held > 40 && held < 16 * conditions.count - 40, "conditions both hold and fail (\(held))")
+    }
+}

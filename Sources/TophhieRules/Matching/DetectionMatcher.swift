@@ -3,12 +3,20 @@
 ///
 /// A class, so the engine's loop reaches it without copying the rule around it (a `Detection`
 /// value carries its searches by name), and the memo needs no allocation per event.
-final class DetectionMatcher: Sendable {
+///
+/// Unchecked Sendable: its tables (the flat condition steps among them) are written once, in
+/// `init`, and only read after.
+final class DetectionMatcher: @unchecked Sendable {
     private let detection: Detection
     private let searches: [CompiledSearch]
     /// `searches` as the loop reads them (`Unretained`).
     private let searchRefs: [Unretained<CompiledSearch>]
-    private let conditions: [Detection.Compiled]
+    /// The condition trees laid out flat (`Step`), read through pointers: walking the tree's
+    /// enum copied each node's list of parts (retained and released) for every event.
+    private let steps: UnsafeMutableBufferPointer<Step>
+    private let operands: UnsafeMutableBufferPointer<Int32>
+    /// Each condition's root step.
+    private let roots: UnsafeMutableBufferPointer<Int32>
     /// The one search the whole condition is (`condition: selection`, most rules): tested
     /// without walking the condition tree, whose walk copied its nodes for every event.
     private let onlySearch: Int?
@@ -19,8 +27,60 @@ final class DetectionMatcher: Sendable {
         self.detection = detection
         searches = detection.ordered.map { CompiledSearch($0, numbering: numbering) }
         searchRefs = searches.map(Unretained.init)
-        conditions = detection.compiled
+        let conditions = detection.compiled
         if conditions.count == 1, case .search(let index) = conditions[0] { onlySearch = index } else { onlySearch = nil }
+        var steps: [Step] = [], operands: [Int32] = []
+        // A node's operands side by side after its children's steps: `and`, `or` and `not` name
+        // steps, `atLeast` names searches.
+        func lay(_ node: Detection.Compiled) -> Int32 {
+            let step: Step
+            switch node {
+            case .search(let i):
+                step = Step(kind: .search, value: Int32(i), first: 0, count: 0)
+            case .not(let inner):
+                let child = lay(inner)
+                step = Step(kind: .not, value: 0, first: Int32(operands.count), count: 1)
+                operands.append(child)
+            case .and(let parts), .or(let parts):
+                let children = parts.map(lay)
+                if case .and = node {
+                    step = Step(kind: .and, value: 0, first: Int32(operands.count), count: Int32(children.count))
+                } else {
+                    step = Step(kind: .or, value: 0, first: Int32(operands.count), count: Int32(children.count))
+                }
+                operands += children
+            case .atLeast(let n, let indices):
+                step = Step(kind: .atLeast, value: Int32(n), first: Int32(operands.count), count: Int32(indices.count))
+                operands += indices.map(Int32.init)
+            }
+            steps.append(step)
+            return Int32(steps.count - 1)
+        }
+        let roots = conditions.map(lay)
+        func copy<T>(_ array: [T]) -> UnsafeMutableBufferPointer<T> {
+            let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(array.count, 1))
+            _ = buffer.initialize(from: array)
+            return UnsafeMutableBufferPointer(rebasing: buffer[..<array.count])
+        }
+        self.steps = copy(steps)
+        self.operands = copy(operands)
+        self.roots = copy(roots)
+    }
+
+    deinit {
+        steps.baseAddress?.deallocate()
+        operands.baseAddress?.deallocate()
+        roots.baseAddress?.deallocate()
+    }
+
+    /// One node of a condition tree: a search, or an operator over `count` operands from
+    /// `first` in `operands` (`value`: the search, or `atLeast`'s least).
+    private struct Step {
+        enum Kind { case search, not, and, or, atLeast }
+        let kind: Kind
+        let value: Int32
+        let first: Int32
+        let count: Int32
     }
 
     /// Whether the event satisfies any of the conditions; each search is evaluated at most once.
@@ -30,7 +90,7 @@ final class DetectionMatcher: Sendable {
         if let onlySearch { return searchRefs[onlySearch].with { $0.matches(event, texts) } }
         guard searches.count <= 64 else { return detection.matches(event) }
         var known: UInt64 = 0, results: UInt64 = 0
-        for condition in conditions where evaluate(condition, event, texts, &known, &results) { return true }
+        for root in roots where evaluate(Int(root), event, texts, &known, &results) { return true }
         return false
     }
 
@@ -43,21 +103,23 @@ final class DetectionMatcher: Sendable {
         return result
     }
 
-    private func evaluate(_ node: Detection.Compiled, _ event: any RuleEvent, _ texts: SlotTexts, _ known: inout UInt64, _ results: inout UInt64) -> Bool {
-        switch node {
-        case .search(let i): return search(i, event, texts, &known, &results)
-        case .not(let inner): return !evaluate(inner, event, texts, &known, &results)
-        case .and(let parts):
-            for part in parts where !evaluate(part, event, texts, &known, &results) { return false }
+    private func evaluate(_ index: Int, _ event: any RuleEvent, _ texts: SlotTexts, _ known: inout UInt64, _ results: inout UInt64) -> Bool {
+        let step = steps[index]
+        let operands = Int(step.first)..<Int(step.first + step.count)
+        switch step.kind {
+        case .search: return search(Int(step.value), event, texts, &known, &results)
+        case .not: return !evaluate(Int(self.operands[operands.lowerBound]), event, texts, &known, &results)
+        case .and:
+            for k in operands where !evaluate(Int(self.operands[k]), event, texts, &known, &results) { return false }
             return true
-        case .or(let parts):
-            for part in parts where evaluate(part, event, texts, &known, &results) { return true }
+        case .or:
+            for k in operands where evaluate(Int(self.operands[k]), event, texts, &known, &results) { return true }
             return false
-        case .atLeast(let n, let indices):
+        case .atLeast:
             var count = 0
-            for i in indices where search(i, event, texts, &known, &results) {
+            for k in operands where search(Int(self.operands[k]), event, texts, &known, &results) {
                 count += 1
-                if count >= n { return true }
+                if count >= Int(step.value) { return true }
             }
             return false
         }
