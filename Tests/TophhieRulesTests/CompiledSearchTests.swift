@@ -46,15 +46,8 @@ import TophhieJSON
                 let (path, value) = values[Int.random(in: 0..<values.count, using: &generator)]
                 object = Self.setting(object, path[...], value)
             }
-            let event = try SignInEvents.event(.object(object))
-            let texts = SlotTexts()
-            texts.next()
-            for (rule, matcher) in zip(set.detections, matchers) {
-                let expected = rule.detection.matches(event)
-                #expect(matcher.matches(event, texts) == expected, "\(rule.metadata.id) on \(object)")
-                compared += 1
-                if expected { matched += 1 }
-            }
+            matched += try Self.agreements(set.detections, matchers, on: SignInEvents.event(.object(object)), "\(object)")
+            compared += matchers.count
         }
         #expect(matched > 100, "the events match rules, so the agreement means something (\(matched) of \(compared))")
     }
@@ -178,6 +171,19 @@ import TophhieJSON
         #expect(numbering.count == 2)
     }
 
+    /// Expects each matcher to answer `event` as its rule's detection does; how many rules hold.
+    static func agreements(_ rules: [DetectionRule], _ matchers: [DetectionMatcher], on event: any RuleEvent, _ label: String) -> Int {
+        let texts = SlotTexts()
+        texts.next()
+        var held = 0
+        for (rule, matcher) in zip(rules, matchers) {
+            let expected = rule.detection.matches(event)
+            #expect(matcher.matches(event, texts) == expected, "\(rule.metadata.id) on \(label)")
+            if expected { held += 1 }
+        }
+        return held
+    }
+
     static func setting(_ object: [String: JSONValue], _ path: ArraySlice<String>, _ value: JSONValue) -> [String: JSONValue] {
         guard let first = path.first else { return object }
         var object = object
@@ -228,14 +234,7 @@ import TophhieJSON
             for (bit, (field, value)) in zip(["appDisplayName", "clientAppUsed", "ipAddress", "userId"], apps).enumerated() {
                 object[field] = .string(combination & (1 << bit) != 0 ? value : "other")
             }
-            let event = try SignInEvents.event(.object(object))
-            let texts = SlotTexts()
-            texts.next()
-            for (rule, matcher) in zip(set.detections, matchers) {
-                let expected = rule.detection.matches(event)
-                #expect(matcher.matches(event, texts) == expected, "\(rule.metadata.title) with searches \(combination)")
-                if expected { held += 1 }
-            }
+            held += try CompiledSearchTests.agreements(set.detections, matchers, on: SignInEvents.event(.object(object)), "searches \(combination)")
         }
         #expect(held > 40 && held < 16 * conditions.count - 40, "conditions both hold and fail (\(held))")
     }
