@@ -74,7 +74,8 @@ enum AlertFactory {
                    location: joined(city, country, by: ", "), device: joined(browser, os, by: " on "))
     }
 
-    private static func nonEmpty(_ s: String?) -> String? { s?.isEmpty == false ? s : nil }
+    /// Takes its text over: handing back a borrowed one copied it (a retain and a release).
+    private static func nonEmpty(_ s: consuming String?) -> String? { s?.isEmpty == false ? s : nil }
 
     /// Both texts with `separator` between them, or the one that is not empty, or none.
     private static func joined(_ first: String?, _ second: String?, by separator: String) -> String? {
@@ -83,7 +84,7 @@ enum AlertFactory {
     }
 
     /// `joined(_:_:by:)`, from `memo` when it has one.
-    private static func joined(_ first: String?, _ second: String?, by separator: String, memo: inout JoinedTextMemo?) -> String? {
+    private static func joined(_ first: consuming String?, _ second: consuming String?, by separator: String, memo: inout JoinedTextMemo?) -> String? {
         switch (nonEmpty(first), nonEmpty(second)) {
         case let (a?, b?): memo?.value(a, b) { concatenation($0, separator, $1) } ?? concatenation(a, separator, b)
         case let (a?, nil): a

@@ -11,9 +11,12 @@ struct JoinedTextMemo {
     /// `join(first, second)`, from the memo when the same two parts were given lately; the
     /// oldest entry makes room.
     mutating func value(_ first: String, _ second: String, _ join: (String, String) -> String) -> String {
-        for entry in entries where UTF8Bytes.same(entry.first, first) && UTF8Bytes.same(entry.second, second) {
-            return entry.joined
+        // Looked through in place: walking the entries by value copied their three strings each
+        // (retained and released) for every look-up.
+        let found = entries.withUnsafeBufferPointer { buffer in
+            buffer.indices.first { UTF8Bytes.same(buffer[$0].first, first) && UTF8Bytes.same(buffer[$0].second, second) }
         }
+        if let found { return entries[found].joined }
         let joined = join(first, second)
         if entries.count < capacity {
             entries.append((first, second, joined))

@@ -10,7 +10,12 @@ struct TextMemo {
 
     /// `make(input)`, from the memo when `input` was given lately; the oldest entry makes room.
     mutating func value(_ input: String, _ make: (String) -> String) -> String {
-        for entry in entries where UTF8Bytes.same(entry.input, input) { return entry.output }
+        // Looked through in place: walking the entries by value copied both strings of each
+        // (retained and released) for every look-up.
+        let found = entries.withUnsafeBufferPointer { buffer in
+            buffer.indices.first { UTF8Bytes.same(buffer[$0].input, input) }
+        }
+        if let found { return entries[found].output }
         let output = make(input)
         if entries.count < capacity {
             entries.append((input, output))
