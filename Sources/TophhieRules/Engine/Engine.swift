@@ -270,12 +270,7 @@ struct EngineRun {
             if let last = state.recent.last, (last.time, last.id) > (first.time, first.id) {
                 state.recent = EngineRun.merge(state.recent, added)
             } else {
-                // Moved over one by one from the end, not appended as a list: appending a list
-                // copies its elements (each stored event's strings retained, then released with
-                // the list).
-                state.recent.reserveCapacity(state.recent.count + added.count)
-                added.reverse()
-                while let event = added.popLast() { state.recent.append(event) }
+                state.recent.append(contentsOf: added)
             }
         }
     }
