@@ -21,14 +21,19 @@ public final class PreparedEvent: Sendable {
 extension Engine {
     /// Matches each event against every detection rule and hashes its content, outside any pass.
     /// - Complexity: O(n·r) for n events and r detection rules.
-    public func prepare(_ events: [any RuleEvent]) -> [PreparedEvent] {
+    public func prepare(_ events: consuming [any RuleEvent]) -> [PreparedEvent] {
         let texts = SlotTexts()
         // The matches gathered in one list kept for the whole batch, then copied at their size:
         // a list grown from empty for each event was made two or three times over.
         var found: [Int] = []
         let matchers = plan.matcherRefs
         found.reserveCapacity(matchers.count)
-        return events.map { event in
+        var prepared: [PreparedEvent] = []
+        prepared.reserveCapacity(events.count)
+        // Each event moved out of the batch and into its prepared event: mapping lent each one
+        // and the prepared event took a copy (its box retained, and released with the batch).
+        events.reverse()
+        while let event = events.popLast() {
             texts.next()
             found.removeAll(keepingCapacity: true)
             for index in matchers.indices where matchers[index].with({ $0.matches(event, texts) }) {
@@ -38,7 +43,9 @@ extension Engine {
             // A travel place's readable fields are worked out by the engine (`observeTravel`):
             // once the engine's thread had become the lighter one, working them out here made
             // this thread the one a replay waits for.
-            return PreparedEvent(event: event, matched: matched, revision: event.revision)
+            let revision = event.revision
+            prepared.append(PreparedEvent(event: event, matched: matched, revision: revision))
         }
+        return prepared
     }
 }

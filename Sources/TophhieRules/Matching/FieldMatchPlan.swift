@@ -92,7 +92,8 @@ final class FieldMatchPlan: Sendable, Hashable {
         case .int, .double: return FieldMatchPlan.matches(value, exactSets!)
         default:
             if let actual = FieldCondition.number(value), exactSets!.numbers.contains(actual) { return true }
-            for text in texts.texts(value, slot: slot, fold: true) where exactSets!.texts.contains(text) { return true }
+            let subjects = texts.texts(value, slot: slot, fold: true)
+            for place in subjects.indices where exactSets!.texts.contains(subjects[place]) { return true }
             return false
         }
     }
@@ -156,10 +157,11 @@ final class FieldMatchPlan: Sendable, Hashable {
                 if test.pattern.isExact, !value.isString { return false }
             }
             // Lower-cased when no pattern is `cased`.
+            // By place: iterating the texts copied each one (a retain and a release).
             let subjects = texts.texts(value, slot: slot, fold: !anyCased)
             return anyCased
-                ? subjects.contains { test.pattern.matches($0) }
-                : subjects.contains { test.pattern.matches(folded: $0) }
+                ? subjects.indices.contains { test.pattern.matches(subjects[$0]) }
+                : subjects.indices.contains { test.pattern.matches(folded: subjects[$0]) }
         case .other:
             return matchOther(test.matcher, value, event)
         }
