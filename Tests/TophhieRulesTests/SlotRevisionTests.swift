@@ -66,4 +66,25 @@ import TophhieJSON
         #expect(try revision(#"{"id":"x","createdDateTime":"2024-05-01T10:00:00Z","status":{"errorCode":50126},"location":{}}"#) != base)
         #expect(try revision(#"{"id":"x","createdDateTime":"2024-05-01T10:00:01Z","status":{"errorCode":50126},"location":{"city":"Leeds"}}"#) != base)
     }
+
+    /// An event's revision is its slots' values hashed in slot order, whatever their kinds:
+    /// strings are hashed where they lie, everything else through `add(slot:)`.
+    @Test func anEventsRevisionIsItsSlotsHashedInOrder() throws {
+        let layout = EventLayout(slots: ["status.errorCode", "location.city", "appDisplayName", "deviceDetail", "riskEventTypes_v2",
+                                         "isInteractive", "location.geoCoordinates.latitude", "userId"].map { FieldSlot.intern(path: $0) })
+        let records = [
+            #"{"id":"x","createdDateTime":"2024-05-01T10:00:00Z","status":{"errorCode":50126},"location":{"city":"Leeds","geoCoordinates":{"latitude":53.8}},"appDisplayName":"Azure Portal","deviceDetail":{"browser":"Edge 120"},"riskEventTypes_v2":["a","b"],"isInteractive":true,"userId":"5f1c8a52-6d4b-4b62-9a52-0f0c3f6a2b11"}"#,
+            #"{"id":"y","createdDateTime":"2024-05-01T10:00:01Z","status":{"errorCode":0},"location":{"city":"York"},"appDisplayName":null,"riskEventTypes_v2":[],"isInteractive":false}"#,
+            #"{"id":"a sign-in id longer than fifteen bytes","createdDateTime":"2024-05-01T10:00:02.1234567Z","location":{"city":"Zürich"},"userId":"u"}"#,
+        ]
+        var revisions = Set<String>()
+        for text in records {
+            let event = try layout.event(Array(text.utf8))
+            var expected = SlotRevision()
+            for value in event.values { expected.add(slot: value) }
+            #expect(event.revision == expected.text, "\(text)")
+            revisions.insert(event.revision ?? "")
+        }
+        #expect(revisions.count == records.count)
+    }
 }

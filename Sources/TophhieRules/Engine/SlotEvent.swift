@@ -37,7 +37,16 @@ public struct SlotEvent: RuleEvent {
     /// change nothing).
     public var revision: String? {
         var revision = SlotRevision()
-        for value in values { revision.add(slot: value) }
+        // A string matched where it lies and hashed in place: passing each slot's value on
+        // copied it (a string retained and released, five or so a sign-in).
+        values.withUnsafeBufferPointer { slots in
+            for index in slots.indices {
+                switch slots[index] {
+                case .string(let text)?: revision.add(text: text)
+                case let value: revision.add(slot: value)
+                }
+            }
+        }
         return revision.text
     }
 }
