@@ -56,15 +56,10 @@ public struct JSONSlotLayout: Sendable {
         let keyTexts: [String]
 
         init(nodes: [Node], keys: [UInt8], buckets: [Int16], below: [Int32], relatives: [[(components: [String], slot: Int)]], keyTexts: [String]) {
-            func copy<T>(_ array: [T]) -> UnsafeMutableBufferPointer<T> {
-                let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(array.count, 1))
-                _ = buffer.initialize(from: array)
-                return buffer
-            }
-            self.nodes = copy(nodes)
-            self.keys = copy(keys)
-            self.buckets = copy(buckets)
-            self.below = copy(below)
+            self.nodes = .copying(nodes)
+            self.keys = .copying(keys)
+            self.buckets = .copying(buckets)
+            self.below = .copying(below)
             self.relatives = relatives
             self.keyTexts = keyTexts
         }

@@ -10,15 +10,20 @@ public struct SlotEvent: RuleEvent {
     let layout: EventLayout
 
     public func field(slot: FieldSlot) -> JSONValue? {
-        let local = slot.index < layout.local.count ? layout.local[slot.index] : -1
+        let local = place(of: slot)
         return local >= 0 ? values[local] : nil
+    }
+
+    /// Where `slot`'s value sits in `values`, or -1 when this layout does not carry it.
+    @inline(__always) private func place(of slot: FieldSlot) -> Int {
+        slot.index < layout.local.count ? layout.local[slot.index] : -1
     }
 
     /// `field(slot:)?.scalarText`, a string taken straight from its slot: the engine reads about
     /// twenty texts a sign-in, and copying the value out before taking its text retained and
     /// released each twice.
     public func text(slot: FieldSlot) -> String? {
-        let local = slot.index < layout.local.count ? layout.local[slot.index] : -1
+        let local = place(of: slot)
         guard local >= 0 else { return nil }
         if case .string(let text)? = values[local] { return text }
         return values[local]?.scalarText

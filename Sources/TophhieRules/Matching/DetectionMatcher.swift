@@ -57,20 +57,15 @@ final class DetectionMatcher: @unchecked Sendable {
             return Int32(steps.count - 1)
         }
         let roots = conditions.map(lay)
-        func copy<T>(_ array: [T]) -> UnsafeMutableBufferPointer<T> {
-            let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(array.count, 1))
-            _ = buffer.initialize(from: array)
-            return UnsafeMutableBufferPointer(rebasing: buffer[..<array.count])
-        }
-        self.steps = copy(steps)
-        self.operands = copy(operands)
-        self.roots = copy(roots)
+        self.steps = .copying(steps)
+        self.operands = .copying(operands)
+        self.roots = .copying(roots)
     }
 
     deinit {
-        steps.baseAddress?.deallocate()
-        operands.baseAddress?.deallocate()
-        roots.baseAddress?.deallocate()
+        steps.deallocate()
+        operands.deallocate()
+        roots.deallocate()
     }
 
     /// One node of a condition tree: a search, or an operator over `count` operands from
