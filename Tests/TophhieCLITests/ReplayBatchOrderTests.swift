@@ -3,9 +3,9 @@ import Testing
 import TophhieRules
 @testable import TophhieCLI
 
-/// A run's sign-ins reach the engine in (time, id, place) order; runs already in that order or
-/// in its reverse are checked and kept or turned round instead of sorted, and must come out as
-/// the sort would put them.
+/// A run's sign-ins reach the engine in (time, id, place) order, taken from the end of the run;
+/// runs already in that order or in its reverse are checked and kept or turned round instead of
+/// sorted, and must come out as the sort would put them.
 @Suite struct ReplayBatchOrderTests {
     @Test func runsComeOutInTheEngineOrderWhateverOrderTheyWereIn() throws {
         let layout = EventLayout(slots: [])
@@ -29,8 +29,8 @@ import TophhieRules
         ]
         for run in runs {
             var ordered = run
-            ReplayBatch.putInEngineOrder(&ordered)
-            #expect(key(ordered) == sorted(run), "\(key(run))")
+            ReplayBatch.putInEngineOrderFromTheEnd(&ordered)
+            #expect(key(ordered.reversed()) == sorted(run), "\(key(run))")
         }
     }
 }

@@ -75,10 +75,9 @@ enum ReplayBatch {
                 }
             }
             guard run.count < 0 || found.count == run.count else { throw changed }
-            ReplayBatch.putInEngineOrder(&found)
-            // Moved out from the end, not mapped: mapping copied each event (its id, values and
+            // Taken from the end, not mapped: mapping copied each event (its id, values and
             // layout retained) into its box and then released the original.
-            found.reverse()
+            ReplayBatch.putInEngineOrderFromTheEnd(&found)
             var events: [any RuleEvent] = []
             events.reserveCapacity(found.count)
             while let next = found.popLast() { events.append(next.event) }
@@ -107,10 +106,11 @@ enum ReplayBatch {
         return found.map(\.event)
     }
 
-    /// Puts sign-ins in the engine's order (time, id, place in the file), in place. A run of a
-    /// file in time order is already in it, or in its reverse (Graph's pages are newest first):
-    /// those are checked and kept or turned round rather than sorted, and nothing is copied.
-    static func putInEngineOrder(_ found: inout [(event: SlotEvent, offset: Int)]) {
+    /// Puts sign-ins so that taking them from the end gives the engine's order (time, id, place
+    /// in the file), in place. A run of a file in time order is in that order already (Graph's
+    /// pages are newest first) or in its reverse: those are checked and kept or turned round
+    /// rather than sorted, and nothing is copied.
+    static func putInEngineOrderFromTheEnd(_ found: inout [(event: SlotEvent, offset: Int)]) {
         func before(_ a: (event: SlotEvent, offset: Int), _ b: (event: SlotEvent, offset: Int)) -> Bool {
             if a.event.eventTime != b.event.eventTime { return a.event.eventTime < b.event.eventTime }
             if a.event.eventID != b.event.eventID { return a.event.eventID < b.event.eventID }
@@ -123,9 +123,9 @@ enum ReplayBatch {
             if descending, !before(found[i], found[i - 1]) { descending = false }
             if !ascending && !descending { break }
         }
-        if ascending { return }
-        if descending { found.reverse(); return }
-        found.sort(by: before)
+        if descending { return }
+        if ascending { found.reverse(); return }
+        found.sort { before($1, $0) }
     }
 
     /// One record as the engine reads it: into its slots when its rules name their fields, else
