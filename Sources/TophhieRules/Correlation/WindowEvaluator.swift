@@ -127,14 +127,22 @@ extension EngineRun {
             let travelCutoff = watermark.addingTimeInterval(-(rule.timespan.interval + settings.lookback))
             // In place, and only the front: places are in time order, and removing by a test
             // copied every place (its strings and readable fields) to ask it.
-            var emptied = false
-            for index in travelTables.places.tables[c].indices {
-                let first = EngineRun.firstPlace(in: travelTables.places.tables[c].values[index], after: travelCutoff)
-                travelTables.places.tables[c].values[index].removeFirst(first ?? travelTables.places.tables[c].values[index].count)
-                if first == nil { emptied = true }
+            // Walked by index, not `indices`: a dictionary's `indices` holds the dictionary, so
+            // the first change copied the table and then every group's places (each place's
+            // strings retained), at every checkpoint.
+            var table: [HashedText: [EngineState.Place]] = [:]
+            swap(&table, &travelTables.places.tables[c])
+            var emptied: [HashedText] = []
+            var index = table.startIndex
+            while index != table.endIndex {
+                let first = EngineRun.firstPlace(in: table.values[index], after: travelCutoff)
+                table.values[index].removeFirst(first ?? table.values[index].count)
+                if first == nil { emptied.append(table.keys[index]) }
+                table.formIndex(after: &index)
             }
-            if emptied { travelTables.places.tables[c] = travelTables.places.tables[c].filter { !$0.value.isEmpty } }
-            if travelTables.places.tables[c].isEmpty { travelTables.places.kept[c] = false }
+            for key in emptied { table.removeValue(forKey: key) }
+            if table.isEmpty { travelTables.places.kept[c] = false }
+            swap(&table, &travelTables.places.tables[c])
         }
     }
 
