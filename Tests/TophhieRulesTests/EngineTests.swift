@@ -422,6 +422,56 @@ import TophhieJSON
         #expect(close.map(\.rule.id) == ["both"])
     }
 
+    /// A chain that needs each of its rules is grouped from the rule with the fewest matches
+    /// (`windowsFor`): the groups that rule never reaches are not made. One that needs only
+    /// some of its rules (`temporal` with `gte: 2` of three) still finds a group the rarest
+    /// rule does not reach; and a needed rule's groups are found whichever rule is the rarest.
+    @Test func chainsNeedingEachRuleAreGroupedFromTheRarest() {
+        let rules = loadRules("""
+        title: a
+        id: a
+        logsource: {product: azure, service: signinlogs}
+        detection: {selection: {AppDisplayName: A}, condition: selection}
+        ---
+        title: b
+        id: b
+        logsource: {product: azure, service: signinlogs}
+        detection: {selection: {AppDisplayName: B}, condition: selection}
+        ---
+        title: c
+        id: c
+        logsource: {product: azure, service: signinlogs}
+        detection: {selection: {AppDisplayName: C}, condition: selection}
+        ---
+        title: two of three
+        id: some
+        correlation: {type: temporal, rules: [a, b, c], group-by: [userId], timespan: 10m, condition: {gte: 2}}
+        ---
+        title: all three
+        id: every
+        correlation: {type: temporal, rules: [a, b, c], group-by: [userId], timespan: 10m}
+        ---
+        title: c then a
+        id: ordered
+        correlation: {type: temporal_ordered, rules: [c, a], group-by: [userId], timespan: 10m}
+        """)
+        #expect(!rules.hasErrors, "\(rules.diagnostics)")
+        func app(_ minutes: Double, _ id: String, _ user: String, _ name: String) -> JSONRuleEvent {
+            SignIn.at(minutes, id: id, ["userId": .string(user), "appDisplayName": .string(name)])
+        }
+        // u1 signs in to A and B (twice each), u2 to C then A, u3 to A, B and C: C is the rarest.
+        let events = [
+            app(0, "a1", "u1", "A"), app(1, "b1", "u1", "B"), app(2, "a2", "u1", "A"), app(3, "b2", "u1", "B"),
+            app(0, "c2", "u2", "C"), app(1, "a3", "u2", "A"),
+            app(0, "a4", "u3", "A"), app(1, "b3", "u3", "B"), app(2, "c3", "u3", "C"),
+        ]
+        let (_, alerts) = Engine(rules: rules).process(EngineState(), events: events, now: time(20))
+        let groups = Dictionary(grouping: alerts, by: \.rule.id).mapValues { $0.map { $0.group[0].value }.sorted() }
+        #expect(groups["some"] == ["u1", "u2", "u3"])
+        #expect(groups["every"] == ["u3"])
+        #expect(groups["ordered"] == ["u2"])
+    }
+
     /// A pass takes its travel rules' places and familiar places out of the state while it
     /// runs: they come back; places a checkpoint empties leave no table, as before; another
     /// rule's tables stay as they were.

@@ -289,38 +289,82 @@ extension EngineRun {
             groups[key, default: (values(), [])].members.append(member)
         }
 
+        /// The group values a window of inner correlation `innerIndex` gives this rule's
+        /// `group-by` (named `refName` in it); nil when it lacks one.
+        func innerValues(_ window: Window, _ innerIndex: Int, _ refName: String) -> [String]? {
+            let innerRule = plan.correlations[innerIndex]
+            let values = rule.groupBy.compactMap { name -> String? in
+                let innerName = rule.aliases[name]?[refName] ?? name
+                return window.groupValues[innerName] ?? window.groupValues[innerRule.groupBy.first { SignInFieldCatalog.resolve($0).path == SignInFieldCatalog.resolve(innerName).path } ?? ""]
+            }
+            return values.count == rule.groupBy.count ? values : nil
+        }
+        func name(_ ruleIndex: Int) -> String { rule.rules.indices.contains(ruleIndex) ? rule.rules[ruleIndex] : "" }
+        func table(_ ruleIndex: Int) -> Int { stored.table(rule.groupBy.map { rule.groupPath($0, forRule: name(ruleIndex)) }) }
+
+        // A window of a chain that needs every referenced rule (`temporal_ordered`, or
+        // `temporal` whose condition counts them all) lies in a group each rule reaches: only
+        // the groups of the rule with the fewest occurrences can hold one, and no other group is
+        // made. (Successes feed such a chain: most of them share a group with no failures.)
+        let requiresEach: Bool
+        switch rule.kind {
+        case .temporalOrdered: requiresEach = refs.count > 1
+        case .temporal: requiresEach = refs.count > 1 && rule.condition.leastHolding >= refs.count
+        default: requiresEach = false
+        }
+        var rarest = -1
+        var allowed = Set<String>()
+        if requiresEach {
+            func size(_ ref: EnginePlan.Reference) -> Int {
+                switch ref {
+                case .detection(let d): return stored.holding(plan.detections[d].metadata.id).count
+                case .correlation(let innerIndex): return inner[innerIndex]?.count ?? 0
+                }
+            }
+            rarest = refs.indices.min { size(refs[$0]) < size(refs[$1]) } ?? -1
+            switch refs[rarest] {
+            case .detection(let d):
+                let table = table(rarest)
+                for index in stored.holding(plan.detections[d].metadata.id) {
+                    if let key = stored.group(table, at: index)?.key { allowed.insert(key) }
+                }
+            case .correlation(let innerIndex):
+                for window in inner[innerIndex] ?? [] {
+                    if let values = innerValues(window, innerIndex, name(rarest)) { allowed.insert(EngineRun.groupKey(values)) }
+                }
+            }
+        }
+
         // Only a correlation counting the events of several referenced rules can meet one event
         // twice: a flag per stored event then, rather than a set every event is hashed into.
         var counted = countsEvents && refs.count > 1 ? [Bool](repeating: false, count: state.recent.count) : []
         for (ruleIndex, ref) in refs.enumerated() {
-            let refName = rule.rules.indices.contains(ruleIndex) ? rule.rules[ruleIndex] : ""
+            let filtered = requiresEach && ruleIndex != rarest
             switch ref {
             case .detection(let d):
                 let key = plan.detections[d].metadata.id
-                let paths = rule.groupBy.map { rule.groupPath($0, forRule: refName) }
-                let table = stored.table(paths)
+                let table = table(ruleIndex)
                 let holding = stored.holding(key)
                 // Sized for a group each at most: growing from empty rehashed every key met so far.
-                groups.reserveCapacity(groups.count + holding.count)
+                if !filtered { groups.reserveCapacity(groups.count + holding.count) }
                 // By place: walking the stored events by value copied each one per correlation.
                 for index in holding {
                     if !counted.isEmpty && counted[index] { continue }
                     guard let group = stored.group(table, at: index) else { continue }
+                    if filtered && !allowed.contains(group.key) { continue }
                     if !counted.isEmpty { counted[index] = true }
                     add(.stored(index, ruleIndex: ruleIndex), key: group.key, values: group.values)
                 }
             case .correlation(let innerIndex):
                 let innerRule = plan.correlations[innerIndex]
                 for window in inner[innerIndex] ?? [] {
-                    let values = rule.groupBy.compactMap { name -> String? in
-                        let innerName = rule.aliases[name]?[refName] ?? name
-                        return window.groupValues[innerName] ?? window.groupValues[innerRule.groupBy.first { SignInFieldCatalog.resolve($0).path == SignInFieldCatalog.resolve(innerName).path } ?? ""]
-                    }
-                    guard values.count == rule.groupBy.count else { continue }
+                    guard let values = innerValues(window, innerIndex, name(ruleIndex)) else { continue }
+                    let key = EngineRun.groupKey(values)
+                    if filtered && !allowed.contains(key) { continue }
                     let condition: CorrelationCondition? = innerRule.kind == .eventCount ? innerRule.condition : nil
                     innerOccurrences.append(Occurrence(time: window.end, order: window.groupKey, events: window.events, ruleIndex: ruleIndex,
                                                        value: nil, isNew: window.isNew, innerCondition: condition))
-                    add(.window(innerOccurrences.count - 1), key: EngineRun.groupKey(values), values: values)
+                    add(.window(innerOccurrences.count - 1), key: key, values: values)
                 }
             }
         }
