@@ -3,11 +3,20 @@ import TophhieJSON
 
 /// A sign-in read straight into an engine's slots: the values its rules and windows read, and
 /// no object tree. What a streamed replay feeds the engine.
+///
+/// Three words (its values, its time and its layout), so an `any RuleEvent` holds it in place:
+/// a fourth and fifth, the id's, put every sign-in in a box of its own (an allocation, and a
+/// free, a sign-in). The id is read from its slot, the layout's first.
 public struct SlotEvent: RuleEvent {
-    public let eventID: String
-    public let eventTime: Date
     let values: [JSONValue?]
+    public let eventTime: Date
     let layout: EventLayout
+
+    /// The `id` slot's text (`EventLayout.event` has checked it is not empty).
+    public var eventID: String {
+        if case .string(let text)? = values[EventLayout.idPlace] { return text }
+        return values[EventLayout.idPlace]?.scalarText ?? ""
+    }
 
     public func field(slot: FieldSlot) -> JSONValue? {
         let local = place(of: slot)
@@ -64,8 +73,9 @@ public final class EventLayout: Sendable {
     /// By global slot number: the place in `SlotEvent.values`, or -1.
     let local: [Int]
     let json: JSONSlotLayout
-    private let idPlace: Int
-    private let timePlace: Int
+    /// Where every layout puts the id and the time.
+    static let idPlace = 0
+    static let timePlace = 1
 
     /// A layout for `slots`; `id` and `createdDateTime` are added when missing.
     public init(slots: [FieldSlot]) {
@@ -78,8 +88,6 @@ public final class EventLayout: Sendable {
         for (place, slot) in unique.enumerated() { local[slot.index] = place }
         self.local = local
         json = JSONSlotLayout(paths: unique.map(\.components))
-        idPlace = 0
-        timePlace = 1
     }
 
     /// One signIn object's bytes as an event.
@@ -112,6 +120,7 @@ public final class EventLayout: Sendable {
     /// The values taken over, not copied; the id and the time read where they lie (each copy
     /// out of the list retained and released a string, four a sign-in).
     private func event(_ values: consuming [JSONValue?]) throws -> SlotEvent {
+        let idPlace = EventLayout.idPlace, timePlace = EventLayout.timePlace
         let id: String
         if case .string(let text)? = values[idPlace] { id = text } else { id = values[idPlace]?.scalarText ?? "" }
         guard !id.isEmpty else { throw SignInEventError("a sign-in has no 'id'") }
@@ -124,6 +133,6 @@ public final class EventLayout: Sendable {
             let timeText = values[timePlace]?.stringValue ?? ""
             throw SignInEventError("sign-in '\(id)' has createdDateTime '\(timeText)', which is not an ISO 8601 time such as 2024-05-01T10:00:00Z")
         }
-        return SlotEvent(eventID: id, eventTime: time, values: values, layout: self)
+        return SlotEvent(values: values, eventTime: time, layout: self)
     }
 }
