@@ -16,16 +16,25 @@ extension EngineRun {
         let rule = plan.correlationRefs[c]
         guard let settings = rule.firstSeen else { return }
         guard let group = EventGroup(event, slots: plan.groupSlots[c], keys: &groupKeys) else { return }
-        // The fields' values appended one after another, not gathered and joined.
-        var value = ""
-        var first = true
+        // The fields' texts in a list the run reuses, written over in place (emptying a list
+        // goes through the general replacement of a range).
+        var partCount = 0
         for slot in plan.firstSeenFieldSlots[c] {
             guard let text = event.text(slot: slot), !text.isEmpty else { return }
-            let part = settings.ignoreVersions ? versionless.value(text, EngineRun.withoutVersions) : text
-            if first { value = part } else { value.append(" / "); value.append(part) }
-            first = false
+            if partCount < firstSeenParts.count { firstSeenParts[partCount] = text } else { firstSeenParts.append(text) }
+            partCount += 1
         }
-        let valueKey = EngineRun.foldedShort(value) ?? folded.value(value) { $0.lowercased() }
+        let valueKey: String
+        if partCount == 1 && !settings.ignoreVersions {
+            // One field as it is: its text is the key when it has no capitals (no string made).
+            let text = firstSeenParts[0]
+            valueKey = EngineRun.foldedShort(text) ?? folded.value(text) { $0.lowercased() }
+        } else if let key = FirstSeenValue.asciiKey(firstSeenParts, count: partCount, ignoringVersions: settings.ignoreVersions) {
+            valueKey = key
+        } else {
+            let value = shownValue(partCount, settings)
+            valueKey = EngineRun.foldedShort(value) ?? folded.value(value) { $0.lowercased() }
+        }
         let teaches = !settings.alertOnSome || !alerting
         // An update of a sign-in already counted is the same sign-in.
         let counts = updated.isEmpty || !updated.contains(event.eventID)
@@ -48,11 +57,23 @@ extension EngineRun {
             guard case .firstSeen(let spec) = rule.kind else { return }
             let shown = zip(rule.groupBy, EventGroup.values(of: event, slots: plan.groupSlots[c])).map { AlertGroupValue(field: $0, value: $1) }
             let alertEvent = AlertFactory.alertEvent(event)
-            let summary = "first \(spec.fields.joined(separator: " + ")) '\(value)'"
+            let summary = "first \(spec.fields.joined(separator: " + ")) '\(shownValue(partCount, settings))'"
             emit(metadata: rule.metadata, options: rule.options, defaultSuppress: 0,
                  group: shown, groupKey: group.key + "\u{1F}" + valueKey, events: [alertEvent], eventCount: 1,
                  windowClose: event.eventTime, summary: summary)
         }
+    }
+
+    /// The value of the first `count` fields in `firstSeenParts` as an alert shows it: their
+    /// texts (versions dropped when the rule ignores them) joined by " / ".
+    private mutating func shownValue(_ count: Int, _ settings: FirstSeenSettings) -> String {
+        var value = ""
+        for n in 0..<count {
+            let text = firstSeenParts[n]
+            let part = settings.ignoreVersions ? versionless.value(text, EngineRun.withoutVersions) : text
+            if n == 0 { value = part } else { value.append(" / "); value.append(part) }
+        }
+        return value
     }
 
     /// One event against a group's baseline: whether it alerts (`alerts`), and what it teaches.

@@ -164,6 +164,8 @@ struct EngineRun {
     /// First-seen values with their versions stripped, and folded, lately.
     var versionless = TextMemo()
     var folded = TextMemo()
+    /// The texts of a first-seen rule's fields for the event at hand (`observeFirstSeen`).
+    var firstSeenParts: [String] = []
     /// Travel's readable lines ("City, Country", "Browser on OS") by their parts, lately.
     var placeLines: JoinedTextMemo? = JoinedTextMemo()
     var deviceLines: JoinedTextMemo? = JoinedTextMemo()
