@@ -472,6 +472,39 @@ import TophhieJSON
         #expect(groups["ordered"] == ["u2"])
     }
 
+    /// A chain grouped by two fields passes over a common rule's events by their first value
+    /// before making their keys: an event whose user has no group of the rarest rule makes no
+    /// group; one whose user does is still grouped by both values, its user compared folded.
+    @Test func chainsGroupedByTwoFieldsCompareTheFirstValueFolded() {
+        let rules = loadRules("""
+        title: failed
+        id: failed
+        logsource: {product: azure, service: signinlogs}
+        detection: {selection: {ResultType: 50126}, condition: selection}
+        ---
+        title: ok
+        id: ok
+        logsource: {product: azure, service: signinlogs}
+        detection: {selection: {ResultType: 0}, condition: selection}
+        ---
+        title: failed then ok from one address
+        id: chain
+        correlation: {type: temporal_ordered, rules: [failed, ok], group-by: [userId, IPAddress], timespan: 10m}
+        """)
+        #expect(!rules.hasErrors, "\(rules.diagnostics)")
+        func signIn(_ minutes: Double, _ id: String, _ user: String, _ address: String, failed: Bool) -> JSONRuleEvent {
+            SignIn.at(minutes, id: id, ["userId": .string(user), "ipAddress": .string(address),
+                                        "status": .object(["errorCode": .int(failed ? 50126 : 0)])])
+        }
+        let events = [
+            signIn(0, "f1", "u1", "198.51.100.1", failed: true), signIn(1, "s1", "u1", "198.51.100.2", failed: false),
+            signIn(0, "f2", "u2", "198.51.100.1", failed: true), signIn(1, "s2", "U2", "198.51.100.1", failed: false),
+            signIn(1, "s3", "u3", "198.51.100.1", failed: false),
+        ] + (0..<20).map { signIn(2, "o\($0)", "other\($0)", "198.51.100.1", failed: false) }
+        let (_, alerts) = Engine(rules: rules).process(EngineState(), events: events, now: time(20))
+        #expect(alerts.map { $0.events.map(\.id) } == [["f2", "s2"]])
+    }
+
     /// A pass takes its travel rules' places and familiar places out of the state while it
     /// runs: they come back; places a checkpoint empties leave no table, as before; another
     /// rule's tables stay as they were.

@@ -208,7 +208,7 @@ extension EngineRun {
         private enum GroupSlot {
             case unread
             case absent
-            case present(key: String, values: [String])
+            case present(key: String)
         }
 
         init(recent: [EngineState.StoredEvent], names: KeptNames) {
@@ -240,28 +240,55 @@ extension EngineRun {
             return tables.count - 1
         }
 
-        /// Stored event `index`'s group in table `table`: its values folded and joined, and the
-        /// values; nil for an event without them all.
-        mutating func group(_ table: Int, at index: Int) -> (key: String, values: [String])? {
+        /// Stored event `index`'s group key in table `table`: its values folded and joined; nil
+        /// for an event without them all. The values themselves are read only for a group's
+        /// first event (`values(_:at:)`): most stored events of a chain's common rule make no
+        /// group, and gathering their values in a list of their own was most of grouping's
+        /// allocations.
+        mutating func group(_ table: Int, at index: Int) -> String? {
             switch tables[table][index] {
-            case .present(let key, let values): return (key, values)
+            case .present(let key): return key
             case .absent: return nil
             case .unread: break
             }
             let places = tablePlaces[table]
-            var values: [String] = []
-            values.reserveCapacity(places.count)
-            for place in places {
-                guard let place, let value = recent[index].values.text(at: place, of: names) else {
-                    tables[table][index] = .absent
-                    return nil
+            let key: String?
+            if places.count == 1 {
+                key = places[0].flatMap { recent[index].values.text(at: $0, of: names) }.map { keys.key(only: $0) }
+            } else {
+                // Written over in place: emptying a list goes through the general replacement of a range.
+                var count = 0
+                for place in places {
+                    guard let place, let value = recent[index].values.text(at: place, of: names) else { break }
+                    if count < scratch.count { scratch[count] = value } else { scratch.append(value) }
+                    count += 1
                 }
-                values.append(value)
+                if count < scratch.count { scratch.removeLast(scratch.count - count) }
+                key = count == places.count ? keys.key(scratch) : nil
             }
-            let key = values.count == 1 ? keys.key(only: values[0]) : keys.key(values)
-            tables[table][index] = .present(key: key, values: values)
-            return (key, values)
+            tables[table][index] = key.map { .present(key: $0) } ?? .absent
+            return key
         }
+
+        /// How many values make a group of table `table`.
+        func valueCount(_ table: Int) -> Int { tablePlaces[table].count }
+
+        /// Stored event `index`'s first value in table `table`, folded: the first part of its
+        /// group key (`EngineRun.groupKey`); nil when it has none.
+        func firstValue(_ table: Int, at index: Int) -> String? {
+            guard let first = tablePlaces[table].first, let place = first,
+                  let text = recent[index].values.text(at: place, of: names) else { return nil }
+            return EngineRun.folded(text)
+        }
+
+        /// Stored event `index`'s values in table `table`, in the order of its paths, for an
+        /// event `group(_:at:)` found a key for.
+        func values(_ table: Int, at index: Int) -> [String] {
+            tablePlaces[table].map { place in place.flatMap { recent[index].values.text(at: $0, of: names) } ?? "" }
+        }
+
+        /// The values of the group being worked out, in a list reused from event to event.
+        private var scratch: [String] = []
     }
 
     /// Every qualifying window of correlation `c`, in (end, group) order.
@@ -314,6 +341,10 @@ extension EngineRun {
         }
         var rarest = -1
         var allowed = Set<String>()
+        // The allowed groups' first values, folded: a stored event whose first value is not
+        // among them is passed over without making its key (two values joined into a new
+        // string, for every success of a chain grouped by user and address).
+        var allowedFirst = Set<String>()
         if requiresEach {
             func size(_ ref: EnginePlan.Reference) -> Int {
                 switch ref {
@@ -326,11 +357,15 @@ extension EngineRun {
             case .detection(let d):
                 let table = table(rarest)
                 for index in stored.holding(plan.detections[d].metadata.id) {
-                    if let key = stored.group(table, at: index)?.key { allowed.insert(key) }
+                    guard let key = stored.group(table, at: index) else { continue }
+                    allowed.insert(key)
+                    if let first = stored.firstValue(table, at: index) { allowedFirst.insert(first) }
                 }
             case .correlation(let innerIndex):
                 for window in inner[innerIndex] ?? [] {
-                    if let values = innerValues(window, innerIndex, name(rarest)) { allowed.insert(EngineRun.groupKey(values)) }
+                    guard let values = innerValues(window, innerIndex, name(rarest)) else { continue }
+                    allowed.insert(EngineRun.groupKey(values))
+                    if let first = values.first { allowedFirst.insert(EngineRun.folded(first)) }
                 }
             }
         }
@@ -348,12 +383,20 @@ extension EngineRun {
                 // Sized for a group each at most: growing from empty rehashed every key met so far.
                 if !filtered { groups.reserveCapacity(groups.count + holding.count) }
                 // By place: walking the stored events by value copied each one per correlation.
+                let prefilter = filtered && stored.valueCount(table) > 1
                 for index in holding {
                     if !counted.isEmpty && counted[index] { continue }
-                    guard let group = stored.group(table, at: index) else { continue }
-                    if filtered && !allowed.contains(group.key) { continue }
+                    if prefilter, let first = stored.firstValue(table, at: index), !allowedFirst.contains(first) { continue }
+                    guard let key = stored.group(table, at: index) else { continue }
+                    if filtered && !allowed.contains(key) { continue }
                     if !counted.isEmpty { counted[index] = true }
-                    add(.stored(index, ruleIndex: ruleIndex), key: group.key, values: group.values)
+                    // Not through `add`'s closure: capturing the reading copied it, and its next
+                    // group copied the table it writes.
+                    if let group = groups.index(forKey: key) {
+                        groups.values[group].members.append(.stored(index, ruleIndex: ruleIndex))
+                    } else {
+                        groups[key] = (stored.values(table, at: index), [.stored(index, ruleIndex: ruleIndex)])
+                    }
                 }
             case .correlation(let innerIndex):
                 let innerRule = plan.correlations[innerIndex]

@@ -26,7 +26,10 @@ struct GroupKeyCache {
            zip(values, self.values).allSatisfy({ UTF8Bytes.same($0, $1) }) {
             return key
         }
-        self.values = values
+        // Copied into the list kept, not shared with the caller's: a caller writing over its
+        // own list would otherwise find it shared, and copy it, every time.
+        self.values.removeAll(keepingCapacity: true)
+        self.values.append(contentsOf: values)
         key = EngineRun.groupKey(values)
         hashedKey = nil
         return key
