@@ -1,25 +1,26 @@
 import Foundation
 
 /// What the engine works out of one sign-in without its state: which detection rules it
-/// satisfies and its content hash. Pure, so a replay works it out on its reading thread while
-/// the engine takes the batch before (`Engine.prepare`). A class: the engine's loop and its sort
+/// satisfies (and, when asked, its content hash). Pure, so a replay works it out on its reading
+/// thread while the engine takes the batch before (`Engine.prepare`). A class: the engine's loop and its sort
 /// pass it on without copying what it holds.
 public final class PreparedEvent: Sendable {
     public let event: any RuleEvent
     /// The detection rules it satisfies, as indices into the plan's detections, ascending.
     let matched: [Int]
-    /// `event.revision`, once.
-    let revision: String?
 
-    init(event: any RuleEvent, matched: [Int], revision: String?) {
+    init(event: any RuleEvent, matched: [Int]) {
         self.event = event
         self.matched = matched
-        self.revision = revision
     }
+
+    /// `event.revision`, worked out by the engine as it takes the event (`ingest` asks once):
+    /// the reading thread, which parses and matches, had become the one a replay waits for.
+    var revision: String? { event.revision }
 }
 
 extension Engine {
-    /// Matches each event against every detection rule and hashes its content, outside any pass.
+    /// Matches each event against every detection rule, outside any pass.
     /// - Complexity: O(n·r) for n events and r detection rules.
     public func prepare(_ events: consuming [any RuleEvent]) -> [PreparedEvent] {
         let texts = SlotTexts()
@@ -40,11 +41,10 @@ extension Engine {
                 found.append(index)
             }
             let matched = found.isEmpty ? [] : Array(found)
-            // A travel place's readable fields are worked out by the engine (`observeTravel`):
-            // once the engine's thread had become the lighter one, working them out here made
-            // this thread the one a replay waits for.
-            let revision = event.revision
-            prepared.append(PreparedEvent(event: event, matched: matched, revision: revision))
+            // A travel place's readable fields and the revision are worked out by the engine
+            // (`observeTravel`, `ingest`): once the engine's thread had become the lighter one,
+            // working them out here made this thread the one a replay waits for.
+            prepared.append(PreparedEvent(event: event, matched: matched))
         }
         return prepared
     }
