@@ -36,6 +36,8 @@ struct JSONParser {
     /// Slot parsing: stop once every slot holds a value (`parseSlots(untilFilled:)`).
     var stopWhenFilled = false
     var stopped = false
+    /// Slot parsing: the member order of the records before (`JSONMemberOrder`).
+    var order: JSONMemberOrder?
 
     mutating func parseDocument() throws -> JSONValue {
         skipWhitespace()

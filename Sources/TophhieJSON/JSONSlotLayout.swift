@@ -119,6 +119,14 @@ public struct JSONSlotLayout: Sendable {
         tables = Tables(nodes: nodes, keys: keys, buckets: buckets, below: below, relatives: relatives, keyTexts: keyTexts)
     }
 
+    /// How many levels (objects with names of the layout) it has: a level's number is its
+    /// buckets' place over `bucketCount`.
+    public var levelCount: Int { tables.buckets.count / Self.bucketCount }
+
+    /// A table of the member order this layout's records were met in, for one batch read on one
+    /// thread (`JSONMemberOrder`).
+    public func memberOrder() -> JSONMemberOrder { JSONMemberOrder(levels: levelCount) }
+
     /// The root's buckets (`buckets(for:)`), for tests.
     var rootBuckets: [Int16] {
         Array(UnsafeBufferPointer(start: tables.buckets.baseAddress! + Int(root.buckets), count: Self.bucketCount))
@@ -200,12 +208,15 @@ extension JSONValue {
     /// go on past it: its slots, and the index just past its closing brace. Reads records that
     /// lie side by side without finding where each ends first.
     /// - Throws: `JSONParseError` as `parseSlots` does for the object; what follows it is not read.
-    public static func parseSlots(_ bytes: UnsafeRawBufferPointer, from start: Int, layout: JSONSlotLayout) throws -> (slots: [JSONValue?], end: Int) {
+    /// - Parameter order: the member order of the records read before (`JSONMemberOrder`, made
+    ///   by `layout`), when the records are a batch read on one thread.
+    public static func parseSlots(_ bytes: UnsafeRawBufferPointer, from start: Int, layout: JSONSlotLayout, order: JSONMemberOrder? = nil) throws -> (slots: [JSONValue?], end: Int) {
         var slots = [JSONValue?](repeating: nil, count: layout.paths.count)
         let end = try layout.withView { view in
             try slots.withUnsafeMutableBufferPointer { slots in
                 try JSONParser.parsing(bytes) { parser in
                     parser.index = start
+                    parser.order = order
                     try parser.parseSlotObjectAt(view, layout.root, into: slots)
                     return parser.index
                 }
@@ -236,9 +247,26 @@ extension JSONParser {
         index += 1
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return }
+        let levelNumber = Int(level.buckets) / JSONSlotLayout.bucketCount
+        var place = 0
         repeat {
             try memberName()
-            let found = try memberNode(view, level)
+            let found: Int
+            if let order {
+                // The name the record before had here, checked byte for byte; else found and learned.
+                let start = index + 1
+                if let hit = order.predicted(level: levelNumber, place: place, in: bytes, at: start) {
+                    found = hit.node
+                    index = hit.end
+                } else {
+                    found = try memberNode(view, level)
+                    let name = UnsafeBufferPointer(rebasing: bytes[start..<index - 1])
+                    if !name.contains(UInt8(ascii: "\\")) { order.learn(level: levelNumber, place: place, name: name, node: found) }
+                }
+            } else {
+                found = try memberNode(view, level)
+            }
+            place += 1
             try colon()
             if found >= 0 {
                 let node = view.nodes[found]

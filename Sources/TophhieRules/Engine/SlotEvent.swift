@@ -90,6 +90,10 @@ public final class EventLayout: Sendable {
         json = JSONSlotLayout(paths: unique.map(\.components))
     }
 
+    /// A table of the member order sign-ins are met in, for one batch's `event` calls on one
+    /// thread (`JSONMemberOrder`).
+    public func memberOrder() -> JSONMemberOrder { json.memberOrder() }
+
     /// One signIn object's bytes as an event.
     /// - Throws: `SignInEventError` with `SignInEvents.event`'s messages, or naming the JSON error.
     /// - Parameter untilFilled: stop reading once every slot has a value (`parseSlots`).
@@ -109,9 +113,11 @@ public final class EventLayout: Sendable {
     /// The sign-in object that starts at `start` in bytes that go on past it (records side by
     /// side), and the index just past it.
     /// - Throws: `SignInEventError` as `event` does.
-    public func event(_ bytes: UnsafeRawBufferPointer, from start: Int) throws -> (event: SlotEvent, end: Int) {
+    /// - Parameter order: the member order of the sign-ins read before (`memberOrder()`), for a
+    ///   batch read on one thread.
+    public func event(_ bytes: UnsafeRawBufferPointer, from start: Int, order: JSONMemberOrder? = nil) throws -> (event: SlotEvent, end: Int) {
         let slots: [JSONValue?], end: Int
-        do { (slots, end) = try JSONValue.parseSlots(bytes, from: start, layout: json) } catch let failure as JSONParseError {
+        do { (slots, end) = try JSONValue.parseSlots(bytes, from: start, layout: json, order: order) } catch let failure as JSONParseError {
             throw SignInEventError("not a valid sign-in object (\(failure))")
         }
         return (try event(slots), end)
