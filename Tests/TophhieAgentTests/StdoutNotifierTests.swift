@@ -26,6 +26,20 @@ import TophhieRules
         #expect(ControlCharacterEscaping.escape(input) == expected)
     }
 
+    /// The byte test that lets most lines through unread catches every character that is
+    /// escaped: each is written with a byte below 0x20, DEL, or bytes of 0x80 and above.
+    @Test func everyEscapedCharacterIsSeenInTheBytes() {
+        var escaped = 0
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value), ControlCharacterEscaping.needsEscape(scalar) else { continue }
+            escaped += 1
+            #expect(ControlCharacterEscaping.mayNeedEscape("a" + String(Character(scalar)) + "b"), "U+\(String(value, radix: 16))")
+        }
+        #expect(escaped > 60)
+        #expect(!ControlCharacterEscaping.mayNeedEscape(#"{"a":"plain ASCII ~ \\ \" text"}"#))
+        #expect(ControlCharacterEscaping.hardenJSON("{\"a\":\"x\u{2028}y\"}") == #"{"a":"x\u2028y"}"#)
+    }
+
     @Test func escapedTextHasNoControlCharacters() {
         var all = ""
         for value in Array(0...0x9F) + [0x2028, 0x2029, 0x202E, 0x2067, 0xFEFF, 0x61C] {

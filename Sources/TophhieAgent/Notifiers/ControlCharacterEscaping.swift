@@ -21,6 +21,14 @@ public enum ControlCharacterEscaping {
         }
     }
 
+    /// Whether `text` may hold a character `needsEscape` takes: each is a byte below 0x20 or DEL,
+    /// or written with bytes of 0x80 and above. Seen in the bytes, without decoding scalars:
+    /// most lines (every ASCII one) hold none, and decoding a replay's alert lines to find that
+    /// out was a fifth of writing them.
+    static func mayNeedEscape(_ text: String) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { bytes in bytes.contains { $0 < 0x20 || $0 >= 0x7F } } ?? true
+    }
+
     /// `text` with control characters as `\n`, `\r`, `\t` or `\u{…}` and `\` doubled, so the
     /// escaped form cannot be confused with a literal backslash sequence.
     /// - Complexity: O(n).
@@ -66,7 +74,7 @@ public enum ControlCharacterEscaping {
     /// Only characters inside string literals are escaped: the layout of pretty-printed JSON
     /// (newlines between tokens) is whitespace, and `\u000a` there would not be JSON.
     public static func hardenJSON(_ json: String) -> String {
-        guard json.unicodeScalars.contains(where: needsEscape) else { return json }
+        guard mayNeedEscape(json), json.unicodeScalars.contains(where: needsEscape) else { return json }
         var out = String.UnicodeScalarView()
         var inString = false, escaped = false
         for scalar in json.unicodeScalars {
