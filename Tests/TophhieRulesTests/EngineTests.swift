@@ -559,6 +559,12 @@ import TophhieJSON
         let (_, fast) = engine.process(EngineState(), events: [at(0, "lon", 51.5, -0.13), at(180, "nyc", 40.71, -74.0)], now: time(200))
         #expect(fast.count == 1)
         #expect(fast.first?.summary.contains("km/h") == true)
+        // The distance told is the haversine's, whichever of the pair came first.
+        let told = "\(Int(EngineRun.greatCircleKm(51.5, -0.13, 40.71, -74.0).rounded())) km from lon to nyc"
+        #expect(fast.first?.summary.hasPrefix(told) == true, "\(fast.first?.summary ?? "")")
+        let (_, reversed) = engine.process(EngineState(), events: [at(180, "lon", 51.5, -0.13), at(0, "nyc", 40.71, -74.0)], now: time(200))
+        #expect(reversed.first?.summary.hasPrefix("\(Int(EngineRun.greatCircleKm(40.71, -74.0, 51.5, -0.13).rounded())) km from nyc to lon") == true,
+                "\(reversed.first?.summary ?? "")")
         // Same pair eight hours apart: 696 km/h, possible.
         let (_, slow) = engine.process(EngineState(), events: [at(0, "lon", 51.5, -0.13), at(480, "nyc", 40.71, -74.0)], now: time(500))
         #expect(slow.isEmpty)

@@ -77,6 +77,8 @@ extension EngineRun {
             if familiarByLabel.count < 16 { familiarByLabel.append((label, seen)) }
             return seen
         }
+        // This sign-in's latitude's cosine, worked out once a call, not once a compared place.
+        let cosHere = cos(latitude * .pi / 180)
         // Through a buffer pointer: reading a field of `places[i]` copied the whole place (its
         // strings and detail) first, which cost more than the arithmetic.
         func consider(_ buffer: UnsafeBufferPointer<EngineState.Place>, _ i: Int) {
@@ -93,7 +95,7 @@ extension EngineRun {
             let spot = (placeLatitude, placeLongitude)
             if spots.contains(where: { $0 == spot }) { return }
             if spots.count < 32 { spots.append(spot) }
-            let distance = EngineRun.greatCircleKm(placeLatitude, placeLongitude, latitude, longitude)
+            let distance = EngineRun.distanceKm(haversine: EngineRun.haversine(placeLatitude, placeLongitude, latitude, longitude, cosLatitude2: cosHere))
             guard distance >= spec.minDistanceKm else { return }
             let speed = gap == 0 ? Double.infinity : distance / (gap / 3600)
             guard speed > spec.maxSpeedKmh else { return }
@@ -273,12 +275,24 @@ extension EngineRun {
 
     /// Haversine distance on a sphere of the Earth's mean radius.
     static func greatCircleKm(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
-        let r = 6371.0088
-        let φ1 = lat1 * .pi / 180, φ2 = lat2 * .pi / 180
+        distanceKm(haversine: haversine(lat1, lon1, lat2, lon2, cosLatitude2: cos(lat2 * .pi / 180)))
+    }
+
+    static let earthRadiusKm = 6371.0088
+
+    /// The haversine of the central angle between the two points (`greatCircleKm`'s `a`), with
+    /// the second point's latitude's cosine given: travel compares one sign-in with hundreds of
+    /// places, and works that cosine out once.
+    @inline(__always) static func haversine(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double, cosLatitude2: Double) -> Double {
+        let φ1 = lat1 * .pi / 180
         let dφ = (lat2 - lat1) * .pi / 180, dλ = (lon2 - lon1) * .pi / 180
         // Each sine once: the calls are not pure to the optimiser (errno), so it repeats them.
         let sφ = sin(dφ / 2), sλ = sin(dλ / 2)
-        let a = sφ * sφ + cos(φ1) * cos(φ2) * sλ * sλ
-        return 2 * r * asin(min(1, sqrt(a)))
+        return sφ * sφ + cos(φ1) * cosLatitude2 * sλ * sλ
+    }
+
+    /// The distance of a haversine `a` on the Earth's sphere.
+    @inline(__always) static func distanceKm(haversine a: Double) -> Double {
+        2 * earthRadiusKm * asin(min(1, sqrt(a)))
     }
 }
