@@ -275,6 +275,9 @@ extension JSONParser {
                 if node.slot < 0, index < bytes.count, bytes[index] == UInt8(ascii: "{") {
                     try parseSlotObject(view, node.children, depth: depth + 1, into: slots)
                 } else if node.relative < 0 {
+                    // Apart from the branch below although it begins alike: folded into one (the
+                    // relatives read under a test), the reading thread took 4% more instructions
+                    // (callgrind, 500 people's 30k sign-ins).
                     let value = try parseValue(depth: depth + 1, .all)
                     if node.slot >= 0 { slots[Int(node.slot)] = value }
                 } else {

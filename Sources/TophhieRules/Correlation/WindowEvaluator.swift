@@ -308,12 +308,16 @@ extension EngineRun {
         }()
         let valuePlace: Int? = { if case .valueCount(let field) = rule.kind { return plan.keptNames.places[SignInFieldCatalog.resolve(field).path] }; return nil }()
 
-        // One hash a member, its group made in place when new. The values are named only for a
-        // window that qualifies (`sweep`): most groups hold an occurrence or two and qualify
-        // nowhere, and naming every group's values at every evaluation was 5% of the engine's
-        // instructions on many people's sign-ins.
-        func add(_ member: Member, key: String, values: @autoclosure () -> [String]) {
-            groups[key, default: (values(), [])].members.append(member)
+        // A member joins its group when the group is made; the caller makes a new one with its
+        // values (a stored event's read only then). Not a closure for the values: capturing the
+        // reading copied it, and its next group copied the table it writes. The values are named
+        // only for a window that qualifies (`sweep`): most groups hold an occurrence or two and
+        // qualify nowhere, and naming every group's values at every evaluation was 5% of the
+        // engine's instructions on many people's sign-ins.
+        func join(_ member: Member, key: String) -> Bool {
+            guard let group = groups.index(forKey: key) else { return false }
+            groups.values[group].members.append(member)
+            return true
         }
 
         /// The group values a window of inner correlation `innerIndex` gives this rule's
@@ -390,13 +394,8 @@ extension EngineRun {
                     guard let key = stored.group(table, at: index) else { continue }
                     if filtered && !allowed.contains(key) { continue }
                     if !counted.isEmpty { counted[index] = true }
-                    // Not through `add`'s closure: capturing the reading copied it, and its next
-                    // group copied the table it writes.
-                    if let group = groups.index(forKey: key) {
-                        groups.values[group].members.append(.stored(index, ruleIndex: ruleIndex))
-                    } else {
-                        groups[key] = (stored.values(table, at: index), [.stored(index, ruleIndex: ruleIndex)])
-                    }
+                    let member = Member.stored(index, ruleIndex: ruleIndex)
+                    if !join(member, key: key) { groups[key] = (stored.values(table, at: index), [member]) }
                 }
             case .correlation(let innerIndex):
                 let innerRule = plan.correlations[innerIndex]
@@ -407,7 +406,8 @@ extension EngineRun {
                     let condition: CorrelationCondition? = innerRule.kind == .eventCount ? innerRule.condition : nil
                     innerOccurrences.append(Occurrence(time: window.end, order: window.groupKey, events: window.events, ruleIndex: ruleIndex,
                                                        value: nil, isNew: window.isNew, innerCondition: condition))
-                    add(.window(innerOccurrences.count - 1), key: key, values: values)
+                    let member = Member.window(innerOccurrences.count - 1)
+                    if !join(member, key: key) { groups[key] = (values, [member]) }
                 }
             }
         }

@@ -13,9 +13,13 @@ public struct SlotEvent: RuleEvent {
     let layout: EventLayout
 
     /// The `id` slot's text (`EventLayout.event` has checked it is not empty).
-    public var eventID: String {
-        if case .string(let text)? = values[EventLayout.idPlace] { return text }
-        return values[EventLayout.idPlace]?.scalarText ?? ""
+    public var eventID: String { SlotEvent.text(values, at: EventLayout.idPlace) ?? "" }
+
+    /// The scalar text of `values[place]`, a string taken straight from its slot: copying the
+    /// value out before taking its text retained and released it twice.
+    @inline(__always) static func text(_ values: borrowing [JSONValue?], at place: Int) -> String? {
+        if case .string(let text)? = values[place] { return text }
+        return values[place]?.scalarText
     }
 
     public func field(slot: FieldSlot) -> JSONValue? {
@@ -33,9 +37,7 @@ public struct SlotEvent: RuleEvent {
     /// released each twice.
     public func text(slot: FieldSlot) -> String? {
         let local = place(of: slot)
-        guard local >= 0 else { return nil }
-        if case .string(let text)? = values[local] { return text }
-        return values[local]?.scalarText
+        return local >= 0 ? SlotEvent.text(values, at: local) : nil
     }
 
     public func field(at components: [String]) -> JSONValue? {
@@ -127,8 +129,7 @@ public final class EventLayout: Sendable {
     /// out of the list retained and released a string, four a sign-in).
     private func event(_ values: consuming [JSONValue?]) throws -> SlotEvent {
         let idPlace = EventLayout.idPlace, timePlace = EventLayout.timePlace
-        let id: String
-        if case .string(let text)? = values[idPlace] { id = text } else { id = values[idPlace]?.scalarText ?? "" }
+        let id = SlotEvent.text(values, at: idPlace) ?? ""
         guard !id.isEmpty else { throw SignInEventError("a sign-in has no 'id'") }
         let time: Date?
         switch values[timePlace] {
