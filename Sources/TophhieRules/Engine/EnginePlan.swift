@@ -17,6 +17,9 @@ final class EnginePlan: Sendable {
     let matchers: [DetectionMatcher]
     /// `matchers` as the matching loop reads them (`Unretained`).
     let matcherRefs: [Unretained<DetectionMatcher>]
+    /// The values the detections read, by which `MatchMemo` remembers their answers; nil when
+    /// a keyword search reads every string.
+    let matchKey: MatchMemo.Key?
     /// Each detection's metadata and options by reference (index as `detections`).
     let detectionRefs: [DetectionRuleRef]
     /// Each correlation's per-event parts by reference (index as `correlations`).
@@ -79,6 +82,7 @@ final class EnginePlan: Sendable {
         let numbering = EntryNumbering()
         matchers = detections.map { DetectionMatcher($0.detection, numbering: numbering) }
         matcherRefs = matchers.map(Unretained.init)
+        matchKey = MatchMemo.Key(detections.map(\.detection))
         detectionRefs = detections.map(DetectionRuleRef.init)
         correlationRefs = correlations.map(CorrelationRuleRef.init)
         self.correlations = correlations

@@ -48,7 +48,7 @@ struct GroupKeyCache {
     }
 
     /// Makes `value`'s key the last one, unless it already is.
-    private mutating func keep(only value: String) {
+    @inline(__always) private mutating func keep(only value: String) {
         if values.count == 1, UTF8Bytes.same(value, values[0]) { return }
         // Refilled in place: the last array is reused rather than a new one made per event.
         values.removeAll(keepingCapacity: true)

@@ -34,13 +34,20 @@ extension Engine {
         // Each event moved out of the batch and into its prepared event: mapping lent each one
         // and the prepared event took a copy (its box retained, and released with the batch).
         events.reverse()
+        // Sign-ins with the values an earlier one had get its answer (and share its list).
+        var memo = plan.matchKey.map(MatchMemo.init)
         while let event = events.popLast() {
+            if let known = memo?.answer(for: event) {
+                prepared.append(PreparedEvent(event: event, matched: known))
+                continue
+            }
             texts.next()
             found.removeAll(keepingCapacity: true)
             for index in matchers.indices where matchers[index].with({ $0.matches(event, texts) }) {
                 found.append(index)
             }
             let matched = found.isEmpty ? [] : Array(found)
+            memo?.remember(matched)
             // A travel place's readable fields and the revision are worked out by the engine
             // (`observeTravel`, `ingest`): once the engine's thread had become the lighter one,
             // working them out here made this thread the one a replay waits for.

@@ -54,7 +54,7 @@ struct SlotRevision {
     }
 
     /// A string, read in place (a native string's bytes are contiguous).
-    mutating func add(text: String) {
+    @inline(__always) mutating func add(text: String) {
         let done: Void? = text.utf8.withContiguousStorageIfAvailable { add(text: UnsafeRawBufferPointer($0)) }
         if done == nil { Array(text.utf8).withUnsafeBytes { add(text: $0) } }
     }
@@ -86,6 +86,12 @@ struct SlotRevision {
         case .some(let value): add(value)
         case .none: add(0xFF)
         }
+    }
+
+    /// The two lanes as one word, for a table's place (`MatchMemo`): not the revision's text.
+    var word: UInt64 {
+        let mixed = (a ^ b.rotated(by: 17)) &* 0x9E37_79B9_7F4A_7C15
+        return mixed ^ (mixed >> 32)
     }
 
     private static let digits = Array("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_".utf8)

@@ -1,0 +1,163 @@
+import TophhieJSON
+
+/// Which detection rules an event satisfies, remembered by the values the rules read: that
+/// answer is a function of those values alone (matching reads nothing else), and sign-ins
+/// repeat a handful of them (error code, client app, risk levels), so most events of a batch
+/// are answered by a look-up instead of every rule's tests.
+///
+/// Values are compared exactly (strings byte for byte, numbers by their bits), never as Swift
+/// compares strings: two texts that are canonically equivalent but differ in bytes can match
+/// differently, and an attacker names their own device. The hash only finds the candidate.
+/// A slot only `exists` tests read counts by its presence alone (a latitude's value would
+/// otherwise make every located sign-in a key of its own).
+///
+/// Bounded: at most `capacity / 2` keys for a batch, and switched off for the rest of it when
+/// fewer than half the events are answered (a rule set that reads an address or an id) or a
+/// value is one it does not take (an object: SigmaHQ's `Status`).
+/// Not shared between threads: one matching loop holds it.
+struct MatchMemo {
+    /// The slots the detection rules read, and whether only their presence counts.
+    struct Key: Sendable {
+        let slots: [FieldSlot]
+        let presenceOnly: [Bool]
+    }
+
+    private let key: Key
+    private static let capacity = 256
+    /// By table place: the key's hash with its top bit set (0: empty), its values, its answer
+    /// (the values' table made with the first key kept).
+    private var hashes: [UInt64]
+    private var values: [JSONValue?] = []
+    private var answers: [[Int]]
+    private var count = 0
+    /// The last `answer(for:)` miss's hash, its values in `current`, for `remember`.
+    private var pending: UInt64?
+    private var current: [JSONValue?]
+    private var asked = 0, missed = 0
+    /// Whether the memo is still used for this batch.
+    private(set) var isOn = true
+
+    init(_ key: Key) {
+        self.key = key
+        hashes = Array(repeating: 0, count: MatchMemo.capacity)
+        answers = Array(repeating: [], count: MatchMemo.capacity)
+        current = Array(repeating: nil, count: key.slots.count)
+    }
+
+    /// The detection rules `event` satisfies, when an event with the same values was answered
+    /// before; nil otherwise (then `remember` takes the answer worked out).
+    mutating func answer(for event: borrowing any RuleEvent) -> [Int]? {
+        guard isOn else { return nil }
+        asked += 1
+        var hash = SlotRevision()
+        for place in key.slots.indices {
+            let value = event.field(slot: key.slots[place])
+            if key.presenceOnly[place] {
+                current[place] = value == nil ? nil : .null
+                hash.add(value == nil ? 0 : 1)
+            } else {
+                guard MatchMemo.takes(value) else { turnOff(); return nil }
+                current[place] = value
+                hash.add(slot: value)
+            }
+        }
+        let full = hash.word | (1 << 63)
+        let width = key.slots.count
+        var place = Int(truncatingIfNeeded: full) & (MatchMemo.capacity - 1)
+        while hashes[place] != 0 {
+            if hashes[place] == full, MatchMemo.same(values, from: place * width, current) { return answers[place] }
+            place = (place + 1) & (MatchMemo.capacity - 1)
+        }
+        pending = full
+        return miss()
+    }
+
+    private mutating func miss() -> [Int]? {
+        missed += 1
+        if asked >= 64, missed * 2 > asked { turnOff() }
+        return nil
+    }
+
+    private mutating func turnOff() {
+        isOn = false
+        pending = nil
+        // What the memo held is let go now, not with the batch.
+        answers = []
+        values = []
+    }
+
+    /// Keeps `answer` for the values of the last `answer(for:)` that missed.
+    mutating func remember(_ answer: [Int]) {
+        guard isOn, let full = pending, count < MatchMemo.capacity / 2 else { return }
+        pending = nil
+        let width = key.slots.count
+        if values.isEmpty { values = Array(repeating: nil, count: MatchMemo.capacity * width) }
+        var place = Int(truncatingIfNeeded: full) & (MatchMemo.capacity - 1)
+        while hashes[place] != 0 { place = (place + 1) & (MatchMemo.capacity - 1) }
+        hashes[place] = full
+        for offset in 0..<width { values[place * width + offset] = current[offset] }
+        answers[place] = answer
+        count += 1
+    }
+
+    /// Whether a value can be compared exactly: scalars, and arrays of them.
+    private static func takes(_ value: JSONValue?) -> Bool {
+        switch value {
+        case .object?: return false
+        case .array(let items)?: return items.allSatisfy(takes)
+        default: return true
+        }
+    }
+
+    /// Whether the stored values from `start` are exactly `current`.
+    private static func same(_ stored: [JSONValue?], from start: Int, _ current: [JSONValue?]) -> Bool {
+        for offset in current.indices where !same(stored[start + offset], current[offset]) { return false }
+        return true
+    }
+
+    /// Exact equality: same kind, strings byte for byte, numbers bit for bit.
+    static func same(_ a: JSONValue?, _ b: JSONValue?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): return true
+        case (.null?, .null?): return true
+        case (.bool(let x)?, .bool(let y)?): return x == y
+        case (.int(let x)?, .int(let y)?): return x == y
+        case (.double(let x)?, .double(let y)?): return x.bitPattern == y.bitPattern
+        case (.string(let x)?, .string(let y)?): return UTF8Bytes.same(x, y)
+        case (.array(let x)?, .array(let y)?):
+            guard x.count == y.count else { return false }
+            for index in x.indices where !same(x[index], y[index]) { return false }
+            return true
+        default: return false
+        }
+    }
+}
+
+extension MatchMemo.Key {
+    /// The slots `detections` read; nil when a keyword search reads every string of an event.
+    init?(_ detections: [Detection]) {
+        var order: [FieldSlot] = [], byValue: Set<FieldSlot> = []
+        func read(_ slot: FieldSlot, value: Bool) {
+            if !order.contains(slot) { order.append(slot) }
+            if value { byValue.insert(slot) }
+        }
+        func walk(_ search: SearchIdentifier) -> Bool {
+            switch search {
+            case .allOf(let conditions):
+                for condition in conditions {
+                    let presence = condition.matchers.allSatisfy { if case .exists = $0 { return true }; return false }
+                    read(condition.slot, value: !presence || condition.matchers.isEmpty)
+                    for case .fieldRef(let other, _, _) in condition.matchers { read(other, value: true) }
+                }
+                return true
+            case .anyOf(let alternatives): return alternatives.allSatisfy(walk)
+            case .keywords: return false
+            }
+        }
+        for detection in detections {
+            for search in detection.ordered where !walk(search) { return nil }
+        }
+        slots = order
+        presenceOnly = order.map { !byValue.contains($0) }
+    }
+}
