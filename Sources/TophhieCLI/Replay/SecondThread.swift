@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 /// One job at a time on a second thread while the caller goes on, its result handed back when
 /// asked: the machine has two cores, and a replay's reading and parsing can run beside its
@@ -13,15 +14,30 @@ final class SecondThread<Output>: @unchecked Sendable {
     private var result: Result<Output, any Error>?
     private let ready = DispatchSemaphore(value: 0)
     private(set) var busy = false
+    /// Whether `take` has been called for the job in flight: its `meanwhile` stops.
+    private let askedLock = NSLock()
+    private var asked = false
 
     init() {}
 
     /// Starts `job`; the one before must have been taken.
-    func start(_ job: @escaping @Sendable () throws -> Output) {
+    /// - Parameter meanwhile: work on the job's output while its result waits to be taken,
+    ///   handed a test of whether it has been asked for, which it calls between small steps
+    ///   and stops at (the caller then waits for the step in hand). What it writes is read by
+    ///   the caller of `take` only after it returns.
+    func start(_ job: @escaping @Sendable () throws -> Output, meanwhile: (@Sendable (Output, () -> Bool) -> Void)? = nil) {
         precondition(!busy, "a job is already running")
         busy = true
         queue.async { [self] in
-            result = Result { try job() }
+            let outcome = Result { try job() }
+            if let meanwhile, case .success(let output) = outcome {
+                meanwhile(output) { [self] in
+                    askedLock.lock()
+                    defer { askedLock.unlock() }
+                    return asked
+                }
+            }
+            result = outcome
             ready.signal()
         }
     }
@@ -30,7 +46,13 @@ final class SecondThread<Output>: @unchecked Sendable {
     /// - Throws: what the job threw.
     func take() throws -> Output {
         precondition(busy, "no job was started")
+        askedLock.lock()
+        asked = true
+        askedLock.unlock()
         ready.wait()
+        askedLock.lock()
+        asked = false
+        askedLock.unlock()
         busy = false
         defer { result = nil }
         return try result!.get()

@@ -220,10 +220,17 @@ struct StreamedReplay {
         final class Spent: @unchecked Sendable { var events: [PreparedEvent] = [] }
         func start(_ number: Int, freeing spent: Spent) {
             let job = jobs[number]
-            reader.start {
+            reader.start({
                 spent.events = []
                 return try job()
-            }
+            }, meanwhile: { batch, asked in
+                // A batch read before the engine wants it: the reading thread works out what
+                // the engine would (`PreparedEvent.workAhead`) until it is asked for.
+                for index in batch.indices {
+                    if index % 16 == 0, asked() { return }
+                    batch[index].workAhead()
+                }
+            })
         }
         var spent = Spent()
         start(0, freeing: Spent())

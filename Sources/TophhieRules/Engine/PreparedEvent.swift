@@ -4,19 +4,34 @@ import Foundation
 /// satisfies (and, when asked, its content hash). Pure, so a replay works it out on its reading
 /// thread while the engine takes the batch before (`Engine.prepare`). A class: the engine's loop and its sort
 /// pass it on without copying what it holds.
-public final class PreparedEvent: Sendable {
+///
+/// Unchecked Sendable: what `workAhead` writes is written by the thread that made the event,
+/// before it hands the batch over (a replay's `SecondThread.take`), and read only after.
+public final class PreparedEvent: @unchecked Sendable {
     public let event: any RuleEvent
     /// The detection rules it satisfies, as indices into the plan's detections, ascending.
     let matched: [Int]
+    /// `event.revision`, when the reading thread worked it out ahead (`workAhead`).
+    private var revisionAhead: String?
+    private var workedAhead = false
 
     init(event: any RuleEvent, matched: [Int]) {
         self.event = event
         self.matched = matched
     }
 
-    /// `event.revision`, worked out by the engine as it takes the event (`ingest` asks once):
-    /// the reading thread, which parses and matches, had become the one a replay waits for.
-    var revision: String? { event.revision }
+    /// `event.revision`, worked out by the engine as it takes the event (`ingest` asks once),
+    /// unless the reading thread had time to work it out first: which thread a replay waits
+    /// for depends on its rules and its sign-ins, and this work goes to the one with room.
+    var revision: String? { workedAhead ? revisionAhead : event.revision }
+
+    /// Works out now what the engine would ask for: called by the thread that made the event,
+    /// while the engine is busy with the batch before, and not once the batch is handed over.
+    public func workAhead() {
+        guard !workedAhead else { return }
+        revisionAhead = event.revision
+        workedAhead = true
+    }
 }
 
 extension Engine {

@@ -1,0 +1,57 @@
+import Dispatch
+import Foundation
+import Testing
+@testable import TophhieCLI
+
+/// A job's `meanwhile` works on its output until the output is asked for, and what it wrote is
+/// what the caller of `take` reads; a replay's reading thread works events out ahead this way.
+@Suite(.timeLimit(.minutes(1))) struct SecondThreadTests {
+    final class Counter: @unchecked Sendable {
+        var steps = 0
+        var seenByMeanwhile = -1
+    }
+
+    /// The meanwhile would run for ever: `take` stops it, and sees the steps it made. (Taken on
+    /// another thread, so a `take` that never stopped it fails the test after 30 s, and the
+    /// meanwhile is then let go, instead of hanging the suite.)
+    @Test func meanwhileRunsUntilTheOutputIsAskedFor() throws {
+        let thread = SecondThread<Counter>()
+        let giveUp = Counter()
+        let lock = NSLock()
+        @Sendable func gaveUp() -> Bool { lock.lock(); defer { lock.unlock() }; return giveUp.steps > 0 }
+        for _ in 0..<2 {
+            let started = DispatchSemaphore(value: 0), taken = DispatchSemaphore(value: 0)
+            thread.start({ Counter() }, meanwhile: { counter, asked in
+                while !asked() && !gaveUp() {
+                    counter.steps += 1
+                    if counter.steps == 10 { started.signal() }
+                }
+                counter.seenByMeanwhile = counter.steps
+            })
+            started.wait()
+            let result = Counter()
+            DispatchQueue.global().async {
+                if let counter = try? thread.take() { (result.steps, result.seenByMeanwhile) = (counter.steps, counter.seenByMeanwhile) }
+                taken.signal()
+            }
+            guard taken.wait(timeout: .now() + 30) == .success else {
+                Issue.record("take did not stop the meanwhile")
+                lock.lock(); giveUp.steps = 1; lock.unlock()
+                taken.wait()
+                return
+            }
+            #expect(result.steps >= 10)
+            #expect(result.seenByMeanwhile == result.steps, "the caller reads what the meanwhile wrote last")
+        }
+    }
+
+    /// A job that throws has no output to work on: its error is what `take` throws.
+    @Test func aJobThatThrowsSkipsTheMeanwhile() {
+        struct Broken: Error, Equatable {}
+        let thread = SecondThread<Counter>()
+        let ran = Counter()
+        thread.start({ throw Broken() }, meanwhile: { _, _ in ran.steps += 1 })
+        #expect(throws: Broken()) { try thread.take() }
+        #expect(ran.steps == 0)
+    }
+}
