@@ -110,25 +110,39 @@ struct MatchMemo {
     }
 
     /// Whether the stored values from `start` are exactly `current`.
+    /// (Through buffer pointers, each pair compared where it lies: a loop over the arrays
+    /// copied each value out, a retain and a release a string, and cost more than matching.)
     private static func same(_ stored: [JSONValue?], from start: Int, _ current: [JSONValue?]) -> Bool {
-        for offset in current.indices where !same(stored[start + offset], current[offset]) { return false }
-        return true
+        stored.withUnsafeBufferPointer { stored in
+            current.withUnsafeBufferPointer { current in
+                for offset in current.indices where !same(stored, start + offset, current, offset) { return false }
+                return true
+            }
+        }
+    }
+
+    @inline(__always) private static func same(_ a: UnsafeBufferPointer<JSONValue?>, _ i: Int, _ b: UnsafeBufferPointer<JSONValue?>, _ j: Int) -> Bool {
+        switch a[i] {
+        case .string(let x)?: if case .string(let y)? = b[j] { return UTF8Bytes.same(x, y) } else { return false }
+        case .int(let x)?: if case .int(let y)? = b[j] { return x == y } else { return false }
+        default: return same(a[i], b[j])
+        }
     }
 
     /// Exact equality: same kind, strings byte for byte, numbers bit for bit.
     static func same(_ a: JSONValue?, _ b: JSONValue?) -> Bool {
-        switch (a, b) {
-        case (nil, nil): return true
-        case (.null?, .null?): return true
-        case (.bool(let x)?, .bool(let y)?): return x == y
-        case (.int(let x)?, .int(let y)?): return x == y
-        case (.double(let x)?, .double(let y)?): return x.bitPattern == y.bitPattern
-        case (.string(let x)?, .string(let y)?): return UTF8Bytes.same(x, y)
-        case (.array(let x)?, .array(let y)?):
-            guard x.count == y.count else { return false }
+        switch a {
+        case nil: return b == nil
+        case .null?: if case .null? = b { return true } else { return false }
+        case .bool(let x)?: if case .bool(let y)? = b { return x == y } else { return false }
+        case .int(let x)?: if case .int(let y)? = b { return x == y } else { return false }
+        case .double(let x)?: if case .double(let y)? = b { return x.bitPattern == y.bitPattern } else { return false }
+        case .string(let x)?: if case .string(let y)? = b { return UTF8Bytes.same(x, y) } else { return false }
+        case .array(let x)?:
+            guard case .array(let y)? = b, x.count == y.count else { return false }
             for index in x.indices where !same(x[index], y[index]) { return false }
             return true
-        default: return false
+        case .object?: return false
         }
     }
 }
