@@ -54,7 +54,10 @@ import TophhieSystem
                 #expect(zip(runs, runs.dropFirst()).allSatisfy { $0.latest <= $1.earliest }, "\(path) every \(stride)")
                 let byPlace = descending ? runs.reversed() : runs
                 #expect(zip(byPlace, byPlace.dropFirst()).allSatisfy { $0.end < $1.start }, "\(path) every \(stride)")
-                #expect(runs.filter { $0.count >= 0 }.count == 1, "only the last stretch is counted")
+                // Only the last stretch is counted (in pieces, when it is long), and it is the
+                // engine's first or last.
+                let counted = runs.indices.filter { runs[$0].count >= 0 }
+                #expect(!counted.isEmpty && counted == Array(descending ? 0..<counted.count : runs.count - counted.count..<runs.count), "\(path) every \(stride)")
                 let read = try await Self.replay(path, chunk: chunk, stride: stride)
                 #expect(read.count == events.count, "\(path) every \(stride)")
                 #expect(read.outcome.alerts.map(AlertJSON.line) == whole, "\(path) every \(stride)")
@@ -181,5 +184,39 @@ import TophhieSystem
                                      tailCount: 3, tailEarliest: t[1], tailLatest: t[3]) == nil)
         #expect(SparseFirstPass.plan(starts: [0, 100, 100], separators: [0, 98, 98], times: [t[0], t[1], t[2]], end: 300,
                                      tailCount: 1, tailEarliest: t[2], tailLatest: t[2]) == nil)
+    }
+    /// The engine waits for the reading thread's first batch and the reading thread for the
+    /// engine's last: the runs at both ends are a quarter of a batch. The file's first stride is
+    /// sampled four times as often, and its last stretch, every sign-in of which is found, is
+    /// cut into counted runs of a quarter of a batch; the replay reads every sign-in.
+    @Test(arguments: [false, true])
+    func theRunsTheEngineTakesFirstAndLastAreAQuarterOfABatch(_ newestFirst: Bool) async throws {
+        let quarter = SparseFirstPass.runLength / SparseFirstPass.endPieces
+        let start = 1_714_557_600.0
+        let records = (0..<(3 * quarter)).map { n in
+            let time = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: start + Double(n) * 7))
+            return #"{"id":"s\#(n)","createdDateTime":"\#(time)","userId":"u\#(n % 7)","status":{"errorCode":\#(n % 5 == 0 ? 50126 : 0)}}"#
+        }
+        let text = newestFirst
+            ? #"{"value": ["# + records.reversed().joined(separator: ", ") + "]}"
+            : records.joined(separator: "\n") + "\n"
+        let path = try RulesTestPaths.temporary(newestFirst ? "ends-page.json" : "ends-lines.jsonl", text)
+        defer { RulesTestPaths.remove(path) }
+        let stride = text.utf8.count / 2
+        let runs = try #require(try await Self.runs(path, chunk: 1 << 20, stride: stride))
+        let counted = runs.filter { $0.count >= 0 }
+        #expect(counted.count == 2, "the last stretch, half the file, in two pieces: \(counted.map(\.count))")
+        #expect(counted.allSatisfy { $0.count <= quarter })
+        #expect(counted.reduce(0) { $0 + $1.count } > quarter)
+        let sampled = runs.filter { $0.count < 0 }
+        #expect(sampled.count >= 3 && sampled.allSatisfy { $0.end - $0.start < stride / 2 }, "the first stride sampled four times as often: \(sampled.map { $0.end - $0.start })")
+        // In the engine's order, oldest first, with the counted pieces at the file's end.
+        #expect(zip(runs, runs.dropFirst()).allSatisfy { $0.latest <= $1.earliest })
+        let ends = newestFirst ? Array(runs.prefix(counted.count)) : Array(runs.suffix(counted.count))
+        #expect(ends == counted, "the counted pieces are the engine's \(newestFirst ? "first" : "last") runs")
+        let read = try await Self.replay(path, chunk: 1 << 20, stride: stride)
+        #expect(read.count == records.count)
+        let whole = try Self.wholeAlerts(records.map { try JSONValue.parse(Data($0.utf8)) })
+        #expect(read.outcome.alerts.map(AlertJSON.line) == whole)
     }
 }

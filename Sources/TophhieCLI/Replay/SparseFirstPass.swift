@@ -48,13 +48,16 @@ enum SparseFirstPass {
         var starts = [first.offset]
         var separators = [first.offset]
         var times = [first.time]
-        var point = first.offset + stride
+        // The file's first stride sampled four times as often: its runs are the engine's first
+        // or last batches (`endPieces`).
+        let opening = first.offset + stride
+        var point = first.offset + stride / endPieces
         while point < size {
             guard let found = signIn(file, layout: shape.layout, from: point, size: size) else { break }
             starts.append(found.offset)
             separators.append(found.separator)
             times.append(found.time)
-            point = found.offset + stride
+            point = found.offset + (found.offset < opening ? stride / endPieces : stride)
         }
         // A last stretch much longer than a stride (no sign-in found where one was looked for)
         // would be a batch as long: not taken.
@@ -83,7 +86,34 @@ enum SparseFirstPass {
                               tailEarliest: tailEarliest, tailLatest: tailLatest) else {
             return nil
         }
-        return (plan.runs, shape.layout, plan.latest)
+        // The last stretch, every sign-in of which was found, in runs of a quarter of a batch.
+        var runs = plan.runs
+        let pieces = SparseFirstPass.pieces(of: tail, count: runLength / endPieces)
+        if pieces.count > 1 {
+            if runs.last?.start == starts[starts.count - 1] {
+                runs.removeLast()
+                runs += pieces
+            } else {
+                runs.removeFirst()
+                runs.insert(contentsOf: pieces.reversed(), at: 0)
+            }
+        }
+        return (runs, shape.layout, plan.latest)
+    }
+
+    /// The runs the engine takes first and last are cut this many times finer: the engine waits
+    /// for the reading thread's first batch, and the reading thread for the engine's last, and
+    /// those waits are a batch long.
+    static let endPieces = 4
+
+    /// Sign-ins found one by one (offset, end, time, in file order) as counted runs of at most
+    /// `count` each, in file order.
+    static func pieces(of signIns: [(offset: Int, end: Int, time: Date)], count: Int) -> [ReplayRun] {
+        Swift.stride(from: 0, to: signIns.count, by: max(1, count)).map { first in
+            let part = signIns[first..<min(first + max(1, count), signIns.count)]
+            return ReplayRun(start: part.first!.offset, end: part.last!.end, count: part.count,
+                             earliest: part.map(\.time).min()!, latest: part.map(\.time).max()!)
+        }
     }
 
     /// The runs between sampled sign-ins at `starts` (times `times`; the separator before each
