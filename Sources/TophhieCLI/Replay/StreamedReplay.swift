@@ -188,7 +188,7 @@ struct StreamedReplay {
             following = { n in notes[n].value }
         }
         var carried: [PreparedEvent] = []
-        try StreamedReplay.batches(jobs) { number, batch in
+        try StreamedReplay.batches(jobs, workingAheadFor: engine) { number, batch in
             var events = carried + batch
             carried = []
             // Sign-ins sharing a time with the next batch's first wait for it: the engine takes
@@ -211,8 +211,9 @@ struct StreamedReplay {
     }
 
     /// Hands each job's batch to `body` (with its number) in order, running the next job on a
-    /// second thread while `body` runs.
-    static func batches(_ jobs: [@Sendable () throws -> [PreparedEvent]], _ body: (Int, [PreparedEvent]) throws -> Void) throws {
+    /// second thread while `body` runs; a batch ready early is worked on ahead for `engine`
+    /// (`Engine.workAhead`) until `body` takes it.
+    static func batches(_ jobs: [@Sendable () throws -> [PreparedEvent]], workingAheadFor engine: Engine, _ body: (Int, [PreparedEvent]) throws -> Void) throws {
         guard !jobs.isEmpty else { return }
         let reader = SecondThread<[PreparedEvent]>()
         // A batch the engine is done with goes back to the reading thread to be freed there:
@@ -225,11 +226,8 @@ struct StreamedReplay {
                 return try job()
             }, meanwhile: { batch, asked in
                 // A batch read before the engine wants it: the reading thread works out what
-                // the engine would (`PreparedEvent.workAhead`) until it is asked for.
-                for index in batch.indices {
-                    if index % 16 == 0, asked() { return }
-                    batch[index].workAhead()
-                }
+                // the engine would until it is asked for.
+                engine.workAhead(batch, until: asked)
             })
         }
         var spent = Spent()

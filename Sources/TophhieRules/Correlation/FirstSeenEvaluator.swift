@@ -11,11 +11,12 @@ extension EngineRun {
     /// - Parameter alerting: false for an event of a rule outside `alert-on`: it only teaches.
     ///   An alerting event under `alert-on` is checked but teaches nothing: a stranger's
     ///   password attempts must not make their country known.
-    mutating func observeFirstSeen(_ c: Int, event: any RuleEvent, alerting: Bool) {
+    /// - Parameter shared: the event's group under `EnginePlan.sharedGroupSlots` (`group`).
+    mutating func observeFirstSeen(_ c: Int, event: any RuleEvent, alerting: Bool, shared: inout HashedText??) {
         let plan = self.plan  // one reference for the call (`ingest`)
         let rule = plan.correlationRefs[c]
         guard let settings = rule.firstSeen else { return }
-        guard let group = EventGroup(event, slots: plan.groupSlots[c], keys: &groupKeys) else { return }
+        guard let group = group(c, event, shared: &shared) else { return }
         // The fields' texts in a list the run reuses, written over in place (emptying a list
         // goes through the general replacement of a range).
         var partCount = 0

@@ -11,14 +11,15 @@ extension EngineRun {
 
     /// One located sign-in of a rule travel correlation `c` references, against the group's
     /// other places within the timespan.
-    mutating func observeTravel(_ c: Int, event: any RuleEvent) {
+    /// - Parameter shared: the event's group under `EnginePlan.sharedGroupSlots` (`group`).
+    mutating func observeTravel(_ c: Int, event: any RuleEvent, shared: inout HashedText??) {
         let plan = self.plan  // one reference for the call (`ingest`)
         let rule = plan.correlationRefs[c]
         guard case .impossibleTravel(let spec) = rule.kind,
               let latitude = event.field(slot: EngineRun.latitudeSlot)?.doubleValue,
               let longitude = event.field(slot: EngineRun.longitudeSlot)?.doubleValue,
               (-90...90).contains(latitude), (-180...180).contains(longitude) else { return }
-        guard let group = EventGroup(event, slots: plan.groupSlots[c], keys: &groupKeys) else { return }
+        guard let group = group(c, event, shared: &shared) else { return }
         let ruleKey = rule.metadata.id
         let alertEvent = AlertFactory.alertEvent(event, places: &placeLines, devices: &deviceLines)
         // The new place's parts, not a place: it is made once, at the end, and moved into the

@@ -248,11 +248,14 @@ struct EngineRun {
             for index in matched where plan.isStandaloneDetection[index] {
                 emitSingle(index, event: event)
             }
+            // The sign-in's group under the shared `group-by`, once for the correlations that
+            // group alike (or as the reading thread worked it out ahead).
+            var shared = prepared.sharedGroup
             for c in plan.firstSeen where references(c, include: matched) {
-                observeFirstSeen(c, event: event, alerting: plan.firstSeenAlerting[c].map { alerting in matched.contains { alerting[$0] } } ?? true)
+                observeFirstSeen(c, event: event, alerting: plan.firstSeenAlerting[c].map { alerting in matched.contains { alerting[$0] } } ?? true, shared: &shared)
             }
             for c in plan.travel where references(c, include: matched) {
-                observeTravel(c, event: event)
+                observeTravel(c, event: event, shared: &shared)
             }
             if !windowsClosed && matched.contains(where: { plan.isFedDetection[$0] }) {
                 let texts = plan.keptSlots.map { event.text(slot: $0.slot) }
@@ -352,6 +355,15 @@ struct EngineRun {
             }
             return at
         }
+    }
+
+    /// `event`'s group under correlation `c`'s `group-by`; through `shared` when it groups by
+    /// `EnginePlan.sharedGroupSlots` (worked out there by the first such correlation to ask).
+    @inline(__always) mutating func group(_ c: Int, _ event: borrowing any RuleEvent, shared: inout HashedText??) -> EventGroup? {
+        let plan = self.plan
+        guard plan.sharesGroup[c] else { return EventGroup(event, slots: plan.groupSlots[c], keys: &groupKeys) }
+        if shared == nil { shared = .some(EventGroup(event, slots: plan.groupSlots[c], keys: &groupKeys)?.hashed) }
+        return shared!.map(EventGroup.init(hashed:))
     }
 
     func references(_ correlation: Int, include matched: [Int]) -> Bool {

@@ -51,6 +51,14 @@ final class EnginePlan: Sendable {
     let groupSlots: [[FieldSlot]]
     /// By correlation, a first-seen one's value fields, resolved the same way (none for others).
     let firstSeenFieldSlots: [[FieldSlot]]
+    /// The `group-by` of the first first-seen or travel correlation: a sign-in's group under it
+    /// is worked out once for every such correlation that groups alike (`sharesGroup`), and by
+    /// the reading thread when it has time (`Engine.workAhead`).
+    let sharedGroupSlots: [FieldSlot]?
+    /// By correlation: a first-seen or travel one grouping by `sharedGroupSlots`.
+    let sharesGroup: [Bool]
+    /// By detection: whether a first-seen or travel correlation references it.
+    let feedsPerEventCorrelation: [Bool]
     /// Every Graph path any rule or the engine reads from an event; nil when a keyword search
     /// reads every string of it.
     let referencedPaths: [[String]]?
@@ -179,6 +187,13 @@ final class EnginePlan: Sendable {
             guard case .firstSeen(let spec) = rule.kind else { return [] }
             return spec.fields.map { FieldSlot.intern(EnginePlan.components($0)) }
         }
+        let perEvent = firstSeen + travel
+        let grouped = groupSlots
+        let shared = perEvent.min().map { grouped[$0] }
+        sharedGroupSlots = shared
+        sharesGroup = correlations.indices.map { c in perEvent.contains(c) && grouped[c] == shared }
+        let perEventFed = Set(perEvent.flatMap { references[$0] }.compactMap { ref -> Int? in if case .detection(let d) = ref { return d }; return nil })
+        feedsPerEventCorrelation = detections.indices.map(perEventFed.contains)
 
         var paths = Set(EnginePlan.displayPaths)
         var longest: TimeInterval = 0

@@ -29,6 +29,9 @@ struct EventGroup {
         hashed = keys.hashed()
     }
 
+    /// The group of a key already worked out (`EnginePlan.sharedGroupSlots`).
+    init(hashed: HashedText) { self.hashed = hashed }
+
     /// The values of a group made from `event` under `slots`, in the order of `group-by`.
     static func values(of event: any RuleEvent, slots: [FieldSlot]) -> [String] {
         slots.map { event.text(slot: $0) ?? "" }

@@ -14,6 +14,8 @@ public final class PreparedEvent: @unchecked Sendable {
     /// `event.revision`, when the reading thread worked it out ahead (`workAhead`).
     private var revisionAhead: String?
     private var workedAhead = false
+    /// Its group under `EnginePlan.sharedGroupSlots` (none: `.some(nil)`), when worked out ahead.
+    private(set) var sharedGroup: HashedText??
 
     init(event: any RuleEvent, matched: [Int]) {
         self.event = event
@@ -25,12 +27,31 @@ public final class PreparedEvent: @unchecked Sendable {
     /// for depends on its rules and its sign-ins, and this work goes to the one with room.
     var revision: String? { workedAhead ? revisionAhead : event.revision }
 
-    /// Works out now what the engine would ask for: called by the thread that made the event,
-    /// while the engine is busy with the batch before, and not once the batch is handed over.
-    public func workAhead() {
+    /// Works out now what the engine would ask of this event under `plan`: its revision, and
+    /// its group when a first-seen or travel correlation will ask for it (`keys`: the working
+    /// thread's own cache).
+    fileprivate func workAhead(_ plan: EnginePlan, keys: inout GroupKeyCache) {
         guard !workedAhead else { return }
         revisionAhead = event.revision
         workedAhead = true
+        if let slots = plan.sharedGroupSlots, matched.contains(where: { plan.feedsPerEventCorrelation[$0] }) {
+            sharedGroup = .some(EventGroup(event, slots: slots, keys: &keys)?.hashed)
+        }
+    }
+}
+
+extension Engine {
+    /// Works out, for the events of a batch in order, what the engine would ask of them (their
+    /// revisions and groups: `PreparedEvent.workAhead`) until `asked` says the batch is wanted:
+    /// called by the thread that made the batch while the engine is busy with the one before,
+    /// and never once the batch is handed over.
+    /// - Parameter asked: tested every 16 events.
+    public func workAhead(_ batch: [PreparedEvent], until asked: () -> Bool) {
+        var keys = GroupKeyCache()
+        for index in batch.indices {
+            if index % 16 == 0, asked() { return }
+            batch[index].workAhead(plan, keys: &keys)
+        }
     }
 }
 
