@@ -222,11 +222,26 @@ extension EngineRun {
         /// correlation references.
         mutating func holding(_ key: String) -> [Int] {
             if byRule == nil {
-                var found: [String: [Int]] = [:]
-                for (index, event) in recent.enumerated() {
-                    for rule in event.rules { found[rule, default: []].append(index) }
+                // Each rule's list found once for a run of events with the same rules: stored
+                // events share their rules' list (`fedRules`), and hashing every event's rule
+                // ids again was most of the walk.
+                var lists: [[Int]] = [], numbers: [String: Int] = [:]
+                var lastRules: [String]?, lastNumbers: [Int] = []
+                recent.withUnsafeBufferPointer { recent in
+                    for index in recent.indices {
+                        if lastRules != recent[index].rules {
+                            lastRules = recent[index].rules
+                            lastNumbers = recent[index].rules.map { rule in
+                                if let known = numbers[rule] { return known }
+                                numbers[rule] = lists.count
+                                lists.append([])
+                                return lists.count - 1
+                            }
+                        }
+                        for number in lastNumbers { lists[number].append(index) }
+                    }
                 }
-                byRule = found
+                byRule = numbers.mapValues { lists[$0] }
             }
             return byRule![key] ?? []
         }

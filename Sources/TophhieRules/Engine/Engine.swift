@@ -326,10 +326,35 @@ struct EngineRun {
     }
 
     /// Whether `text` is ASCII without capitals, so folding leaves it as it is.
-    private static func isPlain(_ text: String) -> Bool {
+    /// (Eight bytes at a time: a user's id is folded for every stored event at every
+    /// checkpoint, and testing it byte by byte was 1.4% of the engine's instructions.)
+    static func isPlain(_ text: String) -> Bool {
         text.utf8.withContiguousStorageIfAvailable { bytes in
-            !bytes.contains { $0 >= 0x80 || ($0 >= 0x41 && $0 <= 0x5A) }
+            let raw = UnsafeRawBufferPointer(bytes), count = raw.count
+            guard count >= 8 else {
+                var word: UInt64 = 0
+                for index in 0..<count { word |= UInt64(raw[index]) << UInt64(8 * index) }
+                return isPlain(word: word)
+            }
+            var index = 0
+            while index + 8 <= count {
+                if !isPlain(word: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) { return false }
+                index += 8
+            }
+            // The last eight bytes, overlapping some already seen (seen again, they pass again).
+            return index == count || isPlain(word: raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
         } == true
+    }
+
+    /// Whether no byte of `word` is 0x80 or above or a capital (0x41...0x5A).
+    @inline(__always) private static func isPlain(word: UInt64) -> Bool {
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        guard word & highs == 0 else { return false }
+        // Bytes below 0x80 carry into no other: adding 0x3F reaches the high bit from 0x41 on,
+        // adding 0x25 from 0x5B on.
+        let fromA = (word &+ 0x3F3F_3F3F_3F3F_3F3F) & highs
+        let pastZ = (word &+ 0x2525_2525_2525_2525) & highs
+        return fromA & ~pastZ == 0
     }
 
     /// The key of several values that all fold to themselves, their bytes copied into the
