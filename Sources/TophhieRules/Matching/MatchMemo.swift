@@ -32,6 +32,8 @@ struct MatchMemo {
     private var count = 0
     /// The last `answer(for:)` miss's hash, its values in `current`, for `remember`.
     private var pending: UInt64?
+    /// The table place of the key answered last, or -1.
+    private var last = -1
     private var current: [JSONValue?]
     private var asked = 0, missed = 0
     /// Whether the memo is still used for this batch.
@@ -49,23 +51,30 @@ struct MatchMemo {
     mutating func answer(for event: borrowing any RuleEvent) -> [Int]? {
         guard isOn else { return nil }
         asked += 1
-        var hash = SlotRevision()
         for place in key.slots.indices {
             let value = event.field(slot: key.slots[place])
             if key.presenceOnly[place] {
                 current[place] = value == nil ? nil : .null
-                hash.add(value == nil ? 0 : 1)
             } else {
                 guard MatchMemo.takes(value) else { turnOff(); return nil }
                 current[place] = value
-                hash.add(slot: value)
             }
         }
-        let full = hash.word | (1 << 63)
         let width = key.slots.count
+        // Most sign-ins have the values of the one before (a success like the last): compared
+        // with the key last answered before any hashing.
+        if last >= 0, MatchMemo.same(values, from: last * width, current) { return answers[last] }
+        var hash = SlotRevision()
+        current.withUnsafeBufferPointer { current in
+            for value in current { hash.add(slot: value) }
+        }
+        let full = hash.word | (1 << 63)
         var place = Int(truncatingIfNeeded: full) & (MatchMemo.capacity - 1)
         while hashes[place] != 0 {
-            if hashes[place] == full, MatchMemo.same(values, from: place * width, current) { return answers[place] }
+            if hashes[place] == full, MatchMemo.same(values, from: place * width, current) {
+                last = place
+                return answers[place]
+            }
             place = (place + 1) & (MatchMemo.capacity - 1)
         }
         pending = full
@@ -97,6 +106,7 @@ struct MatchMemo {
         hashes[place] = full
         for offset in 0..<width { values[place * width + offset] = current[offset] }
         answers[place] = answer
+        last = place
         count += 1
     }
 
