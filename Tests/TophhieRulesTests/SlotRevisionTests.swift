@@ -21,6 +21,10 @@ import TophhieJSON
             [.string("abcdefghi")], [.string("abcdefghijklmnop")], [.string("abcdefghijklmnoq")], [.string("bbcdefghijklmnop")],
             [.object(["a": .int(1)])], [.object(["a": .int(2)])], [.object(["b": .int(1)])], [.object(["a": .string("1")])],
             [.object(["a": .int(1), "b": .int(2)])], [.array([.int(1), .int(2)])], [.array([.int(2), .int(1)])],
+            // A short string is one word with its length on top: not the words of another kind.
+            [.string("i")], [.int(0x69)], [.string("\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}")], [.string("\u{0}")],
+            [.int(Int64(bitPattern: 0x0100_0000_0000_0061))], [.double(Double(bitPattern: 0x0100_0000_0000_0061))],
+            [.string("a"), .string("b")], [.string("ab")], [.array([.string("a")])], [.array([.string("a"), .string("")])],
         ]
         let texts = cases.map(SlotRevisionTests.revision)
         for (i, text) in texts.enumerated() {

@@ -60,8 +60,18 @@ struct SlotRevision {
     }
 
     /// A string's bytes: its tag and length, then its bytes a word at a time (the last word
-    /// padded with zeros, which the length tells apart).
+    /// padded with zeros, which the length tells apart). A string of one to seven bytes is one
+    /// word, its length in the top byte: most slot values are that short ("GB", "none",
+    /// "Browser"), and a tag word of their own was a third of the revision's work. No other
+    /// value's first word has a top byte of 1 to 7 (tags are small numbers), so the words of a
+    /// sign-in's slots still read back one way only.
     mutating func add(text bytes: UnsafeRawBufferPointer) {
+        if bytes.count > 0, bytes.count < 8 {
+            var word = UInt64(bytes.count) << 56
+            for index in 0..<bytes.count { word |= UInt64(bytes[index]) << UInt64(8 * index) }
+            add(word)
+            return
+        }
         add(0x73 | UInt64(bytes.count) << 8)
         var offset = 0
         while offset + 8 <= bytes.count {
