@@ -60,7 +60,8 @@ import TophhieJSON
     /// Events made from 24 sets of values: twelve drawn at random, and beside each one a set
     /// that differs from it in one field only, so an answer kept for one must not be given to
     /// the other.
-    static func events(count: Int, seed: UInt64) throws -> [any RuleEvent] {
+    /// - Parameter layout: read through it as a replay reads (slot events), else held whole.
+    static func events(count: Int, seed: UInt64, layout: EventLayout? = nil) throws -> [any RuleEvent] {
         var generator = SeededGenerator(seed: seed)
         let pools: [[JSONValue?]] = [
             [.string("Caf\u{E9}"), .string("Cafe\u{301}"), .string("CAF\u{C9}"), .null, nil, .array([.string("Caf\u{E9}")])],
@@ -90,6 +91,7 @@ import TophhieJSON
             if let name = values[4] { object["userDisplayName"] = name }
             object["status"] = .object(status)
             object["location"] = .object(["geoCoordinates": .object(coordinates)])
+            if let layout { return try layout.event(Array(JSONValue.object(object).canonicalData())) }
             return try SignInEvents.event(.object(object))
         }
     }
@@ -111,9 +113,11 @@ import TophhieJSON
         #expect(zip(key.slots, key.presenceOnly).first { $0.0 == longitude }?.1 == true)
         #expect(key.slots.contains(FieldSlot.intern(["userPrincipalName"])), "a field reference's other field counts")
 
+        // Held whole, and read into slots as a replay reads them (compared where they lie).
+        for layout in [nil, Engine(rules: set).eventLayout] {
         var memo = MatchMemo(key)
         var answered = 0, matched = 0
-        for event in try Self.events(count: 3000, seed: 5) {
+        for event in try Self.events(count: 3000, seed: 5, layout: layout) {
             let expected = Self.truth(set, event)
             if !expected.isEmpty { matched += 1 }
             if let known = memo.answer(for: event) {
@@ -126,12 +130,15 @@ import TophhieJSON
         #expect(memo.isOn)
         #expect(answered > 1500, "the memo answered most events (\(answered))")
         #expect(matched > 1000, "the events match rules, so the answers mean something (\(matched))")
+        }
     }
 
     @Test func preparedEventsMatchAsTheirRulesSay() throws {
         let set = RuleLoader.load([RuleSource(path: "memo.yml", text: Self.rules)])
-        let events = try Self.events(count: 2000, seed: 9)
-        let prepared = Engine(rules: set).prepare(events)
+        let engine = Engine(rules: set)
+        let events = try Self.events(count: 2000, seed: 9, layout: engine.eventLayout)
+        #expect(events.allSatisfy { $0 is SlotEvent })
+        let prepared = engine.prepare(events)
         #expect(prepared.count == events.count)
         for (event, result) in zip(events, prepared) {
             #expect(result.event.eventID == event.eventID)

@@ -40,6 +40,23 @@ public struct SlotEvent: RuleEvent {
         return local >= 0 ? SlotEvent.text(values, at: local) : nil
     }
 
+    /// Whether this event's values at `slots` are exactly `key` (`MatchMemo.same`), or only
+    /// present where `presenceOnly` says so: compared where they lie, nothing copied.
+    func holds(_ key: UnsafeBufferPointer<JSONValue?>, at slots: [FieldSlot], presenceOnly: [Bool]) -> Bool {
+        values.withUnsafeBufferPointer { mine in
+            for k in slots.indices {
+                let local = place(of: slots[k])
+                let present = local >= 0 && mine[local] != nil
+                if presenceOnly[k] || !present {
+                    if present != (key[k] != nil) { return false }
+                    continue
+                }
+                if !MatchMemo.same(mine, local, key, k) { return false }
+            }
+            return true
+        }
+    }
+
     public func field(at components: [String]) -> JSONValue? {
         FieldSlot.existing(components).flatMap { field(slot: $0) }
     }

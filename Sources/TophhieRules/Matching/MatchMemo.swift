@@ -48,9 +48,17 @@ struct MatchMemo {
 
     /// The detection rules `event` satisfies, when an event with the same values was answered
     /// before; nil otherwise (then `remember` takes the answer worked out).
-    mutating func answer(for event: borrowing any RuleEvent) -> [Int]? {
+    mutating func answer(for event: any RuleEvent) -> [Int]? {
         guard isOn else { return nil }
         asked += 1
+        let width = key.slots.count
+        // Most sign-ins have the values of the one before (a success like the last): a slot
+        // event's compared with the key answered last where they lie, before anything is copied
+        // or hashed.
+        if last >= 0, let slotted = event as? SlotEvent,
+           values.withUnsafeBufferPointer({ slotted.holds(UnsafeBufferPointer(rebasing: $0[last * width..<(last + 1) * width]), at: key.slots, presenceOnly: key.presenceOnly) }) {
+            return answers[last]
+        }
         for place in key.slots.indices {
             let value = event.field(slot: key.slots[place])
             if key.presenceOnly[place] {
@@ -60,9 +68,6 @@ struct MatchMemo {
                 current[place] = value
             }
         }
-        let width = key.slots.count
-        // Most sign-ins have the values of the one before (a success like the last): compared
-        // with the key last answered before any hashing.
         if last >= 0, MatchMemo.same(values, from: last * width, current) { return answers[last] }
         var hash = SlotRevision()
         current.withUnsafeBufferPointer { current in
@@ -131,7 +136,8 @@ struct MatchMemo {
         }
     }
 
-    @inline(__always) private static func same(_ a: UnsafeBufferPointer<JSONValue?>, _ i: Int, _ b: UnsafeBufferPointer<JSONValue?>, _ j: Int) -> Bool {
+    /// Whether `a[i]` is exactly `b[j]` (`same(_:_:)`), read where they lie.
+    @inline(__always) static func same(_ a: UnsafeBufferPointer<JSONValue?>, _ i: Int, _ b: UnsafeBufferPointer<JSONValue?>, _ j: Int) -> Bool {
         switch a[i] {
         case .string(let x)?: if case .string(let y)? = b[j] { return UTF8Bytes.same(x, y) } else { return false }
         case .int(let x)?: if case .int(let y)? = b[j] { return x == y } else { return false }
