@@ -139,7 +139,6 @@ enum ReplayCommand: CLICommand {
         return .ok
     }
 
-    /// One alert as replay prints it: a JSON line, or the agent's stdout line.
     /// `line` of each alert, one after another.
     static func lines(_ alerts: ArraySlice<Alert>, format: String) -> String {
         var text = ""
@@ -147,6 +146,7 @@ enum ReplayCommand: CLICommand {
         return text
     }
 
+    /// One alert as replay prints it: a JSON line, or the agent's stdout line.
     static func line(_ alert: Alert, format: String) -> String {
         (format == "json" ? ControlCharacterEscaping.hardenJSON(AlertJSON.line(alert)) : textLine(alert)) + "\n"
     }

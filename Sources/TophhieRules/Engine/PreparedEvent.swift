@@ -84,9 +84,10 @@ extension Engine {
             }
             let matched = found.isEmpty ? [] : Array(found)
             memo?.remember(matched)
-            // A travel place's readable fields and the revision are worked out by the engine
-            // (`observeTravel`, `ingest`): once the engine's thread had become the lighter one,
-            // working them out here made this thread the one a replay waits for.
+            // The revision and the group are left to whichever thread has room (`workAhead`);
+            // a travel place's readable fields to the engine (`observeTravel`): worked out here
+            // ahead, their strings were retained on this thread and released on the engine's,
+            // and both threads slowed (1.08x wall, measured).
             prepared.append(PreparedEvent(event: event, matched: matched))
         }
         return prepared
