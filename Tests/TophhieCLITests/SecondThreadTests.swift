@@ -54,4 +54,23 @@ import Testing
         #expect(throws: Broken()) { try thread.take() }
         #expect(ran.steps == 0)
     }
+    /// Every job runs on the one thread the object keeps (a thread each job could start on
+    /// gets a malloc arena of its own), and the thread ends when the object goes.
+    @Test func everyJobRunsOnOneThreadThatEndsWithTheObject() throws {
+        final class Seen: @unchecked Sendable { var thread: Thread? }
+        var threads: [ObjectIdentifier] = []
+        let seen = Seen()
+        do {
+            let second = SecondThread<ObjectIdentifier>()
+            for _ in 0..<20 {
+                second.start { seen.thread = Thread.current; return ObjectIdentifier(Thread.current) }
+                threads.append(try second.take())
+            }
+        }
+        #expect(Set(threads).count == 1 && threads.count == 20)
+        let thread = try #require(seen.thread)
+        let deadline = Date().addingTimeInterval(30)
+        while !thread.isFinished && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(thread.isFinished, "the thread ends once the object is gone")
+    }
 }

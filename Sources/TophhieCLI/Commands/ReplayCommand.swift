@@ -72,13 +72,9 @@ enum ReplayCommand: CLICommand {
         }
         if let streamed {
             if progress { io.err("\u{1B}[2K") }
-            // The lines written in two halves side by side, in order: writing them was a
-            // fortieth of a replay of 500 people's sign-ins, after everything else was done.
-            let alerts = streamed.outcome.alerts
-            let half = alerts.count / 2
-            async let later = ReplayCommand.lines(alerts[half...], format: format)
-            io.out(ReplayCommand.lines(alerts[..<half], format: format))
-            io.out(await later)
+            for alert in streamed.outcome.alerts {
+                io.out(line(alert, format: format))
+            }
             io.err("replay: \(streamed.count) event(s) in 1 poll(s), \(set.ruleCount) rule(s): \(streamed.outcome.alerts.count) alert(s)\n")
             if let late = streamed.outcome.lateArrivals {
                 io.err("replay: \(late.sentence(lookback: settings.lookback))\n")
@@ -137,13 +133,6 @@ enum ReplayCommand: CLICommand {
             io.err("replay: \(late.sentence(lookback: settings.lookback))\n")
         }
         return .ok
-    }
-
-    /// `line` of each alert, one after another.
-    static func lines(_ alerts: ArraySlice<Alert>, format: String) -> String {
-        var text = ""
-        for alert in alerts { text += line(alert, format: format) }
-        return text
     }
 
     /// One alert as replay prints it: a JSON line, or the agent's stdout line.
