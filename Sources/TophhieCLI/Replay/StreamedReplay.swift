@@ -194,12 +194,12 @@ struct StreamedReplay {
             // Sign-ins sharing a time with the next batch's first wait for it: the engine takes
             // them in id order, and the next batch may hold smaller ids at that time.
             if let next = following(number) {
-                if let cut = events.firstIndex(where: { $0.event.eventTime >= next }) {
+                if let cut = events.firstIndex(where: { $0.eventTime >= next }) {
                     carried = Array(events[cut...])
                     events.removeSubrange(cut...)
                 }
             }
-            guard let last = events.last?.event.eventTime else { return }
+            guard let last = events.last?.eventTime else { return }
             read += events.count
             pass.add(prepared: events)
             // The batches come in event-time order: what is behind the last one is settled.

@@ -101,7 +101,7 @@ public struct EnginePass {
         // The ids only when the times tie: building the (time, id) pairs read both ids (a
         // retain and a release each) for every neighbouring pair of every batch.
         func before(_ a: PreparedEvent, _ b: PreparedEvent) -> Bool {
-            let first = a.event.eventTime, second = b.event.eventTime
+            let first = a.eventTime, second = b.eventTime
             return first != second ? first < second : a.event.eventID < b.event.eventID
         }
         // A replay hands batches over already in order: checked, not sorted again.
@@ -205,7 +205,10 @@ struct EngineRun {
         // Read through one reference for the batch: through `self`, which the loop changes, each
         // of the plan's tables was retained and released at every read.
         let plan = self.plan
-        var added: [EngineState.StoredEvent] = []
+        // This batch's stored events go straight onto the end of the stored events: gathered in
+        // a list of their own and appended, each was copied (its four references retained, and
+        // released with the list). Where the batch's events begin:
+        let firstAdded = state.recent.count
         // Updated in this batch: their earlier versions leave the stored events before this
         // batch's versions join them.
         var updatedHere = Set<String>()
@@ -226,7 +229,10 @@ struct EngineRun {
                 }
                 updated.insert(id)
                 updatedHere.insert(id)
-                added.removeAll { $0.id == id }
+                var index = firstAdded
+                while index < state.recent.count {
+                    if state.recent[index].id == id { state.recent.remove(at: index) } else { index += 1 }
+                }
             }
             // Older than the windows: an update of it, or a sign-in published after the lookback
             // had passed it. The rules that need no window still see it; a new one is told.
@@ -259,20 +265,25 @@ struct EngineRun {
             }
             if !windowsClosed && matched.contains(where: { plan.isFedDetection[$0] }) {
                 let texts = plan.keptSlots.map { event.text(slot: $0.slot) }
-                added.append(EngineState.StoredEvent(
+                state.recent.append(EngineState.StoredEvent(
                     id: id, time: event.eventTime,
                     rules: fedRules(matched),
                     values: StoredValues(names: plan.keptNames, texts: texts), isNew: true))
             }
         }
-        if !updatedHere.isEmpty {
-            state.recent.removeAll { updatedHere.contains($0.id) }
-        }
-        // `added` follows `ordered`, so it is already sorted for the merge.
-        if let first = added.first {
-            // A later batch of a pass comes after everything before it: appended, not merged
-            // (merging copied every stored event once a batch).
-            if let last = state.recent.last, (last.time, last.id) > (first.time, first.id) {
+        // A later batch of a pass comes after everything before it, and nothing in it was an
+        // update: its events stay where they were appended (merging copied every stored event
+        // once a batch). Otherwise they are taken off again, the updated events' earlier
+        // versions removed, and the batch's merged in (it follows `ordered`, so it is sorted).
+        let outOfOrder = firstAdded > 0 && firstAdded < state.recent.count
+            && (state.recent[firstAdded - 1].time, state.recent[firstAdded - 1].id) > (state.recent[firstAdded].time, state.recent[firstAdded].id)
+        if !updatedHere.isEmpty || outOfOrder {
+            let added = Array(state.recent[firstAdded...])
+            state.recent.removeSubrange(firstAdded...)
+            if !updatedHere.isEmpty {
+                state.recent.removeAll { updatedHere.contains($0.id) }
+            }
+            if let first = added.first, let last = state.recent.last, (last.time, last.id) > (first.time, first.id) {
                 state.recent = EngineRun.merge(state.recent, added)
             } else {
                 state.recent.append(contentsOf: added)

@@ -9,6 +9,9 @@ import Foundation
 /// before it hands the batch over (a replay's `SecondThread.take`), and read only after.
 public final class PreparedEvent: @unchecked Sendable {
     public let event: any RuleEvent
+    /// `event.eventTime`, read once: checking a batch's order read it through the existential
+    /// for every neighbouring pair, copying the event (its values retained and released).
+    public let eventTime: Date
     /// The detection rules it satisfies, as indices into the plan's detections, ascending.
     let matched: [Int]
     /// `event.revision`, when the reading thread worked it out ahead (`workAhead`).
@@ -19,6 +22,7 @@ public final class PreparedEvent: @unchecked Sendable {
 
     init(event: any RuleEvent, matched: [Int]) {
         self.event = event
+        eventTime = event.eventTime
         self.matched = matched
     }
 
