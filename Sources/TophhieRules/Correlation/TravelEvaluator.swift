@@ -134,7 +134,7 @@ extension EngineRun {
         let today = EngineRun.day(hereTime)
         if let hereIndex {
             if !familiarPlaces.values[hereIndex].days.contains(today) {
-                familiarPlaces.values[hereIndex].days = Array((familiarPlaces.values[hereIndex].days + [today]).sorted().suffix(16))
+                familiarPlaces.values[hereIndex].days = EngineRun.days(familiarPlaces.values[hereIndex].days, adding: today)
             }
             familiarPlaces.values[hereIndex].lastSeen = max(familiarPlaces.values[hereIndex].lastSeen, hereTime)
         } else {
@@ -231,6 +231,17 @@ extension EngineRun {
             }
             return low < buffer.count ? low : nil
         }
+    }
+
+    /// `days` with `today` among them, ascending, the last 16 kept: `today` put in its place
+    /// (after the rest, nearly always), not the whole list sorted again (a located sign-in on a
+    /// new day sorted its place's days, 1.3% of the engine's instructions).
+    static func days(_ days: [Int], adding today: Int) -> [Int] {
+        guard zip(days, days.dropFirst()).allSatisfy({ $0 < $1 }) else { return Array((days + [today]).sorted().suffix(16)) }
+        var days = days
+        days.insert(today, at: days.lastIndex { $0 < today }.map { $0 + 1 } ?? 0)
+        if days.count > 16 { days.removeFirst(days.count - 16) }
+        return days
     }
 
     /// Comparisons a sign-in makes on each side in time: bounds the cost of a busy account.
