@@ -17,6 +17,10 @@ import Testing
         engine.workAhead(prepared, until: { false })
         #expect(prepared.map(\.revision) == before)
         #expect(prepared.map(\.revision) == events.map(\.revision))
+        // The id with its hash, handed over once.
+        let key = try #require(prepared[1].takeIDKey())
+        #expect(key == HashedText("a") && key.text == "a")
+        #expect(prepared[1].takeIDKey() == nil)
     }
     /// The group a first-seen or travel rule asks for is the one the engine works out itself:
     /// folded, and none for a sign-in without the field; a sign-in no such rule takes gets none

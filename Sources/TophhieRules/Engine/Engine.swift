@@ -215,9 +215,10 @@ struct EngineRun {
         if state.revisions == nil { state.revisions = [:] }
         for prepared in ordered {
             let event = prepared.event
-            let id = event.eventID
-            // The id's hash worked out once for its look-ups and its entries in two tables.
-            let key = HashedText(id)
+            // The id's hash worked out once for its look-ups and its entries in two tables (or
+            // by the reading thread ahead).
+            let key = prepared.takeIDKey() ?? HashedText(event.eventID)
+            let id = key.text
             let revision = prepared.revision
             if state.seen[key] != nil {
                 let previous = state.revisions?[key]

@@ -19,6 +19,8 @@ public final class PreparedEvent: @unchecked Sendable {
     private var workedAhead = false
     /// Its group under `EnginePlan.sharedGroupSlots` (none: `.some(nil)`), when worked out ahead.
     private(set) var sharedGroup: HashedText??
+    /// Its id with the id's hash, when worked out ahead.
+    private var idKey: HashedText?
 
     init(event: any RuleEvent, matched: [Int]) {
         self.event = event
@@ -31,13 +33,22 @@ public final class PreparedEvent: @unchecked Sendable {
     /// for depends on its rules and its sign-ins, and this work goes to the one with room.
     var revision: String? { workedAhead ? revisionAhead : event.revision }
 
-    /// Works out now what the engine would ask of this event under `plan`: its revision, and
-    /// its group when a first-seen or travel correlation will ask for it (`keys`: the working
+    /// The id with its hash worked out ahead, handed over once (moved out, not copied).
+    func takeIDKey() -> HashedText? {
+        guard idKey != nil else { return nil }
+        var key: HashedText?
+        swap(&key, &idKey)
+        return key
+    }
+
+    /// Works out now what the engine would ask of this event under `plan`: its revision, its
+    /// id's hash, and its group when a first-seen or travel correlation will ask for it (`keys`: the working
     /// thread's own cache).
     fileprivate func workAhead(_ plan: EnginePlan, keys: inout GroupKeyCache) {
         guard !workedAhead else { return }
         revisionAhead = event.revision
         workedAhead = true
+        idKey = HashedText(event.eventID)
         if let slots = plan.sharedGroupSlots, matched.contains(where: { plan.feedsPerEventCorrelation[$0] }) {
             sharedGroup = .some(EventGroup(event, slots: slots, keys: &keys)?.hashed)
         }
@@ -46,7 +57,7 @@ public final class PreparedEvent: @unchecked Sendable {
 
 extension Engine {
     /// Works out, for the events of a batch in order, what the engine would ask of them (their
-    /// revisions and groups: `PreparedEvent.workAhead`) until `asked` says the batch is wanted:
+    /// revisions, their ids' hashes and their groups: `PreparedEvent.workAhead`) until `asked` says the batch is wanted:
     /// called by the thread that made the batch while the engine is busy with the one before,
     /// and never once the batch is handed over.
     /// - Parameter asked: tested every 16 events.
