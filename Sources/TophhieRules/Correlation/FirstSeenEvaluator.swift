@@ -11,30 +11,43 @@ extension EngineRun {
     /// - Parameter alerting: false for an event of a rule outside `alert-on`: it only teaches.
     ///   An alerting event under `alert-on` is checked but teaches nothing: a stranger's
     ///   password attempts must not make their country known.
-    /// - Parameter shared: the event's group under `EnginePlan.sharedGroupSlots` (`group`).
-    mutating func observeFirstSeen(_ c: Int, event: any RuleEvent, alerting: Bool, shared: inout HashedText??) {
+    /// - Parameters:
+    ///   - shared: the event's group under `EnginePlan.sharedGroupSlots` (`group`).
+    ///   - lastKey: the value key this event was given last, by the correlation whose fields
+    ///     (`EnginePlan.firstSeenKeySource`) fill `firstSeenParts` now: a second rule on the
+    ///     same fields (a country for new-country and first-factor-new-place) takes it.
+    mutating func observeFirstSeen(_ c: Int, event: any RuleEvent, alerting: Bool, shared: inout HashedText??,
+                                   lastKey: inout (source: Int, parts: Int, key: String)?) {
         let plan = self.plan  // one reference for the call (`ingest`)
         let rule = plan.correlationRefs[c]
         guard let settings = rule.firstSeen else { return }
         guard let group = group(c, event, shared: &shared) else { return }
-        // The fields' texts in a list the run reuses, written over in place (emptying a list
-        // goes through the general replacement of a range).
+        let source = plan.firstSeenKeySource[c]
         var partCount = 0
-        for slot in plan.firstSeenFieldSlots[c] {
-            guard let text = event.text(slot: slot), !text.isEmpty else { return }
-            if partCount < firstSeenParts.count { firstSeenParts[partCount] = text } else { firstSeenParts.append(text) }
-            partCount += 1
-        }
         let valueKey: String
-        if partCount == 1 && !settings.ignoreVersions {
-            // One field as it is: its text is the key when it has no capitals (no string made).
-            let text = firstSeenParts[0]
-            valueKey = EngineRun.foldedShort(text) ?? folded.value(text) { $0.lowercased() }
-        } else if let key = FirstSeenValue.asciiKey(firstSeenParts, count: partCount, ignoringVersions: settings.ignoreVersions) {
-            valueKey = key
+        if let known = lastKey, known.source == source {
+            partCount = known.parts
+            valueKey = known.key
         } else {
-            let value = shownValue(partCount, settings)
-            valueKey = EngineRun.foldedShort(value) ?? folded.value(value) { $0.lowercased() }
+            lastKey = nil
+            // The fields' texts in a list the run reuses, written over in place (emptying a list
+            // goes through the general replacement of a range).
+            for slot in plan.firstSeenFieldSlots[c] {
+                guard let text = event.text(slot: slot), !text.isEmpty else { return }
+                if partCount < firstSeenParts.count { firstSeenParts[partCount] = text } else { firstSeenParts.append(text) }
+                partCount += 1
+            }
+            if partCount == 1 && !settings.ignoreVersions {
+                // One field as it is: its text is the key when it has no capitals (no string made).
+                let text = firstSeenParts[0]
+                valueKey = EngineRun.foldedShort(text) ?? folded.value(text) { $0.lowercased() }
+            } else if let key = FirstSeenValue.asciiKey(firstSeenParts, count: partCount, ignoringVersions: settings.ignoreVersions) {
+                valueKey = key
+            } else {
+                let value = shownValue(partCount, settings)
+                valueKey = EngineRun.foldedShort(value) ?? folded.value(value) { $0.lowercased() }
+            }
+            lastKey = (source, partCount, valueKey)
         }
         let teaches = !settings.alertOnSome || !alerting
         // An update of a sign-in already counted is the same sign-in.

@@ -258,8 +258,10 @@ struct EngineRun {
             // The sign-in's group under the shared `group-by`, once for the correlations that
             // group alike (or as the reading thread worked it out ahead).
             var shared = prepared.sharedGroup
+            var lastKey: (source: Int, parts: Int, key: String)?
             for c in plan.firstSeen where references(c, include: matched) {
-                observeFirstSeen(c, event: event, alerting: plan.firstSeenAlerting[c].map { alerting in matched.contains { alerting[$0] } } ?? true, shared: &shared)
+                observeFirstSeen(c, event: event, alerting: plan.firstSeenAlerting[c].map { alerting in matched.contains { alerting[$0] } } ?? true,
+                                 shared: &shared, lastKey: &lastKey)
             }
             for c in plan.travel where references(c, include: matched) {
                 observeTravel(c, event: event, shared: &shared)

@@ -59,6 +59,9 @@ final class EnginePlan: Sendable {
     let sharesGroup: [Bool]
     /// By detection: whether a first-seen or travel correlation references it.
     let feedsPerEventCorrelation: [Bool]
+    /// By correlation, a first-seen one's: the first first-seen correlation with the same value
+    /// fields and version rule, whose value key an event's is (`FirstSeenKey`); -1 for others.
+    let firstSeenKeySource: [Int]
     /// Every Graph path any rule or the engine reads from an event; nil when a keyword search
     /// reads every string of it.
     let referencedPaths: [[String]]?
@@ -194,6 +197,13 @@ final class EnginePlan: Sendable {
         sharesGroup = correlations.indices.map { c in perEvent.contains(c) && grouped[c] == shared }
         let perEventFed = Set(perEvent.flatMap { references[$0] }.compactMap { ref -> Int? in if case .detection(let d) = ref { return d }; return nil })
         feedsPerEventCorrelation = detections.indices.map(perEventFed.contains)
+        let valueFields = firstSeenFieldSlots
+        let ignoring = correlations.map { rule -> Bool in if case .firstSeen(let spec) = rule.kind { return spec.ignoreVersions }; return false }
+        let seenRules = firstSeen
+        firstSeenKeySource = correlations.indices.map { c in
+            guard seenRules.contains(c) else { return -1 }
+            return seenRules.first { valueFields[$0] == valueFields[c] && ignoring[$0] == ignoring[c] } ?? c
+        }
 
         var paths = Set(EnginePlan.displayPaths)
         var longest: TimeInterval = 0
