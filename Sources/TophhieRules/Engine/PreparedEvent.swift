@@ -1,9 +1,10 @@
 import Foundation
 
 /// What the engine works out of one sign-in without its state: which detection rules it
-/// satisfies (and, when asked, its content hash). Pure, so a replay works it out on its reading
-/// thread while the engine takes the batch before (`Engine.prepare`). A class: the engine's loop and its sort
-/// pass it on without copying what it holds.
+/// satisfies (and, worked out ahead, its content hash, its id's hash and its group). Pure, so a
+/// replay works it out on its reading thread while the engine takes the batch before
+/// (`Engine.prepare`). A class: the engine's loop and its sort pass it on without copying what
+/// it holds.
 ///
 /// Unchecked Sendable: what `workAhead` writes is written by the thread that made the event,
 /// before it hands the batch over (a replay's `SecondThread.take`), and read only after.
@@ -42,8 +43,8 @@ public final class PreparedEvent: @unchecked Sendable {
     }
 
     /// Works out now what the engine would ask of this event under `plan`: its revision, its
-    /// id's hash, and its group when a first-seen or travel correlation will ask for it (`keys`: the working
-    /// thread's own cache).
+    /// id's hash, and its group when a first-seen or travel correlation will ask for it
+    /// (`keys`: the working thread's own cache).
     fileprivate func workAhead(_ plan: EnginePlan, keys: inout GroupKeyCache) {
         guard !workedAhead else { return }
         revisionAhead = event.revision
@@ -57,9 +58,9 @@ public final class PreparedEvent: @unchecked Sendable {
 
 extension Engine {
     /// Works out, for the events of a batch in order, what the engine would ask of them (their
-    /// revisions, their ids' hashes and their groups: `PreparedEvent.workAhead`) until `asked` says the batch is wanted:
-    /// called by the thread that made the batch while the engine is busy with the one before,
-    /// and never once the batch is handed over.
+    /// revisions, their ids' hashes and their groups: `PreparedEvent.workAhead`) until `asked`
+    /// says the batch is wanted: called by the thread that made the batch while the engine is
+    /// busy with the one before, and never once the batch is handed over.
     /// - Parameter asked: tested every 16 events.
     public func workAhead(_ batch: [PreparedEvent], until asked: () -> Bool) {
         var keys = GroupKeyCache()
