@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// One job at a time on a second thread while the caller goes on, its result handed back when
@@ -12,29 +11,27 @@ import Foundation
 /// instead of 55). Used from a blocking-work thread (replay and rules match run inside
 /// `BlockingWork.run`), never from Swift's cooperative pool: `take` waits.
 final class SecondThread<Output>: @unchecked Sendable {
-    /// The job handed to the thread, under `condition`; `closing` ends the thread.
+    /// What the caller and the thread share, all under `condition`: the job handed over,
+    /// whether its output has been asked for, its result once done, and whether the object is
+    /// gone (the thread then ends).
     private final class Mailbox: @unchecked Sendable {
         let condition = NSCondition()
         var job: (@Sendable () -> Void)?
+        var asked = false
+        var result: Result<Output, any Error>?
         var closing = false
     }
 
     private let mailbox = Mailbox()
     private var thread: Thread?
-    // Written by the worker before it signals, read by the caller after it waits.
-    private var result: Result<Output, any Error>?
-    private let ready = DispatchSemaphore(value: 0)
     private(set) var busy = false
-    /// Whether `take` has been called for the job in flight: its `meanwhile` stops.
-    private let askedLock = NSLock()
-    private var asked = false
 
     init() {}
 
     deinit {
         mailbox.condition.lock()
         mailbox.closing = true
-        mailbox.condition.signal()
+        mailbox.condition.broadcast()
         mailbox.condition.unlock()
     }
 
@@ -61,28 +58,30 @@ final class SecondThread<Output>: @unchecked Sendable {
     func start(_ job: @escaping @Sendable () throws -> Output, meanwhile: (@Sendable (Output, () -> Bool) -> Void)? = nil) {
         precondition(!busy, "a job is already running")
         busy = true
+        let mailbox = self.mailbox
         if thread == nil {
-            let mailbox = self.mailbox
             let made = Thread { SecondThread.serve(mailbox) }
             made.name = "tophhie.replay.second-thread"
             made.start()
             thread = made
         }
-        let work: @Sendable () -> Void = { [self] in
+        let work: @Sendable () -> Void = {
             let outcome = Result { try job() }
             if let meanwhile, case .success(let output) = outcome {
-                meanwhile(output) { [self] in
-                    askedLock.lock()
-                    defer { askedLock.unlock() }
-                    return asked
+                meanwhile(output) {
+                    mailbox.condition.lock()
+                    defer { mailbox.condition.unlock() }
+                    return mailbox.asked
                 }
             }
-            result = outcome
-            ready.signal()
+            mailbox.condition.lock()
+            mailbox.result = outcome
+            mailbox.condition.broadcast()
+            mailbox.condition.unlock()
         }
         mailbox.condition.lock()
         mailbox.job = work
-        mailbox.condition.signal()
+        mailbox.condition.broadcast()
         mailbox.condition.unlock()
     }
 
@@ -90,16 +89,15 @@ final class SecondThread<Output>: @unchecked Sendable {
     /// - Throws: what the job threw.
     func take() throws -> Output {
         precondition(busy, "no job was started")
-        askedLock.lock()
-        asked = true
-        askedLock.unlock()
-        ready.wait()
-        askedLock.lock()
-        asked = false
-        askedLock.unlock()
+        mailbox.condition.lock()
+        mailbox.asked = true
+        while mailbox.result == nil { mailbox.condition.wait() }
+        let outcome = mailbox.result!
+        mailbox.result = nil
+        mailbox.asked = false
+        mailbox.condition.unlock()
         busy = false
-        defer { result = nil }
-        return try result!.get()
+        return try outcome.get()
     }
 
     /// Waits for a job still running, dropping its result: before the buffers it reads go.
