@@ -55,7 +55,8 @@ struct MatchMemo {
         // Most sign-ins have the values of the one before (a success like the last): a slot
         // event's compared with the key answered last where they lie, before anything is copied
         // or hashed.
-        if last >= 0, let slotted = event as? SlotEvent,
+        let slotted = last >= 0 ? event as? SlotEvent : nil
+        if let slotted,
            values.withUnsafeBufferPointer({ slotted.holds(UnsafeBufferPointer(rebasing: $0[last * width..<(last + 1) * width]), at: key.slots, presenceOnly: key.presenceOnly) }) {
             return answers[last]
         }
@@ -68,7 +69,8 @@ struct MatchMemo {
                 current[place] = value
             }
         }
-        if last >= 0, MatchMemo.same(values, from: last * width, current) { return answers[last] }
+        // Another kind of event is compared with the last key now (a slot event was, above).
+        if last >= 0, slotted == nil, MatchMemo.same(values, from: last * width, current) { return answers[last] }
         var hash = SlotRevision()
         current.withUnsafeBufferPointer { current in
             for value in current { hash.add(slot: value) }
