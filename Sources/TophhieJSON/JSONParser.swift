@@ -38,6 +38,8 @@ struct JSONParser {
     var stopped = false
     /// Slot parsing: the member order of the records before (`JSONMemberOrder`).
     var order: JSONMemberOrder?
+    /// Slot parsing: the strings the records before held (`JSONRepeatedTexts`).
+    var texts: JSONRepeatedTexts?
 
     mutating func parseDocument() throws -> JSONValue {
         skipWhitespace()
@@ -285,6 +287,20 @@ struct JSONParser {
             }
             runStart = index
         }
+    }
+
+    /// The string at the index that fills `slot`: when it has no escapes, the one `texts`
+    /// remembers for its bytes, else made and remembered; with escapes, read as `parseString`
+    /// reads it.
+    mutating func parseString(slot: Int, _ texts: JSONRepeatedTexts) throws -> String {
+        let start = index + 1
+        let scan = JSONStringScan.quoteBackslashOrControl(in: UnsafeRawBufferPointer(bytes), from: start)
+        guard scan < bytes.count, bytes[scan] == UInt8(ascii: "\"") else { return try parseString() }
+        let contents = UnsafeBufferPointer(rebasing: bytes[start..<scan])
+        index = start
+        guard let text = texts.text(slot: slot, contents, make: { JSONStringScan.text(contents) }) else { throw error("invalid UTF-8 in a string") }
+        index = scan + 1
+        return text
     }
 
     private mutating func hex4() throws -> UInt32 {

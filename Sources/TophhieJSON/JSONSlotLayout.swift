@@ -127,6 +127,10 @@ public struct JSONSlotLayout: Sendable {
     /// thread (`JSONMemberOrder`).
     public func memberOrder() -> JSONMemberOrder { JSONMemberOrder(levels: levelCount) }
 
+    /// A memory of the strings this layout's slots held, for one batch read on one thread
+    /// (`JSONRepeatedTexts`).
+    public func repeatedTexts() -> JSONRepeatedTexts { JSONRepeatedTexts(slots: paths.count) }
+
     /// The root's buckets (`buckets(for:)`), for tests.
     var rootBuckets: [Int16] {
         Array(UnsafeBufferPointer(start: tables.buckets.baseAddress! + Int(root.buckets), count: Self.bucketCount))
@@ -208,15 +212,20 @@ extension JSONValue {
     /// go on past it: its slots, and the index just past its closing brace. Reads records that
     /// lie side by side without finding where each ends first.
     /// - Throws: `JSONParseError` as `parseSlots` does for the object; what follows it is not read.
-    /// - Parameter order: the member order of the records read before (`JSONMemberOrder`, made
-    ///   by `layout`), when the records are a batch read on one thread.
-    public static func parseSlots(_ bytes: UnsafeRawBufferPointer, from start: Int, layout: JSONSlotLayout, order: JSONMemberOrder? = nil) throws -> (slots: [JSONValue?], end: Int) {
+    /// - Parameters:
+    ///   - order: the member order of the records read before (`JSONMemberOrder`, made by
+    ///     `layout`), when the records are a batch read on one thread.
+    ///   - texts: the strings the records read before held (`JSONRepeatedTexts`, made by
+    ///     `layout`), likewise.
+    public static func parseSlots(_ bytes: UnsafeRawBufferPointer, from start: Int, layout: JSONSlotLayout, order: JSONMemberOrder? = nil,
+                                  texts: JSONRepeatedTexts? = nil) throws -> (slots: [JSONValue?], end: Int) {
         var slots = [JSONValue?](repeating: nil, count: layout.paths.count)
         let end = try layout.withView { view in
             try slots.withUnsafeMutableBufferPointer { slots in
                 try JSONParser.parsing(bytes) { parser in
                     parser.index = start
                     parser.order = order
+                    parser.texts = texts
                     try parser.parseSlotObjectAt(view, layout.root, into: slots)
                     return parser.index
                 }
@@ -278,8 +287,15 @@ extension JSONParser {
                     // Apart from the branch below although it begins alike: folded into one (the
                     // relatives read under a test), the reading thread took 4% more instructions
                     // (callgrind, 500 people's 30k sign-ins).
-                    let value = try parseValue(depth: depth + 1, .all)
-                    if node.slot >= 0 { slots[Int(node.slot)] = value }
+                    if node.slot >= 0 {
+                        if let texts, index < bytes.count, bytes[index] == UInt8(ascii: "\""), texts.remembers(Int(node.slot)) {
+                            slots[Int(node.slot)] = .string(try parseString(slot: Int(node.slot), texts))
+                        } else {
+                            slots[Int(node.slot)] = try parseValue(depth: depth + 1, .all)
+                        }
+                    } else {
+                        _ = try parseValue(depth: depth + 1, .all)
+                    }
                 } else {
                     let value = try parseValue(depth: depth + 1, .all)
                     if node.slot >= 0 { slots[Int(node.slot)] = value }

@@ -53,6 +53,8 @@ enum ReplayBatch {
             found.reserveCapacity(max(0, run.count))
             // The order of the run's records' members, learned from the record before.
             let order = slots.memberOrder()
+            // And the strings they held: most of a sign-in's repeat one before.
+            let texts = slots.repeatedTexts()
             // Record after record from the run's first byte, each parse ending at its record's
             // closing brace: splitting the run again first was a tenth of the reading thread.
             try bytes.withUnsafeBytes { raw in
@@ -69,7 +71,7 @@ enum ReplayBatch {
                     }
                     guard index < raw.count else { break }
                     guard found.isEmpty ? separators == 0 : (layout == .lines ? separators > 0 : separators == 1) else { throw changed }
-                    guard let (event, end) = try? slots.event(raw, from: index, order: order), event.eventTime >= run.earliest, event.eventTime <= run.latest else {
+                    guard let (event, end) = try? slots.event(raw, from: index, order: order, texts: texts), event.eventTime >= run.earliest, event.eventTime <= run.latest else {
                         throw changed
                     }
                     found.append((event, run.start + index))

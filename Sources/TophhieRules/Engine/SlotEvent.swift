@@ -113,6 +113,10 @@ public final class EventLayout: Sendable {
     /// thread (`JSONMemberOrder`).
     public func memberOrder() -> JSONMemberOrder { json.memberOrder() }
 
+    /// A memory of the strings sign-ins held, for one batch's `event` calls on one thread
+    /// (`JSONRepeatedTexts`).
+    public func repeatedTexts() -> JSONRepeatedTexts { json.repeatedTexts() }
+
     /// One signIn object's bytes as an event.
     /// - Throws: `SignInEventError` with `SignInEvents.event`'s messages, or naming the JSON error.
     /// - Parameter untilFilled: stop reading once every slot has a value (`parseSlots`).
@@ -132,11 +136,14 @@ public final class EventLayout: Sendable {
     /// The sign-in object that starts at `start` in bytes that go on past it (records side by
     /// side), and the index just past it.
     /// - Throws: `SignInEventError` as `event` does.
-    /// - Parameter order: the member order of the sign-ins read before (`memberOrder()`), for a
-    ///   batch read on one thread.
-    public func event(_ bytes: UnsafeRawBufferPointer, from start: Int, order: JSONMemberOrder? = nil) throws -> (event: SlotEvent, end: Int) {
+    /// - Parameters:
+    ///   - order: the member order of the sign-ins read before (`memberOrder()`), for a batch
+    ///     read on one thread.
+    ///   - texts: the strings the sign-ins read before held (`repeatedTexts()`), likewise.
+    public func event(_ bytes: UnsafeRawBufferPointer, from start: Int, order: JSONMemberOrder? = nil,
+                      texts: JSONRepeatedTexts? = nil) throws -> (event: SlotEvent, end: Int) {
         let slots: [JSONValue?], end: Int
-        do { (slots, end) = try JSONValue.parseSlots(bytes, from: start, layout: json, order: order) } catch let failure as JSONParseError {
+        do { (slots, end) = try JSONValue.parseSlots(bytes, from: start, layout: json, order: order, texts: texts) } catch let failure as JSONParseError {
             throw SignInEventError("not a valid sign-in object (\(failure))")
         }
         return (try event(slots), end)
