@@ -195,15 +195,20 @@ extension JSONValue {
     /// `parseSlots` over bytes lent for the call.
     public static func parseSlots(_ bytes: UnsafeRawBufferPointer, layout: JSONSlotLayout, untilFilled: Bool = false) throws -> [JSONValue?] {
         var slots = [JSONValue?](repeating: nil, count: layout.paths.count)
+        try slots.withUnsafeMutableBufferPointer { try parseSlots(bytes, layout: layout, untilFilled: untilFilled, into: $0) }
+        return slots
+    }
+
+    /// `parseSlots` into slots lent by the caller, `layout.paths.count` of them, all nil.
+    public static func parseSlots(_ bytes: UnsafeRawBufferPointer, layout: JSONSlotLayout, untilFilled: Bool = false,
+                                  into slots: UnsafeMutableBufferPointer<JSONValue?>) throws {
+        precondition(slots.count == layout.paths.count, "one slot per path")
         try layout.withView { view in
-            try slots.withUnsafeMutableBufferPointer { slots in
-                try JSONParser.parsing(bytes) { parser in
-                    parser.stopWhenFilled = untilFilled
-                    try parser.parseSlotDocument(view, layout.root, into: slots)
-                }
+            try JSONParser.parsing(bytes) { parser in
+                parser.stopWhenFilled = untilFilled
+                try parser.parseSlotDocument(view, layout.root, into: slots)
             }
         }
-        return slots
     }
 }
 
@@ -220,18 +225,24 @@ extension JSONValue {
     public static func parseSlots(_ bytes: UnsafeRawBufferPointer, from start: Int, layout: JSONSlotLayout, order: JSONMemberOrder? = nil,
                                   texts: JSONRepeatedTexts? = nil) throws -> (slots: [JSONValue?], end: Int) {
         var slots = [JSONValue?](repeating: nil, count: layout.paths.count)
-        let end = try layout.withView { view in
-            try slots.withUnsafeMutableBufferPointer { slots in
-                try JSONParser.parsing(bytes) { parser in
-                    parser.index = start
-                    parser.order = order
-                    parser.texts = texts
-                    try parser.parseSlotObjectAt(view, layout.root, into: slots)
-                    return parser.index
-                }
+        let end = try slots.withUnsafeMutableBufferPointer { try parseSlots(bytes, from: start, layout: layout, order: order, texts: texts, into: $0) }
+        return (slots, end)
+    }
+
+    /// `parseSlots(_:from:layout:order:texts:)` into slots lent by the caller,
+    /// `layout.paths.count` of them, all nil; the index just past the object's closing brace.
+    public static func parseSlots(_ bytes: UnsafeRawBufferPointer, from start: Int, layout: JSONSlotLayout, order: JSONMemberOrder? = nil,
+                                  texts: JSONRepeatedTexts? = nil, into slots: UnsafeMutableBufferPointer<JSONValue?>) throws -> Int {
+        precondition(slots.count == layout.paths.count, "one slot per path")
+        return try layout.withView { view in
+            try JSONParser.parsing(bytes) { parser in
+                parser.index = start
+                parser.order = order
+                parser.texts = texts
+                try parser.parseSlotObjectAt(view, layout.root, into: slots)
+                return parser.index
             }
         }
-        return (slots, end)
     }
 }
 

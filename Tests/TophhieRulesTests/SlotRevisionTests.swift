@@ -85,7 +85,7 @@ import TophhieJSON
         for text in records {
             let event = try layout.event(Array(text.utf8))
             var expected = SlotRevision()
-            for value in event.values { expected.add(slot: value) }
+            for value in event.values.withValues({ Array($0) }) { expected.add(slot: value) }
             #expect(event.revision == expected.text, "\(text)")
             revisions.insert(event.revision ?? "")
         }

@@ -8,7 +8,9 @@ import TophhieJSON
 /// a fourth and fifth, the id's, put every sign-in in a box of its own (an allocation, and a
 /// free, a sign-in). The id is read from its slot, the layout's first.
 public struct SlotEvent: RuleEvent {
-    let values: [JSONValue?]
+    /// Written once, before the event is handed over (`SlotValues`: a managed buffer, which the
+    /// standard library marks as never Sendable).
+    nonisolated(unsafe) let values: SlotValues
     public let eventTime: Date
     let layout: EventLayout
 
@@ -17,9 +19,11 @@ public struct SlotEvent: RuleEvent {
 
     /// The scalar text of `values[place]`, a string taken straight from its slot: copying the
     /// value out before taking its text retained and released it twice.
-    @inline(__always) static func text(_ values: borrowing [JSONValue?], at place: Int) -> String? {
-        if case .string(let text)? = values[place] { return text }
-        return values[place]?.scalarText
+    @inline(__always) static func text(_ values: SlotValues, at place: Int) -> String? {
+        values.withValues { values in
+            if case .string(let text)? = values[place] { return text }
+            return values[place]?.scalarText
+        }
     }
 
     public func field(slot: FieldSlot) -> JSONValue? {
@@ -43,7 +47,7 @@ public struct SlotEvent: RuleEvent {
     /// Whether this event's values at `slots` are exactly `key` (`MatchMemo.same`), or only
     /// present where `presenceOnly` says so: compared where they lie, nothing copied.
     func holds(_ key: UnsafeBufferPointer<JSONValue?>, at slots: [FieldSlot], presenceOnly: [Bool]) -> Bool {
-        values.withUnsafeBufferPointer { mine in
+        values.withValues { mine in
             for k in slots.indices {
                 let local = place(of: slots[k])
                 let present = local >= 0 && mine[local] != nil
@@ -72,7 +76,7 @@ public struct SlotEvent: RuleEvent {
         var revision = SlotRevision()
         // A string matched where it lies and hashed in place: passing each slot's value on
         // copied it (a string retained and released, five or so a sign-in).
-        values.withUnsafeBufferPointer { slots in
+        values.withValues { slots in
             for index in slots.indices {
                 switch slots[index] {
                 case .string(let text)?: revision.add(text: text)
@@ -126,8 +130,10 @@ public final class EventLayout: Sendable {
 
     /// `event` over bytes lent for the call.
     public func event(_ bytes: UnsafeRawBufferPointer, untilFilled: Bool = false) throws -> SlotEvent {
-        let values: [JSONValue?]
-        do { values = try JSONValue.parseSlots(bytes, layout: json, untilFilled: untilFilled) } catch let failure as JSONParseError {
+        let values: SlotValues
+        do {
+            values = try SlotValues.make(count: slots.count) { try JSONValue.parseSlots(bytes, layout: json, untilFilled: untilFilled, into: $0) }
+        } catch let failure as JSONParseError {
             throw SignInEventError("not a valid sign-in object (\(failure))")
         }
         return try event(values)
@@ -142,16 +148,19 @@ public final class EventLayout: Sendable {
     ///   - texts: the strings the sign-ins read before held (`repeatedTexts()`), likewise.
     public func event(_ bytes: UnsafeRawBufferPointer, from start: Int, order: JSONMemberOrder? = nil,
                       texts: JSONRepeatedTexts? = nil) throws -> (event: SlotEvent, end: Int) {
-        let slots: [JSONValue?], end: Int
-        do { (slots, end) = try JSONValue.parseSlots(bytes, from: start, layout: json, order: order, texts: texts) } catch let failure as JSONParseError {
+        var end = start
+        let values: SlotValues
+        do {
+            values = try SlotValues.make(count: slots.count) { end = try JSONValue.parseSlots(bytes, from: start, layout: json, order: order, texts: texts, into: $0) }
+        } catch let failure as JSONParseError {
             throw SignInEventError("not a valid sign-in object (\(failure))")
         }
-        return (try event(slots), end)
+        return (try event(values), end)
     }
 
     /// The values taken over, not copied; the id and the time read where they lie (each copy
     /// out of the list retained and released a string, four a sign-in).
-    private func event(_ values: consuming [JSONValue?]) throws -> SlotEvent {
+    private func event(_ values: SlotValues) throws -> SlotEvent {
         let idPlace = EventLayout.idPlace, timePlace = EventLayout.timePlace
         let id = SlotEvent.text(values, at: idPlace) ?? ""
         guard !id.isEmpty else { throw SignInEventError("a sign-in has no 'id'") }
