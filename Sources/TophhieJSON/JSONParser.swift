@@ -341,6 +341,15 @@ struct JSONParser {
         var scale = 0
         var fraction = false
         while index < text.count {
+            // Eight digits at once where eight follow and the mantissa has room for them: a
+            // coordinate's 16 or 17 digits went one by one (`eightDigits`).
+            if index + 8 <= text.count, mantissa <= 100_000_000_000,
+               let eight = eightDigits(UnsafeRawPointer(text.baseAddress! + index).loadUnaligned(as: UInt64.self)) {
+                mantissa = mantissa * 100_000_000 + eight
+                if fraction { scale -= 8 }
+                index += 8
+                continue
+            }
             let byte = text[index]
             if byte == UInt8(ascii: ".") {
                 fraction = true
@@ -379,6 +388,19 @@ struct JSONParser {
             return nil
         }
         return negative ? -magnitude : magnitude
+    }
+
+    /// The number eight ASCII digits name (the first the most significant), read as one
+    /// little-endian word; nil when any byte is not a digit. Three multiplications, each
+    /// joining neighbouring digits, then pairs, then fours.
+    @inline(__always) static func eightDigits(_ word: UInt64) -> UInt64? {
+        // Every byte 0x30...0x39: its high nibble 3, and adding 6 leaves it 3.
+        let highs: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
+        guard word & highs == 0x3030_3030_3030_3030, (word &+ 0x0606_0606_0606_0606) & highs == 0x3030_3030_3030_3030 else { return nil }
+        var value = word & 0x0F0F_0F0F_0F0F_0F0F
+        value = (value &* (10 << 8 + 1)) >> 8
+        value = ((value & 0x00FF_00FF_00FF_00FF) &* (100 << 16 + 1)) >> 16
+        return ((value & 0x0000_FFFF_0000_FFFF) &* (10_000 << 32 + 1)) >> 32
     }
 
     /// 10^0 through 10^19, the powers of ten a UInt64 holds.

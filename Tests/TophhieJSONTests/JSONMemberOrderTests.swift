@@ -57,3 +57,30 @@ import Testing
         }
     }
 }
+
+/// A learned name compared eight bytes at a time: equal only when every one of its bytes is,
+/// whatever lies past it in either place, and however few bytes may be read past the name.
+@Suite struct MemberNameComparisonTests {
+    @Test func namesAreEqualExactlyWhenTheirBytesAre() {
+        for length in 0...JSONMemberOrder.longest {
+            let name = (0..<length).map { UInt8(0x61 + $0 % 26) }
+            // The learned room holds a longer name's leftovers past this one.
+            let learned = name + [UInt8](repeating: 0x7A, count: JSONMemberOrder.longest - length)
+            for trailing in [0, 1, 7, 8, 20] {
+                var read = name + [UInt8](repeating: 0x22, count: trailing)
+                let same = learned.withUnsafeBytes { l in read.withUnsafeBytes { r in
+                    JSONMemberOrder.same(l.baseAddress!, r.baseAddress!, length, readable: r.count)
+                } }
+                #expect(same, "length \(length), \(trailing) bytes after")
+                for place in 0..<length {
+                    read[place] ^= 0x01
+                    let differs = learned.withUnsafeBytes { l in read.withUnsafeBytes { r in
+                        JSONMemberOrder.same(l.baseAddress!, r.baseAddress!, length, readable: r.count)
+                    } }
+                    #expect(!differs, "length \(length), byte \(place) changed, \(trailing) bytes after")
+                    read[place] ^= 0x01
+                }
+            }
+        }
+    }
+}

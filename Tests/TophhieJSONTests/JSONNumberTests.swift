@@ -81,3 +81,30 @@ import Testing
         #expect(divided > 10_000, "the division is taken often enough for the agreement to mean something (\(divided))")
     }
 }
+
+/// Eight ASCII digits read as one word name the number `UInt64(String)` reads; a word with any
+/// other byte anywhere names none.
+@Suite struct EightDigitsTests {
+    static func word(_ bytes: [UInt8]) -> UInt64 {
+        bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+    }
+
+    @Test func digitsNameTheirNumber() {
+        var sequence = JSONNumberTests.Sequence(state: 0x0123_4567_89AB_CDEF)
+        var texts = ["00000000", "99999999", "12345678", "87654321", "00000001", "10000000"]
+        for _ in 0..<5_000 { texts.append(String(format: "%08llu", sequence.next() % 100_000_000)) }
+        for text in texts {
+            #expect(JSONParser.eightDigits(Self.word(Array(text.utf8))) == UInt64(text), "\(text)")
+        }
+    }
+
+    @Test func anyOtherByteNamesNone() {
+        for place in 0..<8 {
+            for byte: UInt8 in [0x00, 0x20, 0x2B, 0x2D, 0x2E, 0x2F, 0x3A, 0x3F, 0x40, 0x45, 0x65, 0x70, 0x7F, 0x80, 0xB0, 0xB5, 0xF9, 0xFF] {
+                var bytes = Array("12345678".utf8)
+                bytes[place] = byte
+                #expect(JSONParser.eightDigits(Self.word(bytes)) == nil, "byte \(byte) at \(place)")
+            }
+        }
+    }
+}
