@@ -47,4 +47,20 @@ import TophhieJSON
         #expect(event.eventID == "a1")
         #expect(event.text(slot: FieldSlot.intern(["location", "city"])) == "Évora")
     }
+
+    /// An event points into its layout without holding it: its values hold the layout, which
+    /// lives as long as they do, whoever else lets it go.
+    @Test func anEventsValuesKeepItsLayout() throws {
+        let city = FieldSlot.intern(["location", "city"])
+        weak var dropped: EventLayout?
+        var event: SlotEvent? = try {
+            let layout = EventLayout(slots: [city])
+            dropped = layout
+            return try layout.event(Array(#"{"id":"a1","createdDateTime":"2024-03-20T05:01:49Z","location":{"city":"Évora"}}"#.utf8))
+        }()
+        #expect(dropped != nil)
+        #expect(event?.text(slot: city) == "Évora")
+        event = nil
+        #expect(dropped == nil)
+    }
 }

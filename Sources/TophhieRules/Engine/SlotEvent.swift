@@ -6,13 +6,17 @@ import TophhieJSON
 ///
 /// Three words (its values, its time and its layout), so an `any RuleEvent` holds it in place:
 /// a fourth and fifth, the id's, put every sign-in in a box of its own (an allocation, and a
-/// free, a sign-in). The id is read from its slot, the layout's first.
+/// free, a sign-in). The id is read from its slot, the layout's first. Only the values are
+/// held: they hold the layout, whose table of places the event points into.
 public struct SlotEvent: RuleEvent {
     /// Written once, before the event is handed over (`SlotValues`: a managed buffer, which the
     /// standard library marks as never Sendable).
     nonisolated(unsafe) let values: SlotValues
     public let eventTime: Date
-    let layout: EventLayout
+    /// The layout's places (`EventLayout.places`), valid while the values hold the layout
+    /// (`SlotValues.Header`): a held layout was retained and released with the values at every
+    /// copy of the event, and an unowned one at every read of it.
+    nonisolated(unsafe) let places: UnsafePointer<Int>
 
     /// The `id` slot's text (`EventLayout.event` has checked it is not empty).
     public var eventID: String { SlotEvent.text(values, at: EventLayout.idPlace) ?? "" }
@@ -33,7 +37,7 @@ public struct SlotEvent: RuleEvent {
 
     /// Where `slot`'s value sits in `values`, or -1 when this layout does not carry it.
     @inline(__always) private func place(of slot: FieldSlot) -> Int {
-        slot.index < layout.local.count ? layout.local[slot.index] : -1
+        slot.index < places[0] ? places[1 + slot.index] : -1
     }
 
     /// `field(slot:)?.scalarText`, a string taken straight from its slot: the engine reads about
@@ -91,10 +95,13 @@ public struct SlotEvent: RuleEvent {
 /// Which slots an engine's events carry and where each sits in a `SlotEvent`, with the parser
 /// layout that fills them. A class: every event refers to the one layout rather than carrying
 /// copies of its tables.
-public final class EventLayout: Sendable {
+///
+/// Unchecked Sendable: `places` is written once, by `init`, and freed with the layout.
+public final class EventLayout: @unchecked Sendable {
     public let slots: [FieldSlot]
-    /// By global slot number: the place in `SlotEvent.values`, or -1.
-    let local: [Int]
+    /// How many global slot numbers `places` covers, then, by global slot number, the place in
+    /// `SlotEvent.values`, or -1.
+    let places: UnsafeMutablePointer<Int>
     let json: JSONSlotLayout
     /// Where every layout puts the id and the time.
     static let idPlace = 0
@@ -107,11 +114,15 @@ public final class EventLayout: Sendable {
             unique.append(slot)
         }
         self.slots = unique
-        var local = [Int](repeating: -1, count: (unique.map(\.index).max() ?? 0) + 1)
-        for (place, slot) in unique.enumerated() { local[slot.index] = place }
-        self.local = local
+        let covered = (unique.map(\.index).max() ?? 0) + 1
+        places = .allocate(capacity: covered + 1)
+        places.initialize(repeating: -1, count: covered + 1)
+        places[0] = covered
+        for (place, slot) in unique.enumerated() { places[1 + slot.index] = place }
         json = JSONSlotLayout(paths: unique.map(\.components))
     }
+
+    deinit { places.deallocate() }
 
     /// A table of the member order sign-ins are met in, for one batch's `event` calls on one
     /// thread (`JSONMemberOrder`).
@@ -132,7 +143,7 @@ public final class EventLayout: Sendable {
     public func event(_ bytes: UnsafeRawBufferPointer, untilFilled: Bool = false) throws -> SlotEvent {
         let values: SlotValues
         do {
-            values = try SlotValues.make(count: slots.count) { try JSONValue.parseSlots(bytes, layout: json, untilFilled: untilFilled, into: $0) }
+            values = try SlotValues.make(count: slots.count, layout: self) { try JSONValue.parseSlots(bytes, layout: json, untilFilled: untilFilled, into: $0) }
         } catch let failure as JSONParseError {
             throw SignInEventError("not a valid sign-in object (\(failure))")
         }
@@ -151,7 +162,7 @@ public final class EventLayout: Sendable {
         var end = start
         let values: SlotValues
         do {
-            values = try SlotValues.make(count: slots.count) { end = try JSONValue.parseSlots(bytes, from: start, layout: json, order: order, texts: texts, into: $0) }
+            values = try SlotValues.make(count: slots.count, layout: self) { end = try JSONValue.parseSlots(bytes, from: start, layout: json, order: order, texts: texts, into: $0) }
         } catch let failure as JSONParseError {
             throw SignInEventError("not a valid sign-in object (\(failure))")
         }
@@ -162,6 +173,13 @@ public final class EventLayout: Sendable {
     /// out of the list retained and released a string, four a sign-in).
     private func event(_ values: SlotValues) throws -> SlotEvent {
         let idPlace = EventLayout.idPlace, timePlace = EventLayout.timePlace
+        // The usual sign-in, a string id and a string time, read in place; anything else is
+        // told apart below, with its message.
+        let read = values.withValues { slots -> Date? in
+            guard case .string(let id)? = slots[idPlace], !id.isEmpty, case .string(let text)? = slots[timePlace] else { return nil }
+            return text.utf8.withContiguousStorageIfAvailable { GraphTimestamp.parse(utf8: $0) } ?? nil
+        }
+        if let read { return SlotEvent(values: values, eventTime: read, places: places) }
         let id = SlotEvent.text(values, at: idPlace) ?? ""
         guard !id.isEmpty else { throw SignInEventError("a sign-in has no 'id'") }
         let time: Date?
@@ -173,6 +191,6 @@ public final class EventLayout: Sendable {
             let timeText = values[timePlace]?.stringValue ?? ""
             throw SignInEventError("sign-in '\(id)' has createdDateTime '\(timeText)', which is not an ISO 8601 time such as 2024-05-01T10:00:00Z")
         }
-        return SlotEvent(values: values, eventTime: time, layout: self)
+        return SlotEvent(values: values, eventTime: time, places: places)
     }
 }
