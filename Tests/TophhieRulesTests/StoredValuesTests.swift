@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TophhieJSON
 @testable import TophhieRules
 
 /// A stored event's values are kept by place under the plan's names, and read, written and
@@ -67,5 +68,30 @@ import Testing
         #expect(fromMemory.count == 1 && fromMemory[0].events.map(\.id) == ["f0", "f1", "f2", "f3", "f4"])
         #expect(fromFile.map(AlertJSON.line) == fromMemory.map(AlertJSON.line))
         #expect(fromFile.first?.group == [AlertGroupValue(field: "userId", value: "u1")])
+    }
+
+    /// A sign-in read into slots keeps its values, not copies of its texts: read, written and
+    /// compared, they are what a copy of its texts gives, and what the same sign-in held whole
+    /// (`JSONRuleEvent`) gives.
+    @Test func aSlotEventsValuesReadAsItsTextsWould() throws {
+        let paths = ["appDisplayName", "deviceDetail.browser", "ipAddress", "status.errorCode", "userId"]
+        let names = KeptNames(paths, slots: paths.map { FieldSlot.intern(path: $0) })
+        let record = #"{"id":"a1","createdDateTime":"2024-03-20T05:01:49Z","appDisplayName":"Outlook","deviceDetail":{"browser":null},"ipAddress":"","status":{"errorCode":50126},"userId":"u1"}"#
+        let layout = EventLayout(slots: names.slots)
+        let slotted = StoredValues(names: names, of: try layout.event(Array(record.utf8)))
+        let whole = StoredValues(names: names, of: JSONRuleEvent(eventID: "a1", eventTime: Date(timeIntervalSince1970: 0), json: try JSONValue.parse(Data(record.utf8))))
+        let texts: [String?] = ["Outlook", nil, "", "50126", "u1"]
+        #expect(slotted.texts == texts)
+        #expect(whole.texts == texts)
+        #expect(slotted == whole)
+        #expect(slotted == StoredValues(names: names, texts: texts))
+        for (place, path) in paths.enumerated() {
+            #expect(slotted.text(at: place, of: names) == texts[place])
+            #expect(slotted[path] == texts[place])
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(try encoder.encode(slotted) == encoder.encode(whole))
+        #expect(slotted.table == ["appDisplayName": "Outlook", "ipAddress": "", "status.errorCode": "50126", "userId": "u1"])
     }
 }

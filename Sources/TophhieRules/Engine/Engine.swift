@@ -267,11 +267,10 @@ struct EngineRun {
                 observeTravel(c, event: event, shared: &shared)
             }
             if !windowsClosed && matched.contains(where: { plan.isFedDetection[$0] }) {
-                let texts = plan.keptSlots.map { event.text(slot: $0.slot) }
                 state.recent.append(EngineState.StoredEvent(
                     id: id, time: event.eventTime,
                     rules: fedRules(matched),
-                    values: StoredValues(names: plan.keptNames, texts: texts), isNew: true))
+                    values: StoredValues(names: plan.keptNames, of: event), isNew: true))
             }
         }
         // A later batch of a pass comes after everything before it, and nothing in it was an

@@ -218,7 +218,7 @@ final class EnginePlan: Sendable {
         }
         for c in travel { longest = max(longest, correlations[c].timespan.interval) }
         keptSlots = paths.sorted().map { ($0, FieldSlot.intern(path: $0)) }
-        keptNames = KeptNames(keptSlots.map(\.name))
+        keptNames = KeptNames(keptSlots.map(\.name), slots: keptSlots.map(\.slot))
 
         var referenced: [[String]]? = [["id"], ["createdDateTime"], EngineRun.latitudePath, EngineRun.longitudePath] + keptSlots.map(\.slot.components)
             + singleGroups.flatMap { $0.map(\.slot.components) } + groupSlots.flatMap { $0.map(\.components) } + firstSeenFieldSlots.flatMap { $0.map(\.components) }

@@ -6,16 +6,22 @@ final class KeptNames: Sendable {
     let list: [String]
     /// Each name's place in `list`.
     let places: [String: Int]
+    /// Each name's slot (the plan's names), for values read from a sign-in's own
+    /// (`StoredValues.Storage.event`); empty for a decoded state's names, which only name texts.
+    let slots: [FieldSlot]
 
     /// Names in the order given (the plan gives them sorted; a decoded state, its keys sorted).
-    init(_ list: [String]) {
+    /// - Parameter slots: each name's slot, or none.
+    init(_ list: [String], slots: [FieldSlot] = []) {
+        precondition(slots.isEmpty || slots.count == list.count, "a slot for every name or none")
         self.list = list
         places = Dictionary(list.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        self.slots = slots
     }
 }
 
 /// A stored event's kept field values by Graph path: one text (or none) per name of its
-/// `KeptNames`.
+/// `KeptNames`, or the sign-in read into slots that holds them.
 ///
 /// Not a `[String: String]`: hashing eight path names into a new table for every stored event,
 /// and each name again to read it back, was a tenth of the engine's instructions on many
@@ -23,13 +29,51 @@ final class KeptNames: Sendable {
 /// Encoded as the path → text object it replaces, so states written before read the same.
 struct StoredValues: Sendable, Codable, Equatable {
     private(set) var names: KeptNames
-    private(set) var texts: [String?]
+    private let storage: Storage
+
+    private enum Storage {
+        case texts([String?])
+        /// A sign-in read into slots, its texts read from them when asked: taking its nine or
+        /// so texts into a list of their own retained each (and released it when the event was
+        /// forgotten) for almost every sign-in of a replay, where one retain of the sign-in's
+        /// values does.
+        case event(SlotEvent)
+    }
 
     /// `texts[i]` under `names.list[i]`.
     init(names: KeptNames, texts: [String?]) {
         precondition(names.list.count == texts.count, "one text or none per kept name")
         self.names = names
-        self.texts = texts
+        storage = .texts(texts)
+    }
+
+    /// `event`'s texts under `names` (`RuleEvent.text(slot:)` of each name's slot): kept as
+    /// they are when it holds its values in slots, read now otherwise.
+    /// - Parameter names: names with their slots (the plan's).
+    init(names: KeptNames, of event: any RuleEvent) {
+        precondition(names.slots.count == names.list.count, "names with their slots")
+        self.names = names
+        if let slotted = event as? SlotEvent {
+            storage = .event(slotted)
+        } else {
+            storage = .texts(names.slots.map { event.text(slot: $0) })
+        }
+    }
+
+    /// One text (or none) per name.
+    var texts: [String?] {
+        switch storage {
+        case .texts(let texts): return texts
+        case .event(let event): return names.slots.map { event.text(slot: $0) }
+        }
+    }
+
+    /// The text under the name at `place` of `names`.
+    @inline(__always) private func text(at place: Int) -> String? {
+        switch storage {
+        case .texts(let texts): return texts[place]
+        case .event(let event): return event.text(slot: names.slots[place])
+        }
     }
 
     /// The values of a path → text table.
@@ -40,13 +84,13 @@ struct StoredValues: Sendable, Codable, Equatable {
 
     /// The text kept under `path`, nil when none is.
     subscript(path: String) -> String? {
-        names.places[path].flatMap { texts[$0] }
+        names.places[path].flatMap { text(at: $0) }
     }
 
     /// The text at `place` of `expected` (the plan's names), read without hashing when these
     /// values were kept under those very names.
     @inline(__always) func text(at place: Int, of expected: KeptNames) -> String? {
-        if names === expected { return texts[place] }
+        if names === expected { return text(at: place) }
         return self[expected.list[place]]
     }
 
