@@ -47,4 +47,39 @@ import Testing
         #expect(prepared[1].sharedGroup == .some(nil), "no user: no group")
         #expect(prepared[2].sharedGroup == nil, "a sign-in no first-seen or travel rule takes")
     }
+
+    /// Batches whose matching was left for later (`prepareLater`), matched ahead for none, some
+    /// or all of their events before the engine takes them, give the alerts and the state of
+    /// batches matched at once: the engine matches what the reading thread had no time for.
+    @Test(arguments: [0, 1, 7, 16, 33, Int.max])
+    func eventsMatchedLaterGiveWhatEventsMatchedAtOnceGive(_ ahead: Int) throws {
+        let pack = try RuleSource.read(paths: [RepoPaths.rules])
+        let rules = RuleLoader.load(pack + [RuleSource(path: "extra.yml", text: CheckpointTests.extraRules)])
+        let engine = Engine(rules: rules)
+        var alerts = 0
+        for seed in 1...3 {
+            let events = CheckpointTests.history(seed: UInt64(seed), count: 400).sorted { ($0.eventTime, $0.eventID) < ($1.eventTime, $1.eventID) }
+            let now = events.last!.eventTime
+            var atOnce = engine.beginPass(EngineState(), now: now)
+            var later = engine.beginPass(EngineState(), now: now)
+            var start = 0
+            while start < events.count {
+                let batch: [any RuleEvent] = Array(events[start..<min(start + 50, events.count)])
+                atOnce.add(prepared: engine.prepare(batch))
+                let prepared = engine.prepareLater(batch)
+                // Asked for after `ahead` events (tested every 16, as the reading thread is).
+                var asked = 0
+                engine.workAhead(prepared, until: { defer { asked += 16 }; return asked >= ahead })
+                later.add(prepared: prepared)
+                atOnce.checkpoint(batch.last!.eventTime)
+                later.checkpoint(batch.last!.eventTime)
+                start += 50
+            }
+            let expected = atOnce.finish(), found = later.finish()
+            #expect(found.alerts.map(AlertJSON.line) == expected.alerts.map(AlertJSON.line), "seed \(seed)")
+            #expect(found.state == expected.state, "seed \(seed)")
+            alerts += expected.alerts.count
+        }
+        #expect(alerts > 20, "the histories must raise alerts for the comparison to mean anything")
+    }
 }

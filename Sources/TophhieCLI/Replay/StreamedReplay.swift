@@ -167,7 +167,8 @@ struct StreamedReplay {
             }
             following = { n in n + 1 < starts.count ? entries[starts[n + 1]].time : nil }
         case .runs(let runs):
-            jobs = runs.map { run in { engine.prepare(try ReplayBatch.read(run, layout: layout, file: file, engine: engine)) } }
+            // Matched on the reading thread while the engine is busy, else by the engine.
+            jobs = runs.map { run in { engine.prepareLater(try ReplayBatch.read(run, layout: layout, file: file, engine: engine)) } }
             following = { n in n + 1 < runs.count ? runs[n + 1].earliest : nil }
         case .spilled(let index):
             // Each job takes the next batch from the merge and notes, in its own box, the time

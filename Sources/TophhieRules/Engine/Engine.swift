@@ -213,6 +213,8 @@ struct EngineRun {
         // batch's versions join them.
         var updatedHere = Set<String>()
         if state.revisions == nil { state.revisions = [:] }
+        // For the events the reading thread had no time to match (`Engine.prepareLater`).
+        var matching = DetectionMatching(plan)
         for prepared in ordered {
             let event = prepared.event
             // The id's hash worked out once for its look-ups and its entries in two tables (or
@@ -250,7 +252,7 @@ struct EngineRun {
             if let revision { state.revisions![key] = revision }
 
             // A handful of indices, ascending: looked through, not made into a set for each event.
-            let matched = prepared.matched
+            let matched = prepared.matches(&matching)
             guard !matched.isEmpty else { continue }
             for index in matched where plan.isStandaloneDetection[index] {
                 emitSingle(index, event: event)

@@ -3,8 +3,9 @@ import Foundation
 /// What the engine works out of one sign-in without its state: which detection rules it
 /// satisfies (and, worked out ahead, its content hash, its id's hash and its group). Pure, so a
 /// replay works it out on its reading thread while the engine takes the batch before
-/// (`Engine.prepare`). A class: the engine's loop and its sort pass it on without copying what
-/// it holds.
+/// (`Engine.prepare`, or `Engine.prepareLater` and `workAhead`, leaving what the reading thread
+/// had no time for to the engine). A class: the engine's loop and its sort pass it on without
+/// copying what it holds.
 ///
 /// Unchecked Sendable: what `workAhead` writes is written by the thread that made the event,
 /// before it hands the batch over (a replay's `SecondThread.take`), and read only after.
@@ -13,8 +14,9 @@ public final class PreparedEvent: @unchecked Sendable {
     /// `event.eventTime`, read once: checking a batch's order read it through the existential
     /// for every neighbouring pair, copying the event (its values retained and released).
     public let eventTime: Date
-    /// The detection rules it satisfies, as indices into the plan's detections, ascending.
-    let matched: [Int]
+    /// The detection rules it satisfies, as indices into the plan's detections, ascending; nil
+    /// until worked out (`Engine.prepareLater`), then by the engine as it takes the event.
+    private(set) var matched: [Int]?
     /// `event.revision`, when the reading thread worked it out ahead (`workAhead`).
     private var revisionAhead: String?
     private var workedAhead = false
@@ -23,7 +25,7 @@ public final class PreparedEvent: @unchecked Sendable {
     /// Its id with the id's hash, when worked out ahead.
     private var idKey: HashedText?
 
-    init(event: any RuleEvent, matched: [Int]) {
+    init(event: any RuleEvent, matched: [Int]?) {
         self.event = event
         eventTime = event.eventTime
         self.matched = matched
@@ -42,17 +44,60 @@ public final class PreparedEvent: @unchecked Sendable {
         return key
     }
 
-    /// Works out now what the engine would ask of this event under `plan`: its revision, its
-    /// id's hash, and its group when a first-seen or travel correlation will ask for it
-    /// (`keys`: the working thread's own cache).
-    fileprivate func workAhead(_ plan: EnginePlan, keys: inout GroupKeyCache) {
+    /// The detection rules it satisfies, worked out now through `matching` unless they were.
+    func matches(_ matching: inout DetectionMatching) -> [Int] {
+        if let matched { return matched }
+        let found = matching.matches(event)
+        matched = found
+        return found
+    }
+
+    /// Works out now what the engine would ask of this event under `plan`: the rules it
+    /// satisfies, its revision, its id's hash, and its group when a first-seen or travel
+    /// correlation will ask for it (`matching` and `keys`: the working thread's own).
+    fileprivate func workAhead(_ plan: EnginePlan, matching: inout DetectionMatching, keys: inout GroupKeyCache) {
         guard !workedAhead else { return }
+        let matched = matches(&matching)
         revisionAhead = event.revision
         workedAhead = true
         idKey = HashedText(event.eventID)
         if let slots = plan.sharedGroupSlots, matched.contains(where: { plan.feedsPerEventCorrelation[$0] }) {
             sharedGroup = .some(EventGroup(event, slots: slots, keys: &keys)?.hashed)
         }
+    }
+}
+
+/// Matching sign-ins against a plan's detection rules one after another, answering one with
+/// the values of one answered lately from the memo (`MatchMemo`): what `Engine.prepare` does
+/// for a batch, and the engine for the events of a batch the reading thread had no time to
+/// match.
+struct DetectionMatching {
+    private let plan: EnginePlan
+    private let texts = SlotTexts()
+    // The matches gathered in one list kept for the whole batch, then copied at their size:
+    // a list grown from empty for each event was made two or three times over.
+    private var found: [Int] = []
+    // Sign-ins with the values an earlier one had get its answer (and share its list).
+    private var memo: MatchMemo?
+
+    init(_ plan: EnginePlan) {
+        self.plan = plan
+        found.reserveCapacity(plan.matcherRefs.count)
+        memo = plan.matchKey.map(MatchMemo.init)
+    }
+
+    /// The detection rules `event` satisfies, as indices into the plan's detections, ascending.
+    mutating func matches(_ event: any RuleEvent) -> [Int] {
+        if let known = memo?.answer(for: event) { return known }
+        texts.next()
+        found.removeAll(keepingCapacity: true)
+        let matchers = plan.matcherRefs
+        for index in matchers.indices where matchers[index].with({ $0.matches(event, texts) }) {
+            found.append(index)
+        }
+        let matched = found.isEmpty ? [] : Array(found)
+        memo?.remember(matched)
+        return matched
     }
 }
 
@@ -64,10 +109,23 @@ extension Engine {
     /// - Parameter asked: tested every 16 events.
     public func workAhead(_ batch: [PreparedEvent], until asked: () -> Bool) {
         var keys = GroupKeyCache()
+        var matching = DetectionMatching(plan)
         for index in batch.indices {
             if index % 16 == 0, asked() { return }
-            batch[index].workAhead(plan, keys: &keys)
+            batch[index].workAhead(plan, matching: &matching, keys: &keys)
         }
+    }
+
+    /// `events` as prepared events whose matching is left for later: to `workAhead` on the
+    /// thread that read them, while the engine is busy with the batch before, and what it had
+    /// no time for to the engine as it takes them. Matching is a tenth of reading a sign-in,
+    /// and whichever thread has room now does it.
+    public func prepareLater(_ events: consuming [any RuleEvent]) -> [PreparedEvent] {
+        var prepared: [PreparedEvent] = []
+        prepared.reserveCapacity(events.count)
+        events.reverse()
+        while let event = events.popLast() { prepared.append(PreparedEvent(event: event, matched: nil)) }
+        return prepared
     }
 }
 
@@ -75,36 +133,18 @@ extension Engine {
     /// Matches each event against every detection rule, outside any pass.
     /// - Complexity: O(n·r) for n events and r detection rules.
     public func prepare(_ events: consuming [any RuleEvent]) -> [PreparedEvent] {
-        let texts = SlotTexts()
-        // The matches gathered in one list kept for the whole batch, then copied at their size:
-        // a list grown from empty for each event was made two or three times over.
-        var found: [Int] = []
-        let matchers = plan.matcherRefs
-        found.reserveCapacity(matchers.count)
+        var matching = DetectionMatching(plan)
         var prepared: [PreparedEvent] = []
         prepared.reserveCapacity(events.count)
         // Each event moved out of the batch and into its prepared event: mapping lent each one
         // and the prepared event took a copy (its box retained, and released with the batch).
         events.reverse()
-        // Sign-ins with the values an earlier one had get its answer (and share its list).
-        var memo = plan.matchKey.map(MatchMemo.init)
         while let event = events.popLast() {
-            if let known = memo?.answer(for: event) {
-                prepared.append(PreparedEvent(event: event, matched: known))
-                continue
-            }
-            texts.next()
-            found.removeAll(keepingCapacity: true)
-            for index in matchers.indices where matchers[index].with({ $0.matches(event, texts) }) {
-                found.append(index)
-            }
-            let matched = found.isEmpty ? [] : Array(found)
-            memo?.remember(matched)
             // The revision and the group are left to whichever thread has room (`workAhead`);
             // a travel place's readable fields to the engine (`observeTravel`): worked out here
             // ahead, their strings were retained on this thread and released on the engine's,
             // and both threads slowed (1.08x wall, measured).
-            prepared.append(PreparedEvent(event: event, matched: matched))
+            prepared.append(PreparedEvent(event: event, matched: matching.matches(event)))
         }
         return prepared
     }
