@@ -72,4 +72,27 @@ import TophhieJSON
         #expect(table[HashedText("cafe\u{301}")] == 1)
         #expect(Set(ids.map(HashedText.init)).count == ids.count)
     }
+
+    /// A value found once is read and changed where it lies; the entries come out whole and
+    /// make the same table again.
+    @Test func aValueFoundIsReadAndChangedInPlace() throws {
+        var table: IDTable<Date> = ["gb": Date(timeIntervalSince1970: 1), "pt": Date(timeIntervalSince1970: 2)]
+        let place = try #require(table.index(forKey: HashedText("pt")))
+        #expect(table[at: place] == Date(timeIntervalSince1970: 2))
+        table[at: place] = Date(timeIntervalSince1970: 3)
+        #expect(table["pt"] == Date(timeIntervalSince1970: 3) && table["gb"] == Date(timeIntervalSince1970: 1))
+        #expect(table.index(forKey: HashedText("ng")) == nil)
+        #expect(IDTable(uniqueKeysWithValues: table.all) == table)
+        #expect(Set(table.all.map(\.key.text)) == ["gb", "pt"])
+    }
+
+    /// A first-seen baseline keeps its known values in one, written as the object it was.
+    @Test func aBaselinesKnownValuesAreWrittenAsBefore() throws {
+        let baseline = EngineState.Baseline(learningStart: Date(timeIntervalSinceReferenceDate: 0), events: 2, known: ["pt": Date(timeIntervalSinceReferenceDate: 20)])
+        let sorted = JSONEncoder()
+        sorted.outputFormatting = .sortedKeys
+        let text = String(decoding: try sorted.encode(baseline), as: UTF8.self)
+        #expect(text == #"{"events":2,"known":{"pt":20},"learningStart":0}"#)
+        #expect(try JSONDecoder().decode(EngineState.Baseline.self, from: Data(text.utf8)) == baseline)
+    }
 }

@@ -17,14 +17,15 @@ extension EngineRun {
     ///     (`EnginePlan.firstSeenKeySource`) fill `firstSeenParts` now: a second rule on the
     ///     same fields (a country for new-country and first-factor-new-place) takes it.
     mutating func observeFirstSeen(_ c: Int, event: any RuleEvent, alerting: Bool, shared: inout HashedText??,
-                                   lastKey: inout (source: Int, parts: Int, key: String)?) {
+                                   lastKey: inout (source: Int, parts: Int, key: HashedText)?) {
         let plan = self.plan  // one reference for the call (`ingest`)
         let rule = plan.correlationRefs[c]
         guard let settings = rule.firstSeen else { return }
         guard let group = group(c, event, shared: &shared) else { return }
         let source = plan.firstSeenKeySource[c]
         var partCount = 0
-        let valueKey: String
+        // With its hash: every rule on the same fields looks it up in its own baselines.
+        let valueKey: HashedText
         if let known = lastKey, known.source == source {
             partCount = known.parts
             valueKey = known.key
@@ -40,12 +41,12 @@ extension EngineRun {
             if partCount == 1 && !settings.ignoreVersions {
                 // One field as it is: its text is the key when it has no capitals (no string made).
                 let text = firstSeenParts[0]
-                valueKey = EngineRun.foldedShort(text) ?? folded.value(text) { $0.lowercased() }
+                valueKey = HashedText(EngineRun.foldedShort(text) ?? folded.value(text) { $0.lowercased() })
             } else if let key = FirstSeenValue.asciiKey(firstSeenParts, count: partCount, ignoringVersions: settings.ignoreVersions) {
-                valueKey = key
+                valueKey = HashedText(key)
             } else {
                 let value = shownValue(partCount, settings)
-                valueKey = EngineRun.foldedShort(value) ?? folded.value(value) { $0.lowercased() }
+                valueKey = HashedText(EngineRun.foldedShort(value) ?? folded.value(value) { $0.lowercased() })
             }
             lastKey = (source, partCount, valueKey)
         }
@@ -73,7 +74,7 @@ extension EngineRun {
             let alertEvent = AlertFactory.alertEvent(event)
             let summary = "first \(spec.fields.joined(separator: " + ")) '\(shownValue(partCount, settings))'"
             emit(metadata: rule.metadata, options: rule.options, defaultSuppress: 0,
-                 group: shown, groupKey: group.key + "\u{1F}" + valueKey, events: [alertEvent], eventCount: 1,
+                 group: shown, groupKey: group.key + "\u{1F}" + valueKey.text, events: [alertEvent], eventCount: 1,
                  windowClose: event.eventTime, summary: summary)
         }
     }
@@ -93,19 +94,19 @@ extension EngineRun {
     /// One event against a group's baseline: whether it alerts (`alerts`), and what it teaches.
     /// - Returns: whether the baseline is kept: an event that only checks (outside `alert-on`'s
     ///   teaching) keeps a baseline only if it holds something.
-    static func learn(_ baseline: inout EngineState.Baseline, value valueKey: String, at time: Date, settings: FirstSeenSettings,
+    static func learn(_ baseline: inout EngineState.Baseline, value valueKey: HashedText, at time: Date, settings: FirstSeenSettings,
                       teaches: Bool, alerting: Bool, counts: Bool, alerts: inout Bool) -> Bool {
         if teaches && time < baseline.learningStart { baseline.learningStart = time }
         let learned = baseline.events >= settings.learningEvents
             && time.timeIntervalSince(baseline.learningStart) >= settings.learningPeriod
         // One look-up of the value, changed where it lies when known.
         let place = baseline.known.index(forKey: valueKey)
-        let lastSeen = place.map { baseline.known.values[$0] }
+        let lastSeen = place.map { baseline.known[at: $0] }
         let isNew = lastSeen.map { time.timeIntervalSince($0) > settings.forgetAfter } ?? true
         alerts = learned && isNew && alerting
         guard teaches else { return lastSeen != nil || baseline.events > 0 }
         if let place {
-            if time > baseline.known.values[place] { baseline.known.values[place] = time }
+            if time > baseline.known[at: place] { baseline.known[at: place] = time }
         } else {
             baseline.known[valueKey] = time
         }

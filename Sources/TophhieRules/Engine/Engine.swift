@@ -260,7 +260,7 @@ struct EngineRun {
             // The sign-in's group under the shared `group-by`, once for the correlations that
             // group alike (or as the reading thread worked it out ahead).
             var shared = prepared.sharedGroup
-            var lastKey: (source: Int, parts: Int, key: String)?
+            var lastKey: (source: Int, parts: Int, key: HashedText)?
             for c in plan.firstSeen where references(c, include: matched) {
                 observeFirstSeen(c, event: event, alerting: plan.firstSeenAlerting[c].map { alerting in matched.contains { alerting[$0] } } ?? true,
                                  shared: &shared, lastKey: &lastKey)
@@ -505,10 +505,10 @@ struct EngineRun {
             let forget = now.addingTimeInterval(-spec.forgetAfter.interval)
             for group in groups.keys.sorted() {
                 var baseline = groups[group]!
-                baseline.known = baseline.known.filter { $0.value > forget }
+                baseline.known = baseline.known.filter { $1 > forget }
                 if baseline.known.count > settings.maxKnownValues {
-                    let keep = baseline.known.sorted { ($0.value, $0.key) > ($1.value, $1.key) }.prefix(settings.maxKnownValues)
-                    baseline.known = Dictionary(uniqueKeysWithValues: keep.map { ($0.key, $0.value) })
+                    let keep = baseline.known.all.sorted { ($0.value, $0.key.text) > ($1.value, $1.key.text) }.prefix(settings.maxKnownValues)
+                    baseline.known = IDTable(uniqueKeysWithValues: Array(keep))
                 }
                 groups[group] = baseline
             }

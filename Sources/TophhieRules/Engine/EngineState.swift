@@ -74,8 +74,8 @@ public struct EngineState: Codable, Sendable, Equatable {
     struct Baseline: Codable, Sendable, Equatable {
         var learningStart: Date
         var events: Int
-        /// Value → last time seen.
-        var known: [String: Date]
+        /// Value → last time seen (written as the object a `[String: Date]` is).
+        var known: IDTable<Date>
     }
 
     struct FamiliarPlace: Codable, Sendable, Equatable {

@@ -11,8 +11,12 @@ struct GroupKeyCache {
     private var key = ""
     /// `key` with its hash, once asked for (`hashed`); nil when `key` changed since.
     private var hashedKey: HashedText?
+    /// The last group of one field: its value, and its key with the key's hash. Apart from the
+    /// list: emptying and refilling the list for every sign-in's user went through the general
+    /// replacement of a range, and retained the value five times.
+    private var only: (value: String, key: String, hashed: HashedText?)?
 
-    /// The last key with its hash, worked out once for all the rules that ask for it.
+    /// The last `key(_:)`'s key with its hash, worked out once for all the rules that ask for it.
     mutating func hashed() -> HashedText {
         if let hashedKey { return hashedKey }
         let made = HashedText(key)
@@ -37,23 +41,22 @@ struct GroupKeyCache {
 
     /// `EngineRun.groupKey([value])`, for a group of one field, without an array to call it.
     mutating func key(only value: String) -> String {
-        keep(only: value)
+        if let only, UTF8Bytes.same(value, only.value) { return only.key }
+        let key = EngineRun.folded(value)
+        only = (value, key, nil)
         return key
     }
 
     /// `key(only:)` with its hash, for a group of one field.
     mutating func hashed(only value: String) -> HashedText {
-        keep(only: value)
-        return hashed()
-    }
-
-    /// Makes `value`'s key the last one, unless it already is.
-    @inline(__always) private mutating func keep(only value: String) {
-        if values.count == 1, UTF8Bytes.same(value, values[0]) { return }
-        // Refilled in place: the last array is reused rather than a new one made per event.
-        values.removeAll(keepingCapacity: true)
-        values.append(value)
-        key = EngineRun.folded(value)
-        hashedKey = nil
+        if let only, UTF8Bytes.same(value, only.value) {
+            if let hashed = only.hashed { return hashed }
+            let made = HashedText(only.key)
+            self.only = (only.value, only.key, made)
+            return made
+        }
+        let made = HashedText(EngineRun.folded(value))
+        only = (value, made.text, made)
+        return made
     }
 }

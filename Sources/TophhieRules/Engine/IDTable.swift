@@ -1,6 +1,8 @@
 /// A table by sign-in id whose keys keep their hash (`HashedText`): the engine looks every id up
 /// in it, stores it and forgets it again, and a table keyed by the id's text hashed it for each
 /// of those (a removal hashed the ids it moved as well: 3,000 instructions an id forgotten).
+/// First-seen baselines keep their known values in one too: a sign-in's value is looked up by
+/// every rule on its fields, under one hash.
 ///
 /// Written and read as a JSON object from id to value, as `[String: Value]` is: the state's
 /// format does not change.
@@ -33,6 +35,24 @@ struct IDTable<Value> {
 
     @discardableResult
     mutating func removeValue(forKey key: HashedText) -> Value? { entries.removeValue(forKey: key) }
+
+    /// Where `key`'s value is, for reading and changing it in place (`subscript(at:)`) while
+    /// nothing is added or removed.
+    func index(forKey key: HashedText) -> Dictionary<HashedText, Value>.Index? { entries.index(forKey: key) }
+
+    /// The value at a place `index(forKey:)` found.
+    subscript(at place: Dictionary<HashedText, Value>.Index) -> Value {
+        get { entries.values[place] }
+        set { entries.values[place] = newValue }
+    }
+
+    /// The entries, for sorting and choosing among them.
+    var all: [(key: HashedText, value: Value)] { entries.map { ($0.key, $0.value) } }
+
+    /// A table of `pairs` (keys distinct).
+    init(uniqueKeysWithValues pairs: [(key: HashedText, value: Value)]) {
+        entries = Dictionary(uniqueKeysWithValues: pairs.map { ($0.key, $0.value) })
+    }
 
     /// The entries `isIncluded` keeps, in a new table.
     func filter(_ isIncluded: (HashedText, Value) throws -> Bool) rethrows -> IDTable {
