@@ -8,7 +8,8 @@ import Foundation
 /// copying what it holds.
 ///
 /// Unchecked Sendable: what `workAhead` writes is written by the thread that made the event,
-/// before it hands the batch over (a replay's `SecondThread.take`), and read only after.
+/// before it hands the batch over (a replay's `SecondThread.take`), and read only after; the
+/// matches it had no time for are written by the engine, after.
 public final class PreparedEvent: @unchecked Sendable {
     public let event: any RuleEvent
     /// `event.eventTime`, read once: checking a batch's order read it through the existential
@@ -67,43 +68,10 @@ public final class PreparedEvent: @unchecked Sendable {
     }
 }
 
-/// Matching sign-ins against a plan's detection rules one after another, answering one with
-/// the values of one answered lately from the memo (`MatchMemo`): what `Engine.prepare` does
-/// for a batch, and the engine for the events of a batch the reading thread had no time to
-/// match.
-struct DetectionMatching {
-    private let plan: EnginePlan
-    private let texts = SlotTexts()
-    // The matches gathered in one list kept for the whole batch, then copied at their size:
-    // a list grown from empty for each event was made two or three times over.
-    private var found: [Int] = []
-    // Sign-ins with the values an earlier one had get its answer (and share its list).
-    private var memo: MatchMemo?
-
-    init(_ plan: EnginePlan) {
-        self.plan = plan
-        found.reserveCapacity(plan.matcherRefs.count)
-        memo = plan.matchKey.map(MatchMemo.init)
-    }
-
-    /// The detection rules `event` satisfies, as indices into the plan's detections, ascending.
-    mutating func matches(_ event: any RuleEvent) -> [Int] {
-        if let known = memo?.answer(for: event) { return known }
-        texts.next()
-        found.removeAll(keepingCapacity: true)
-        let matchers = plan.matcherRefs
-        for index in matchers.indices where matchers[index].with({ $0.matches(event, texts) }) {
-            found.append(index)
-        }
-        let matched = found.isEmpty ? [] : Array(found)
-        memo?.remember(matched)
-        return matched
-    }
-}
-
 extension Engine {
-    /// Works out, for the events of a batch in order, what the engine would ask of them (their
-    /// revisions, their ids' hashes and their groups: `PreparedEvent.workAhead`) until `asked`
+    /// Works out, for the events of a batch in order, what the engine would ask of them (the
+    /// rules they satisfy when not yet matched, their revisions, their ids' hashes and their
+    /// groups: `PreparedEvent.workAhead`) until `asked`
     /// says the batch is wanted: called by the thread that made the batch while the engine is
     /// busy with the one before, and never once the batch is handed over.
     /// - Parameter asked: tested every 16 events.
