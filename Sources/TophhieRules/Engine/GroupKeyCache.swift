@@ -47,16 +47,12 @@ struct GroupKeyCache {
         return key
     }
 
-    /// `key(only:)` with its hash, for a group of one field.
+    /// `key(only:)` with its hash, worked out once for the value kept.
     mutating func hashed(only value: String) -> HashedText {
-        if let only, UTF8Bytes.same(value, only.value) {
-            if let hashed = only.hashed { return hashed }
-            let made = HashedText(only.key)
-            self.only = (only.value, only.key, made)
-            return made
-        }
-        let made = HashedText(EngineRun.folded(value))
-        only = (value, made.text, made)
+        let key = self.key(only: value)
+        if let hashed = only?.hashed { return hashed }
+        let made = HashedText(key)
+        only?.hashed = made
         return made
     }
 }
