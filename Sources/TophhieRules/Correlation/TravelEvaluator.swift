@@ -60,9 +60,11 @@ extension EngineRun {
         swap(&familiarPlaces, &travelTables.familiar.tables[c].values[familiarAt])
         let hereKey = EngineRun.placeKey(location: alertEvent.location, latitude: latitude, longitude: longitude)
         var best: (place: EngineState.Place, distance: Double, speed: Double)?
-        // Per side, only the nearest sign-in at each distinct spot can give the fastest pair
-        // with it; a person signs in from a handful of spots, so this skips most of the trigonometry.
-        var spots: [(Double, Double)] = []
+        // Per side, a sign-in at a spot already met nearer in time, under the same name, cannot
+        // give the pair (same distance and familiarity, a longer gap); at the same gap it still
+        // can, on its id. A person signs in from a handful of spots, so this skips most of the
+        // trigonometry.
+        var spots: [(latitude: Double, longitude: Double, gap: TimeInterval, label: String?)] = []
         // Found once: read here, changed in place at the end (nothing is added in between).
         let hereIndex = familiarPlaces.index(forKey: hereKey)
         let hereSeen = hereIndex.map { familiarPlaces.values[$0] }
@@ -83,6 +85,7 @@ extension EngineRun {
         // Through a buffer pointer: reading a field of `places[i]` copied the whole place (its
         // strings and detail) first, which cost more than the arithmetic.
         func consider(_ buffer: UnsafeBufferPointer<EngineState.Place>, _ i: Int) {
+            guard buffer[i].id != hereID else { return }
             let time = buffer[i].time
             let gap = abs(hereTime.timeIntervalSince(time))
             // No trigonometry for a pair that cannot be travel: the great-circle distance is at
@@ -93,9 +96,8 @@ extension EngineRun {
             // Multiplied rather than divided: three divisions in a row were most of the loop's
             // time. (A bound, so the last bit of rounding cannot matter: see greatCircleUpperBoundKm.)
             if bound < spec.minDistanceKm || (gap > 0 && bound * 3600 <= spec.maxSpeedKmh * gap) { return }
-            let spot = (placeLatitude, placeLongitude)
-            if spots.contains(where: { $0 == spot }) { return }
-            if spots.count < 32 { spots.append(spot) }
+            if spots.contains(where: { $0.latitude == placeLatitude && $0.longitude == placeLongitude && $0.gap < gap && $0.label == buffer[i].detail.location }) { return }
+            if spots.count < 32 { spots.append((placeLatitude, placeLongitude, gap, buffer[i].detail.location)) }
             let distance = EngineRun.distanceKm(haversine: EngineRun.haversine(placeLatitude, placeLongitude, latitude, longitude, cosLatitude2: cosHere))
             guard distance >= spec.minDistanceKm else { return }
             let speed = gap == 0 ? Double.infinity : distance / (gap / 3600)
@@ -105,7 +107,6 @@ extension EngineRun {
             let pairDay = EngineRun.day(max(hereTime, time))
             if EngineRun.isFamiliar(hereSeen, before: pairDay, spec: spec)
                 && EngineRun.isFamiliar(familiarity(buffer, i), before: pairDay, spec: spec) { return }
-            guard buffer[i].id != hereID else { return }
             // The nearest such sign-in in time tells the story ("Tokyo, then New York"); the
             // faster pair breaks a tie.
             if best.map({ (gap, -speed, buffer[i].id) < (abs(hereTime.timeIntervalSince($0.place.time)), -$0.speed, $0.place.id) }) ?? true {

@@ -14,6 +14,9 @@ extension EngineRun {
         /// For an inner `event_count` window: its condition, so a chain can re-check the part of
         /// the window that falls inside its own timespan.
         var innerCondition: CorrelationCondition? = nil
+        /// For an inner window: its values under this correlation's `group-by` (a stored
+        /// event's are read when a window starting with it qualifies).
+        var groupValues: [String]? = nil
     }
 
     /// One member of a group before its occurrence is made.
@@ -313,7 +316,7 @@ extension EngineRun {
         // A group's members as places until the group proves big enough to sweep: building an
         // occurrence (its id retained, its one-event list allocated) for every stored event
         // of every group was most of grouping, and most of many people's groups are swept never.
-        var groups: [String: (values: [String], members: [Member])] = [:]
+        var groups: [String: [Member]] = [:]
         var innerOccurrences: [Occurrence] = []
         let countsEvents: Bool = {
             switch rule.kind {
@@ -323,15 +326,13 @@ extension EngineRun {
         }()
         let valuePlace: Int? = { if case .valueCount(let field) = rule.kind { return plan.keptNames.places[SignInFieldCatalog.resolve(field).path] }; return nil }()
 
-        // A member joins its group when the group is made; the caller makes a new one with its
-        // values (a stored event's read only then). Not a closure for the values: capturing the
-        // reading copied it, and its next group copied the table it writes. The values are named
-        // only for a window that qualifies (`sweep`): most groups hold an occurrence or two and
-        // qualify nowhere, and naming every group's values at every evaluation was 5% of the
-        // engine's instructions on many people's sign-ins.
+        // A member joins its group when the group is made; the caller makes a new one. The values
+        // are named only for a window that qualifies (`sweep`), from its first occurrence: most
+        // groups hold an occurrence or two and qualify nowhere, and naming every group's values
+        // at every evaluation was 5% of the engine's instructions on many people's sign-ins.
         func join(_ member: Member, key: String) -> Bool {
             guard let group = groups.index(forKey: key) else { return false }
-            groups.values[group].members.append(member)
+            groups.values[group].append(member)
             return true
         }
 
@@ -410,7 +411,7 @@ extension EngineRun {
                     if filtered && !allowed.contains(key) { continue }
                     if !counted.isEmpty { counted[index] = true }
                     let member = Member.stored(index, ruleIndex: ruleIndex)
-                    if !join(member, key: key) { groups[key] = (stored.values(table, at: index), [member]) }
+                    if !join(member, key: key) { groups[key] = [member] }
                 }
             case .correlation(let innerIndex):
                 let innerRule = plan.correlations[innerIndex]
@@ -420,9 +421,9 @@ extension EngineRun {
                     if filtered && !allowed.contains(key) { continue }
                     let condition: CorrelationCondition? = innerRule.kind == .eventCount ? innerRule.condition : nil
                     innerOccurrences.append(Occurrence(time: window.end, order: window.groupKey, events: window.events, ruleIndex: ruleIndex,
-                                                       value: nil, isNew: window.isNew, innerCondition: condition))
+                                                       value: nil, isNew: window.isNew, innerCondition: condition, groupValues: values))
                     let member = Member.window(innerOccurrences.count - 1)
-                    if !join(member, key: key) { groups[key] = (values, [member]) }
+                    if !join(member, key: key) { groups[key] = [member] }
                 }
             }
         }
@@ -435,8 +436,8 @@ extension EngineRun {
         // least is not swept (most of many people's groups hold one or two sign-ins).
         let least = rule.condition.leastHolding
         var result: [Window] = []
-        for (key, group) in groups where group.members.count >= least {
-            let made = group.members.map { member -> Occurrence in
+        for (key, members) in groups where members.count >= least {
+            let made = members.map { member -> Occurrence in
                 switch member {
                 case .window(let place):
                     return innerOccurrences[place]
@@ -447,19 +448,23 @@ extension EngineRun {
                 }
             }
             let occurrences = made.count < 2 ? made : made.sorted { ($0.time, $0.order) < ($1.time, $1.order) }
-            result += sweep(rule, occurrences, ruleCount: refs.count, key: key, values: group.values)
+            result += sweep(rule, occurrences, ruleCount: refs.count, key: key) { first in
+                first.groupValues ?? stored.values(table(first.ruleIndex), at: first.events[0])
+            }
         }
         return result.sorted { ($0.end, $0.groupKey) < ($1.end, $1.groupKey) }
     }
 
     /// Slides `(t - timespan, t]` over one group's occurrences, ending at each distinct time.
-    /// - Parameter values: the group's values, in the order of the rule's `group-by`.
-    func sweep(_ rule: CorrelationRule, _ occurrences: [Occurrence], ruleCount: Int, key: String, values: [String]) -> [Window] {
+    /// - Parameter values: an occurrence's values in the order of the rule's `group-by`: a
+    ///   window shows its first occurrence's (the group's members may write them in other cases).
+    func sweep(_ rule: CorrelationRule, _ occurrences: [Occurrence], ruleCount: Int, key: String, values: (Occurrence) -> [String]) -> [Window] {
         let span = rule.timespan.interval
         var newPrefix = [0]
         for occurrence in occurrences { newPrefix.append(newPrefix.last! + (occurrence.isNew ? 1 : 0)) }
         var windows: [Window] = []
-        var named: (values: [String: String], display: [AlertGroupValue])?
+        // The last window's first occurrence and its values, named for the windows after it that start there.
+        var named: (first: Int, values: [String: String], display: [AlertGroupValue])?
         var start = 0
         var valueCounts: [String: Int] = [:]
         for end in occurrences.indices {
@@ -511,8 +516,9 @@ extension EngineRun {
             }
             eventIndices.sort { (state.recent[$0].time, state.recent[$0].id) < (state.recent[$1].time, state.recent[$1].id) }
             guard let firstIndex = eventIndices.first else { continue }
-            if named == nil {
-                named = (Dictionary(zip(rule.groupBy, values), uniquingKeysWith: { a, _ in a }),
+            if named?.first != start {
+                let values = values(occurrences[start])
+                named = (start, Dictionary(zip(rule.groupBy, values), uniquingKeysWith: { a, _ in a }),
                          zip(rule.groupBy, values).map { AlertGroupValue(field: $0, value: $1) })
             }
             windows.append(Window(groupKey: key, groupValues: named!.values, display: named!.display,

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+import TophhieJSON
+@testable import TophhieRules
+
+/// The fast engine against the reference evaluator on generated rules and sign-in streams: the
+/// same alerts (ids, events, times, counts, summaries) and late arrivals, poll after poll, and
+/// for one replay-like pass taken in batches with checkpoints.
+///
+/// Seeds are fixed, so a run is repeatable; `TOPHHIE_DIFFERENTIAL_SEED=N` runs the cases from
+/// seed N instead (and `TOPHHIE_DIFFERENTIAL_CASES` how many), to explore further.
+@Suite struct ReferenceDifferentialTests {
+    static let firstSeed: UInt64 = ProcessInfo.processInfo.environment["TOPHHIE_DIFFERENTIAL_SEED"].flatMap { UInt64($0) } ?? 20_261_205
+    static let cases: Int = ProcessInfo.processInfo.environment["TOPHHIE_DIFFERENTIAL_CASES"].flatMap { Int($0) } ?? 150
+
+    @Test func pollAfterPollTheEngineGivesTheReferencesAlerts() {
+        var rulesLoaded = 0, rulesWritten = 0, alerts = 0
+        for seed in ReferenceDifferentialTests.firstSeed..<ReferenceDifferentialTests.firstSeed + UInt64(ReferenceDifferentialTests.cases) {
+            let generated = GeneratedCase(seed: seed)
+            let rules = loadRules(generated.yaml)
+            rulesLoaded += rules.ruleCount
+            rulesWritten += generated.yaml.components(separatedBy: "\n---\n").count
+            let engine = Engine(rules: rules, settings: generated.settings)
+            let reference = ReferenceEvaluator(rules: rules, settings: generated.settings)
+            var fastState = EngineState(), referenceState = EngineState()
+            for (number, poll) in generated.polls.enumerated() {
+                let learning = number == 0 ? generated.learnUntil : nil
+                let fast = engine.evaluate(fastState, events: poll.events, now: poll.at, alertOnlyAfter: learning)
+                let expected = reference.evaluate(referenceState, events: poll.events, now: poll.at, alertOnlyAfter: learning)
+                alerts += expected.alerts.count
+                if let difference = ReferenceDifferentialTests.difference(fast, expected) {
+                    Issue.record("seed \(seed), poll \(number + 1) of \(generated.polls.count): \(difference)\nrules:\n\(generated.yaml)")
+                    break
+                }
+                fastState = fast.state
+                referenceState = expected.state
+            }
+        }
+        // The generator must make rules that load and alert, or the comparison proves little.
+        #expect(rulesLoaded * 10 >= rulesWritten * 7, "only \(rulesLoaded) of \(rulesWritten) generated rules loaded")
+        #expect(alerts >= ReferenceDifferentialTests.cases * 5, "only \(alerts) alerts in \(ReferenceDifferentialTests.cases) cases")
+    }
+
+    @Test func aPassInBatchesWithCheckpointsGivesTheReferencesAlertsForTheWholeFile() {
+        for seed in ReferenceDifferentialTests.firstSeed..<ReferenceDifferentialTests.firstSeed + UInt64(ReferenceDifferentialTests.cases) {
+            let generated = GeneratedCase(seed: seed)
+            let rules = loadRules(generated.yaml)
+            let events = generated.finalEvents.sorted { ($0.eventTime, $0.eventID) < ($1.eventTime, $1.eventID) }
+            guard let now = events.last?.eventTime else { continue }
+            let expected = ReferenceEvaluator(rules: rules, settings: generated.settings).evaluate(EngineState(), events: events, now: now)
+            // Batches as replay cuts them: sign-ins sharing a time stay in one batch.
+            var random = SeededGenerator(seed: seed)
+            var pass = Engine(rules: rules, settings: generated.settings).beginPass(EngineState(), now: now)
+            var rest = events[...]
+            while !rest.isEmpty {
+                var cut = min(rest.count, Int.random(in: 1...20, using: &random))
+                while cut < rest.count, rest[rest.startIndex + cut].eventTime == rest[rest.startIndex + cut - 1].eventTime { cut += 1 }
+                let batch = Array(rest.prefix(cut))
+                rest = rest.dropFirst(cut)
+                pass.add(batch)
+                pass.checkpoint(batch.last!.eventTime)
+            }
+            if let difference = ReferenceDifferentialTests.difference(pass.finish(), expected) {
+                Issue.record("seed \(seed), one pass in batches: \(difference)\nrules:\n\(generated.yaml)")
+            }
+        }
+    }
+
+    /// What differs between two outcomes' alerts and late arrivals, or nil.
+    static func difference(_ fast: EngineOutcome, _ expected: EngineOutcome) -> String? {
+        if fast.lateArrivals != expected.lateArrivals {
+            return "late arrivals \(String(describing: fast.lateArrivals)), the reference's \(String(describing: expected.lateArrivals))"
+        }
+        guard fast.alerts != expected.alerts else { return nil }
+        let fastLines = fast.alerts.map(AlertJSON.line), expectedLines = expected.alerts.map(AlertJSON.line)
+        let onlyFast = fastLines.filter { !expectedLines.contains($0) }, onlyExpected = expectedLines.filter { !fastLines.contains($0) }
+        return "\(fast.alerts.count) alerts, the reference's \(expected.alerts.count)\nonly the engine's:\n\(onlyFast.joined(separator: "\n"))\nonly the reference's:\n\(onlyExpected.joined(separator: "\n"))"
+    }
+}
