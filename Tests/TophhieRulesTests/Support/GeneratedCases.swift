@@ -11,8 +11,9 @@ struct GeneratedCase {
     var polls: [(at: Date, events: [JSONRuleEvent])]
     /// The first poll's learning instant (`alertOnlyAfter`), when the case starts with one.
     var learnUntil: Date?
-    /// Every sign-in's last version, for one replay-like pass.
-    var finalEvents: [JSONRuleEvent]
+    /// Every version of every sign-in in the order Graph published them, as an export holds
+    /// them: for one replay-like pass.
+    var fileEvents: [JSONRuleEvent]
 
     static let start = Date(timeIntervalSince1970: 1_714_557_600)  // 2024-05-01T10:00:00Z
 
@@ -48,9 +49,7 @@ struct GeneratedCase {
         }
         self.polls = polls
         learnUntil = Int.random(in: 0..<3, using: &random) == 0 ? polls.first.map { $0.at.addingTimeInterval(-1800) } : nil
-        var finals: [String: JSONRuleEvent] = [:]
-        for version in versions.sorted(by: { $0.published < $1.published }) { finals[version.event.eventID] = version.event }
-        finalEvents = Array(finals.values)
+        fileEvents = versions.sorted { $0.published < $1.published }.map(\.event)
     }
 }
 
@@ -67,7 +66,7 @@ struct RuleWriter {
     private mutating func chance(_ n: Int) -> Bool { Int.random(in: 0..<n, using: &random) == 0 }
 
     static let texts: [(path: String, values: [String])] = [
-        ("status.errorCode", ["0", "50126", "50053", "500121", "'50126'", "50126.0"]),
+        ("status.errorCode", ["0", "50126", "50053", "500121", "'50126'", "50126.0", "'500121'", "'0'"]),
         ("appDisplayName", ["'Outlook'", "'Office 365 Exchange'", "'Microsoft Teams'", "'Azure Portal'", "'ÖBB App'"]),
         ("clientAppUsed", ["'Browser'", "'Mobile Apps and Desktop clients'", "'Exchange ActiveSync'", "'Other clients'"]),
         ("location.countryOrRegion", ["'GB'", "'FR'", "'JP'", "'us'"]),
@@ -91,8 +90,8 @@ struct RuleWriter {
         case 2: return "\(pad)\(path):" + list((0..<Int.random(in: 1...3, using: &random)).map { _ in pick(values) })
         case 3:
             // Long lists of exact values take the set path of the fast matcher.
-            let all = RuleWriter.texts.flatMap(\.values).filter { !$0.contains("*") }
-            return "\(pad)\(path):" + list((0..<Int.random(in: 8...12, using: &random)).map { _ in pick(all) })
+            let all = RuleWriter.texts.flatMap(\.values).filter { !$0.contains("*") } + ["'50053'", "'500121'", "'0'"]
+            return "\(pad)\(path):" + list((0..<Int.random(in: 8...12, using: &random)).map { _ in Bool.random(using: &random) ? pick(values) : pick(all) })
         case 4:
             let modifier = pick(["contains", "startswith", "endswith"]) + (chance(3) ? "|cased" : "")
             if chance(2) { return "\(pad)\(path)|\(modifier)|all:" + list([pick(RuleWriter.fragments), pick(RuleWriter.fragments)]) }
@@ -196,8 +195,8 @@ struct RuleWriter {
                 group-by:\(groups([groupBy[0]]))
                 fields:\(groups(fields))
                 learning:
-                    period: \(pick(["0s", "1h", "1d"]))
-                    events: \(Int.random(in: 0...4, using: &random))
+                    period: \(pick(["0s", "5m", "1h", "1d"]))
+                    events: \(Int.random(in: 0...3, using: &random))
                 forget: \(pick(["6h", "2d", "30d"]))
             """
             if chance(2) { body += "\n    ignore-versions: true" }
@@ -314,7 +313,7 @@ struct SignInHistory {
         var n = 0
         let ips = ["203.0.113.9", "198.51.100.7", "2001:db8::1", "10.1.2.3"]
         for _ in 0..<Int.random(in: 15...45, using: &random) {
-            clock = clock.addingTimeInterval(Double(Int.random(in: 0...300, using: &random)) * 60)
+            clock = clock.addingTimeInterval(Double(Int.random(in: 0...60, using: &random)) * 300)
             let user = pick(["u1", "u1", "u2"]), ip = pick(ips), place = Int.random(in: 0..<SignInHistory.places.count, using: &random)
             // A burst: failures (and maybe a success) from one address within minutes.
             let size = Int.random(in: 0..<4, using: &random) == 0 ? Int.random(in: 2...7, using: &random) : 1
@@ -333,8 +332,9 @@ struct SignInHistory {
                     if Bool.random(using: &random) { changed["riskLevelDuringSignIn"] = .string("high") }
                     add(.object(changed), id: id, time: time, published: time.addingTimeInterval(delay + Double(Int.random(in: 1...600, using: &random)) * 60))
                 }
-                // Now and then two sign-ins in the same second.
-                time = time.addingTimeInterval(Int.random(in: 0..<5, using: &random) == 0 ? 0 : Double(Int.random(in: 1...240, using: &random)))
+                // Now and then two sign-ins in the same second, or exactly a timespan apart (a
+                // window's edges are where an off-by-one shows).
+                time = time.addingTimeInterval(Bool.random(using: &random) ? pick([0, 60, 300, 600, 1200, 3600, 10800]) : Double(Int.random(in: 1...240, using: &random)))
             }
         }
     }
