@@ -37,7 +37,7 @@ import TophhieJSON
             }
         }
         // The generator must make rules that load and alert, or the comparison proves little.
-        #expect(rulesLoaded * 10 >= rulesWritten * 7, "only \(rulesLoaded) of \(rulesWritten) generated rules loaded")
+        #expect(rulesLoaded * 10 >= rulesWritten * 9, "only \(rulesLoaded) of \(rulesWritten) generated rules loaded")
         #expect(alerts >= ReferenceDifferentialTests.cases * 5, "only \(alerts) alerts in \(ReferenceDifferentialTests.cases) cases")
     }
 
@@ -85,7 +85,7 @@ import TophhieJSON
             }
         }
         // Rules with a keyword search read every string, not slots.
-        #expect(passes * 3 >= ReferenceDifferentialTests.cases, "only \(passes) of \(ReferenceDifferentialTests.cases) cases were passed")
+        #expect(passes * 2 >= ReferenceDifferentialTests.cases, "only \(passes) of \(ReferenceDifferentialTests.cases) cases were passed")
     }
 
     /// What differs between two outcomes' alerts and late arrivals, or nil.

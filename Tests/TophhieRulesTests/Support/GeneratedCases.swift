@@ -59,8 +59,14 @@ struct RuleWriter {
     var random: SeededGenerator
     private var documents: [String] = []
     private var detections: [String] = []
+    /// Whether searches may be keyword lists: rules with one read every string of a sign-in,
+    /// which the engine then does not read into slots.
+    private let keywords: Bool
 
-    init(random: SeededGenerator) { self.random = random }
+    init(random: SeededGenerator) {
+        self.random = random
+        keywords = Int.random(in: 0..<4, using: &self.random) == 0
+    }
 
     private mutating func pick<T>(_ items: [T]) -> T { items.randomElement(using: &random)! }
     private mutating func chance(_ n: Int) -> Bool { Int.random(in: 0..<n, using: &random) == 0 }
@@ -112,14 +118,23 @@ struct RuleWriter {
         switch Int.random(in: 0..<8, using: &random) {
         case 0:
             // A list of maps: any of them.
-            return "\n" + (0..<2).map { _ in
-                (0..<Int.random(in: 1...2, using: &random)).map { _ in entry("          ") }.joined(separator: "\n")
-            }.map { "        - " + $0.dropFirst(10) }.joined(separator: "\n")
-        case 1:
+            return "\n" + (0..<2).map { _ in map(Int.random(in: 1...2, using: &random), "          ") }.map { "        - " + $0.dropFirst(10) }.joined(separator: "\n")
+        case 1 where keywords:
             return "\n" + [pick(["'Outlook'", "'denied'", "'GB'", "'*Teams*'"]), pick(["'50126'", "'Safari'"])].map { "        - \($0)" }.joined(separator: "\n")
         default:
-            return "\n" + (0..<Int.random(in: 1...3, using: &random)).map { _ in entry("        ") }.joined(separator: "\n")
+            return "\n" + map(Int.random(in: 1...3, using: &random), "        ")
         }
+    }
+
+    /// Up to `count` entries of one map, each field once.
+    private mutating func map(_ count: Int, _ pad: String) -> String {
+        var entries: [String] = []
+        for _ in 0..<count {
+            let made = entry(pad)
+            let key = made.prefix { $0 != ":" }
+            if !entries.contains(where: { $0.prefix { $0 != ":" } == key }) { entries.append(made) }
+        }
+        return entries.joined(separator: "\n")
     }
 
     private mutating func detection(_ n: Int) {
