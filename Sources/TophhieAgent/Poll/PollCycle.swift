@@ -91,13 +91,13 @@ extension AlertDispatch {
 /// and the state commit repeats the same ids next time and the outbox drops the copies.
 public struct PollCycle: Sendable {
     public var auth: TophhieAuth
-    public var engine: Engine
+    public var engine: any RuleEvaluator
     public var store: StateStore
     public var planner: PollPlanner
     public var notices: NoticePolicy
     public var dispatch: any AlertDispatch
 
-    public init(auth: TophhieAuth, engine: Engine, store: StateStore, planner: PollPlanner, notices: NoticePolicy = NoticePolicy(), dispatch: any AlertDispatch) {
+    public init(auth: TophhieAuth, engine: any RuleEvaluator, store: StateStore, planner: PollPlanner, notices: NoticePolicy = NoticePolicy(), dispatch: any AlertDispatch) {
         self.auth = auth
         self.engine = engine
         self.store = store
@@ -149,7 +149,7 @@ public struct PollCycle: Sendable {
                     // The polls since the engine last ran had nothing new and left its state
                     // alone; it forgets now what the last of them would have (windows that
                     // closed, ids past memory), so a late sign-in meets the windows it would have.
-                    before = engine.evaluate(before, events: [], now: last).state
+                    before = engine.evaluate(before, events: [], now: last, alertOnlyAfter: nil).state
                 }
                 let outcome = engine.evaluate(before, events: fetch.events, now: now, alertOnlyAfter: plan.alertOnlyAfter)
                 report.newEvents = fetch.events.filter { before.hasSeen($0.id) == false }.count

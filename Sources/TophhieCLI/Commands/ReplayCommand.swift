@@ -50,12 +50,16 @@ enum ReplayCommand: CLICommand {
         let set = try RuleFiles.loadRunnable(rulePaths, io: io)
         let progress = io.errIsTerminal
         if progress { io.err("replay: reading \(file)…\r") }
+        let choice = try EngineChoice.named(in: io)
         let engine = Engine(rules: set, settings: settings)
+        let evaluator = choice.evaluator(rules: set, settings: settings)
         // A Graph page, an array or JSON lines: two passes over the file, a batch of sign-ins in
-        // memory at a time. Anything else is read whole below.
+        // memory at a time. Anything else, and everything for the reference evaluator (which
+        // reads every field of a sign-in and takes a poll at once), is read whole below.
         let streamed: (count: Int, outcome: EngineOutcome)?
         do {
             streamed = try await BlockingWork.shared.run { () throws -> (count: Int, outcome: EngineOutcome)? in
+                guard choice == .fast else { return nil }
                 // A large file in time order is first read from samples of it; when the second
                 // pass finds them wrong (a sample inside a sign-in, a sign-in outside its run's
                 // times), nothing has been shown yet and the file is read with every sign-in found.
@@ -84,7 +88,7 @@ enum ReplayCommand: CLICommand {
         // A poll timeline is read a poll at a time; anything else the streamed reader did not
         // take is read whole. Only what the rules read is built; the rest of each sign-in is
         // walked over.
-        let projection = engine.eventProjection
+        let projection = choice == .fast ? engine.eventProjection : .everything
         let timeline = try await BlockingWork.shared.run { StreamedTimeline.open(file, keeping: projection) }
         let input = timeline == nil ? try await BlockingWork.shared.run { try WholeReplayFile.read(file, keeping: projection) } : nil
         let pollCount = timeline?.polls.count ?? input?.polls.count ?? 0
@@ -100,7 +104,7 @@ enum ReplayCommand: CLICommand {
                 if progress {
                     io.err("\u{1B}[2Kreplay: poll \(index + 1)/\(pollCount), \(processed)/\(eventCount) events\r")
                 }
-                let outcome = engine.evaluate(state, events: poll.events, now: poll.at)
+                let outcome = evaluator.evaluate(state, events: poll.events, now: poll.at, alertOnlyAfter: nil)
                 state = outcome.state
                 if let late = outcome.lateArrivals {
                     lateEvaluated += late.evaluated

@@ -37,6 +37,7 @@ enum RulesMatchCommand: CLICommand {
         }
         let rulePaths = arguments.values("rules").isEmpty ? ConnectionOptions.defaultRulePaths(io) : arguments.values("rules")
         let set = try RuleFiles.loadRunnable(rulePaths, io: io)
+        let choice = try EngineChoice.named(in: io)
         let engine = Engine(rules: set)
         let matcher = DetectionMatches(rules: set)
         func line(_ match: DetectionMatches.Match) -> String {
@@ -51,14 +52,16 @@ enum RulesMatchCommand: CLICommand {
         }
         // Streamed in one pass (a few batches of sign-ins in memory at a time) when the file
         // allows; the lines are gathered first so a record found broken late prints nothing half-way.
-        let streamed = try await BlockingWork.shared.run { StreamedMatch.run(file, engine: engine, matcher: matcher) }
+        // The reference evaluator reads the whole file and every field of each sign-in.
+        let streamed = choice == .fast ? try await BlockingWork.shared.run { StreamedMatch.run(file, engine: engine, matcher: matcher) } : nil
         let matches: [DetectionMatches.Match]
         let eventCount: Int
         if let streamed {
             (eventCount, matches) = streamed
         } else {
-            let input = try WholeReplayFile.read(file, keeping: engine.eventProjection)
-            matches = matcher.matches(input.polls.flatMap(\.events))
+            let input = try await BlockingWork.shared.run { try WholeReplayFile.read(file, keeping: choice == .fast ? engine.eventProjection : .everything) }
+            let events = input.polls.flatMap(\.events)
+            matches = choice == .fast ? matcher.matches(events) : ReferenceMatching.matches(set, events)
             eventCount = input.eventCount
         }
         for match in matches { io.out(line(match)) }

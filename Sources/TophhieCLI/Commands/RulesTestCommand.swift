@@ -29,7 +29,7 @@ enum RulesTestCommand: CLICommand {
             io.err(ControlCharacterEscaping.escape(diagnostic.description) + "\n")
         }
         if set.hasErrors { return .usage }
-        let report = RuleTestReport.run(testSources: testSources, rules: set)
+        let report = RuleTestReport.run(testSources: testSources, rules: set, engine: try EngineChoice.named(in: io))
         for line in report.lines(verbose: arguments.flag("verbose")) { io.out(ControlCharacterEscaping.escape(line) + "\n") }
         if !report.loadErrors.isEmpty { return .usage }
         return report.failed == 0 && report.passed > 0 ? .ok : .failure
@@ -43,7 +43,7 @@ struct RuleTestReport {
     var passed: Int { results.filter(\.passed).count }
     var failed: Int { results.count - passed }
 
-    static func run(testSources: [RuleSource], rules: RuleSet) -> RuleTestReport {
+    static func run(testSources: [RuleSource], rules: RuleSet, engine: EngineChoice = .fast) -> RuleTestReport {
         var report = RuleTestReport()
         let known = Set(rules.detections.map(\.metadata.id) + rules.correlations.map(\.metadata.id))
         for source in testSources {
@@ -53,7 +53,7 @@ struct RuleTestReport {
                     report.loadErrors.append("\(source.path):1:1: error: rule '\(file.rule)' is not among the loaded rules")
                     continue
                 }
-                report.results += RuleTestRunner.run(file, rules: rules)
+                report.results += RuleTestRunner.run(file, rules: rules, engine: engine)
             } catch let error as RuleTestFileError {
                 report.loadErrors.append(error.description)
             } catch {

@@ -3,7 +3,7 @@ import TophhieJSON
 /// What a detection means, written plainly: the condition over the searches, each search over
 /// its entries, each entry over the value at its Graph path. No memo, no sets, no slots: the
 /// fast matchers (`DetectionMatcher`, `FieldMatchPlan`, `MatchMemo`) must give these answers.
-enum ReferenceMatching {
+public enum ReferenceMatching {
     /// Whether `event` satisfies any of the detection's conditions.
     static func matches(_ detection: Detection, _ event: any RuleEvent) -> Bool {
         let names = detection.searches.keys.sorted()
@@ -100,5 +100,20 @@ enum ReferenceMatching {
                 }
             }
         }
+    }
+}
+
+extension ReferenceMatching {
+    /// Which detection rules each event satisfies, in event order and then rule order, each
+    /// (rule, event id) once: what `rules match` lists (`DetectionMatches`).
+    public static func matches(_ rules: RuleSet, _ events: [any RuleEvent]) -> [DetectionMatches.Match] {
+        var told = Set<[String]>()
+        var result: [DetectionMatches.Match] = []
+        for event in events {
+            for rule in rules.detections where matches(rule.detection, event) && told.insert([rule.metadata.id, event.eventID]).inserted {
+                result.append(DetectionMatches.Match(ruleID: rule.metadata.id, title: rule.metadata.title, eventID: event.eventID, eventTime: event.eventTime))
+            }
+        }
+        return result
     }
 }

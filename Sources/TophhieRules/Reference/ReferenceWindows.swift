@@ -121,7 +121,13 @@ extension ReferenceRun {
         for end in occurrences.indices {
             let last = occurrences[end].time
             if end + 1 < occurrences.count && occurrences[end + 1].time == last { continue }
-            let window = occurrences[...end].filter { $0.time.timeIntervalSince(last) > -span }
+            // The first occurrence inside, found by halving (the occurrences are in time order).
+            var start = 0, high = end
+            while start < high {
+                let middle = (start + high) / 2
+                if occurrences[middle].time.timeIntervalSince(last) > -span { high = middle } else { start = middle + 1 }
+            }
+            let window = Array(occurrences[start...end])
             var inside: [Occurrence]?
             let metric: Int
             let holds: Bool
@@ -153,7 +159,7 @@ extension ReferenceRun {
             for occurrence in inside ?? window { for index in occurrence.events where !events.contains(index) { events.append(index) } }
             events.sort { (recent[$0].time, recent[$0].id) < (recent[$1].time, recent[$1].id) }
             guard let first = events.first else { continue }
-            let values = window[0].values
+            let values = window.first!.values
             windows.append(Window(groupKey: key, groupValues: Dictionary(zip(rule.groupBy, values), uniquingKeysWith: { a, _ in a }),
                                   display: zip(rule.groupBy, values).map { AlertGroupValue(field: $0, value: $1) },
                                   start: recent[first].time, end: last, events: events, metric: metric,

@@ -16,15 +16,16 @@ public enum RuleTestRunner {
     }
 
     /// Runs every case of `file`; each case starts from an empty state.
-    public static func run(_ file: RuleTestFile, rules: RuleSet, settings: EngineSettings = EngineSettings()) -> [Result] {
-        let engine = Engine(rules: rules, settings: settings)
+    /// - Parameter engine: the evaluator that runs the rules.
+    public static func run(_ file: RuleTestFile, rules: RuleSet, settings: EngineSettings = EngineSettings(), engine choice: EngineChoice = .fast) -> [Result] {
+        let engine = choice.evaluator(rules: rules, settings: settings)
         return file.cases.map { testCase in
             var state = EngineState()
             var fired: [[String]] = []
             for poll in testCase.polls {
-                let (next, alerts) = engine.process(state, events: poll.events, now: poll.at, alertOnlyAfter: testCase.alertAfter)
-                state = next
-                fired += alerts.filter { $0.rule.id == file.rule }.map { $0.events.map(\.id).sorted() }
+                let outcome = engine.evaluate(state, events: poll.events, now: poll.at, alertOnlyAfter: testCase.alertAfter)
+                state = outcome.state
+                fired += outcome.alerts.filter { $0.rule.id == file.rule }.map { $0.events.map(\.id).sorted() }
             }
             return Result(file: file.file, rule: file.rule, caseName: testCase.name, line: testCase.line,
                           expected: testCase.expected.sorted { $0.lexicographicallyPrecedes($1) },
