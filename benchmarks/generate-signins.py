@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes a realistic history of Graph v1.0 sign-ins as a Graph page: one person's, or a tenant's.
 
-Usage: generate-signins.py COUNT OUTPUT [SEED] [USERS]
+Usage: generate-signins.py COUNT OUTPUT [SEED] [USERS] [unmanaged]
 
 Mostly successful browser and desktop sign-ins from home and office, with typos, MFA
 interrupts, occasional travel, bursts of failed passwords from foreign addresses, MFA prompt
@@ -11,6 +11,10 @@ One stream of sign-ins about a minute apart; with USERS above 1 (default 1) each
 belongs to one of that many people, chosen at random, each with a home of their own (so a
 tenant's 100,000 sign-ins over 500 people are about three a day each). USERS=1 gives the one
 person's history exactly as before the parameter existed.
+
+With "unmanaged", every device is reported as neither managed nor compliant (people's own
+laptops and phones): SigmaHQ's non-compliant-devices rule then matches nearly every sign-in,
+the alert-heavy corpus. The sign-ins are otherwise the same.
 """
 import json
 import random
@@ -21,6 +25,7 @@ count = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
 output = sys.argv[2] if len(sys.argv) > 2 else "signins.json"
 rng = random.Random(int(sys.argv[3]) if len(sys.argv) > 3 else 7)
 users = int(sys.argv[4]) if len(sys.argv) > 4 else 1
+unmanaged = len(sys.argv) > 5 and sys.argv[5] == "unmanaged"
 
 # (id, principal name, display name); the first is the one person of a single history.
 PEOPLE = [("7c1f0c4e-0000-4000-8000-000000000001", "ada@contoso.com", "Ada Lovelace")] + [
@@ -63,7 +68,7 @@ def sign_in(n, when, place, code=0, app=None, device=None, client="Browser", det
         "resourceDisplayName": "Office 365 Exchange Online", "resourceId": "00000002-0000-0ff1-ce00-000000000000",
         "status": {"errorCode": code, "failureReason": REASONS.get(code), "additionalDetails": details},
         "deviceDetail": {"deviceId": "", "displayName": None, "operatingSystem": os_name, "browser": browser,
-                         "isCompliant": None, "isManaged": None, "trustType": None},
+                         "isCompliant": False if unmanaged else None, "isManaged": False if unmanaged else None, "trustType": None},
         "location": {"city": city, "state": state, "countryOrRegion": country,
                      "geoCoordinates": {"altitude": None, "latitude": lat + rng.uniform(-0.05, 0.05), "longitude": lon + rng.uniform(-0.05, 0.05)}},
         "appliedConditionalAccessPolicies": [],

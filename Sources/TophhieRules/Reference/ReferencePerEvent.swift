@@ -72,17 +72,21 @@ extension ReferenceRun {
         let ruleID = rule.metadata.id
         let here = AlertFactory.alertEvent(event)
         let label = here.location ?? String(format: "%.2f,%.2f", latitude, longitude)
-        var places = state.places[ruleID]?[group.key] ?? []
+        // Taken out of the state while it changes: a copy left there would make every sign-in
+        // copy the whole list.
+        var places = state.places[ruleID]?.removeValue(forKey: group.key) ?? []
         if updated.contains(event.eventID) { places.removeAll { $0.id == event.eventID } }
         var familiar = state.familiar?[ruleID]?[group.key] ?? [:]
         let hereKey = ReferenceRun.placeKey(here.location, latitude, longitude)
         let span = rule.timespan.interval
-        let split = places.firstIndex { ($0.time, $0.id) >= (here.time, here.id) } ?? places.count
-        let earlier = places[..<split].reversed().prefix { here.time.timeIntervalSince($0.time) <= span }.prefix(256)
-        let later = places[split...].prefix { $0.time.timeIntervalSince(here.time) <= span }.prefix(256)
-
+        // Where this sign-in goes among the places, in (time, id) order, found by halving.
+        var split = 0, high = places.count
+        while split < high {
+            let middle = (split + high) / 2
+            if (places[middle].time, places[middle].id) < (here.time, here.id) { split = middle + 1 } else { high = middle }
+        }
         var best: (place: EngineState.Place, distance: Double, speed: Double)?
-        for place in Array(earlier) + Array(later) where place.id != here.id {
+        for place in ReferenceRun.within(span, of: here.time, around: split, in: places) where place.id != here.id {
             let gap = abs(here.time.timeIntervalSince(place.time))
             let distance = ReferenceRun.greatCircleKm(place.latitude, place.longitude, latitude, longitude)
             let speed = gap == 0 ? Double.infinity : distance / (gap / 3600)
@@ -123,6 +127,13 @@ extension ReferenceRun {
         state.places[ruleID, default: [:]][group.key] = places
         if state.familiar == nil { state.familiar = [:] }
         state.familiar![ruleID, default: [:]][group.key] = familiar
+    }
+
+    /// The places within `span` of `time` on either side of `split`, the nearest 256 a side.
+    /// (Copied out: a slice of `places` still alive when the list grows would copy it whole.)
+    static func within(_ span: TimeInterval, of time: Date, around split: Int, in places: [EngineState.Place]) -> [EngineState.Place] {
+        Array(places[..<split].reversed().prefix { time.timeIntervalSince($0.time) <= span }.prefix(256))
+            + Array(places[split...].prefix { $0.time.timeIntervalSince(time) <= span }.prefix(256))
     }
 
     /// Whether a place was seen on at least `familiar-after-days` days before `day` (0: never familiar).

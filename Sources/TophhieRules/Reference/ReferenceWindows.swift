@@ -155,8 +155,7 @@ extension ReferenceRun {
                 continue
             }
             guard holds else { continue }
-            var events: [Int] = []
-            for occurrence in inside ?? window { for index in occurrence.events where !events.contains(index) { events.append(index) } }
+            var events = Array(Set((inside ?? window).flatMap(\.events)))
             events.sort { (recent[$0].time, recent[$0].id) < (recent[$1].time, recent[$1].id) }
             guard let first = events.first else { continue }
             let values = window.first!.values
