@@ -98,6 +98,7 @@ extension EngineRun {
     /// event time than that is taken as a new sign-in (Graph repeats an id with its time).
     mutating func checkpoint(_ watermark: Date) {
         let needed = evaluateWindows(closingBy: watermark)
+        alertsReadyBefore = min(needed ?? watermark, watermark)
         var cutoff = watermark.addingTimeInterval(-plan.longestChain)
         if let needed { cutoff = min(cutoff, needed) }
         if let prunedBefore { cutoff = max(cutoff, prunedBefore) }

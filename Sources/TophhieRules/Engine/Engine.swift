@@ -120,8 +120,25 @@ public struct EnginePass {
         run.checkpoint(watermark)
     }
 
+    /// The alerts no later batch can come before, in their final order (last event time, rule,
+    /// id), handed over once: a replay writes them as it goes, and holds none of them.
+    ///
+    /// An alert is ready once its last event is before both the last checkpoint's watermark
+    /// (later batches' sign-ins come after it) and the earliest sign-in an episode left open
+    /// there may still need (its alert, when it comes, ends no earlier).
+    public mutating func takeAlerts() -> [Alert] {
+        guard let bound = run.alertsReadyBefore else { return [] }
+        var ready: [Alert] = [], held: [Alert] = []
+        for alert in run.alerts {
+            if alert.lastEventTime < bound { ready.append(alert) } else { held.append(alert) }
+        }
+        run.alerts = held
+        return ready.sorted { ($0.lastEventTime, $0.rule.id, $0.id) < ($1.lastEventTime, $1.rule.id, $1.id) }
+    }
+
     /// Evaluates the windows over everything added and prunes the state.
-    /// - Returns: the new state, the alerts sorted by last event time, rule and id, and the late arrivals.
+    /// - Returns: the new state, the alerts not taken (`takeAlerts`) sorted by last event time,
+    ///   rule and id, and the late arrivals.
     public consuming func finish() -> EngineOutcome {
         run.evaluateWindows()
         run.settle()
@@ -152,6 +169,9 @@ struct EngineRun {
     var lateUnreachable: [Date] = []
     /// Stored events before this were forgotten at a checkpoint of this pass.
     var prunedBefore: Date?
+    /// No alert still to come can end before this (`EnginePass.takeAlerts`); nil before the
+    /// pass's first checkpoint.
+    var alertsReadyBefore: Date?
     /// Per windowed correlation and group, the last window end of the episodes a checkpoint
     /// emitted: those are not emitted again.
     var decidedThrough: [Int: [String: Date]] = [:]
