@@ -26,6 +26,8 @@ mutations=(
   "Sources/TophhieRules/Correlation/TravelEvaluator.swift|return earlier >= spec.familiarAfterDays|return earlier > spec.familiarAfterDays|travel's familiar places off by one day"
   "Sources/TophhieRules/Correlation/WindowEvaluator.swift|if let needed { cutoff = min(cutoff, needed) }|_ = needed|a checkpoint forgets what an open episode still needs"
   "Sources/TophhieRules/Matching/FieldMatchPlan.swift|return sets.numbers.contains(actual) \|\| (!sets.stringTexts.isEmpty|return sets.numbers.contains(actual) \|\| (sets.stringTexts.isEmpty|the exact-value set path: a number never matches a value written as text"
+  "Sources/TophhieRules/Correlation/WindowEvaluator.swift|alertsReadyBefore = min(needed ?? watermark, watermark)|alertsReadyBefore = watermark|a replay writes alerts before the episodes left open could end earlier"
+  "Sources/TophhieRules/Correlation/TravelEvaluator.swift|\$0.gap < gap && \$0.label == buffer[i].detail.location|\$0.gap <= gap|travel's same-spot shortcut skips a sign-in at the same gap (or under another name)"
 )
 
 only="${1:-}"
