@@ -56,19 +56,28 @@ enum ReplayCommand: CLICommand {
         // A Graph page, an array or JSON lines: two passes over the file, a batch of sign-ins in
         // memory at a time. Anything else, and everything for the reference evaluator (which
         // reads every field of a sign-in and takes a poll at once), is read whole below.
+        // Alerts are written as they become final; an attempt that gives up part way is
+        // followed by another that passes over what was written.
+        let clearProgress = progress
+        let writer = ReplayAlertWriter { alert in
+            if clearProgress { io.err("\u{1B}[2K") }
+            io.out(line(alert, format: format))
+        }
         let streamed: (count: Int, outcome: EngineOutcome)?
         do {
             streamed = try await BlockingWork.shared.run { () throws -> (count: Int, outcome: EngineOutcome)? in
                 guard choice == .fast else { return nil }
                 // A large file in time order is first read from samples of it; when the second
                 // pass finds them wrong (a sample inside a sign-in, a sign-in outside its run's
-                // times), nothing has been shown yet and the file is read with every sign-in found.
-                if let sparse = StreamedReplay.openSparse(file), let read = try? sparse.evaluateCounting(engine) {
+                // times), the file is read with every sign-in found.
+                writer.beginAttempt()
+                if let sparse = StreamedReplay.openSparse(file), let read = try? sparse.evaluateCounting(engine, emit: writer.emit) {
                     return (read.count, read.outcome)
                 }
                 guard let replay = StreamedReplay.open(file) else { return nil }
                 // A record that no longer reads as it did goes the whole-file way, which names it.
-                guard let read = try? replay.evaluateCounting(engine) else { return nil }
+                writer.beginAttempt()
+                guard let read = try? replay.evaluateCounting(engine, emit: writer.emit) else { return nil }
                 return (read.count, read.outcome)
             }
         } catch let error as FileError {
@@ -76,10 +85,7 @@ enum ReplayCommand: CLICommand {
         }
         if let streamed {
             if progress { io.err("\u{1B}[2K") }
-            for alert in streamed.outcome.alerts {
-                io.out(line(alert, format: format))
-            }
-            io.err("replay: \(streamed.count) event(s) in 1 poll(s), \(set.ruleCount) rule(s): \(streamed.outcome.alerts.count) alert(s)\n")
+            io.err("replay: \(streamed.count) event(s) in 1 poll(s), \(set.ruleCount) rule(s): \(writer.count) alert(s)\n")
             if let late = streamed.outcome.lateArrivals {
                 io.err("replay: \(late.sentence(lookback: settings.lookback))\n")
             }
@@ -96,6 +102,7 @@ enum ReplayCommand: CLICommand {
 
         // On a blocking-work thread: a timeline's polls are read from the file as they go.
         let totals = try await BlockingWork.shared.run { () throws -> (alerts: Int, late: LateArrivals?) in
+            writer.beginAttempt()
             var state = EngineState()
             var alertCount = 0, processed = 0, index = 0
             var lateEvaluated = 0, lateUnreachable = 0
@@ -114,9 +121,7 @@ enum ReplayCommand: CLICommand {
                 processed += poll.events.count
                 alertCount += outcome.alerts.count
                 index += 1
-                for alert in outcome.alerts {
-                    io.out(line(alert, format: format))
-                }
+                writer.emit(outcome.alerts)
             }
             if let timeline {
                 do { try timeline.forEachPoll(evaluate) } catch let error as SignInEventError {

@@ -151,8 +151,11 @@ struct StreamedReplay {
     }
 
     /// `evaluate`, with the number of sign-ins read.
-    func evaluateCounting(_ engine: Engine, batchSize: Int = 4096) throws -> (outcome: EngineOutcome, count: Int) {
+    /// - Parameter emit: given, takes the alerts as they become final (`EnginePass.takeAlerts`),
+    ///   in their final order, and the outcome holds none: memory does not grow with the alerts.
+    func evaluateCounting(_ engine: Engine, batchSize: Int = 4096, emit: (([Alert]) -> Void)? = nil) throws -> (outcome: EngineOutcome, count: Int) {
         var pass = engine.beginPass(EngineState(), now: latest ?? Date(timeIntervalSince1970: 0))
+        var taken: [Alert] = []
         var read = 0
         let file = self.file, layout = self.layout
         let jobs: [@Sendable () throws -> [PreparedEvent]]
@@ -205,10 +208,19 @@ struct StreamedReplay {
             pass.add(prepared: events)
             // The batches come in event-time order: what is behind the last one is settled.
             pass.checkpoint(last)
+            let ready = pass.takeAlerts()
+            if let emit { emit(ready) } else { taken += ready }
         }
         if !carried.isEmpty { pass.add(prepared: carried) }
         read += carried.count
-        return (pass.finish(), read)
+        var outcome = pass.finish()
+        if let emit {
+            emit(outcome.alerts)
+            outcome.alerts = []
+        } else {
+            outcome.alerts = taken + outcome.alerts
+        }
+        return (outcome, read)
     }
 
     /// Hands each job's batch to `body` (with its number) in order, running the next job on a

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+import TophhieRules
+@testable import TophhieCLI
+
+/// Replay writes alerts as they become final; a reader that gives up part way is followed by
+/// another, and what the first wrote is not written again.
+@Suite struct ReplayAlertWriterTests {
+    static func alert(_ n: Int) -> Alert {
+        let time = Date(timeIntervalSince1970: 1_714_557_600 + Double(n) * 60)
+        return Alert(id: "a\(n)", rule: AlertRule(id: "r", title: "R", level: .low), level: .low, summary: "s", group: [],
+                     events: [AlertEvent(id: "e\(n)", time: time)], eventCount: 1, firstEventTime: time, lastEventTime: time, detectedAt: time, late: false)
+    }
+
+    final class Lines: @unchecked Sendable {
+        let lock = NSLock()
+        var ids: [String] = []
+        func add(_ id: String) { lock.withLock { ids.append(id) } }
+    }
+
+    @Test func aSecondAttemptWritesOnlyWhatTheFirstDidNot() {
+        let lines = Lines()
+        let writer = ReplayAlertWriter { lines.add($0.id) }
+        writer.beginAttempt()
+        writer.emit((1...3).map(Self.alert))
+        // The first reader gives up; the second gives every alert again, in the same order.
+        writer.beginAttempt()
+        writer.emit((1...2).map(Self.alert))
+        writer.emit((3...5).map(Self.alert))
+        #expect(lines.ids == ["a1", "a2", "a3", "a4", "a5"])
+        #expect(writer.count == 5)
+    }
+
+    @Test func oneAttemptWritesEveryAlertOnce() {
+        let lines = Lines()
+        let writer = ReplayAlertWriter { lines.add($0.id) }
+        writer.beginAttempt()
+        writer.emit([])
+        writer.emit((1...4).map(Self.alert))
+        #expect(lines.ids == ["a1", "a2", "a3", "a4"])
+        #expect(writer.count == 4)
+    }
+}
