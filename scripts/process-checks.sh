@@ -62,6 +62,11 @@ for rule in failure-burst success-after-failures impossible-travel new-country; 
   check "the demo fires $rule" grep -q "\[$rule\]" "$WORK/demo.out"
 done
 check "the late burst is marked late" grep -q "late-by=" "$WORK/demo.out"
+TOPHHIE_ENGINE=reference "$BIN" demo --fast >"$WORK/demo-reference.out" 2>/dev/null
+check "the demo run by the reference evaluator prints the same alerts, byte for byte" cmp -s "$WORK/demo.out" "$WORK/demo-reference.out"
+TOPHHIE_ENGINE=quick "$BIN" replay README.md >/dev/null 2>"$WORK/engine.err"
+check "an unknown TOPHHIE_ENGINE is a usage error (exit 2)" test $? -eq 2
+check "that names the values it takes" grep -q "TOPHHIE_ENGINE must be 'reference' or 'fast' (or unset), not 'quick'" "$WORK/engine.err"
 
 # A broken stdout must not crash the agent or lose the alert: it stays queued and the poll says so.
 for case in full pipe; do

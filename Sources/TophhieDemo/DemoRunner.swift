@@ -16,6 +16,8 @@ public struct DemoRunner: Sendable {
     public var colour: Bool
     /// Real seconds each simulated poll interval takes; 0 runs flat out (tests).
     public var pace: Double
+    /// The evaluator the agent runs the rules with (`TOPHHIE_ENGINE`).
+    public var engine: EngineChoice = .fast
 
     public init(rulePaths: [String], write: @escaping @Sendable (String) -> Void, narrate: @escaping @Sendable (String) -> Void, colour: Bool = false, pace: Double = 0.05) {
         self.rulePaths = rulePaths
@@ -68,7 +70,7 @@ public struct DemoRunner: Sendable {
 
         let recorder = AlertLog()
         let write = self.write
-        let environment = AgentSetup.Environment(variables: [:], write: { line in write(line) }, clock: clock)
+        let environment = AgentSetup.Environment(variables: [EngineChoice.variable: engine.rawValue], write: { line in write(line) }, clock: clock)
         let setup = try AgentSetup.build(configuration, environment: environment)
         narrate("\(Self.clockText(clock.now()))  ▶ the agent starts: \(setup.rules.ruleCount) rules, a poll every \(DurationText.text(configuration.pollInterval)), clock accelerated")
         let loop = AgentLoop(setup: setup, rebuild: { setup }, clock: clock, random: { 0 }, log: { narrate("\(Self.clockText(clock.now()))    \($0)") }, onReport: { report in

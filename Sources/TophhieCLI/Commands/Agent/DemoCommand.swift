@@ -1,4 +1,5 @@
 import Foundation
+import TophhieRules
 import TophhieDemo
 import TophhieAgent
 
@@ -27,7 +28,8 @@ enum DemoCommand: CLICommand {
         if paths.isEmpty {
             paths = ConnectionOptions.defaultRulePaths(io)
         }
-        let runner = DemoRunner(rulePaths: paths, write: io.out, narrate: { io.err($0 + "\n") }, colour: io.colourOnOutput, pace: arguments.flag("fast") ? 0 : 0.05)
+        var runner = DemoRunner(rulePaths: paths, write: io.out, narrate: { io.err($0 + "\n") }, colour: io.colourOnOutput, pace: arguments.flag("fast") ? 0 : 0.05)
+        runner.engine = try EngineChoice.named(in: io)
         let alerts = try await runner.run()
         return alerts.contains { $0.kind == .detection } ? .ok : .failure
     }
