@@ -28,12 +28,15 @@ let package = Package(
         .target(name: "TophhieSimulator", dependencies: ["TophhieSystem", "TophhieJSON", "LoopbackHTTP"]),
         // The rule language and the pure engine.
         .target(name: "TophhieRules", dependencies: ["YAMLReader", "TophhieJSON"]),
+        // Replay: reading a file of sign-ins (a Graph page, an array, JSON lines, a poll timeline) in
+        // the engine's order, its index, the reading thread, and the alerts written as they come.
+        .target(name: "TophhieReplay", dependencies: ["TophhieSystem", "TophhieJSON", "TophhieRules"]),
         // The runtime: config, scheduler, state, outbox, notifiers. It does not link the simulator.
         .target(name: "TophhieAgent", dependencies: ["TophhieSystem", "TophhieAuth", "TophhieRules", "YAMLReader", "TophhieJSON"]),
         // The scripted demo: the simulator and the agent on an accelerated clock.
         .target(name: "TophhieDemo", dependencies: ["TophhieAgent", "TophhieAuth", "TophhieRules", "TophhieJSON", "TophhieSimulator", "TophhieSystem"]),
         // The command tree.
-        .target(name: "TophhieCLI", dependencies: ["TophhieSystem", "TophhieAuth", "TophhieRules", "TophhieAgent", "TophhieDemo", "TophhieSimulator", "YAMLReader", "TophhieJSON"]),
+        .target(name: "TophhieCLI", dependencies: ["TophhieSystem", "TophhieAuth", "TophhieRules", "TophhieReplay", "TophhieAgent", "TophhieDemo", "TophhieSimulator", "YAMLReader", "TophhieJSON"]),
         .executableTarget(name: "tophhie-watch", dependencies: ["TophhieCLI"]),
 
         .testTarget(name: "TophhieSystemTests", dependencies: ["TophhieSystem"]),
@@ -43,6 +46,7 @@ let package = Package(
         .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP", "TophhieSystem"]),
         .testTarget(name: "TophhieSimulatorTests", dependencies: ["TophhieSimulator", "TophhieSystem", "LoopbackHTTP", "TophhieJSON"]),
         .testTarget(name: "TophhieRulesTests", dependencies: ["TophhieRules", "YAMLReader", "TophhieJSON"]),
+        .testTarget(name: "TophhieReplayTests", dependencies: ["TophhieReplay", "TophhieRules", "TophhieCLI", "TophhieSimulator", "TophhieSystem", "TophhieJSON"]),
         .testTarget(name: "TophhieAgentTests", dependencies: ["TophhieAgent", "TophhieSystem", "TophhieAuth", "TophhieRules", "TophhieSimulator", "LoopbackHTTP", "TophhieJSON"]),
         .testTarget(name: "TophhieCLITests", dependencies: ["TophhieCLI", "TophhieAgent", "TophhieDemo", "TophhieSystem", "TophhieSimulator", "LoopbackHTTP", "TophhieJSON"]),
     ]

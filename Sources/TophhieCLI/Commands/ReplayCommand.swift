@@ -1,6 +1,7 @@
 import Foundation
 import TophhieAgent
 import TophhieJSON
+import TophhieReplay
 import TophhieRules
 import TophhieSystem
 
@@ -14,6 +15,7 @@ enum ReplayCommand: CLICommand {
             OptionSpec("rules", value: "PATH", repeatable: true, help: "rule file or folder (default $TOPHHIE_RULES, ./rules, or the installed rules); repeatable"),
             OptionSpec("format", value: "text|json", help: "text lines (default) or one JSON alert per line"),
             OptionSpec("lookback", value: "DURATION", help: "how long windows wait for late events (default 24h)"),
+            OptionSpec("verbose", help: "say how the file was read, and why each faster way gave way"),
         ],
         discussion: """
         FILE is a Graph page {"value":[…]}, a JSON array or JSON lines of signIn objects (one poll
@@ -51,94 +53,22 @@ enum ReplayCommand: CLICommand {
         let progress = io.errIsTerminal
         if progress { io.err("replay: reading \(file)…\r") }
         let choice = try EngineChoice.named(in: io)
-        let engine = Engine(rules: set, settings: settings)
-        let evaluator = choice.evaluator(rules: set, settings: settings)
-        // A Graph page, an array or JSON lines: two passes over the file, a batch of sign-ins in
-        // memory at a time. Anything else, and everything for the reference evaluator (which
-        // reads every field of a sign-in and takes a poll at once), is read whole below.
-        // Alerts are written as they become final; an attempt that gives up part way is
-        // followed by another that passes over what was written.
-        let clearProgress = progress
-        let writer = ReplayAlertWriter { alert in
-            if clearProgress { io.err("\u{1B}[2K") }
+        let write: @Sendable (Alert) -> Void = { alert in
+            if progress { io.err("\u{1B}[2K") }
             io.out(line(alert, format: format))
         }
-        let streamed: (count: Int, outcome: EngineOutcome)?
+        let showStatus: @Sendable (String) -> Void = { text in io.err("\u{1B}[2K" + text + "\r") }
+        let status = progress ? showStatus : nil
+        let outcome: ReplayOutcome
         do {
-            streamed = try await BlockingWork.shared.run { () throws -> (count: Int, outcome: EngineOutcome)? in
-                guard choice == .fast else { return nil }
-                // A large file in time order is first read from samples of it; when the second
-                // pass finds them wrong (a sample inside a sign-in, a sign-in outside its run's
-                // times), the file is read with every sign-in found.
-                writer.beginAttempt()
-                if let sparse = StreamedReplay.openSparse(file), let read = try? sparse.evaluateCounting(engine, emit: writer.emit) {
-                    return (read.count, read.outcome)
-                }
-                guard let replay = StreamedReplay.open(file) else { return nil }
-                // A record that no longer reads as it did goes the whole-file way, which names it.
-                writer.beginAttempt()
-                guard let read = try? replay.evaluateCounting(engine, emit: writer.emit) else { return nil }
-                return (read.count, read.outcome)
-            }
-        } catch let error as FileError {
-            throw UsageError(error.description)
-        }
-        if let streamed {
-            if progress { io.err("\u{1B}[2K") }
-            io.err("replay: \(streamed.count) event(s) in 1 poll(s), \(set.ruleCount) rule(s): \(writer.count) alert(s)\n")
-            if let late = streamed.outcome.lateArrivals {
-                io.err("replay: \(late.sentence(lookback: settings.lookback))\n")
-            }
-            return .ok
-        }
-        // A poll timeline is read a poll at a time; anything else the streamed reader did not
-        // take is read whole. Only what the rules read is built; the rest of each sign-in is
-        // walked over.
-        let projection = choice == .fast ? engine.eventProjection : .everything
-        let timeline = try await BlockingWork.shared.run { StreamedTimeline.open(file, keeping: projection) }
-        let input = timeline == nil ? try await BlockingWork.shared.run { try WholeReplayFile.read(file, keeping: projection) } : nil
-        let pollCount = timeline?.polls.count ?? input?.polls.count ?? 0
-        let eventCount = timeline?.eventCount ?? input?.eventCount ?? 0
-
-        // On a blocking-work thread: a timeline's polls are read from the file as they go.
-        let totals = try await BlockingWork.shared.run { () throws -> (alerts: Int, late: LateArrivals?) in
-            writer.beginAttempt()
-            var state = EngineState()
-            var alertCount = 0, processed = 0, index = 0
-            var lateEvaluated = 0, lateUnreachable = 0
-            var lateRange: (Date, Date)?
-            func evaluate(_ poll: ReplayInput.Poll) {
-                if progress {
-                    io.err("\u{1B}[2Kreplay: poll \(index + 1)/\(pollCount), \(processed)/\(eventCount) events\r")
-                }
-                let outcome = evaluator.evaluate(state, events: poll.events, now: poll.at, alertOnlyAfter: nil)
-                state = outcome.state
-                if let late = outcome.lateArrivals {
-                    lateEvaluated += late.evaluated
-                    lateUnreachable += late.unreachable
-                    lateRange = (min(lateRange?.0 ?? late.earliest, late.earliest), max(lateRange?.1 ?? late.latest, late.latest))
-                }
-                processed += poll.events.count
-                alertCount += outcome.alerts.count
-                index += 1
-                writer.emit(outcome.alerts)
-            }
-            if let timeline {
-                do { try timeline.forEachPoll(evaluate) } catch let error as SignInEventError {
-                    throw UsageError("\(file): \(error.message)")
-                } catch let error as FileError {
-                    throw UsageError(error.description)
-                }
-            } else {
-                input?.polls.forEach(evaluate)
-            }
-            // The replay meets what a live agent's sweep would: say it rather than drop it.
-            let late = lateRange.map { LateArrivals(evaluated: lateEvaluated, unreachable: lateUnreachable, earliest: $0.0, latest: $0.1) }
-            return (alertCount, late)
+            outcome = try await Replay.run(file, rules: set, settings: settings, engine: choice, write: write, progress: status)
+        } catch let error as ReplayFileError {
+            throw UsageError(error.message)
         }
         if progress { io.err("\u{1B}[2K") }
-        io.err("replay: \(eventCount) event(s) in \(pollCount) poll(s), \(set.ruleCount) rule(s): \(totals.alerts) alert(s)\n")
-        if let late = totals.late {
+        if arguments.flag("verbose") { outcome.notes.forEach { io.err("replay: \($0)\n") } }
+        io.err("replay: \(outcome.events) event(s) in \(outcome.polls) poll(s), \(set.ruleCount) rule(s): \(outcome.alerts) alert(s)\n")
+        if let late = outcome.lateArrivals {
             io.err("replay: \(late.sentence(lookback: settings.lookback))\n")
         }
         return .ok

@@ -1,6 +1,7 @@
 import Foundation
 import TophhieAgent
 import TophhieJSON
+import TophhieReplay
 import TophhieRules
 import TophhieSystem
 
@@ -37,9 +38,6 @@ enum RulesMatchCommand: CLICommand {
         }
         let rulePaths = arguments.values("rules").isEmpty ? ConnectionOptions.defaultRulePaths(io) : arguments.values("rules")
         let set = try RuleFiles.loadRunnable(rulePaths, io: io)
-        let choice = try EngineChoice.named(in: io)
-        let engine = Engine(rules: set)
-        let matcher = DetectionMatches(rules: set)
         func line(_ match: DetectionMatches.Match) -> String {
             if format == "json" {
                 let line: JSONValue = .object([
@@ -50,20 +48,15 @@ enum RulesMatchCommand: CLICommand {
             }
             return ControlCharacterEscaping.escape("\(match.ruleID) \(match.eventID) \(GraphTimestamp.alertText(match.eventTime))") + "\n"
         }
-        // Streamed in one pass (a few batches of sign-ins in memory at a time) when the file
-        // allows; the lines are gathered first so a record found broken late prints nothing half-way.
-        // The reference evaluator reads the whole file and every field of each sign-in.
-        let streamed = choice == .fast ? try await BlockingWork.shared.run { StreamedMatch.run(file, engine: engine, matcher: matcher) } : nil
-        let matches: [DetectionMatches.Match]
-        let eventCount: Int
-        if let streamed {
-            (eventCount, matches) = streamed
-        } else {
-            let input = try await BlockingWork.shared.run { try WholeReplayFile.read(file, keeping: choice == .fast ? engine.eventProjection : .everything) }
-            let events = input.polls.flatMap(\.events)
-            matches = choice == .fast ? matcher.matches(events) : ReferenceMatching.matches(set, events)
-            eventCount = input.eventCount
+        // The matches are gathered before any is printed, so a record found broken late prints
+        // nothing half-way.
+        let found: (outcome: ReplayOutcome, matches: [DetectionMatches.Match])
+        do {
+            found = try await Replay.matches(file, rules: set, engine: try EngineChoice.named(in: io))
+        } catch let error as ReplayFileError {
+            throw UsageError(error.message)
         }
+        let (eventCount, matches) = (found.outcome.events, found.matches)
         for match in matches { io.out(line(match)) }
         let rulesMatching = Set(matches.map(\.ruleID)).count
         io.err("rules match: \(eventCount) event(s), \(set.detections.count) detection rule(s): \(matches.count) match(es) by \(rulesMatching) rule(s)\n")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TophhieRules
 @testable import TophhieCLI
+@testable import TophhieReplay
 
 /// A run's sign-ins reach the engine in (time, id, place) order, taken from the end of the run;
 /// runs already in that order or in its reverse are checked and kept or turned round instead of

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TophhieRules
 @testable import TophhieCLI
+@testable import TophhieReplay
 
 /// Replay writes alerts as they become final; a reader that gives up part way is followed by
 /// another, and what the first wrote is not written again.

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 @testable import TophhieCLI
+@testable import TophhieReplay
 
 /// A job's `meanwhile` works on its output until the output is asked for, and what it wrote is
 /// what the caller of `take` reads; a replay's reading thread works events out ahead this way.

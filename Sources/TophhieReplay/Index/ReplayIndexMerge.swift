@@ -1,4 +1,5 @@
 import Foundation
+import TophhieRules
 
 /// Sorted stretches of a replay index merged into the engine's order, a block of each at a
 /// time: how a file in no time order is replayed when its index is too large to sort in memory

@@ -1,4 +1,5 @@
 import Foundation
+import TophhieRules
 import TophhieJSON
 
 /// A replay file read into polls: what Graph returned, and when.

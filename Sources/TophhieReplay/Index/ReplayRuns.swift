@@ -1,4 +1,5 @@
 import Foundation
+import TophhieRules
 
 /// A run of sign-ins side by side in a replay file, read back whole in the second pass.
 public struct ReplayRun: Sendable, Equatable {

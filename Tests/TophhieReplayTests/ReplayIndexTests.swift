@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TophhieJSON
 @testable import TophhieRules
+@testable import TophhieReplay
 
 /// The first pass keeps 24 bytes a sign-in and no id: sign-ins sharing a time are put in the
 /// engine's order (time, id, place in the file) from their ids, read back.

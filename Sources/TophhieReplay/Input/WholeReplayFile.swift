@@ -6,15 +6,15 @@ import TophhieRules
 /// its errors name the record that is wrong.
 enum WholeReplayFile {
     /// The file's polls, each sign-in parsed keeping `projection`.
-    /// - Throws: `UsageError` naming the file and what is wrong with it.
+    /// - Throws: `ReplayFileError` naming the file and what is wrong with it.
     static func read(_ file: String, keeping projection: JSONProjection) throws -> ReplayInput {
         guard let data = FileManager.default.contents(atPath: file) else {
-            throw UsageError("cannot read '\(file)'")
+            throw ReplayFileError("cannot read '\(file)'")
         }
         do {
             return try ReplayInput(data: data, keeping: projection)
         } catch let error as SignInEventError {
-            throw UsageError("\(file): \(error.message)")
+            throw ReplayFileError("\(file): \(error.message)")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TophhieRules
 import TophhieJSON
 
 /// The first pass of a streamed replay: where each sign-in of a file is, with its time, so the

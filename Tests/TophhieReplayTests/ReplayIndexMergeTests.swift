@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TophhieRules
+@testable import TophhieReplay
 
 /// An index sorted in stretches and merged must give exactly the order of sorting it whole:
 /// time, then id (read back for sign-ins sharing a time, across stretches too), then place.

@@ -1,0 +1,132 @@
+import Foundation
+import TophhieJSON
+import TophhieRules
+import TophhieSystem
+
+/// What a replay or a match of a file came to.
+public struct ReplayOutcome: Sendable {
+    public var events: Int
+    public var polls: Int
+    public var alerts: Int
+    /// Sign-ins a live agent's sweep would have met after the lookback had passed them.
+    public var lateArrivals: LateArrivals?
+    /// Why each way of reading the file that was tried gave way to the next (`--verbose`).
+    public var notes: [String]
+}
+
+/// Runs a file of sign-ins through the rules exactly as the agent would, choosing how to read
+/// it: a large file in time order from samples of it, a Graph page, an array or JSON lines in
+/// two passes a batch at a time, anything else whole. Each way that gives way says why
+/// (`ReplayOutcome.notes`); the alerts are the same whichever reads the file, and each is written
+/// once, as soon as it is final.
+public enum Replay {
+    /// Replays `file`.
+    /// - Parameters:
+    ///   - write: each alert, in order (last event time, rule, id), as soon as it is final.
+    ///   - progress: a line of progress now and then (a terminal's status line).
+    /// - Throws: `ReplayFileError` naming the file and the record that is wrong.
+    public static func run(_ file: String, rules: RuleSet, settings: EngineSettings, engine choice: EngineChoice,
+                           write: @escaping @Sendable (Alert) -> Void, progress: (@Sendable (String) -> Void)? = nil) async throws -> ReplayOutcome {
+        let engine = Engine(rules: rules, settings: settings)
+        let writer = ReplayAlertWriter(write: write)
+        let attempt = try await BlockingWork.shared.run { streamed(file, engine: engine, choice: choice, writer: writer) }
+        var notes = attempt.notes
+        if let outcome = attempt.outcome {
+            return ReplayOutcome(events: attempt.count, polls: 1, alerts: writer.count, lateArrivals: outcome.lateArrivals, notes: notes)
+        }
+        // A poll timeline is read a poll at a time; anything else the streamed reader did not
+        // take is read whole. For the fast engine only what the rules read is built.
+        let evaluator = choice.evaluator(rules: rules, settings: settings)
+        let projection = choice == .fast ? engine.eventProjection : .everything
+        let timeline = try await BlockingWork.shared.run { StreamedTimeline.open(file, keeping: projection) }
+        let input = timeline == nil ? try await BlockingWork.shared.run { try WholeReplayFile.read(file, keeping: projection) } : nil
+        notes.append(timeline != nil ? "read as a poll timeline, a poll at a time" : "read whole")
+        let pollCount = timeline?.polls.count ?? input?.polls.count ?? 0
+        let eventCount = timeline?.eventCount ?? input?.eventCount ?? 0
+        let late = try await BlockingWork.shared.run { () throws -> LateArrivals? in
+            writer.beginAttempt()
+            var state = EngineState()
+            var processed = 0, index = 0
+            var lateEvaluated = 0, lateUnreachable = 0
+            var lateRange: (Date, Date)?
+            func evaluate(_ poll: ReplayInput.Poll) {
+                progress?("replay: poll \(index + 1)/\(pollCount), \(processed)/\(eventCount) events")
+                let outcome = evaluator.evaluate(state, events: poll.events, now: poll.at, alertOnlyAfter: nil)
+                state = outcome.state
+                if let late = outcome.lateArrivals {
+                    lateEvaluated += late.evaluated
+                    lateUnreachable += late.unreachable
+                    lateRange = (min(lateRange?.0 ?? late.earliest, late.earliest), max(lateRange?.1 ?? late.latest, late.latest))
+                }
+                processed += poll.events.count
+                index += 1
+                writer.emit(outcome.alerts)
+            }
+            if let timeline {
+                do { try timeline.forEachPoll(evaluate) } catch let error as SignInEventError {
+                    throw ReplayFileError("\(file): \(error.message)")
+                } catch let error as FileError {
+                    throw ReplayFileError(error.description)
+                }
+            } else {
+                input?.polls.forEach(evaluate)
+            }
+            // The replay meets what a live agent's sweep would: say it rather than drop it.
+            return lateRange.map { LateArrivals(evaluated: lateEvaluated, unreachable: lateUnreachable, earliest: $0.0, latest: $0.1) }
+        }
+        return ReplayOutcome(events: eventCount, polls: pollCount, alerts: writer.count, lateArrivals: late, notes: notes)
+    }
+
+    /// The two-pass readers of a Graph page, an array or JSON lines (one poll at the latest
+    /// sign-in's time): the outcome, or nil with the reasons each gave way.
+    private static func streamed(_ file: String, engine: Engine, choice: EngineChoice, writer: ReplayAlertWriter) -> (count: Int, notes: [String], outcome: EngineOutcome?) {
+        guard choice == .fast else {
+            return (0, ["the reference evaluator reads the file whole, every field of each sign-in, and takes a poll at once"], nil)
+        }
+        var notes: [String] = []
+        // A large file in time order is first read from samples of it; when the second pass
+        // finds them wrong (a sample inside a sign-in, a sign-in outside its run's times), the
+        // file is read with every sign-in found.
+        if let sparse = StreamedReplay.openSparse(file) {
+            writer.beginAttempt()
+            do {
+                let read = try sparse.evaluateCounting(engine, emit: writer.emit)
+                return (read.count, ["read from samples of its runs, in two passes"], read.outcome)
+            } catch {
+                notes.append("reading from samples gave way: \(error)")
+            }
+        } else {
+            notes.append("not read from samples: not a file this large in time order")
+        }
+        guard let replay = StreamedReplay.open(file) else {
+            notes.append("not read in two passes: not a Graph page, a JSON array or JSON lines of sign-ins")
+            return (0, notes, nil)
+        }
+        writer.beginAttempt()
+        do {
+            let read = try replay.evaluateCounting(engine, emit: writer.emit)
+            return (read.count, notes + ["read in two passes"], read.outcome)
+        } catch {
+            // The whole-file way names the record that no longer reads as it did.
+            notes.append("reading in two passes gave way: \(error)")
+            return (0, notes, nil)
+        }
+    }
+
+    /// Which detection rules each sign-in of `file` satisfies, in file order, each (rule, id)
+    /// once: what `rules match` lists.
+    /// - Throws: `ReplayFileError` naming the file and the record that is wrong.
+    public static func matches(_ file: String, rules: RuleSet, engine choice: EngineChoice) async throws -> (outcome: ReplayOutcome, matches: [DetectionMatches.Match]) {
+        let engine = Engine(rules: rules)
+        let matcher = DetectionMatches(rules: rules)
+        // Streamed in one pass (a few batches of sign-ins in memory at a time) when the file
+        // allows; the reference evaluator reads the whole file and every field of each sign-in.
+        if choice == .fast, let streamed = try await BlockingWork.shared.run({ StreamedMatch.run(file, engine: engine, matcher: matcher) }) {
+            return (ReplayOutcome(events: streamed.count, polls: 1, alerts: 0, notes: ["matched in one pass, a batch at a time"]), streamed.matches)
+        }
+        let input = try await BlockingWork.shared.run { try WholeReplayFile.read(file, keeping: choice == .fast ? engine.eventProjection : .everything) }
+        let events = input.polls.flatMap(\.events)
+        let matches = choice == .fast ? matcher.matches(events) : ReferenceMatching.matches(rules, events)
+        return (ReplayOutcome(events: input.eventCount, polls: input.polls.count, alerts: 0, notes: ["read whole"]), matches)
+    }
+}
