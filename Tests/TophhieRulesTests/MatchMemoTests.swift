@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TophhieJSON
-@testable import TophhieRules
+@_spi(ReplayReading) @testable import TophhieRules
 
 /// An event answered from `MatchMemo` must get the rules its own values satisfy: values that
 /// Swift calls equal but whose bytes differ, numbers of other kinds, and a slot read both for

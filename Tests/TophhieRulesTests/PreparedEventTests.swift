@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import TophhieRules
+@_spi(ReplayReading) @testable import TophhieRules
 
 /// An event the reading thread worked out ahead (`PreparedEvent.workAhead`) gives the engine
 /// what it would have worked out itself.

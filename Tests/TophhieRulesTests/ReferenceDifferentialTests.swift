@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TophhieJSON
-@testable import TophhieRules
+@_spi(ReplayReading) @testable import TophhieRules
 
 /// The fast engine against the reference evaluator on generated rules and sign-in streams: the
 /// same alerts (ids, events, times, counts, summaries) and late arrivals, poll after poll, and

@@ -1,6 +1,6 @@
 import Foundation
 import TophhieJSON
-import TophhieRules
+@_spi(ReplayReading) import TophhieRules
 import TophhieSystem
 
 /// A single-poll replay file read in two passes, so memory follows the engine's windows rather

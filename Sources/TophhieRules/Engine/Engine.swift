@@ -97,7 +97,7 @@ public struct EnginePass {
     }
 
     /// Takes a batch worked out by `Engine.prepare`, as `add` would take its events.
-    public mutating func add(prepared events: [PreparedEvent]) {
+    @_spi(ReplayReading) public mutating func add(prepared events: [PreparedEvent]) {
         // The ids only when the times tie: building the (time, id) pairs read both ids (a
         // retain and a release each) for every neighbouring pair of every batch.
         func before(_ a: PreparedEvent, _ b: PreparedEvent) -> Bool {

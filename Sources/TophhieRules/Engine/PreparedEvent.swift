@@ -7,10 +7,13 @@ import Foundation
 /// had no time for to the engine). A class: the engine's loop and its sort pass it on without
 /// copying what it holds.
 ///
+/// Outside the rules target only a replay's reader sees it (`@_spi(ReplayReading)`): the
+/// engine's public API has no thread hand-off.
+///
 /// Unchecked Sendable: what `workAhead` writes is written by the thread that made the event,
 /// before it hands the batch over (a replay's `SecondThread.take`), and read only after; the
 /// matches it had no time for are written by the engine, after.
-public final class PreparedEvent: @unchecked Sendable {
+@_spi(ReplayReading) public final class PreparedEvent: @unchecked Sendable {
     public let event: any RuleEvent
     /// `event.eventTime`, read once: checking a batch's order read it through the existential
     /// for every neighbouring pair, copying the event (its values retained and released).
@@ -75,7 +78,7 @@ extension Engine {
     /// says the batch is wanted: called by the thread that made the batch while the engine is
     /// busy with the one before, and never once the batch is handed over.
     /// - Parameter asked: tested every 16 events.
-    public func workAhead(_ batch: [PreparedEvent], until asked: () -> Bool) {
+    @_spi(ReplayReading) public func workAhead(_ batch: [PreparedEvent], until asked: () -> Bool) {
         var keys = GroupKeyCache()
         var matching = DetectionMatching(plan)
         for index in batch.indices {
@@ -88,7 +91,7 @@ extension Engine {
     /// thread that read them, while the engine is busy with the batch before, and what it had
     /// no time for to the engine as it takes them. Matching is a tenth of reading a sign-in,
     /// and whichever thread has room now does it.
-    public func prepareLater(_ events: consuming [any RuleEvent]) -> [PreparedEvent] {
+    @_spi(ReplayReading) public func prepareLater(_ events: consuming [any RuleEvent]) -> [PreparedEvent] {
         var prepared: [PreparedEvent] = []
         prepared.reserveCapacity(events.count)
         // Each event moved out of the batch and into its prepared event: mapping lent each one
@@ -102,7 +105,7 @@ extension Engine {
 extension Engine {
     /// Matches each event against every detection rule, outside any pass.
     /// - Complexity: O(n·r) for n events and r detection rules.
-    public func prepare(_ events: consuming [any RuleEvent]) -> [PreparedEvent] {
+    @_spi(ReplayReading) public func prepare(_ events: consuming [any RuleEvent]) -> [PreparedEvent] {
         let prepared = prepareLater(events)
         // The revision and the group are left to whichever thread has room (`workAhead`);
         // a travel place's readable fields to the engine (`observeTravel`): worked out here
