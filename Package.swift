@@ -38,6 +38,8 @@ let package = Package(
         // The command tree.
         .target(name: "TophhieCLI", dependencies: ["TophhieSystem", "TophhieAuth", "TophhieRules", "TophhieReplay", "TophhieAgent", "TophhieDemo", "TophhieSimulator", "YAMLReader", "TophhieJSON"]),
         .executableTarget(name: "tophhie-watch", dependencies: ["TophhieCLI"]),
+        // What several test targets share: a seeded generator, the repository's folders. Tests only.
+        .target(name: "TophhieTestSupport"),
 
         .testTarget(name: "TophhieSystemTests", dependencies: ["TophhieSystem"]),
         .testTarget(name: "TophhieJSONTests", dependencies: ["TophhieJSON"]),
@@ -45,10 +47,10 @@ let package = Package(
         .testTarget(name: "TophhieAuthTests", dependencies: ["TophhieAuth", "TophhieSystem", "TophhieSimulator", "LoopbackHTTP", "TophhieJSON"]),
         .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP", "TophhieSystem"]),
         .testTarget(name: "TophhieSimulatorTests", dependencies: ["TophhieSimulator", "TophhieSystem", "LoopbackHTTP", "TophhieJSON"]),
-        .testTarget(name: "TophhieRulesTests", dependencies: ["TophhieRules", "YAMLReader", "TophhieJSON"]),
-        .testTarget(name: "TophhieReplayTests", dependencies: ["TophhieReplay", "TophhieRules", "TophhieCLI", "TophhieSimulator", "TophhieSystem", "TophhieJSON"]),
+        .testTarget(name: "TophhieRulesTests", dependencies: ["TophhieTestSupport", "TophhieRules", "YAMLReader", "TophhieJSON"]),
+        .testTarget(name: "TophhieReplayTests", dependencies: ["TophhieTestSupport", "TophhieReplay", "TophhieRules", "TophhieCLI", "TophhieSimulator", "TophhieSystem", "TophhieJSON"]),
         .testTarget(name: "TophhieAgentTests", dependencies: ["TophhieAgent", "TophhieSystem", "TophhieAuth", "TophhieRules", "TophhieSimulator", "LoopbackHTTP", "TophhieJSON"]),
-        .testTarget(name: "TophhieCLITests", dependencies: ["TophhieCLI", "TophhieAgent", "TophhieDemo", "TophhieSystem", "TophhieSimulator", "LoopbackHTTP", "TophhieJSON"]),
+        .testTarget(name: "TophhieCLITests", dependencies: ["TophhieTestSupport", "TophhieCLI", "TophhieAgent", "TophhieDemo", "TophhieSystem", "TophhieSimulator", "LoopbackHTTP", "TophhieJSON"]),
     ]
 )
 

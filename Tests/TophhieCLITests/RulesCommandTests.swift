@@ -1,34 +1,10 @@
 import Foundation
+@_exported import TophhieTestSupport
 import Testing
 @testable import TophhieCLI
 
-enum RulesTestPaths {
-    static let root: URL = {
-        var url = URL(fileURLWithPath: #filePath)
-        while url.path != "/" {
-            url.deleteLastPathComponent()
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
-        }
-        return url
-    }()
-    static var rules: String { root.appendingPathComponent("rules").path }
-
-    static func temporary(_ name: String, _ text: String) throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tophhie-rules-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let file = folder.appendingPathComponent(name)
-        try text.write(to: file, atomically: true, encoding: .utf8)
-        return file.path
-    }
-
-    /// Removes the folder `temporary` made for `path` (the suite must leave nothing behind:
-    /// `.ci/run` checks).
-    static func remove(_ path: String) {
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
-        guard folder.lastPathComponent.hasPrefix("tophhie-rules-") else { return }
-        try? FileManager.default.removeItem(at: folder)
-    }
-}
+/// The repository's folders and temporary rule files (`RepositoryFiles`), by the name these tests know them.
+typealias RulesTestPaths = RepositoryFiles
 
 @Suite(.timeLimit(.minutes(2))) struct RulesCommandTests {
     func run(_ arguments: [String]) async -> (ExitCode, CommandOutputRecorder) {

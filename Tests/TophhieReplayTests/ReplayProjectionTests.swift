@@ -1,4 +1,5 @@
 import Foundation
+import TophhieTestSupport
 import Testing
 import TophhieJSON
 @testable import TophhieRules
@@ -23,7 +24,7 @@ import TophhieSystem
         events.append(factory.signIn(at: burstStart.addingTimeInterval(1800), place: .sydney, app: .legacyIMAP))
         let page = JSONValue.object(["value": .array(events)]).canonicalData()
 
-        let rules = RuleLoader.load(try RuleSource.read(paths: [ReplayTestFiles.rules]))
+        let rules = RuleLoader.load(try RuleSource.read(paths: [RepositoryFiles.rules]))
         let engine = Engine(rules: rules)
         #expect(!engine.eventProjection.whole, "the default pack reads named fields only")
         func alerts(_ input: ReplayInput) -> [String] {
@@ -92,10 +93,10 @@ import TophhieSystem
         changed["status"] = .object(status)
         events.append(.object(changed))
         let newestFirst = events.reversed().map { $0 }
-        let path = try ReplayTestFiles.temporary("streamed.json", String(decoding: JSONValue.object(["value": .array(newestFirst)]).canonicalData(), as: UTF8.self))
-        defer { ReplayTestFiles.remove(path) }
+        let path = try RepositoryFiles.temporary("streamed.json", String(decoding: JSONValue.object(["value": .array(newestFirst)]).canonicalData(), as: UTF8.self))
+        defer { RepositoryFiles.remove(path) }
 
-        let rules = RuleLoader.load(try RuleSource.read(paths: [ReplayTestFiles.rules]))
+        let rules = RuleLoader.load(try RuleSource.read(paths: [RepositoryFiles.rules]))
         let engine = Engine(rules: rules)
         let input = try ReplayInput(data: try Data(contentsOf: URL(fileURLWithPath: path)), keeping: engine.eventProjection)
         let whole = engine.evaluate(EngineState(), events: input.polls[0].events, now: input.polls[0].at)
@@ -130,14 +131,14 @@ import TophhieSystem
     func filesInTimeOrderAreReadInRunsWithTheSameAlerts(_ runLength: Int, _ indexLimit: Int) async throws {
         // Three sign-ins sharing one time, and a repeated one, where runs will cut them apart.
         let events = try Self.historySharingTimes(seed: 31, everyHours: 5, sharedAt: 40, repeated: 20)
-        let rules = RuleLoader.load(try RuleSource.read(paths: [ReplayTestFiles.rules]))
+        let rules = RuleLoader.load(try RuleSource.read(paths: [RepositoryFiles.rules]))
         let engine = Engine(rules: rules)
         let whole = engine.evaluate(EngineState(), events: try events.map(SignInEvents.event), now: try events.map(SignInEvents.event).map(\.eventTime).max()!)
         #expect(whole.alerts.count >= 3, "\(whole.alerts.map(\.rule.id))")
-        let newestFirst = try ReplayTestFiles.temporary("runs-page.json", String(decoding: JSONValue.object(["value": .array(events.reversed())]).canonicalData(), as: UTF8.self))
-        defer { ReplayTestFiles.remove(newestFirst) }
-        let oldestFirst = try ReplayTestFiles.temporary("runs-lines.jsonl", events.map { String(decoding: $0.canonicalData(), as: UTF8.self) }.joined(separator: "\n"))
-        defer { ReplayTestFiles.remove(oldestFirst) }
+        let newestFirst = try RepositoryFiles.temporary("runs-page.json", String(decoding: JSONValue.object(["value": .array(events.reversed())]).canonicalData(), as: UTF8.self))
+        defer { RepositoryFiles.remove(newestFirst) }
+        let oldestFirst = try RepositoryFiles.temporary("runs-lines.jsonl", events.map { String(decoding: $0.canonicalData(), as: UTF8.self) }.joined(separator: "\n"))
+        defer { RepositoryFiles.remove(oldestFirst) }
         for path in [newestFirst, oldestFirst] {
             let replay = try #require(try await BlockingWork.shared.run { StreamedReplay.open(path, chunkSize: 11, runLength: runLength, indexLimit: indexLimit) })
             guard case .runs(let runs) = replay.order else { Issue.record("\(path) is in time order"); continue }
@@ -148,8 +149,8 @@ import TophhieSystem
         // In order for its first sign-ins, then not: the runs are given up and every entry kept.
         var broken = events
         broken.append(events[3])
-        let late = try ReplayTestFiles.temporary("runs-broken.jsonl", broken.map { String(decoding: $0.canonicalData(), as: UTF8.self) }.joined(separator: "\n"))
-        defer { ReplayTestFiles.remove(late) }
+        let late = try RepositoryFiles.temporary("runs-broken.jsonl", broken.map { String(decoding: $0.canonicalData(), as: UTF8.self) }.joined(separator: "\n"))
+        defer { RepositoryFiles.remove(late) }
         let replay = try #require(try await BlockingWork.shared.run { StreamedReplay.open(late, chunkSize: 11, runLength: runLength, indexLimit: indexLimit) })
         guard case .entries = replay.order else { Issue.record("a file out of order keeps each sign-in"); return }
         let expected = engine.evaluate(EngineState(), events: try broken.map(SignInEvents.event), now: try broken.map(SignInEvents.event).map(\.eventTime).max()!)
@@ -165,7 +166,7 @@ import TophhieSystem
     @Test(arguments: [11, 1 << 20])
     func aLargeFileInTimeOrderIsReadInTwoHalvesWithTheSameAlerts(_ chunk: Int) async throws {
         let events = try Self.historySharingTimes(seed: 41, everyHours: 3, sharedAt: 60, repeated: 25)
-        let rules = RuleLoader.load(try RuleSource.read(paths: [ReplayTestFiles.rules]))
+        let rules = RuleLoader.load(try RuleSource.read(paths: [RepositoryFiles.rules]))
         let engine = Engine(rules: rules)
         func wholeAlerts(_ events: [JSONValue]) throws -> [String] {
             let read = try events.map(SignInEvents.event)
@@ -174,12 +175,12 @@ import TophhieSystem
         let whole = try wholeAlerts(events)
         #expect(whole.count >= 3, "\(whole)")
         func text(_ value: JSONValue) -> String { String(decoding: value.canonicalData(), as: UTF8.self) }
-        let page = try ReplayTestFiles.temporary("halves-page.json", text(.object(["value": .array(events.reversed())])))
-        defer { ReplayTestFiles.remove(page) }
-        let array = try ReplayTestFiles.temporary("halves-array.json", "[" + events.map(text).joined(separator: ", ") + "]")
-        defer { ReplayTestFiles.remove(array) }
-        let lines = try ReplayTestFiles.temporary("halves-lines.jsonl", events.map(text).joined(separator: "\n") + "\n")
-        defer { ReplayTestFiles.remove(lines) }
+        let page = try RepositoryFiles.temporary("halves-page.json", text(.object(["value": .array(events.reversed())])))
+        defer { RepositoryFiles.remove(page) }
+        let array = try RepositoryFiles.temporary("halves-array.json", "[" + events.map(text).joined(separator: ", ") + "]")
+        defer { RepositoryFiles.remove(array) }
+        let lines = try RepositoryFiles.temporary("halves-lines.jsonl", events.map(text).joined(separator: "\n") + "\n")
+        defer { RepositoryFiles.remove(lines) }
         for (path, layout) in [(page, JSONElementSplitter.Layout.document), (array, .document), (lines, .lines)] {
             let halves = try await BlockingWork.shared.run {
                 HalvedFirstPass.runs(try ReadableFile(path: path), chunkSize: chunk, runLength: 5, minimumSize: 0)
@@ -202,8 +203,8 @@ import TophhieSystem
             return firstPart - texts.last!.utf8.count - 1 <= size / 2 && size / 2 < firstPart
         })
         let rotated = Array(events[cut...] + events[..<cut])
-        let joined = try ReplayTestFiles.temporary("halves-joined.jsonl", rotated.map(text).joined(separator: "\n") + "\n")
-        defer { ReplayTestFiles.remove(joined) }
+        let joined = try RepositoryFiles.temporary("halves-joined.jsonl", rotated.map(text).joined(separator: "\n") + "\n")
+        defer { RepositoryFiles.remove(joined) }
         let joinedHalves = try await BlockingWork.shared.run {
             HalvedFirstPass.runs(try ReadableFile(path: joined), chunkSize: chunk, runLength: 5, minimumSize: 0) != nil
         }
@@ -218,8 +219,8 @@ import TophhieSystem
         hostile["note"] = .string(String(repeating: "a", count: rest * 2) + "}, {" + String(repeating: "b", count: 100))
         var withHostile = events
         withHostile[0] = .object(hostile)
-        let tricked = try ReplayTestFiles.temporary("halves-hostile.json", "[" + withHostile.map(text).joined(separator: ", ") + "]")
-        defer { ReplayTestFiles.remove(tricked) }
+        let tricked = try RepositoryFiles.temporary("halves-hostile.json", "[" + withHostile.map(text).joined(separator: ", ") + "]")
+        defer { RepositoryFiles.remove(tricked) }
         let (found, halves) = try await BlockingWork.shared.run { () throws -> (Int?, Bool) in
             let file = try ReadableFile(path: tricked)
             let size = try file.size()
@@ -242,7 +243,7 @@ import TophhieSystem
         var factory = Self.factory(seed: 43)
         let events = Self.history(&factory, everyHours: 6)
         func text(_ value: JSONValue) -> String { String(decoding: value.canonicalData(), as: UTF8.self) }
-        let rules = RuleLoader.load(try RuleSource.read(paths: [ReplayTestFiles.rules]))
+        let rules = RuleLoader.load(try RuleSource.read(paths: [RepositoryFiles.rules]))
         let engine = Engine(rules: rules)
         let array = "[" + events.map(text).joined(separator: ", ") + "]"
         let lines = events.map(text).joined(separator: "\n") + "\n"
@@ -256,8 +257,8 @@ import TophhieSystem
         ]
         for edit in edits {
             #expect(edit.original.contains(edit.from) && edit.from.utf8.count == edit.to.utf8.count, "\(edit.name)")
-            let path = try ReplayTestFiles.temporary("changed.json", edit.original)
-            defer { ReplayTestFiles.remove(path) }
+            let path = try RepositoryFiles.temporary("changed.json", edit.original)
+            defer { RepositoryFiles.remove(path) }
             let replay = try #require(try await BlockingWork.shared.run { StreamedReplay.open(path, chunkSize: 11, runLength: 1000) })
             try edit.original.replacingOccurrences(of: edit.from, with: edit.to).write(toFile: path, atomically: false, encoding: .utf8)
             do {
@@ -285,15 +286,15 @@ import TophhieSystem
         events.append(events[12])
         // In no order: each sign-in's place taken by a multiplicative hash of its position.
         events = events.enumerated().sorted { ($0.offset * 2_654_435_761) % 1_000_003 < ($1.offset * 2_654_435_761) % 1_000_003 }.map(\.element)
-        let rules = RuleLoader.load(try RuleSource.read(paths: [ReplayTestFiles.rules]))
+        let rules = RuleLoader.load(try RuleSource.read(paths: [RepositoryFiles.rules]))
         let engine = Engine(rules: rules)
         let signIns = try events.map(SignInEvents.event)
         let whole = engine.evaluate(EngineState(), events: signIns, now: signIns.map(\.eventTime).max()!)
         #expect(whole.alerts.count >= 3, "\(whole.alerts.map(\.rule.id))")
-        let page = try ReplayTestFiles.temporary("spilled-page.json", String(decoding: JSONValue.object(["value": .array(events)]).canonicalData(), as: UTF8.self))
-        defer { ReplayTestFiles.remove(page) }
-        let lines = try ReplayTestFiles.temporary("spilled-lines.jsonl", events.map { String(decoding: $0.canonicalData(), as: UTF8.self) }.joined(separator: "\n"))
-        defer { ReplayTestFiles.remove(lines) }
+        let page = try RepositoryFiles.temporary("spilled-page.json", String(decoding: JSONValue.object(["value": .array(events)]).canonicalData(), as: UTF8.self))
+        defer { RepositoryFiles.remove(page) }
+        let lines = try RepositoryFiles.temporary("spilled-lines.jsonl", events.map { String(decoding: $0.canonicalData(), as: UTF8.self) }.joined(separator: "\n"))
+        defer { RepositoryFiles.remove(lines) }
         for (path, directory) in [(page, nil), (lines, nil), (lines, "/nonexistent/tophhie-scratch")] {
             let replay = try #require(try await BlockingWork.shared.run {
                 StreamedReplay.open(path, chunkSize: 11, runLength: 4, indexLimit: 8, spillLimit: spillLimit, scratchDirectory: directory)
@@ -335,9 +336,9 @@ import TophhieSystem
             at = at.addingTimeInterval(12 * 3600)
         }
         let text = String(decoding: JSONValue.object(["polls": .array(polls)]).canonicalData(), as: UTF8.self)
-        let path = try ReplayTestFiles.temporary("timeline-streamed.json", text)
-        defer { ReplayTestFiles.remove(path) }
-        let rules = RuleLoader.load(try RuleSource.read(paths: [ReplayTestFiles.rules]))
+        let path = try RepositoryFiles.temporary("timeline-streamed.json", text)
+        defer { RepositoryFiles.remove(path) }
+        let rules = RuleLoader.load(try RuleSource.read(paths: [RepositoryFiles.rules]))
         let engine = Engine(rules: rules)
         let input = try ReplayInput(data: Data(text.utf8), keeping: engine.eventProjection)
         var state = EngineState()
@@ -366,8 +367,8 @@ import TophhieSystem
         // A wrong poll late in the file: nothing is replayed this way.
         guard case .object(var last) = polls[polls.count - 1] else { Issue.record("not an object"); return }
         last["at"] = .string("2024-01-01T00:00:00Z")
-        let unordered = try ReplayTestFiles.temporary("timeline-unordered.json", String(decoding: JSONValue.object(["polls": .array(polls.dropLast() + [.object(last)])]).canonicalData(), as: UTF8.self))
-        defer { ReplayTestFiles.remove(unordered) }
+        let unordered = try RepositoryFiles.temporary("timeline-unordered.json", String(decoding: JSONValue.object(["polls": .array(polls.dropLast() + [.object(last)])]).canonicalData(), as: UTF8.self))
+        defer { RepositoryFiles.remove(unordered) }
         #expect(try await BlockingWork.shared.run { StreamedTimeline.open(unordered, keeping: engine.eventProjection, chunkSize: chunk) } == nil)
     }
 
@@ -386,49 +387,49 @@ import TophhieSystem
                                          errorCode: i % 4 == 0 ? 50126 : 0))
         }
         events.append(events[8])
-        let rules = RuleLoader.load(try RuleSource.read(paths: [ReplayTestFiles.rules]))
+        let rules = RuleLoader.load(try RuleSource.read(paths: [RepositoryFiles.rules]))
         let engine = Engine(rules: rules)
         let matcher = DetectionMatches(rules: rules)
         let expected = matcher.matches(try events.map(SignInEvents.event))
         #expect(expected.count >= 10, "the pack must match some of the sign-ins for the comparison to mean anything")
-        let page = try ReplayTestFiles.temporary("match-page.json", String(decoding: JSONValue.object(["value": .array(events)]).canonicalData(), as: UTF8.self))
-        defer { ReplayTestFiles.remove(page) }
-        let lines = try ReplayTestFiles.temporary("match-lines.jsonl", events.map { String(decoding: $0.canonicalData(), as: UTF8.self) }.joined(separator: "\n"))
-        defer { ReplayTestFiles.remove(lines) }
+        let page = try RepositoryFiles.temporary("match-page.json", String(decoding: JSONValue.object(["value": .array(events)]).canonicalData(), as: UTF8.self))
+        defer { RepositoryFiles.remove(page) }
+        let lines = try RepositoryFiles.temporary("match-lines.jsonl", events.map { String(decoding: $0.canonicalData(), as: UTF8.self) }.joined(separator: "\n"))
+        defer { RepositoryFiles.remove(lines) }
         for path in [page, lines] {
             let found = try #require(try await BlockingWork.shared.run { StreamedMatch.run(path, engine: engine, matcher: matcher, chunkSize: chunk, batchSize: batch) })
             #expect(found.count == events.count)
             #expect(found.matches == expected)
         }
-        let brokenLate = try ReplayTestFiles.temporary("match-broken.json", String(decoding: JSONValue.object(["value": .array(events + [.object(["id": .string("x")])])]).canonicalData(), as: UTF8.self))
-        defer { ReplayTestFiles.remove(brokenLate) }
+        let brokenLate = try RepositoryFiles.temporary("match-broken.json", String(decoding: JSONValue.object(["value": .array(events + [.object(["id": .string("x")])])]).canonicalData(), as: UTF8.self))
+        defer { RepositoryFiles.remove(brokenLate) }
         #expect(try await BlockingWork.shared.run { StreamedMatch.run(brokenLate, engine: engine, matcher: matcher, chunkSize: chunk, batchSize: batch) } == nil)
-        let timeline = try ReplayTestFiles.temporary("match-timeline.json", #"{"polls":[{"at":"2024-05-01T10:00:00Z","events":[]}]}"#)
-        defer { ReplayTestFiles.remove(timeline) }
+        let timeline = try RepositoryFiles.temporary("match-timeline.json", #"{"polls":[{"at":"2024-05-01T10:00:00Z","events":[]}]}"#)
+        defer { RepositoryFiles.remove(timeline) }
         #expect(try await BlockingWork.shared.run { StreamedMatch.run(timeline, engine: engine, matcher: matcher) } == nil)
     }
 
     /// What the streamed reader does not take goes the whole-file way, and says why it is wrong.
     @Test func filesTheStreamedReaderDoesNotTakeAreLeftToTheWholeFileWay() async throws {
-        let timeline = try ReplayTestFiles.temporary("timeline.json", #"{"polls":[{"at":"2024-05-01T10:00:00Z","events":[]}]}"#)
-        defer { ReplayTestFiles.remove(timeline) }
+        let timeline = try RepositoryFiles.temporary("timeline.json", #"{"polls":[{"at":"2024-05-01T10:00:00Z","events":[]}]}"#)
+        defer { RepositoryFiles.remove(timeline) }
         #expect(try await BlockingWork.shared.run { StreamedReplay.open(timeline) } == nil)
-        let broken = try ReplayTestFiles.temporary("broken.json", #"{"value":[{"id":"x","createdDateTime":"2024-05-01T10:00:00Z"},{"id":"y"}]}"#)
-        defer { ReplayTestFiles.remove(broken) }
+        let broken = try RepositoryFiles.temporary("broken.json", #"{"value":[{"id":"x","createdDateTime":"2024-05-01T10:00:00Z"},{"id":"y"}]}"#)
+        defer { RepositoryFiles.remove(broken) }
         #expect(try await BlockingWork.shared.run { StreamedReplay.open(broken) } == nil)
-        let invalidUTF8 = try ReplayTestFiles.temporary("utf8.json", "[]")
-        defer { ReplayTestFiles.remove(invalidUTF8) }
+        let invalidUTF8 = try RepositoryFiles.temporary("utf8.json", "[]")
+        defer { RepositoryFiles.remove(invalidUTF8) }
         try Data([0x5B, 0x7B, 0x22, 0x69, 0x64, 0x22, 0x3A, 0x22, 0xFF, 0x22, 0x7D, 0x5D]).write(to: URL(fileURLWithPath: invalidUTF8))
         #expect(try await BlockingWork.shared.run { StreamedReplay.open(invalidUTF8) } == nil)
         #expect(try await BlockingWork.shared.run { StreamedReplay.open("/nonexistent/replay.json") } == nil)
-        let lines = try ReplayTestFiles.temporary("lines.jsonl", "{\"id\":\"a\",\"createdDateTime\":\"2024-05-01T10:00:00Z\"}\n{\"id\":\"b\",\"createdDateTime\":\"2024-05-01T09:00:00Z\"}\n")
-        defer { ReplayTestFiles.remove(lines) }
+        let lines = try RepositoryFiles.temporary("lines.jsonl", "{\"id\":\"a\",\"createdDateTime\":\"2024-05-01T10:00:00Z\"}\n{\"id\":\"b\",\"createdDateTime\":\"2024-05-01T09:00:00Z\"}\n")
+        defer { RepositoryFiles.remove(lines) }
         let read = try #require(try await BlockingWork.shared.run { StreamedReplay.open(lines) })
         guard case .runs(let runs) = read.order else { Issue.record("a file in time order is read as runs"); return }
         #expect(runs.map(\.count).reduce(0, +) == 2)
         #expect(runs == [ReplayRun(start: 0, end: 103, count: 2, earliest: GraphTimestamp.parse("2024-05-01T09:00:00Z")!, latest: GraphTimestamp.parse("2024-05-01T10:00:00Z")!)])
-        let shuffled = try ReplayTestFiles.temporary("shuffled.jsonl", "{\"id\":\"a\",\"createdDateTime\":\"2024-05-01T10:00:00Z\"}\n{\"id\":\"b\",\"createdDateTime\":\"2024-05-01T09:00:00Z\"}\n{\"id\":\"c\",\"createdDateTime\":\"2024-05-01T11:00:00Z\"}\n")
-        defer { ReplayTestFiles.remove(shuffled) }
+        let shuffled = try RepositoryFiles.temporary("shuffled.jsonl", "{\"id\":\"a\",\"createdDateTime\":\"2024-05-01T10:00:00Z\"}\n{\"id\":\"b\",\"createdDateTime\":\"2024-05-01T09:00:00Z\"}\n{\"id\":\"c\",\"createdDateTime\":\"2024-05-01T11:00:00Z\"}\n")
+        defer { RepositoryFiles.remove(shuffled) }
         guard case .entries(let entries) = try #require(try await BlockingWork.shared.run { StreamedReplay.open(shuffled) }).order else { Issue.record("a file in no order keeps each sign-in"); return }
         #expect(entries.map(\.offset) == [52, 0, 104], "b (09:00), a (10:00), c (11:00)")
     }

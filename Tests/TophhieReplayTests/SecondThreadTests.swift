@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import TophhieTestSupport
 import Testing
 @testable import TophhieCLI
 @testable import TophhieReplay

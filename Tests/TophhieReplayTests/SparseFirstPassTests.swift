@@ -1,4 +1,5 @@
 import Foundation
+import TophhieTestSupport
 import Testing
 import TophhieJSON
 import TophhieRules
@@ -13,7 +14,7 @@ import TophhieSystem
 @Suite struct SparseFirstPassTests {
     static func text(_ value: JSONValue) -> String { String(decoding: value.canonicalData(), as: UTF8.self) }
 
-    static let engine = Engine(rules: RuleLoader.load((try? RuleSource.read(paths: [ReplayTestFiles.rules])) ?? []))
+    static let engine = Engine(rules: RuleLoader.load((try? RuleSource.read(paths: [RepositoryFiles.rules])) ?? []))
 
     static func wholeAlerts(_ events: [JSONValue]) throws -> [String] {
         let read = try events.map(SignInEvents.event)
@@ -40,12 +41,12 @@ import TophhieSystem
         let events = try ReplayProjectionTests.historySharingTimes(seed: 41, everyHours: 3, sharedAt: 60, repeated: 25)
         let whole = try Self.wholeAlerts(events)
         #expect(whole.count >= 3, "\(whole)")
-        let page = try ReplayTestFiles.temporary("sparse-page.json", Self.text(.object(["value": .array(events.reversed()), "@odata.nextLink": .string("https://graph.microsoft.com/v1.0/x")])))
-        defer { ReplayTestFiles.remove(page) }
-        let array = try ReplayTestFiles.temporary("sparse-array.json", "[" + events.map(Self.text).joined(separator: ", ") + "]")
-        defer { ReplayTestFiles.remove(array) }
-        let lines = try ReplayTestFiles.temporary("sparse-lines.jsonl", events.map(Self.text).joined(separator: "\n") + "\n")
-        defer { ReplayTestFiles.remove(lines) }
+        let page = try RepositoryFiles.temporary("sparse-page.json", Self.text(.object(["value": .array(events.reversed()), "@odata.nextLink": .string("https://graph.microsoft.com/v1.0/x")])))
+        defer { RepositoryFiles.remove(page) }
+        let array = try RepositoryFiles.temporary("sparse-array.json", "[" + events.map(Self.text).joined(separator: ", ") + "]")
+        defer { RepositoryFiles.remove(array) }
+        let lines = try RepositoryFiles.temporary("sparse-lines.jsonl", events.map(Self.text).joined(separator: "\n") + "\n")
+        defer { RepositoryFiles.remove(lines) }
         let size = events.map(Self.text).joined(separator: ", ").utf8.count
         for (path, descending) in [(page, true), (array, false), (lines, false)] {
             for stride in [size / 60, size / 7, size / 2] {
@@ -71,13 +72,13 @@ import TophhieSystem
         var factory = ReplayProjectionTests.factory(seed: 43)
         let events = ReplayProjectionTests.history(&factory, everyHours: 3)
         let rotated = Array(events[(events.count / 2)...] + events[..<(events.count / 2)])
-        let path = try ReplayTestFiles.temporary("sparse-rotated.json", "[" + rotated.map(Self.text).joined(separator: ", ") + "]")
-        defer { ReplayTestFiles.remove(path) }
+        let path = try RepositoryFiles.temporary("sparse-rotated.json", "[" + rotated.map(Self.text).joined(separator: ", ") + "]")
+        defer { RepositoryFiles.remove(path) }
         let size = rotated.map(Self.text).joined(separator: ", ").utf8.count
         #expect(try await Self.runs(path, chunk: 1 << 20, stride: size / 10) == nil)
         // Taken in order, as a check that the file is otherwise one this pass reads.
-        let ordered = try ReplayTestFiles.temporary("sparse-ordered.json", "[" + events.map(Self.text).joined(separator: ", ") + "]")
-        defer { ReplayTestFiles.remove(ordered) }
+        let ordered = try RepositoryFiles.temporary("sparse-ordered.json", "[" + events.map(Self.text).joined(separator: ", ") + "]")
+        defer { RepositoryFiles.remove(ordered) }
         #expect(try await Self.runs(ordered, chunk: 1 << 20, stride: size / 10) != nil)
     }
 
@@ -88,8 +89,8 @@ import TophhieSystem
         var events = ReplayProjectionTests.history(&factory, everyHours: 3)
         let early = events.remove(at: 1)
         events.insert(early, at: events.count / 2)
-        let path = try ReplayTestFiles.temporary("sparse-misplaced.json", "[" + events.map(Self.text).joined(separator: ", ") + "]")
-        defer { ReplayTestFiles.remove(path) }
+        let path = try RepositoryFiles.temporary("sparse-misplaced.json", "[" + events.map(Self.text).joined(separator: ", ") + "]")
+        defer { RepositoryFiles.remove(path) }
         let size = events.map(Self.text).joined(separator: ", ").utf8.count
         let runs = try #require(try await Self.runs(path, chunk: 1 << 20, stride: size / 3), "the samples are in order")
         #expect(runs.count >= 3)
@@ -119,8 +120,8 @@ import TophhieSystem
         events[holderIndex] = .object(holder)
         let ordered = newestFirst ? events.reversed() : events
         let texts = ordered.map(Self.text)
-        let path = try ReplayTestFiles.temporary("sparse-nested.json", "[" + texts.joined(separator: ", ") + "]")
-        defer { ReplayTestFiles.remove(path) }
+        let path = try RepositoryFiles.temporary("sparse-nested.json", "[" + texts.joined(separator: ", ") + "]")
+        defer { RepositoryFiles.remove(path) }
         // A stride that lands inside the holder's list, counted from the first sign-in.
         let before = texts[..<holderAt].reduce(0) { $0 + $1.utf8.count + 2 }
         let stride = before + texts[holderAt].utf8.count / 2
@@ -201,8 +202,8 @@ import TophhieSystem
         let text = newestFirst
             ? #"{"value": ["# + records.reversed().joined(separator: ", ") + "]}"
             : records.joined(separator: "\n") + "\n"
-        let path = try ReplayTestFiles.temporary(newestFirst ? "ends-page.json" : "ends-lines.jsonl", text)
-        defer { ReplayTestFiles.remove(path) }
+        let path = try RepositoryFiles.temporary(newestFirst ? "ends-page.json" : "ends-lines.jsonl", text)
+        defer { RepositoryFiles.remove(path) }
         let stride = text.utf8.count / 2
         let runs = try #require(try await Self.runs(path, chunk: 1 << 20, stride: stride))
         let counted = runs.filter { $0.count >= 0 }

@@ -1,20 +1,10 @@
 import Foundation
+@_exported import TophhieTestSupport
 import TophhieJSON
 @testable import TophhieRules
 
-/// Paths relative to the repository, found from this file.
-enum RepoPaths {
-    static let root: URL = {
-        var url = URL(fileURLWithPath: #filePath)
-        while url.path != "/" {
-            url.deleteLastPathComponent()
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
-        }
-        return url
-    }()
-    static var rules: String { root.appendingPathComponent("rules").path }
-    static var sigma: String { root.appendingPathComponent("../shared/sigma").standardized.path }
-}
+/// The repository's folders (`RepositoryFiles`), by the name these tests know them.
+typealias RepoPaths = RepositoryFiles
 
 /// Builds sign-ins for tests.
 enum SignIn {
