@@ -25,16 +25,38 @@ extension JSONValue {
     }
 
     /// The value at a path given as components.
+    ///
+    /// A number indexes an array (`riskEventTypes.0`); a name met at an array reaches into every
+    /// element (`appliedConditionalAccessPolicies.result`): the values found there, arrays among
+    /// them flattened, as one array, or nil when no element has one. So a condition on a field of
+    /// an array of objects holds when any element's value satisfies it, as Sigma backends that
+    /// flatten arrays read it.
     public func value(at components: [String]) -> JSONValue? {
+        value(at: components[...])
+    }
+
+    private func value(at components: ArraySlice<String>) -> JSONValue? {
         var current = self
-        for component in components {
+        for (offset, component) in zip(components.indices, components) {
             switch current {
             case .object(let members):
                 guard let next = members[component] else { return nil }
                 current = next
             case .array(let items):
-                guard let index = Int(component), items.indices.contains(index) else { return nil }
-                current = items[index]
+                if let index = Int(component) {
+                    guard items.indices.contains(index) else { return nil }
+                    current = items[index]
+                    continue
+                }
+                var found: [JSONValue] = []
+                for item in items {
+                    switch item.value(at: components[offset...]) {
+                    case .array(let values)?: found += values
+                    case let value?: found.append(value)
+                    case nil: break
+                    }
+                }
+                return found.isEmpty ? nil : .array(found)
             default:
                 return nil
             }

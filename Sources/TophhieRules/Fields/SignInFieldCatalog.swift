@@ -16,6 +16,10 @@ public enum SignInFieldCatalog {
     public static let v1Paths: Set<String> = [
         "id", "createdDateTime", "userId", "userPrincipalName", "userDisplayName", "appId", "appDisplayName",
         "ipAddress", "clientAppUsed", "correlationId", "conditionalAccessStatus", "appliedConditionalAccessPolicies",
+        // Each policy's fields: a condition on one holds when any policy's value satisfies it.
+        "appliedConditionalAccessPolicies.id", "appliedConditionalAccessPolicies.displayName",
+        "appliedConditionalAccessPolicies.enforcedGrantControls", "appliedConditionalAccessPolicies.enforcedSessionControls",
+        "appliedConditionalAccessPolicies.result",
         "isInteractive", "deviceDetail", "deviceDetail.deviceId", "deviceDetail.displayName",
         "deviceDetail.operatingSystem", "deviceDetail.browser", "deviceDetail.isCompliant", "deviceDetail.isManaged",
         "deviceDetail.trustType", "location", "location.city", "location.state", "location.countryOrRegion",

@@ -84,6 +84,9 @@ struct RuleWriter {
         ("isInteractive", ["true", "false"]),
         ("ipAddress", ["'203.0.113.9'", "'198.51.100.7'", "'2001:db8::1'"]),
         ("appliedConditionalAccessPolicies", ["'*\"result\":\"failure\"*'", "'*Require MFA*'"]),
+        // Fields of an array of objects: any element's value.
+        ("appliedConditionalAccessPolicies.result", ["'failure'", "'success'", "'notApplied'"]),
+        ("appliedConditionalAccessPolicies.displayName", ["'Require MFA'", "'Block legacy'", "'require*'"]),
     ]
     static let fragments = ["'out'", "'Off'", "'portal'", "'ams'", "'mfa'", "'DENIED'", "'Edge'", "'1'", "'0'", "'os'", "'*'", "'?'", "'O*k'", "'T?ams'", "'\\*'"]
 
@@ -316,7 +319,9 @@ struct SignInHistory {
                 "operatingSystem": .string(pick(["Windows 10", "Windows 11", "Ios 17.4.1", "Android 14", "MacOs"])),
             ]),
             "riskEventTypes_v2": .array(Bool.random(using: &random) ? [] : [.string(pick(["unfamiliarFeatures", "anonymizedIPAddress"]))]),
-            "appliedConditionalAccessPolicies": .array([.object(["displayName": .string("Require MFA"), "result": .string(pick(["success", "failure", "notApplied"]))])]),
+            "appliedConditionalAccessPolicies": .array((0..<Int.random(in: 0...3, using: &random)).map { _ in
+                .object(["displayName": .string(pick(["Require MFA", "Block legacy"])), "result": .string(pick(["success", "failure", "notApplied"]))])
+            }),
         ]
         if Int.random(in: 0..<6, using: &random) == 0 { object["riskLevelDuringSignIn"] = .string(pick(["none", "low", "high"])) }
         if Int.random(in: 0..<10, using: &random) == 0 { object["appDisplayName"] = .null }
