@@ -99,10 +99,16 @@ public enum GraphTimestamp {
     }
 
     /// Formats as UTC with milliseconds: the form alerts and logs use.
+    ///
+    /// The fraction is rounded to the microsecond and then cut to the millisecond: cut from the
+    /// binary fraction itself, `45.221` (held as 45.22099…) was written back as `45.220`. (A
+    /// date of this century holds its time to about 0.2 µs, so the microsecond is exact and a
+    /// finer tick is not.)
     public static func alertText(_ date: Date) -> String {
         let (y, mo, d, h, mi, s) = components(date)
         let whole = floor(date.timeIntervalSince1970)
-        let millis = min(999, Int(((date.timeIntervalSince1970 - whole) * 1000).rounded(.down)))
+        let micros = min(999_999, Int(((date.timeIntervalSince1970 - whole) * 1_000_000).rounded()))
+        let millis = micros / 1000
         return text(y, mo, d, h, mi, s, fraction: millis, digits: 3)
             ?? String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", y, mo, d, h, mi, s, millis)
     }

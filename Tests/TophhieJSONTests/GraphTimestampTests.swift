@@ -40,7 +40,7 @@ import TophhieJSON
             let whole = floor(date.timeIntervalSince1970)
             let fraction = digits == 7
                 ? min(9_999_999, Int(((date.timeIntervalSince1970 - whole) * 10_000_000).rounded()))
-                : min(999, Int(((date.timeIntervalSince1970 - whole) * 1000).rounded(.down)))
+                : min(999_999, Int(((date.timeIntervalSince1970 - whole) * 1_000_000).rounded())) / 1000
             if digits == 0 { return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", year, c.month!, c.day!, c.hour!, c.minute!, c.second!) }
             return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%0\(digits)dZ", year, c.month!, c.day!, c.hour!, c.minute!, c.second!, fraction)
         }
@@ -61,5 +61,26 @@ import TophhieJSON
             #expect(GraphTimestamp.graphText(date) == printf(date, digits: 7), "\(instant)")
             #expect(GraphTimestamp.filterText(date) == printf(date, digits: 0), "\(instant)")
         }
+    }
+}
+
+/// A time written with milliseconds reads back as written, every millisecond of a second (the
+/// binary fraction of `45.221` is 45.22099…, and cutting it gave `45.220`).
+@Suite struct AlertTextPrecisionTests {
+    @Test func everyMillisecondIsWrittenBackAsGiven() throws {
+        for base in ["2024-05-01T10:00:45", "2026-12-05T23:59:59", "1999-01-01T00:00:00"] {
+            for millis in 0..<1000 {
+                let text = base + "." + String(format: "%03d", millis) + "Z"
+                let date = try #require(GraphTimestamp.parse(text))
+                #expect(GraphTimestamp.alertText(date) == text)
+            }
+        }
+    }
+
+    @Test func sevenDigitsAreCutToTheMillisecondNotRounded() throws {
+        let date = try #require(GraphTimestamp.parse("2024-03-01T07:01:42.7269910Z"))
+        #expect(GraphTimestamp.alertText(date) == "2024-03-01T07:01:42.726Z")
+        let last = try #require(GraphTimestamp.parse("2024-03-01T07:01:42.9994999Z"))
+        #expect(GraphTimestamp.alertText(last) == "2024-03-01T07:01:42.999Z")
     }
 }
