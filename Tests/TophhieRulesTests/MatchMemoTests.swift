@@ -201,4 +201,30 @@ import TophhieJSON
         #expect(MatchMemo.same(.array([.string("a"), .int(2)]), .array([.string("a"), .int(2)])))
         #expect(!MatchMemo.same(.array([.string("a")]), .array([.string("a"), .int(2)])))
     }
+
+    /// A slot only `exists` reads is keyed by its presence, and a JSON null is absent to it: a
+    /// sign-in with a value after one with null must not take the null one's answer.
+    @Test func aNullIsAbsentToAnExistsOnlyKey() throws {
+        let set = RuleLoader.load([RuleSource(path: "exists.yml", text: """
+            title: Has an app
+            id: has-app
+            logsource: {product: azure, service: signinlogs}
+            detection:
+                selection:
+                    appDisplayName|exists: true
+                condition: selection
+            level: low
+            """)])
+        let engine = Engine(rules: set)
+        let layout = try #require(engine.eventLayout)
+        let apps = [#""appDisplayName": "Outlook", "#, #""appDisplayName": null, "#, "", #""appDisplayName": "Teams", "#]
+        let texts = (0..<40).map { n in
+            #"{"id": "e\#(n)", "createdDateTime": "2024-05-01T10:00:00Z", \#(apps[n % apps.count])"userId": "u1"}"#
+        }
+        let events: [any RuleEvent] = try texts.map { try layout.event(Array($0.utf8)) }
+        let prepared = engine.prepare(events)
+        let expected = texts.map { text in ReferenceMatching.matches(set.detections[0].detection, SignIn.event(text)) ? [0] : [] }
+        #expect(prepared.map { $0.matched ?? [] } == expected)
+        #expect(expected.filter { !$0.isEmpty }.count == 20)
+    }
 }

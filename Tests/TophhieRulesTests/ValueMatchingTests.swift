@@ -79,8 +79,10 @@ import TophhieJSON
         c("deviceDetail.deviceId", [.string("")], true),
         c("deviceDetail.trustType", [.string("")], false),
         c("deviceDetail.missing", [.string("")], false),
-        // exists: presence only
-        c("deviceDetail.trustType|exists", [.bool(true)], true),
+        // exists: presence only, a JSON null absent (as pySigma's backends and Sentinel read it)
+        c("deviceDetail.trustType|exists", [.bool(true)], false),
+        c("deviceDetail.trustType|exists", [.bool(false)], true),
+        c("deviceDetail.deviceId|exists", [.bool(true)], true),
         c("deviceDetail.missing|exists", [.bool(true)], false),
         c("deviceDetail.missing|exists", [.bool(false)], true),
         // re: case-sensitive search; i, m, s flags

@@ -55,8 +55,13 @@ public struct SlotEvent: RuleEvent {
             for k in slots.indices {
                 let local = place(of: slots[k])
                 let present = local >= 0 && mine[local] != nil
-                if presenceOnly[k] || !present {
-                    if present != (key[k] != nil) { return false }
+                if presenceOnly[k] {
+                    // Only `exists` reads it, and a null is absent to it (`MatchMemo.answer`).
+                    if (present && mine[local]?.isNull == false) != (key[k] != nil) { return false }
+                    continue
+                }
+                if !present {
+                    if key[k] != nil { return false }
                     continue
                 }
                 if !MatchMemo.same(mine, local, key, k) { return false }

@@ -146,7 +146,8 @@ final class FieldMatchPlan: Sendable, Hashable {
     private func match(_ test: ValueTest, _ value: JSONValue?, _ texts: SlotTexts, _ event: any RuleEvent) -> Bool {
         switch test.kind {
         case .exists(let wanted):
-            return (value != nil) == wanted
+            // A JSON null is absent, as Sigma's backends and Sentinel read it.
+            return (value.map { !$0.isNull } ?? false) == wanted
         case .null:
             return value?.isNull ?? true
         case .text:

@@ -63,7 +63,8 @@ struct MatchMemo {
         for place in key.slots.indices {
             let value = event.field(slot: key.slots[place])
             if key.presenceOnly[place] {
-                current[place] = value == nil ? nil : .null
+                // Only `exists` reads it, and a null is absent to it.
+                current[place] = value.map { $0.isNull } ?? true ? nil : .null
             } else {
                 guard MatchMemo.takes(value) else { turnOff(); return nil }
                 current[place] = value

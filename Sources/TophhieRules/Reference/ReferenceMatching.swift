@@ -55,7 +55,8 @@ public enum ReferenceMatching {
     static func holds(_ matcher: FieldCondition.ValueMatcher, _ value: JSONValue?, entry: FieldCondition, event: any RuleEvent) -> Bool {
         switch matcher {
         case .exists(let wanted):
-            return (value != nil) == wanted
+            // A JSON null is absent, as Sigma's backends and Sentinel read it.
+            return (value.map { !$0.isNull } ?? false) == wanted
         case .null:
             return value?.isNull ?? true
         case .text(let pattern, let number):
