@@ -172,11 +172,16 @@ typealias RulesTestPaths = RepositoryFiles
     @Test(arguments: [
         (#"{"value":[{"id":"x"}]}"#, "'value', item 1: sign-in 'x' has no 'createdDateTime'"),
         (#"{"value":[{"id":"x","createdDateTime":"yesterday"}]}"#, "not an ISO 8601 time"),
-        ("{\"id\":\"a\",\"createdDateTime\":\"2024-05-01T10:00:00Z\"}\n{broken\n", "line 2 is not valid JSON"),
+        ("{\"id\":\"a\",\"createdDateTime\":\"2024-05-01T10:00:00Z\"}\n{broken\n", "the file is not valid JSON: line 2, column 2: "),
         (#"{"polls":[{"events":[]}]}"#, "poll 1 needs 'at'"),
         // broken after the id and time the streamed first pass reads: the second pass finds it
-        (#"{"value":[{"id":"x","createdDateTime":"2024-05-01T10:00:00Z","status":{"errorCode":}}]}"#, "line 1 is not valid JSON (invalid JSON at byte 83: unexpected character)"),
+        (#"{"value":[{"id":"x","createdDateTime":"2024-05-01T10:00:00Z","status":{"errorCode":}}]}"#, "the file is not valid JSON: line 1, column 84: unexpected character"),
         ("hello", "must be JSON"),
+        // A Graph page across lines with a trailing comma (as Microsoft's own List signIns example
+        // has): reported where it is, not as JSON lines.
+        ("{\n  \"value\": [\n    {\"id\": \"x\", \"createdDateTime\": \"2024-05-01T10:00:00Z\"},\n  ]\n}\n", "the file is not valid JSON: line 4, column 3: "),
+        // After a byte-order mark, positions are counted from the JSON itself.
+        ("\u{FEFF}{\"value\": [{\"id\": \"x\",}]}", "the file is not valid JSON: line 1, column 23: expected a member name in quotes"),
     ])
     func replayRejectsBadInputWithAClearMessage(_ text: String, _ message: String) async throws {
         let path = try RulesTestPaths.temporary("bad.json", text)
@@ -184,6 +189,19 @@ typealias RulesTestPaths = RepositoryFiles
         let (code, output) = await run(["replay", path, "--rules", RulesTestPaths.rules])
         #expect(code == .usage)
         #expect(output.err.contains(message), "\(output.err)")
+    }
+
+    /// JSON lines with a byte-order mark (a forensic collector's export) read as without one.
+    @Test func jsonLinesAfterAByteOrderMarkAreRead() async throws {
+        let plain = "{\"id\":\"a\",\"createdDateTime\":\"2024-05-01T10:00:00Z\",\"status\":{\"errorCode\":50053}}\n{\"id\":\"b\",\"createdDateTime\":\"2024-05-01T10:01:00Z\",\"status\":{\"errorCode\":50053}}\n"
+        let withMark = try RulesTestPaths.temporary("bom.jsonl", "\u{FEFF}" + plain)
+        let without = try RulesTestPaths.temporary("plain.jsonl", plain)
+        defer { RulesTestPaths.remove(withMark); RulesTestPaths.remove(without) }
+        let (a, outA) = await run(["replay", withMark, "--rules", RulesTestPaths.rules, "--format", "json"])
+        let (b, outB) = await run(["replay", without, "--rules", RulesTestPaths.rules, "--format", "json"])
+        #expect(a == .ok && b == .ok, "\(outA.err)")
+        #expect(outA.out == outB.out && !outA.out.isEmpty)
+        #expect(outA.err.contains("replay: 2 event(s)"), "\(outA.err)")
     }
 
     /// A string the first pass walks over but the rules read, with bytes that are not UTF-8:
@@ -196,7 +214,7 @@ typealias RulesTestPaths = RepositoryFiles
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         let (code, output) = await run(["replay", path, "--rules", RulesTestPaths.rules])
         #expect(code == .usage)
-        #expect(output.err.contains("the file is not valid JSON (invalid JSON at byte 70: invalid UTF-8 in a string)"), "\(output.err)")
+        #expect(output.err.contains("the file is not valid JSON: line 1, column 71: invalid UTF-8 in a string"), "\(output.err)")
     }
 
     @Test func replayRejectsAnUnknownFormat() async throws {

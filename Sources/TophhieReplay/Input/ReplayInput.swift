@@ -27,16 +27,22 @@ public struct ReplayInput: Sendable {
         let document = projection.whole ? projection : projection
             .merging(.member("value", projection))
             .merging(.member("polls", ReplayInput.pollProjection(projection)))
-        let text = data.prefix(64).drop { [0x20, 0x0A, 0x0D, 0x09, 0xEF, 0xBB, 0xBF].contains($0) }
+        // A byte-order mark (Microsoft-Extractor-Suite writes one) is not part of the JSON, and
+        // positions in errors are counted after it.
+        let body = data.starts(with: [0xEF, 0xBB, 0xBF]) ? Data(data.dropFirst(3)) : data
+        let text = body.prefix(64).drop { [0x20, 0x0A, 0x0D, 0x09].contains($0) }
         guard let first = text.first else { throw SignInEventError("the replay file is empty") }
         if first == UInt8(ascii: "[") {
-            polls = [try ReplayInput.singlePoll(try ReplayInput.parse(data, what: "the file", keeping: projection), what: "the array")]
+            polls = [try ReplayInput.singlePoll(try ReplayInput.parse(body, what: "the file", keeping: projection), what: "the array")]
             return
         }
         guard first == UInt8(ascii: "{") else {
             throw SignInEventError("the replay file must be JSON: a Graph page {\"value\":[…]}, an array, JSON lines, or a poll timeline {\"polls\":[…]}")
         }
-        if let whole = try? JSONValue.parse(data, keeping: document) {
+        let lines = body.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        func isBlank(_ line: Data.SubSequence) -> Bool { line.allSatisfy { $0 == 0x20 || $0 == 0x0D || $0 == 0x09 } }
+        do {
+            let whole = try JSONValue.parse(body, keeping: document)
             if let value = whole["value"] {
                 polls = [try ReplayInput.singlePoll(value, what: "'value'")]
             } else if let timeline = whole["polls"] {
@@ -47,13 +53,20 @@ public struct ReplayInput: Sendable {
                 throw SignInEventError("a JSON object replay file needs 'value' (a Graph page) or 'polls' (a poll timeline)")
             }
             return
+        } catch let failure as JSONParseError {
+            // JSON lines when the first line is a whole value; otherwise one document, broken
+            // where the parser stopped (a Graph page with a trailing comma is not JSON lines).
+            guard let firstLine = lines.first(where: { !isBlank($0) }), (try? JSONValue.parse(Data(firstLine))) != nil else {
+                throw SignInEventError("the file is not valid JSON: \(ReplayInput.position(of: failure, in: body))")
+            }
         }
         var events: [JSONValue] = []
-        var lineNumber = 0
-        for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-            lineNumber += 1
-            if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
-            events.append(try ReplayInput.parse(Data(line), what: "line \(lineNumber)", keeping: projection))
+        for (index, line) in lines.enumerated() where !isBlank(line) {
+            do {
+                events.append(try JSONValue.parse(Data(line), keeping: projection))
+            } catch let failure as JSONParseError {
+                throw SignInEventError("the file is not valid JSON: line \(index + 1), column \(failure.offset + 1): \(failure.message)")
+            }
         }
         polls = [try ReplayInput.singlePoll(.array(events), what: "the JSON lines")]
     }
@@ -62,8 +75,19 @@ public struct ReplayInput: Sendable {
         do {
             return try JSONValue.parse(data, keeping: projection)
         } catch let failure as JSONParseError {
-            throw SignInEventError("\(what) is not valid JSON (\(failure))")
+            throw SignInEventError("\(what) is not valid JSON: \(ReplayInput.position(of: failure, in: data))")
         }
+    }
+
+    /// Where a parse error is, as a person finds it in an editor: "line 64, column 15: …"
+    /// (columns count bytes, from 1).
+    static func position(of failure: JSONParseError, in data: Data) -> String {
+        var line = 1, lineStart = 0
+        for (offset, byte) in data.prefix(failure.offset).enumerated() where byte == UInt8(ascii: "\n") {
+            line += 1
+            lineStart = offset + 1
+        }
+        return "line \(line), column \(failure.offset - lineStart + 1): \(failure.message)"
     }
 
     static func events(_ value: JSONValue, what: String) throws -> [JSONRuleEvent] {
