@@ -160,6 +160,22 @@ import TophhieSystem
         }
     }
 
+    /// The token endpoint issues tokens and Graph refuses them, after the one refresh a 401
+    /// gets: that is a sign-in needed at once, not an hour of "Graph unavailable".
+    @Test func aGraph401ThatSurvivesARefreshIsSignInNeededAtOnce() async throws {
+        try await AgentHarness.with { (harness: inout AgentHarness) in
+            let cycle = try harness.cycle()
+            _ = try await cycle.run(now: harness.clock.now())
+            await harness.tenant.addFault(FaultRule(pathPrefix: "/v1.0/auditLogs/signIns", kind: .status, count: 1_000, status: 401))
+            harness.clock.advance(by: 300)
+            let report = try await cycle.run(now: harness.clock.now())
+            #expect(report.notices.map(\.rule.id) == ["tophhie.notice.sign-in-needed"])
+            #expect(report.notices.first?.summary.contains("tophhie-watch login") == true)
+            harness.clock.advance(by: 300)
+            #expect(try await cycle.run(now: harness.clock.now()).notices.isEmpty, "told once")
+        }
+    }
+
     @Test func aCrashAfterQueuingANoticeDoesNotSendItTwice() async throws {
         try await AgentHarness.with { (harness: inout AgentHarness) in
             _ = try await harness.cycle().run(now: harness.clock.now())

@@ -263,9 +263,7 @@ public struct PollCycle: Sendable {
 
     /// Which standing problem an error is.
     static func problemKind(_ error: TophhieAuthError) -> AgentProblem.Kind {
-        switch error {
-        case .interactionRequired, .signIn: return .signInNeeded
-        default: return error.accessGate == nil ? .unavailable : .accessDenied
-        }
+        if error.needsSignIn { return .signInNeeded }
+        return error.accessGate == nil ? .unavailable : .accessDenied
     }
 }

@@ -72,6 +72,17 @@ public enum TophhieAuthError: Error, Sendable, Equatable {
     case tokenCache(String)
 
     /// Which access gate a 403 names, if any.
+    /// Whether the person must sign in again: no silent token can be had, or Graph refused the
+    /// token again after the one refresh every call makes on a 401 (the identity platform
+    /// issues tokens Graph will not take: the sessions were revoked, or the account changed).
+    public var needsSignIn: Bool {
+        switch self {
+        case .interactionRequired, .signIn: return true
+        case .profileFetch(let status, _, _), .profileUpdate(let status, _, _), .signInHistory(let status, _, _): return status == 401
+        default: return false
+        }
+    }
+
     public var accessGate: GraphAccessGate? {
         switch self {
         case .profileFetch(let status, let code, _), .signInHistory(let status, let code, _):

@@ -9,8 +9,8 @@ enum ErrorReport {
         if let configuration = error as? ConfigurationError { return (configuration.description, .usage) }
         if let auth = error as? TophhieAuthError {
             let text = auth.errorDescription ?? "\(auth)"
+            if auth.needsSignIn { return (text, .signInNeeded) }
             switch auth {
-            case .interactionRequired, .signIn: return (text, .signInNeeded)
             case .configuration, .invalidLanguageTag: return (text, .usage)
             default: return (text, auth.accessGate == nil ? .failure : .accessDenied)
             }
