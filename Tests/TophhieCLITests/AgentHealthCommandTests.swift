@@ -160,8 +160,13 @@ struct RoutingTransport: HTTPTransport {
         let (retryCode, retry) = await run(["outbox", "retry", "--id", "alert-1"], context)
         #expect(retryCode == .ok, "\(retry.err)")
         #expect(retry.out == "stdout: 1 requeued (alert-1)\n")
-        let (_, again) = await run(["outbox", "retry"], context)
+        let (againCode, again) = await run(["outbox", "retry"], context)
+        #expect(againCode == .ok)
         #expect(again.out == "No dead letters.\n")
+        // An id that is not there is not done: exit 1, and the id named.
+        let (missingCode, missing) = await run(["outbox", "retry", "--id", "alert-1", "--id", "nope"], context)
+        #expect(missingCode == .failure)
+        #expect(missing.err.contains("no dead letter has the ids alert-1, nope"), "\(missing.err)")
 
         let (enableCode, enable) = await run(["outbox", "enable", "stdout"], context)
         #expect(enableCode == .ok)

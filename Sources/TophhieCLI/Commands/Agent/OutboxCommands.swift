@@ -82,14 +82,24 @@ enum OutboxRetryCommand: CLICommand {
         let lock = try OutboxCommandSupport.lock(configuration)
         defer { lock.release() }
         let ids = arguments.values("id")
-        var total = 0
+        var found = Set<String>()
         for name in names {
             let store = try OutboxStore(stateDirectory: configuration.stateDirectory.path, notifier: name)
             let requeued = try await store.requeueDeadLetters(ids: ids.isEmpty ? nil : Set(ids), at: io.clock.now())
-            total += requeued.count
+            found.formUnion(requeued)
             if !requeued.isEmpty { io.out("\(name): \(requeued.count) requeued (\(requeued.joined(separator: ", ")))\n") }
         }
-        if total == 0 { io.out(ids.isEmpty ? "No dead letters.\n" : "No dead letter has \(ids.count == 1 ? "that id" : "those ids").\n") }
+        if ids.isEmpty {
+            if found.isEmpty { io.out("No dead letters.\n") }
+            return .ok
+        }
+        // An id asked for by name that is not there is a lookup that found nothing: a script
+        // must not take it for done.
+        let missing = ids.filter { !found.contains($0) }
+        guard missing.isEmpty else {
+            io.err("tophhie-watch outbox retry: no dead letter has the id\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")) ('tophhie-watch outbox list' shows them)\n")
+            return .failure
+        }
         return .ok
     }
 }
