@@ -153,7 +153,11 @@ struct RoutingTransport: HTTPTransport {
         // While an agent holds the state directory, nothing is changed under it.
         let held = try StateDirectoryLock.acquire(stateDirectory: URL(fileURLWithPath: context.stateDirectory))
         let (heldCode, refused) = await run(["outbox", "retry"], context)
+        // A second daemon is refused, and says so (a second cron poll steps aside with 0).
+        let (daemonCode, daemon) = await run(["run"], context)
         held.release()
+        #expect(daemonCode == .failure)
+        #expect(daemon.err.contains("is already running on this state directory"), "\(daemon.err)")
         #expect(heldCode == .failure)
         #expect(refused.err.contains("has its outboxes open; stop it (systemctl stop tophhie-watch), run this again, then start it"), "\(refused.err)")
 

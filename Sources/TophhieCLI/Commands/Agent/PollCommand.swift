@@ -88,7 +88,9 @@ enum RunCommand: CLICommand {
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
         let configuration = try ConnectionOptions.agentConfiguration(arguments, io: io)
         let log = AgentLog.writer(io)
-        guard let lock = try AgentLog.lock(configuration, log: log) else { return .ok }
+        // A second daemon on the same state directory is a mistake to show (systemd marks the
+        // unit failed), where a second cron poll is not.
+        guard let lock = try AgentLog.lock(configuration, log: log) else { return .failure }
         defer { lock.release() }
         let environment = AgentSetup.Environment(variables: io.environment, outputIsTerminal: io.outIsTerminal, write: io.alertOut, clock: io.clock, transport: io.transport)
         let setup = try AgentSetup.build(configuration, environment: environment)
