@@ -24,7 +24,7 @@ if [ -n "$LOCK" ] && command -v flock >/dev/null 2>&1; then flock "$LOCK" script
 check "scripts/package.sh builds the archive" test $? -eq 0
 ARCHIVE="$(ls "$DIST"/tophhie-watch-*-linux-*.tar.gz 2>/dev/null | head -1)"
 [ -n "$ARCHIVE" ] || { tail -20 "$WORK/package.log"; echo "package checks: $passed passed, $((failed + 1)) failed"; exit 1; }
-VERSION="$(sed -n 's/.*static let number = "\(.*\)".*/\1/p' Sources/TophhieCLI/Arguments/ProductVersion.swift)"
+VERSION="$(sed -n 's/.*static let number = "\(.*\)".*/\1/p' Sources/TophhieSystem/Process/ProductVersion.swift)"
 
 mkdir -p "$WORK/clean"
 tar -C "$WORK/clean" -xzf "$ARCHIVE"

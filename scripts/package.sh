@@ -18,7 +18,7 @@ export PATH="/opt/swift/usr/bin:$PATH"
 SCRATCH="${SCRATCH:-$ROOT/.build/static}"
 DIST="${DIST:-$ROOT/dist}"
 
-VERSION="$(sed -n 's/.*static let number = "\(.*\)".*/\1/p' Sources/TophhieCLI/Arguments/ProductVersion.swift)"
+VERSION="$(sed -n 's/.*static let number = "\(.*\)".*/\1/p' Sources/TophhieSystem/Process/ProductVersion.swift)"
 ARCH="$(uname -m)"
 NAME="tophhie-watch-$VERSION-linux-$ARCH"
 

@@ -1,4 +1,6 @@
 import Foundation
+import TophhieAuth
+import TophhieSystem
 import Testing
 import TophhieAgent
 import TophhieJSON
@@ -42,6 +44,16 @@ import TophhieRules
         #expect(code == .ok)
         #expect(output.out == "tophhie-watch \(ProductVersion.number)\n")
         #expect(output.err.isEmpty)
+    }
+
+    /// One version string: what `version` prints is what Graph calls and webhooks name in their
+    /// User-Agent, and `version` has help like every command.
+    @Test func oneVersionStringEverywhere() async {
+        #expect(TophhieConfiguration.version == ProductVersion.number)
+        #expect(WebhookNotifier.version == ProductVersion.number)
+        let (code, output) = await run(["version", "--help"])
+        #expect(code == .ok)
+        #expect(output.out.contains("usage: tophhie-watch version"), "\(output.out)")
     }
 
     @Test func helpNamesACommandsOwnHelp() async {

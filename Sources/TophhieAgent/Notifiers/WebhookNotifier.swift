@@ -45,7 +45,7 @@ public struct WebhookNotifier: Notifier {
     }
 
     /// The version in the default `User-Agent`.
-    public static let version = "0.1.0"
+    public static let version = ProductVersion.number
 
     public let name: String
     public let settings: Settings

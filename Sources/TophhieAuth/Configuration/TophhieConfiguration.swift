@@ -1,4 +1,5 @@
 import Foundation
+import TophhieSystem
 
 /// Where to sign in, which Graph to call, and where to keep the token cache.
 public struct TophhieConfiguration: Sendable, Equatable {
@@ -29,7 +30,7 @@ public struct TophhieConfiguration: Sendable, Equatable {
 
     public static let defaultAuthorityHost = URL(string: "https://login.microsoftonline.com")!
     public static let defaultGraphBaseURL = URL(string: "https://graph.microsoft.com/v1.0")!
-    public static let version = "0.1.0"
+    public static let version = ProductVersion.number
 
     /// A configuration for a workforce tenant or a national cloud.
     /// - Parameters:

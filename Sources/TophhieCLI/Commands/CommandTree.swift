@@ -1,4 +1,5 @@
 import Foundation
+import TophhieSystem
 
 /// Finds the command a command line names and runs it, mapping failures to exit codes.
 public enum TophhieCommandLine {
@@ -13,7 +14,7 @@ public enum TophhieCommandLine {
 
     /// Runs one command line; the testable core of `main`.
     public static func run(_ arguments: [String], io: CommandIO) async -> ExitCode {
-        if arguments == ["--version"] || arguments == ["-V"] || arguments == ["version"] {
+        if arguments == ["--version"] || arguments == ["-V"] {
             io.out(ProductVersion.line)
             return .ok
         }

@@ -21,4 +21,5 @@ let registeredCommands: [any CLICommand.Type] = [
     SimulateCommand.self,
     CompletionCommand.self,
     ManualPageCommand.self,
+    VersionCommand.self,
 ]

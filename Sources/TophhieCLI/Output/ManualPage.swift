@@ -1,3 +1,4 @@
+import TophhieSystem
 /// The manual page, `tophhie-watch.1`, built from the very help text the commands print, so the
 /// two cannot say different things.
 enum ManualPage {
