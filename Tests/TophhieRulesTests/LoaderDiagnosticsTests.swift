@@ -67,9 +67,33 @@ import Testing
         #expect(set.diagnostics.contains { $0.message.contains("references itself") })
     }
 
-    @Test func unknownEngineSettingsWarnAndKnownOnesApply() {
+    /// A rule would run without what it meant: an unknown engine setting is an error, with the
+    /// setting it is a letter or two from.
+    @Test func unknownEngineSettingsAreErrorsNamingTheNearestOne() {
         let set = loadRules(LoaderDiagnosticsTests.header + "detection: {selection: {ResultType: 1}, condition: selection}\ntophhie:\n    suppress: 2h\n    level: critical\n    colour: red\n")
-        #expect(set.detections.first?.options == RuleEngineOptions(suppress: RuleDuration(seconds: 7200, text: "2h"), level: .critical))
-        #expect(set.diagnostics.contains { $0.severity == .warning && $0.message.contains("tophhie.colour") && $0.line == 8 })
+        #expect(set.detections.isEmpty)
+        #expect(set.diagnostics.contains { $0.severity == .error && $0.message == "unknown engine setting 'tophhie.colour' (known: suppress, group-by, level)" && $0.line == 8 })
+        let misspelt = loadRules(LoaderDiagnosticsTests.header + "detection: {selection: {ResultType: 1}, condition: selection}\ntophhie:\n    supress: 30m\n")
+        #expect(misspelt.detections.isEmpty)
+        #expect(misspelt.diagnostics.map(\.message) == ["unknown engine setting 'tophhie.supress': did you mean 'suppress'? (known: suppress, group-by, level)"])
+        let known = loadRules(LoaderDiagnosticsTests.header + "detection: {selection: {ResultType: 1}, condition: selection}\ntophhie:\n    suppress: 2h\n    level: critical\n")
+        #expect(known.detections.first?.options == RuleEngineOptions(suppress: RuleDuration(seconds: 7200, text: "2h"), level: .critical))
+    }
+
+    /// `levle: high` would run the rule as medium without a word: a key a letter or two from one
+    /// Sigma defines is an error; a key of the rule's own that is not close to one loads.
+    @Test(arguments: [("levle: high\n", "unknown key 'levle': did you mean 'level'?", 4),
+                      ("falsepositive:\n    - none\n", "unknown key 'falsepositive': did you mean 'falsepositives'?", 4),
+                      ("detecton: {x: 1}\n", "unknown key 'detecton': did you mean 'detection'?", 4)])
+    func aMisspeltTopLevelKeyIsAnError(_ extra: String, _ message: String, _ line: Int) {
+        let set = loadRules(LoaderDiagnosticsTests.header + extra + "detection: {selection: {ResultType: 1}, condition: selection}\n")
+        #expect(set.detections.isEmpty)
+        #expect(set.diagnostics.contains { $0.severity == .error && $0.message == message && $0.line == line }, "\(set.diagnostics)")
+    }
+
+    @Test func aKeyOfTheRulesOwnLoads() {
+        let set = loadRules(LoaderDiagnosticsTests.header + "note: checked by the team\nowner: secops\ndetection: {selection: {ResultType: 1}, condition: selection}\n")
+        #expect(set.detections.count == 1)
+        #expect(set.diagnostics.isEmpty, "\(set.diagnostics)")
     }
 }

@@ -18,6 +18,11 @@ struct RuleDocumentReader {
         diagnostics.append(RuleDiagnostic(severity, file: file, line: mark.line, column: mark.column, message: message))
     }
 
+    /// The top-level keys Sigma's specification defines, with this project's `tophhie`.
+    static let sigmaKeys = ["title", "id", "name", "related", "taxonomy", "status", "description", "license", "author",
+                            "references", "date", "modified", "logsource", "detection", "fields", "falsepositives", "level",
+                            "tags", "scope", "correlation", "filter", "generate", "tophhie"]
+
     mutating func read(_ document: YAMLNode, index: Int) -> Outcome {
         guard let pairs = document.mapping else {
             if document.isNull { return .skipped }
@@ -31,6 +36,13 @@ struct RuleDocumentReader {
             return .skipped
         }
         let errorsBefore = diagnostics.filter { $0.severity == .error }.count
+        // Sigma lets a rule carry keys of its own; one a letter or two from a key Sigma defines
+        // is a misspelling, and the rule would run without what it meant (`levle: high`).
+        for pair in pairs {
+            guard let key = pair.key.scalarText, !RuleDocumentReader.sigmaKeys.contains(key),
+                  let meant = NearestName.nearest(key, among: RuleDocumentReader.sigmaKeys) else { continue }
+            report(.error, pair.key.mark, "unknown key '\(key)': did you mean '\(meant)'?")
+        }
         guard var metadata = readMetadata(document, index: index) else { return .failed }
         let options = readOptions(document)
         if let correlation = document.mappingValue(forKey: "correlation") {
@@ -127,7 +139,9 @@ struct RuleDocumentReader {
                     report(.error, pair.value.mark, "'tophhie.level' must be one of \(AlertLevel.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
             default:
-                report(.warning, pair.key.mark, "unknown engine setting 'tophhie.\(pair.key.scalarText ?? "?")' ignored (known: suppress, group-by, level)")
+                let key = pair.key.scalarText ?? "?"
+                let meant = NearestName.nearest(key, among: ["suppress", "group-by", "level"]).map { ": did you mean '\($0)'?" } ?? ""
+                report(.error, pair.key.mark, "unknown engine setting 'tophhie.\(key)'\(meant) (known: suppress, group-by, level)")
             }
         }
         return options
