@@ -36,7 +36,8 @@ public enum Replay {
         }
         // A poll timeline is read a poll at a time; anything else the streamed reader did not
         // take is read whole. For the fast engine only what the rules read is built.
-        let evaluator = choice.evaluator(rules: rules, settings: settings)
+        // The engine already built for the fast way: planning the rules again costs a compile.
+        let evaluator: any RuleEvaluator = choice == .fast ? engine : ReferenceEvaluator(rules: rules, settings: settings)
         let projection = choice == .fast ? engine.eventProjection : .everything
         let timeline = try await BlockingWork.shared.run { StreamedTimeline.open(file, keeping: projection) }
         let input = timeline == nil ? try await BlockingWork.shared.run { try WholeReplayFile.read(file, keeping: projection) } : nil

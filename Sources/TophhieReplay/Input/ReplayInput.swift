@@ -39,7 +39,6 @@ public struct ReplayInput: Sendable {
         guard first == UInt8(ascii: "{") else {
             throw SignInEventError("the replay file must be JSON: a Graph page {\"value\":[…]}, an array, JSON lines, or a poll timeline {\"polls\":[…]}")
         }
-        let lines = body.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         func isBlank(_ line: Data.SubSequence) -> Bool { line.allSatisfy { $0 == 0x20 || $0 == 0x0D || $0 == 0x09 } }
         do {
             let whole = try JSONValue.parse(body, keeping: document)
@@ -56,12 +55,13 @@ public struct ReplayInput: Sendable {
         } catch let failure as JSONParseError {
             // JSON lines when the first line is a whole value; otherwise one document, broken
             // where the parser stopped (a Graph page with a trailing comma is not JSON lines).
-            guard let firstLine = lines.first(where: { !isBlank($0) }), (try? JSONValue.parse(Data(firstLine))) != nil else {
+            let firstLine = body.split(separator: UInt8(ascii: "\n")).first { !isBlank($0) }
+            guard let firstLine, (try? JSONValue.parse(Data(firstLine))) != nil else {
                 throw SignInEventError("the file is not valid JSON: \(ReplayInput.position(of: failure, in: body))")
             }
         }
         var events: [JSONValue] = []
-        for (index, line) in lines.enumerated() where !isBlank(line) {
+        for (index, line) in body.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() where !isBlank(line) {
             do {
                 events.append(try JSONValue.parse(Data(line), keeping: projection))
             } catch let failure as JSONParseError {
