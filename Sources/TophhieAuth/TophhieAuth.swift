@@ -131,65 +131,130 @@ public final class TophhieAuth: Sendable {
     }
 
     /// The newest `top` of your own sign-ins, newest first. Malformed events are skipped.
-    /// - Parameter top: how many; more than 1,000 are read across pages.
+    /// - Parameters:
+    ///   - top: how many; more than 1,000 are read across pages.
+    ///   - streams: which streams, of those the configured API has; nil reads them all.
     /// - Throws: `.signInHistory(status:graphCode:)` with the 403 cause in `accessGate`.
-    public func getSignInHistory(top: Int = 50) async throws -> [TophhieSignInEvent] {
+    public func getSignInHistory(top: Int = 50, streams: [SignInStream]? = nil) async throws -> [TophhieSignInEvent] {
         guard top >= 1 else { throw TophhieAuthError.configuration("top must be at least 1, not \(top)") }
-        let query = try SignInQuery(userID: try await userObjectID(), top: min(top, 1000))
-        let result = try await fetchPages(query, limit: top)
-        return result.events
+        let api = configuration.signInAPI
+        do {
+            return try await history(top: top, streams: streams, api: api)
+        } catch TophhieAuthError.signInHistory(let status, _, _) where api == .beta && (status == 400 || status == 403) {
+            // As the poll does: v1.0's interactive sign-ins rather than none.
+            return try await history(top: top, streams: streams, api: .v1)
+        }
     }
 
-    /// Your sign-ins with `createdDateTime` at or after `since` (and at or before `until`), for the
-    /// agent's windowed poll. The lower bound is clamped to retention and to Graph's 90-day limit;
-    /// `requestedLowerBound` in the result says when that happened.
+    private func history(top: Int, streams: [SignInStream]?, api: SignInLogAPI) async throws -> [TophhieSignInEvent] {
+        let userID = try await userObjectID()
+        var events: [TophhieSignInEvent] = []
+        var seenIDs: Set<String> = []
+        for stream in api.streams where streams?.contains(stream) ?? true {
+            let query = try SignInQuery(userID: userID, top: min(top, 1000), api: api, stream: stream)
+            var fetch = SignInFetch(events: [], skipped: [], lowerBound: .distantPast, requestedLowerBound: nil, pages: 0, duplicatesDropped: 0)
+            _ = try await fetchPages(query, limit: top, pageLimit: nil, recognizer: nil, seenIDs: &seenIDs, into: &fetch)
+            events += fetch.events
+        }
+        // Newest first across the streams, as Graph orders each.
+        events.sort { $0.createdDateTime > $1.createdDateTime }
+        return Array(events.prefix(top))
+    }
+
+    /// Your sign-ins with `createdDateTime` at or after `since` (and at or before `until`), every
+    /// stream the configured API has, for the agent's windowed poll. The lower bound is clamped
+    /// to retention and to Graph's 90-day limit; `requestedLowerBound` in the result says when
+    /// that happened.
     /// - Parameters:
     ///   - since: the earliest event time wanted.
     ///   - until: the latest, or nil for "up to now".
     ///   - recognizer: sign-ins it recognises from their bytes are listed in `records` and not
     ///     decoded into `events`; nil decodes every one.
-    /// - Complexity: one request per page of up to 1,000 events.
+    /// - Complexity: one request per page of up to 1,000 events, per stream.
     public func fetchSignIns(since: Date, until: Date? = nil, recognizer: (any SignInRecognizer)? = nil) async throws -> SignInFetch {
+        let api = configuration.signInAPI
+        return try await fetchSignIns(api.streams.map { SignInRead(stream: $0, notBefore: since, notAfter: until) }, api: api, recognizer: recognizer)
+    }
+
+    /// Reads each stretch of the log in turn, duplicates by id removed across them.
+    ///
+    /// When Graph refuses beta or its non-interactive filter (HTTP 400 or 403), the interactive
+    /// stretches are read again from v1.0 and `fallback` says why: watching the front door is
+    /// better than watching nothing. A refusal v1.0 repeats (no licence, no consent) is thrown.
+    /// - Parameters:
+    ///   - reads: what to read; a read of a stream `api` lacks is skipped.
+    ///   - api: the version to read.
+    ///   - recognizer: as for `fetchSignIns(since:until:recognizer:)`.
+    /// - Throws: `.signInHistory` with Graph's status and code; `.malformedResponse`.
+    public func fetchSignIns(_ reads: [SignInRead], api: SignInLogAPI, recognizer: (any SignInRecognizer)? = nil) async throws -> SignInFetch {
+        do {
+            return try await read(reads, api: api, recognizer: recognizer)
+        } catch TophhieAuthError.signInHistory(let status, let code, _) where api == .beta && (status == 400 || status == 403) {
+            var fetch = try await read(reads, api: .v1, recognizer: recognizer)
+            fetch.fallback = SignInFallback(status: status, graphCode: code)
+            return fetch
+        }
+    }
+
+    private func read(_ reads: [SignInRead], api: SignInLogAPI, recognizer: (any SignInRecognizer)?) async throws -> SignInFetch {
         let now = clock.now()
         let retentionFloor = now.addingTimeInterval(-Double(configuration.retentionDays) * 86_400)
         // A minute inside Graph's limit, so the request is not refused for a 90-day-old bound.
         let graphFloor = now.addingTimeInterval(-90 * 86_400 + 60)
         let floor = max(retentionFloor, graphFloor)
-        let lower = max(since, floor)
-        let query = try SignInQuery(userID: try await userObjectID(), notBefore: lower, notAfter: until, top: 1000)
+        let userID = try await userObjectID()
+        var fetch = SignInFetch(events: [], skipped: [], lowerBound: .distantFuture, requestedLowerBound: nil, pages: 0, duplicatesDropped: 0)
+        fetch.api = api
+        var seenIDs: Set<String> = []
         // The sign-in log answers slowly; on a new connection that wait would cost CPU throughout.
         try await graph.openConnection(for: TophhieScopes.auditLogRead)
-        var result = try await fetchPages(query, limit: nil, recognizer: recognizer)
-        result.lowerBound = lower
-        result.requestedLowerBound = since < floor ? since : nil
-        return result
+        for read in reads where api.streams.contains(read.stream) {
+            let lower = max(read.notBefore, floor)
+            if let upper = read.notAfter, upper < lower {
+                fetch.reads.append(SignInReadResult(read: read, pages: 0, oldest: nil, complete: true))
+                continue
+            }
+            let query = try SignInQuery(userID: userID, notBefore: lower, notAfter: read.notAfter, top: 1000, api: api, stream: read.stream)
+            let result = try await fetchPages(query, limit: nil, pageLimit: read.pageLimit, recognizer: recognizer, seenIDs: &seenIDs, into: &fetch)
+            fetch.reads.append(SignInReadResult(read: read, pages: result.pages, oldest: result.oldest, complete: result.complete))
+            fetch.lowerBound = min(fetch.lowerBound, lower)
+            if read.notBefore < floor { fetch.requestedLowerBound = min(fetch.requestedLowerBound ?? read.notBefore, read.notBefore) }
+        }
+        if fetch.lowerBound == .distantFuture { fetch.lowerBound = floor }
+        return fetch
     }
 
-    /// Follows `@odata.nextLink` verbatim until it is absent or `limit` events are read.
+    /// Follows `@odata.nextLink` verbatim until it is absent, `limit` events are read or
+    /// `pageLimit` pages were.
+    /// - Returns: the pages read, the oldest event time read, and whether the log's end was reached.
     /// - Throws: `.malformedResponse` when a link repeats (Graph would be read in a loop) or
     ///   `maxPages` pages did not reach the end: a poll that cannot finish says so.
-    private func fetchPages(_ query: SignInQuery, limit: Int?, recognizer: (any SignInRecognizer)? = nil) async throws -> SignInFetch {
+    private func fetchPages(_ query: SignInQuery, limit: Int?, pageLimit: Int?, recognizer: (any SignInRecognizer)?,
+                            seenIDs: inout Set<String>, into fetch: inout SignInFetch) async throws -> (pages: Int, oldest: Date?, complete: Bool) {
         var url = query.url(graphBaseURL: configuration.graphBaseURL)
         var seenLinks: Set<String> = [url.absoluteString]
-        var seenIDs: Set<String> = []
-        var fetch = SignInFetch(events: [], skipped: [], lowerBound: query.notBefore ?? .distantPast, requestedLowerBound: nil, pages: 0, duplicatesDropped: 0)
+        let eventsBefore = fetch.events.count
+        var pages = 0
+        var oldest: Date?
         while true {
             let reply = try await graph.send("GET", url, scope: TophhieScopes.auditLogRead)
             guard reply.status == 200 else {
                 throw TophhieAuthError.signInHistory(status: reply.status, graphCode: GraphErrorBody.code(in: reply.body), ids: reply.ids)
             }
             fetch.pages += 1
+            pages += 1
             // Element by element: one event with a bad byte in an attacker-chosen device name
             // costs that event (reported with its id), not the page and every poll after it.
-            let members: [String: JSONValue]
-            let pages = fetch.pages
-            members = try reply.body.withUnsafeBytes { bytes in
-                let page: (members: [String: JSONValue], elements: [Range<Int>]?)
-                do { page = try JSONPage.extents(bytes, arrayMember: "value") } catch {
-                    throw TophhieAuthError.malformedResponse("page \(pages) of the sign-in log is not JSON (HTTP \(reply.status), \(reply.body.count) bytes)")
+            let page = pages
+            let stream = query.stream
+            var reachedLimit = false
+            let members: [String: JSONValue] = try reply.body.withUnsafeBytes { bytes in
+                let parsed: (members: [String: JSONValue], elements: [Range<Int>]?)
+                do { parsed = try JSONPage.extents(bytes, arrayMember: "value") } catch {
+                    throw TophhieAuthError.malformedResponse("page \(page) of the sign-in log is not JSON (HTTP \(reply.status), \(reply.body.count) bytes)")
                 }
-                guard let ranges = page.elements else {
-                    throw TophhieAuthError.malformedResponse("page \(pages) of the sign-in log has no 'value' array")
+                guard let ranges = parsed.elements else {
+                    throw TophhieAuthError.malformedResponse("page \(page) of the sign-in log has no 'value' array")
                 }
                 for range in ranges {
                     let record = UnsafeRawBufferPointer(rebasing: bytes[range])
@@ -197,6 +262,7 @@ public final class TophhieAuth: Sendable {
                     // sign-in of the re-read window was most of a poll with nothing new.
                     let key = recognizer?.key(of: record)
                     if let recognizer, let key, recognizer.isProcessed(key), let known = JSONLeadingMembers.idAndTime(record) {
+                        oldest = min(oldest ?? known.time, known.time)
                         if seenIDs.insert(known.id).inserted {
                             fetch.records.append(SignInRecord(id: known.id, createdDateTime: known.time, key: key, recognised: true))
                         } else {
@@ -207,7 +273,9 @@ public final class TophhieAuth: Sendable {
                     switch JSONPage.element(bytes, range) {
                     case .value(let json):
                         do {
-                            let event = try TophhieSignInEvent(json: json)
+                            var event = try TophhieSignInEvent(json: json)
+                            event.stream = stream
+                            oldest = min(oldest ?? event.createdDateTime, event.createdDateTime)
                             if seenIDs.insert(event.id).inserted {
                                 fetch.events.append(event)
                                 if let key { fetch.records.append(SignInRecord(id: event.id, createdDateTime: event.createdDateTime, key: key, recognised: false)) }
@@ -220,20 +288,24 @@ public final class TophhieAuth: Sendable {
                     case .damaged(let id, let error):
                         fetch.skipped.append(MalformedSignIn(id: id, problem: "the event is not valid JSON (\(error.message) at byte \(error.offset) of the event)"))
                     }
-                    if let limit, fetch.events.count >= limit { return nil }
+                    if let limit, fetch.events.count - eventsBefore >= limit {
+                        reachedLimit = true
+                        return [:]
+                    }
                 }
-                return page.members
-            } ?? [:]
-            if let limit, fetch.events.count >= limit { return fetch }
-            guard let next = members["@odata.nextLink"]?.stringValue else { return fetch }
-            guard seenLinks.insert(next).inserted else {
-                throw TophhieAuthError.malformedResponse("page \(fetch.pages) of the sign-in log links back to an earlier page; stopping instead of reading in a loop")
+                return parsed.members
             }
-            guard fetch.pages < configuration.maxPages else {
+            if reachedLimit { return (pages, oldest, false) }
+            guard let next = members["@odata.nextLink"]?.stringValue else { return (pages, oldest, true) }
+            if let pageLimit, pages >= pageLimit { return (pages, oldest, false) }
+            guard seenLinks.insert(next).inserted else {
+                throw TophhieAuthError.malformedResponse("page \(pages) of the sign-in log links back to an earlier page; stopping instead of reading in a loop")
+            }
+            guard pages < configuration.maxPages else {
                 throw TophhieAuthError.malformedResponse("the sign-in log still had more pages after \(configuration.maxPages); stopping instead of paging without end")
             }
             guard let nextURL = URL(string: next) else {
-                throw TophhieAuthError.malformedResponse("page \(fetch.pages) of the sign-in log has an unreadable @odata.nextLink")
+                throw TophhieAuthError.malformedResponse("page \(pages) of the sign-in log has an unreadable @odata.nextLink")
             }
             try Self.checkNextLink(nextURL, continues: query, graphBaseURL: configuration.graphBaseURL)
             url = nextURL
@@ -247,7 +319,7 @@ extension TophhieAuth {
     /// `$skiptoken`. Anything else (another resource, a filter without the user id) is refused
     /// rather than sent a token.
     static func checkNextLink(_ next: URL, continues query: SignInQuery, graphBaseURL: URL) throws {
-        let expectedPath = graphBaseURL.appendingPathComponent("auditLogs/signIns").path
+        let expectedPath = SignInQuery.logURL(graphBaseURL: graphBaseURL, api: query.api).path
         guard let parts = URLComponents(url: next, resolvingAgainstBaseURL: false), parts.path == expectedPath else {
             throw TophhieAuthError.malformedResponse("Graph's @odata.nextLink points away from the sign-in log; not following it")
         }

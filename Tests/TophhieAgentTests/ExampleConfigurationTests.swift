@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test(arguments: [
-        ("tenant: x\nbogus: 1\n", "cfg.yml:2:1: error: unknown key 'bogus'; known keys: authority, client_id, graph_url, health, notifiers, poll, retention_days, rules, state_dir, tenant"),
+        ("tenant: x\nbogus: 1\n", "cfg.yml:2:1: error: unknown key 'bogus'; known keys: authority, client_id, graph, graph_url, health, notifiers, poll, retention_days, rules, state_dir, tenant"),
         ("health:\n  heartbeat: https://hc.example/x\n", "cfg.yml:2:3: error: unknown key 'health.heartbeat'; known: heartbeat_url, heartbeat_fail_url, metrics_file"),
         ("health:\n  heartbeat_fail_url: https://hc.example/x/fail\n", "cfg.yml:2:3: error: health.heartbeat_fail_url needs health.heartbeat_url beside it"),
         ("health:\n  heartbeat_url: ftp://hc.example/x\n", "cfg.yml:2:18: error: 'health.heartbeat_url' must be an http(s) URL (https except to loopback), not 'ftp://hc.example/x'"),

@@ -58,7 +58,7 @@ struct ScenarioTests {
         (#"{"tenantId":"nope","clientId":"5c3b2a19-8d7e-4f60-a1b2-c3d4e5f60718","user":{"id":"26be570a-ae82-4189-b4e2-a37c6808512d","userPrincipalName":"a@b"}}"#,
          "s.json: tenantId: tenantId 'nope' is not a GUID"),
         (#"{"tenantId":"8f2d5c1e-3b4a-4c6d-9e8f-0a1b2c3d4e5f","clientId":"5c3b2a19-8d7e-4f60-a1b2-c3d4e5f60718","premum":true,"user":{"id":"26be570a-ae82-4189-b4e2-a37c6808512d","userPrincipalName":"a@b"}}"#,
-         "s.json: premum: unknown key 'premum' in scenario; expected one of: clientId, clock, consentedScopes, defaultLatencySeconds, deviceCode, faults, generate, hasReportingRole, licenceRefusalEveryWithoutDirectoryRead, premium, retentionDays, signIns, tenantAliases, tenantId, throttle, tokens, user"),
+         "s.json: premum: unknown key 'premum' in scenario; expected one of: betaRefusalStatus, clientId, clock, consentedScopes, defaultLatencySeconds, deviceCode, faults, generate, hasReportingRole, licenceRefusalEveryWithoutDirectoryRead, nonInteractiveFilterRefused, premium, retentionDays, signIns, tenantAliases, tenantId, throttle, tokens, user"),
         (#"{"tenantId":"8f2d5c1e-3b4a-4c6d-9e8f-0a1b2c3d4e5f","clientId":"5c3b2a19-8d7e-4f60-a1b2-c3d4e5f60718","premium":"yes","user":{"id":"26be570a-ae82-4189-b4e2-a37c6808512d","userPrincipalName":"a@b"}}"#,
          "s.json: premium: expected true or false"),
         (#"{"tenantId":"8f2d5c1e-3b4a-4c6d-9e8f-0a1b2c3d4e5f","clientId":"5c3b2a19-8d7e-4f60-a1b2-c3d4e5f60718","user":{"id":"26be570a-ae82-4189-b4e2-a37c6808512d","userPrincipalName":"a@b","kind":"admin"}}"#,

@@ -10,6 +10,8 @@ public struct AgentConfiguration: Sendable, Equatable {
     /// The full authority; nil means `https://login.microsoftonline.com/{tenant}`.
     public var authority: URL?
     public var graphBaseURL: URL
+    /// Which Graph version the sign-in log is read from (`graph.api`): beta reads both streams.
+    public var signInAPI: SignInLogAPI = .beta
     public var stateDirectory: URL
     /// 7 (Entra ID Free) or 30 (P1/P2): how far back Graph still has events.
     public var retentionDays: Int
@@ -55,12 +57,13 @@ public struct AgentConfiguration: Sendable, Equatable {
         guard let clientID, !clientID.isEmpty else {
             throw ConfigurationError("no client id: set 'client_id' in the config file, pass --client-id, or set TOPHHIE_CLIENT_ID", file: sourceFile)
         }
-        let configuration: TophhieConfiguration
+        var configuration: TophhieConfiguration
         if let authority {
             configuration = TophhieConfiguration(tenant: tenant, clientID: clientID, authority: authority, graphBaseURL: graphBaseURL, stateDirectory: stateDirectory, retentionDays: retentionDays)
         } else {
             configuration = TophhieConfiguration(tenant: tenant, clientID: clientID, graphBaseURL: graphBaseURL, stateDirectory: stateDirectory, retentionDays: retentionDays)
         }
+        configuration.signInAPI = signInAPI
         do { try configuration.validate() } catch let error as TophhieAuthError {
             throw ConfigurationError(error.localizedDescription.replacingOccurrences(of: "configuration: ", with: ""), file: sourceFile)
         }
@@ -95,7 +98,7 @@ public struct AgentConfiguration: Sendable, Equatable {
         let top = try reader.mapping(root, "the config file")
         var configuration = AgentConfiguration(stateDirectory: defaultStateDirectory(environment: environment))
         configuration.sourceFile = file
-        let known: Set<String> = ["tenant", "client_id", "authority", "graph_url", "state_dir", "retention_days", "poll", "rules", "notifiers", "health"]
+        let known: Set<String> = ["tenant", "client_id", "authority", "graph", "graph_url", "state_dir", "retention_days", "poll", "rules", "notifiers", "health"]
         for (key, value) in top {
             guard known.contains(key.text) else {
                 throw reader.error("unknown key '\(key.text)'; known keys: \(known.sorted().joined(separator: ", "))", at: key.node)
@@ -105,6 +108,19 @@ public struct AgentConfiguration: Sendable, Equatable {
             case "client_id": configuration.clientID = try reader.string(value, key.text)
             case "authority": configuration.authority = try reader.url(value, key.text)
             case "graph_url": configuration.graphBaseURL = try reader.url(value, key.text)
+            case "graph":
+                for (graphKey, graphValue) in try reader.mapping(value, "graph") {
+                    switch graphKey.text {
+                    case "api":
+                        let text = try reader.string(graphValue, "graph.api")
+                        guard let api = SignInLogAPI(rawValue: text) else {
+                            throw reader.error("graph.api must be beta (interactive and non-interactive sign-ins) or v1.0 (interactive only), not '\(text)'", at: graphValue)
+                        }
+                        configuration.signInAPI = api
+                    case "url": configuration.graphBaseURL = try reader.url(graphValue, "graph.url")
+                    default: throw reader.error("unknown key 'graph.\(graphKey.text)'; known: api, url", at: graphKey.node)
+                    }
+                }
             case "state_dir": configuration.stateDirectory = reader.path(try reader.string(value, key.text), base: baseDirectory)
             case "retention_days":
                 let days = try reader.integer(value, key.text)

@@ -25,6 +25,10 @@ public enum NoticeKind: String, Sendable, Equatable, Codable {
     case endpointDisabled = "endpoint-disabled"
     /// The daily sweep found sign-ins Graph published after the lookback had passed them.
     case lateArrivals = "late-arrivals"
+    /// Graph refused beta: only v1.0's interactive sign-ins are read.
+    case streamsNarrowed = "streams-narrowed"
+    /// Beta answered again after a refusal: both streams are read.
+    case streamsRestored = "streams-restored"
 
     /// The notice that tells of a standing problem of this kind.
     init(_ problem: AgentProblem.Kind) {

@@ -82,6 +82,10 @@ public enum SystemNotice {
             return ("A notifier was disabled by its receiver", .high, "The receiver answered 410 Gone: it asks not to be sent anything more, so this notifier is disabled until it is re-enabled: \(detail)")
         case .lateArrivals:
             return ("Sign-ins published late", .medium, "Graph published sign-ins long after they happened: \(detail)")
+        case .streamsNarrowed:
+            return ("Non-interactive sign-ins no longer watched", .high, "Graph refused the beta sign-in log (\(detail)), so only interactive sign-ins are read, from v1.0. Not watched until beta answers again: non-interactive sign-ins (a stolen refresh token or session cookie, a device-code phishing victim's token) and the beta fields rules read (originalTransferMethod, authenticationDetails, authenticationRequirement). Beta is asked again once a day; 'tophhie-watch doctor' says why; set graph.api: v1.0 to stop asking")
+        case .streamsRestored:
+            return ("Non-interactive sign-ins watched again", .informational, "Graph answers the beta sign-in log again: interactive and non-interactive sign-ins are read (it had refused with \(detail))")
         case .recovered:
             let minutes = Int(now.timeIntervalSince(problem?.since ?? now) / 60)
             return ("Monitoring resumed", .informational, "Monitoring resumed after \(minutes) minutes (\(problem?.kind.rawValue ?? "problem"): \(detail))")

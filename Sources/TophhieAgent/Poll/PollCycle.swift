@@ -20,6 +20,10 @@ public struct PollReport: Sendable {
     public var lateArrivals: LateArrivals?
     public var notices: [Alert] = []
     public var delivery: [DeliveryReport] = []
+    /// The version read: v1.0 after beta was refused.
+    public var api: SignInLogAPI = .v1
+    /// Sign-in log pages requested.
+    public var requests: Int = 0
 
     /// One line for the agent's log; never a token, never raw event text.
     public var summary: String {
@@ -129,7 +133,9 @@ public struct PollCycle: Sendable {
         var engineState: EngineState?
         do {
             let processed = state.processed ?? ProcessedSignIns()
-            let fetch = try await auth.fetchSignIns(since: plan.lowerBound, recognizer: processed)
+            let fetch = try await auth.fetchSignIns(plan.reads, api: plan.api, recognizer: processed)
+            report.api = fetch.api
+            report.requests = fetch.pages
             report.fetched = fetch.count
             let unreadable = Self.newlyUnreadable(fetch.skipped, state: &state, now: now)
             report.skipped = unreadable
@@ -169,8 +175,9 @@ public struct PollCycle: Sendable {
                 guard let engineState, let revision = revisions[record.id] ?? nil else { return false }
                 return engineState.hasProcessed(record.id, revision: revision)
             }, after: now.addingTimeInterval(-planner.lookback - ProcessedSignIns.margin))
+            planner.advance(&state, plan: plan, results: fetch.reads, now: now)
+            outgoing += Self.fallbackNotices(fetch, state: &state, now: now)
             state.lastSuccessfulPoll = now
-            if plan.sweep || plan.learning { state.lastSweep = now }
             state.learned = true
             if let newest = fetch.records.map(\.createdDateTime).max() { state.newestEventTime = max(newest, state.newestEventTime ?? newest) }
             outgoing += report.alerts
@@ -259,6 +266,21 @@ public struct PollCycle: Sendable {
         let shown = events.prefix(10).map(\.description).joined(separator: "; ")
         let detail = "\(events.count) event\(events.count == 1 ? "" : "s"): \(shown)\(events.count > 10 ? "; and \(events.count - 10) more (see the log)" : "")"
         return SystemNotice.alert(.unreadableSignIns, fingerprint: keys.joined(separator: "\n"), detail: detail, since: now, now: now)
+    }
+
+    /// One notice when Graph first refuses beta (what is no longer watched), and one when beta
+    /// answers again; the state remembers the refusal so polls between say nothing.
+    static func fallbackNotices(_ fetch: SignInFetch, state: inout AgentState, now: Date) -> [Alert] {
+        if let refusal = fetch.fallback {
+            let since = state.fallback?.since ?? now
+            let told = state.fallback != nil
+            state.fallback = StreamFallback(since: since, lastTried: now, refusal: refusal)
+            guard !told else { return [] }
+            return [SystemNotice.alert(.streamsNarrowed, fingerprint: GraphTimestamp.graphText(since), detail: refusal.reason, since: since, now: now)]
+        }
+        guard fetch.api == .beta, let ended = state.fallback else { return [] }
+        state.fallback = nil
+        return [SystemNotice.alert(.streamsRestored, fingerprint: GraphTimestamp.graphText(ended.since), detail: ended.refusal.reason, since: ended.since, now: now)]
     }
 
     /// Which standing problem an error is.

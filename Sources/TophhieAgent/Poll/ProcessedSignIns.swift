@@ -44,13 +44,15 @@ public struct ProcessedSignIns: SignInRecognizer, Codable, Equatable {
 
     public func isProcessed(_ key: SignInRecordKey) -> Bool { entries[key] != nil }
 
-    /// This poll's set: what it recognised, and what the engine now holds with the same content,
-    /// each with an event time after `cutoff`; everything older is forgotten.
+    /// The set after this poll: what it held and what this poll recognised, and what the engine
+    /// now holds with the same content, each with an event time after `cutoff`; everything older
+    /// is forgotten. Earlier entries are kept: a poll re-reads only a slice of the window, and
+    /// an entry names bytes the engine processed, whichever poll read them.
     /// - Parameter processed: whether a decoded sign-in is remembered by the engine as it is now.
     public func recording(_ records: [SignInRecord], processed: (SignInRecord) -> Bool, after cutoff: Date) -> ProcessedSignIns {
         var next = self
-        next.entries = [:]
         let floor = Int64(cutoff.timeIntervalSince1970.rounded(.down))
+        next.entries = entries.filter { $0.value > floor }
         for record in records where record.recognised || processed(record) {
             let seconds = Int64(record.createdDateTime.timeIntervalSince1970.rounded(.down))
             if seconds > floor { next.entries[record.key] = seconds }

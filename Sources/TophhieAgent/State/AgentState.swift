@@ -1,4 +1,5 @@
 import Foundation
+import TophhieAuth
 import TophhieRules
 
 /// What the agent keeps between polls: how far the log has been read, the sign-ins already
@@ -28,6 +29,12 @@ public struct AgentState: Codable, Sendable, Equatable {
     /// The last poll that read the whole retained log (the daily sweep for late publications).
     public var lastSweep: Date?
 
+    /// Where each stream's re-read of the window below the recent reads has got to.
+    public var rereads: [SignInStream: RereadCursor] = [:]
+
+    /// Set while Graph refuses beta and the agent reads v1.0's interactive sign-ins only.
+    public var fallback: StreamFallback?
+
     /// The sign-ins the engine has processed, recognised from their bytes by the next poll. Nil
     /// until the first poll.
     public var processed: ProcessedSignIns?
@@ -50,6 +57,7 @@ public struct AgentState: Codable, Sendable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case version, lastSuccessfulPoll, newestEventTime, learned, problem, reportedGapEnd, reportedUnreadable, lastSweep, processed, engineGeneration
+        case rereads, fallback
         case engine
     }
 
@@ -65,6 +73,9 @@ public struct AgentState: Codable, Sendable, Equatable {
         lastSweep = try container.decodeIfPresent(Date.self, forKey: .lastSweep)
         processed = try container.decodeIfPresent(ProcessedSignIns.self, forKey: .processed)
         engineGeneration = try container.decodeIfPresent(Int.self, forKey: .engineGeneration)
+        let cursors = try container.decodeIfPresent([String: RereadCursor].self, forKey: .rereads) ?? [:]
+        rereads = Dictionary(uniqueKeysWithValues: cursors.compactMap { key, value in SignInStream(rawValue: key).map { ($0, value) } })
+        fallback = try container.decodeIfPresent(StreamFallback.self, forKey: .fallback)
         if version == 1 { inlineEngine = try container.decode(EngineState.self, forKey: .engine) }
     }
 
@@ -80,6 +91,8 @@ public struct AgentState: Codable, Sendable, Equatable {
         try container.encodeIfPresent(lastSweep, forKey: .lastSweep)
         try container.encodeIfPresent(processed, forKey: .processed)
         try container.encodeIfPresent(engineGeneration, forKey: .engineGeneration)
+        if !rereads.isEmpty { try container.encode(Dictionary(uniqueKeysWithValues: rereads.map { ($0.key.rawValue, $0.value) }), forKey: .rereads) }
+        try container.encodeIfPresent(fallback, forKey: .fallback)
     }
 }
 

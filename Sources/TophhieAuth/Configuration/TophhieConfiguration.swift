@@ -12,6 +12,8 @@ public struct TophhieConfiguration: Sendable, Equatable {
     public var authority: URL
     /// Graph's root including the version: `https://graph.microsoft.com/v1.0`.
     public var graphBaseURL: URL
+    /// Which version the sign-in log is read from (the profile always uses `graphBaseURL`).
+    public var signInAPI: SignInLogAPI = .v1
     /// The folder for the token cache (and, for the agent, its state). Created 0700.
     public var stateDirectory: URL
     /// Sign-in log retention of the tenant's licence: 7 days (Free) or 30 (P1/P2).

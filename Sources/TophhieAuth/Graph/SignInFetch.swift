@@ -19,6 +19,15 @@ public struct SignInFetch: Sendable {
     /// With a recognizer: every sign-in read, recognised or decoded, in Graph's order,
     /// duplicates removed. Empty without one.
     public var records: [SignInRecord] = []
+    /// The version read: the configured one, or v1.0 after a `fallback`.
+    public var api: SignInLogAPI = .v1
+    /// Set when Graph refused beta and the interactive stream was read from v1.0 instead.
+    public var fallback: SignInFallback?
+    /// How each read went, in the order asked.
+    public var reads: [SignInReadResult] = []
+
+    /// The streams this fetch read.
+    public var streams: [SignInStream] { api.streams }
 
     /// How many sign-ins were read, decoded or recognised (duplicates and unreadable ones aside).
     public var count: Int { events.count + records.count(where: \.recognised) }

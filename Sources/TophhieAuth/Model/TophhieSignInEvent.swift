@@ -34,6 +34,9 @@ public struct TophhieSignInEvent: Codable, Sendable, Identifiable, Hashable {
 
     /// The event exactly as Graph sent it.
     public let json: JSONValue
+    /// The stream it was read from; for an event read from a file, what its own fields say
+    /// (`signInEventTypes`, else `isInteractive`).
+    public internal(set) var stream: SignInStream
 
     /// `status`: the result code and Graph's words for it.
     public struct Status: Codable, Sendable, Hashable {
@@ -90,6 +93,17 @@ public struct TophhieSignInEvent: Codable, Sendable, Identifiable, Hashable {
         }
     }
 
+    /// What an event's own fields say of its stream: beta's `signInEventTypes`, else
+    /// `isInteractive`; interactive when neither says.
+    static func stream(of json: JSONValue) -> SignInStream {
+        if case .array(let types)? = json["signInEventTypes"] {
+            let names = types.compactMap(\.stringValue)
+            if names.contains(SignInStream.interactive.eventType) { return .interactive }
+            if names.contains(SignInStream.nonInteractive.eventType) { return .nonInteractive }
+        }
+        return json["isInteractive"]?.boolValue == false ? .nonInteractive : .interactive
+    }
+
     /// Any field of the original JSON by dotted path; nil when absent.
     public func field(_ path: String) -> JSONValue? { json.value(atPath: path) }
 
@@ -132,6 +146,7 @@ public struct TophhieSignInEvent: Codable, Sendable, Identifiable, Hashable {
         riskDetail = json["riskDetail"]?.stringValue
         if case .array(let items)? = json["riskEventTypes"] { riskEventTypes = items.compactMap(\.stringValue) } else { riskEventTypes = nil }
         resourceDisplayName = json["resourceDisplayName"]?.stringValue
+        stream = Self.stream(of: json)
         if let device = json["deviceDetail"], case .object = device {
             deviceDetail = DeviceDetail(deviceId: device["deviceId"]?.stringValue, displayName: device["displayName"]?.stringValue, operatingSystem: device["operatingSystem"]?.stringValue, browser: device["browser"]?.stringValue, isCompliant: device["isCompliant"]?.boolValue, isManaged: device["isManaged"]?.boolValue, trustType: device["trustType"]?.stringValue)
         } else {

@@ -6,11 +6,13 @@ extension SimulatedTenant {
     /// How many paging cursors are kept before the oldest is forgotten.
     static let cursorLimit = 256
 
-    /// `GET /v1.0/auditLogs/signIns` with Graph's gates, in Graph's order: token, permission,
-    /// licence, throttling, filter syntax, role (self-filter), `$top`; then retention, latency,
-    /// filter, newest first, paging.
-    func listSignIns(_ request: HTTPRequest, trace: RequestTrace, eventFault: FaultRule.Kind?) -> HTTPResponse {
+    /// `GET /v1.0/auditLogs/signIns` and `GET /beta/auditLogs/signIns` with Graph's gates, in
+    /// Graph's order: token, permission, licence, throttling, filter syntax, role (self-filter),
+    /// `$top`; then retention, latency, filter, newest first, paging. v1.0 knows no
+    /// `signInEventTypes` and serves interactive sign-ins without beta's properties.
+    func listSignIns(_ request: HTTPRequest, trace: RequestTrace, eventFault: FaultRule.Kind?, beta: Bool = false) -> HTTPResponse {
         let clock = now()
+        let version = beta ? "beta" : "v1.0"
         func fail(_ error: GraphError) -> HTTPResponse { error.response(now: clock, trace: trace) }
         let scopes: ScopeSet
         switch authorize(request, trace: trace) {
@@ -18,6 +20,9 @@ extension SimulatedTenant {
         case .granted(let granted): scopes = granted
         }
         guard scopes.containsAny(["AuditLog.Read.All", "Directory.Read.All"]) else { return fail(.insufficientPrivileges) }
+        if beta, let status = scenario.betaRefusalStatus {
+            return fail(status == 400 ? GraphError.badRequest("Resource not found for the segment 'beta'.") : .insufficientPrivileges)
+        }
         guard scenario.premium else { return fail(.nonPremiumTenant) }
         if scenario.licenceRefusalEveryWithoutDirectoryRead > 0 && !scopes.containsAny(["Directory.Read.All"]) {
             requestsWithoutDirectoryRead += 1
@@ -37,6 +42,7 @@ extension SimulatedTenant {
             } catch {
                 return fail(.invalidFilter)
             }
+            if !filter.eventTypes.isEmpty && (!beta || scenario.nonInteractiveFilterRefused) { return fail(.invalidFilter) }
         }
         if !scenario.hasReportingRole && !filter.isSelfFilter(for: user.id) {
             return fail(.unsupportedUserRole)
@@ -64,7 +70,7 @@ extension SimulatedTenant {
             let retentionStart = clock.addingTimeInterval(-Double(scenario.retentionDays) * 86_400)
             let items = signIns
                 .filter { $0.visibleAt <= clock && $0.createdAt >= retentionStart }
-                .filter { filter.matches(userID: $0.event["userId"]?.stringValue, createdAt: $0.createdAt) }
+                .filter { filter.matches(userID: $0.event["userId"]?.stringValue, createdAt: $0.createdAt, eventTypes: $0.eventTypes) }
                 .sorted { ($0.createdAt, $0.sequence) > ($1.createdAt, $1.sequence) }
             cursor = SignInCursor(filterText: filterText, pageSize: pageSize, items: items, offset: 0)
             cursorKey = ""
@@ -77,7 +83,7 @@ extension SimulatedTenant {
             cursorOrder.removeAll { $0 == cursorKey }
         }
         let damageMarker = "TOPHHIE-SIMULATOR-DAMAGE"
-        var elements = page.map(\.bytes)
+        var elements = page.map { beta ? $0.bytes : $0.v1Bytes }
         if let eventFault, case .object(var first)? = page.first?.event {
             switch eventFault {
             case .malformedEvent:
@@ -100,14 +106,14 @@ extension SimulatedTenant {
             cursors[token] = cursor
             cursorOrder.append(token)
             if cursorOrder.count > Self.cursorLimit { cursors.removeValue(forKey: cursorOrder.removeFirst()) }
-            var link = "\(host)/v1.0/auditLogs/signIns?$top=\(pageSize)"
+            var link = "\(host)/\(version)/auditLogs/signIns?$top=\(pageSize)"
             if !filterText.isEmpty { link += "&$filter=\(Self.queryEscape(filterText))" }
             link += "&$skiptoken=\(token)"
             nextLink = link
         }
         // The page as the canonical writer would give it, members in byte order, from each
         // event's bytes written once.
-        var bytes = Array(#"{"@odata.context":"#.utf8) + JSONValue.string("\(host)/v1.0/$metadata#auditLogs/signIns").canonicalBytes()
+        var bytes = Array(#"{"@odata.context":"#.utf8) + JSONValue.string("\(host)/\(version)/$metadata#auditLogs/signIns").canonicalBytes()
         if let nextLink { bytes += Array(#","@odata.nextLink":"#.utf8) + JSONValue.string(nextLink).canonicalBytes() }
         bytes += Array(#","value":["#.utf8)
         for (index, element) in elements.enumerated() {

@@ -63,6 +63,11 @@ public struct SimulatorScenario: Sendable, Equatable {
     public var faults: [FaultRule]
     /// The reporting API's documented budget, enforced when enabled.
     public var throttle: ThrottleSettings
+    /// The HTTP status (400 or 403) every beta sign-in log request is refused with, as a tenant
+    /// or proxy that blocks Graph beta would; nil serves beta.
+    public var betaRefusalStatus: Int?
+    /// Whether the beta filter on `signInEventTypes` is refused as an invalid clause.
+    public var nonInteractiveFilterRefused: Bool
 
     /// Creates a scenario with defaults for everything optional.
     public init(
@@ -82,7 +87,9 @@ public struct SimulatorScenario: Sendable, Equatable {
         signIns: [ScenarioSignIn] = [],
         generate: [SignInGeneration] = [],
         faults: [FaultRule] = [],
-        throttle: ThrottleSettings = ThrottleSettings()
+        throttle: ThrottleSettings = ThrottleSettings(),
+        betaRefusalStatus: Int? = nil,
+        nonInteractiveFilterRefused: Bool = false
     ) {
         self.tenantID = tenantID
         self.tenantAliases = tenantAliases
@@ -101,6 +108,8 @@ public struct SimulatorScenario: Sendable, Equatable {
         self.generate = generate
         self.faults = faults
         self.throttle = throttle
+        self.betaRefusalStatus = betaRefusalStatus
+        self.nonInteractiveFilterRefused = nonInteractiveFilterRefused
     }
 
     /// Reads a scenario from a JSON file.
@@ -198,7 +207,7 @@ extension SimulatorScenario: Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case tenantID = "tenantId", tenantAliases, clientID = "clientId", user, premium, licenceRefusalEveryWithoutDirectoryRead, retentionDays
         case consentedScopes, hasReportingRole, deviceCode, tokens, clock, defaultLatencySeconds
-        case signIns, generate, faults, throttle
+        case signIns, generate, faults, throttle, betaRefusalStatus, nonInteractiveFilterRefused
     }
 
     public init(from decoder: any Decoder) throws {
@@ -221,6 +230,11 @@ extension SimulatorScenario: Codable {
         generate = try c.decodeIfPresent([SignInGeneration].self, forKey: .generate) ?? []
         faults = try c.decodeIfPresent([FaultRule].self, forKey: .faults) ?? []
         throttle = try c.decodeIfPresent(ThrottleSettings.self, forKey: .throttle) ?? ThrottleSettings()
+        betaRefusalStatus = try c.decodeIfPresent(Int.self, forKey: .betaRefusalStatus)
+        nonInteractiveFilterRefused = try c.decodeIfPresent(Bool.self, forKey: .nonInteractiveFilterRefused) ?? false
+        if let status = betaRefusalStatus, status != 400 && status != 403 {
+            throw DecodingError.dataCorruptedError(forKey: .betaRefusalStatus, in: c, debugDescription: "betaRefusalStatus must be 400 or 403")
+        }
         guard Self.isGUID(tenantID) else {
             throw DecodingError.dataCorruptedError(forKey: .tenantID, in: c, debugDescription: "tenantId '\(tenantID)' is not a GUID")
         }

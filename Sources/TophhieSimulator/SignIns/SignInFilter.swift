@@ -3,7 +3,7 @@ import TophhieJSON
 
 /// The part of the signIns `$filter` grammar the simulator understands: `and`-joined clauses on
 /// `userId` (`eq`, quoted GUID) and `createdDateTime` (`ge`, `le`, `eq`, unquoted ISO-8601 UTC),
-/// with optional parentheses. Everything else is rejected as Graph rejects it: "Invalid filter clause".
+/// with optional parentheses, and beta's `signInEventTypes/any(t: t eq '…')`. Everything else is rejected as Graph rejects it: "Invalid filter clause".
 public struct SignInFilter: Sendable, Equatable {
     /// Every `userId eq '…'` value, in order.
     public var userIDs: [String] = []
@@ -13,6 +13,9 @@ public struct SignInFilter: Sendable, Equatable {
     public var notAfter: Date?
     /// A `createdDateTime eq` value.
     public var exactly: Date?
+    /// Every `signInEventTypes/any(t: t eq '…')` value (beta only): without one, Graph returns
+    /// the interactive sign-ins alone.
+    public var eventTypes: [String] = []
 
     /// Why a filter was refused.
     public struct ParseError: Error, Equatable, CustomStringConvertible {
@@ -31,9 +34,14 @@ public struct SignInFilter: Sendable, Equatable {
         return filter
     }
 
-    /// Whether an event with this user id and time passes every clause.
-    public func matches(userID: String?, createdAt: Date) -> Bool {
+    /// Whether an event with this user id, time and event types passes every clause.
+    public func matches(userID: String?, createdAt: Date, eventTypes types: Set<String> = ["interactiveUser"]) -> Bool {
         for id in userIDs where id.lowercased() != userID?.lowercased() { return false }
+        if eventTypes.isEmpty {
+            if !types.contains("interactiveUser") { return false }
+        } else {
+            for wanted in eventTypes where !types.contains(wanted) { return false }
+        }
         if let notBefore, createdAt < notBefore { return false }
         if let notAfter, createdAt > notAfter { return false }
         if let exactly, createdAt != exactly { return false }
@@ -138,6 +146,17 @@ public struct SignInFilter: Sendable, Equatable {
                 return
             }
             guard case .word(let field)? = next() else { throw ParseError(reason: "expected a property name before \(peekText)") }
+            if field.lowercased() == "signineventtypes/any" {
+                // `signInEventTypes/any(t: t eq 'nonInteractiveUser')`, the lambda Graph documents.
+                guard next() == .open, case .word(let variable)? = next(), variable.hasSuffix(":"),
+                      case .word(let name)? = next(), name + ":" == variable,
+                      case .word(let op)? = next(), op.lowercased() == "eq",
+                      case .quoted(let type)? = next(), next() == .close else {
+                    throw ParseError(reason: "signInEventTypes supports only any(t: t eq '…')")
+                }
+                filter.eventTypes.append(type)
+                return
+            }
             guard case .word(let op)? = next() else { throw ParseError(reason: "expected an operator after '\(field)'") }
             guard let value = next() else { throw ParseError(reason: "expected a value after '\(field) \(op)'") }
             switch (field.lowercased(), op.lowercased(), value) {

@@ -47,6 +47,10 @@ public actor SimulatedTenant: Service {
         /// The event as every page writes it (`canonicalBytes`), written once: writing a
         /// thousand events per page took longer than the agent's whole poll.
         var bytes: [UInt8]
+        /// The event as v1.0 serves it: beta's properties left out.
+        var v1Bytes: [UInt8]
+        /// `signInEventTypes`, or what `isInteractive` implies for an event without them.
+        var eventTypes: Set<String>
 
         init(event: JSONValue, createdAt: Date, visibleAt: Date, sequence: Int) {
             self.event = event
@@ -54,6 +58,8 @@ public actor SimulatedTenant: Service {
             self.visibleAt = visibleAt
             self.sequence = sequence
             bytes = event.canonicalBytes()
+            v1Bytes = GraphSignInProperties.v1Shape(of: event).canonicalBytes()
+            eventTypes = GraphSignInProperties.eventTypes(of: event)
         }
     }
 
@@ -214,6 +220,15 @@ public actor SimulatedTenant: Service {
 
     private func route(_ request: HTTPRequest, trace: RequestTrace, eventFault: FaultRule.Kind?) -> HTTPResponse {
         let segments = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        if segments.first == "beta" {
+            switch (request.method, Array(segments.dropFirst())) {
+            case ("GET", ["auditLogs", "signIns"]):
+                return listSignIns(request, trace: trace, eventFault: eventFault, beta: true)
+            default:
+                return GraphError(status: 404, code: "Request_ResourceNotFound", message: "Resource not found for the segment '\(segments.dropFirst().first ?? "")'.")
+                    .response(now: now(), trace: trace)
+            }
+        }
         if segments.first == "v1.0" {
             switch (request.method, Array(segments.dropFirst())) {
             case ("GET", ["me"]):
