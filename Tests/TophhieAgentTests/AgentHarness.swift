@@ -40,6 +40,8 @@ struct AgentHarness {
     let stateDirectory: URL
     let recorder: RecordingNotifier
     var factory: SignInFactory
+    /// The version the framework and the planner read the sign-in log from.
+    var api: SignInLogAPI = .v1
 
     static func start(retentionDays: Int = 30, premium: Bool = true) async throws -> AgentHarness {
         let clock = ManualClock(start)
@@ -67,6 +69,7 @@ struct AgentHarness {
     func auth() -> TophhieAuth {
         var configuration = TophhieConfiguration(tenant: endpoints.tenantID, clientID: endpoints.clientID, authority: endpoints.authority, graphBaseURL: endpoints.graphBaseURL, stateDirectory: stateDirectory, retentionDays: 30)
         configuration.requestDeadline = 5
+        configuration.signInAPI = api
         return TophhieAuth(configuration: configuration, transport: tenant.transport(clock: clock), clock: clock, jitter: { 0.5 })
     }
 
@@ -80,7 +83,7 @@ struct AgentHarness {
     func cycle(store: StateStore? = nil, retentionDays: Int = 30, rules: String = AgentHarness.rulesText) throws -> PollCycle {
         let clock = self.clock
         let dispatch = try OutboxDispatch(stateDirectory: stateDirectory, notifiers: [(recorder, NotifierRoute())], now: { clock.now() }, sleep: { _ in }, random: { 0 })
-        return PollCycle(auth: auth(), engine: Engine(rules: try self.rules(rules)), store: store ?? StateStore(stateDirectory: stateDirectory), planner: PollPlanner(retentionDays: retentionDays, lookback: 86_400), dispatch: dispatch)
+        return PollCycle(auth: auth(), engine: Engine(rules: try self.rules(rules)), store: store ?? StateStore(stateDirectory: stateDirectory), planner: PollPlanner(retentionDays: retentionDays, lookback: 86_400, api: api), dispatch: dispatch)
     }
 
     /// Failed sign-ins `spacing` seconds apart starting at `at`, visible after `latency`.

@@ -15,10 +15,10 @@ struct ControlTests {
             #expect(add.status == 200)
             #expect(add.json?["added"] == .int(1))
             let token = try await h.signIn().access
-            #expect(try await h.signIns(filter: h.selfFilter(), token: token).json?["value"] == .array([]))
+            #expect(try await h.signIns(filter: h.selfFilter(), token: token, version: "beta").json?["value"] == .array([]))
             let clockReply = try await h.send("POST", h.endpoints.controlURL.appendingPathComponent("clock"), body: Data(#"{"advanceSeconds":61}"#.utf8))
             #expect(clockReply.status == 200)
-            #expect(try await h.signIns(filter: h.selfFilter(), token: token).json?["value"] == .array([event]))
+            #expect(try await h.signIns(filter: h.selfFilter(), token: token, version: "beta").json?["value"] == .array([event]))
 
             let bad = try await h.send("POST", h.endpoints.controlURL.appendingPathComponent("signins"), body: Data(#"[{"id":"x"}]"#.utf8))
             #expect(bad.status == 400)

@@ -117,7 +117,7 @@ struct SignInsTests {
         let signIns = [ScenarioSignIn(event: old), ScenarioSignIn(event: recent)]
         for (days, expected) in [(7, [recent]), (30, [recent, old])] {
             try await withTenant(Fixture.scenario(retentionDays: days, signIns: signIns)) { h in
-                let reply = try await h.signIns(filter: h.selfFilter(), token: try await h.signIn().access)
+                let reply = try await h.signIns(filter: h.selfFilter(), token: try await h.signIn().access, version: "beta")
                 #expect(reply.json?["value"] == .array(expected), "retention \(days)")
             }
         }
@@ -130,13 +130,13 @@ struct SignInsTests {
         let signIns = [ScenarioSignIn(event: prompt, latencySeconds: 120), ScenarioSignIn(event: late, latencySeconds: 3 * 3600)]
         try await withTenant(Fixture.scenario(signIns: signIns)) { h in
             let token = try await h.signIn().access
-            let first = try await h.signIns(filter: h.selfFilter(), token: token)
+            let first = try await h.signIns(filter: h.selfFilter(), token: token, version: "beta")
             #expect(first.json?["value"] == .array([prompt]))
             // The late event happened at -300 s plus a sub-second jitter; it shows 3 h after that.
             h.clock.advance(by: 3 * 3600 - 301)
-            #expect(try await h.signIns(filter: h.selfFilter(), token: try await h.signIn().access).json?["value"] == .array([prompt]))
+            #expect(try await h.signIns(filter: h.selfFilter(), token: try await h.signIn().access, version: "beta").json?["value"] == .array([prompt]))
             h.clock.advance(by: 2)
-            let later = try await h.signIns(filter: h.selfFilter(), token: try await h.signIn().access)
+            let later = try await h.signIns(filter: h.selfFilter(), token: try await h.signIn().access, version: "beta")
             #expect(later.json?["value"] == .array([late, prompt]))
             // latencySeconds is the simulator's, never served.
             #expect(!later.text.contains("latencySeconds"))
@@ -150,11 +150,11 @@ struct SignInsTests {
         updated["riskLevelAggregated"] = .string("medium")
         try await withTenant(Fixture.scenario(signIns: [ScenarioSignIn(event: original), ScenarioSignIn(event: .object(updated), latencySeconds: 7200)])) { h in
             let token = try await h.signIn().access
-            let before = try await h.signIns(filter: h.selfFilter(), token: token)
+            let before = try await h.signIns(filter: h.selfFilter(), token: token, version: "beta")
             #expect(before.json?["value"] == .array([original]))
             h.clock.advance(by: 3601)
             let token2 = try await h.signIn().access
-            let after = try await h.signIns(filter: h.selfFilter(), top: 1, token: token2)
+            let after = try await h.signIns(filter: h.selfFilter(), top: 1, token: token2, version: "beta")
             // Same id twice, on different pages; equal times list the later-published copy first.
             #expect(after.json?["value"] == .array([.object(updated)]))
             let next = try #require(after.json?["@odata.nextLink"]?.stringValue)
@@ -173,10 +173,10 @@ struct SignInsTests {
             let c = otherFactory.signIn(at: Fixture.start.addingTimeInterval(-1800))
             await h.tenant.addSignIns([a, b, c])
             let token = try await h.signIn().access
-            let since = try await h.signIns(filter: h.selfFilter(since: Fixture.start.addingTimeInterval(-5400)), token: token)
+            let since = try await h.signIns(filter: h.selfFilter(since: Fixture.start.addingTimeInterval(-5400)), token: token, version: "beta")
             #expect(since.json?["value"] == .array([b]))
             let bounded = "userId eq '\(Fixture.userID)' and createdDateTime le \(GraphTimestamp.filterText(Fixture.start.addingTimeInterval(-5400)))"
-            #expect(try await h.signIns(filter: bounded, token: token).json?["value"] == .array([a]))
+            #expect(try await h.signIns(filter: bounded, token: token, version: "beta").json?["value"] == .array([a]))
         }
     }
 

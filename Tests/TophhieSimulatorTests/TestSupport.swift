@@ -151,11 +151,12 @@ struct Harness {
     }
 
     /// `GET /v1.0/auditLogs/signIns` with `$filter`, percent-encoded as a client would.
-    func signIns(filter: String?, top: Int? = nil, token: String) async throws -> Reply {
+    /// The sign-in log as `version` serves it (beta serves the factory's whole shape).
+    func signIns(filter: String?, top: Int? = nil, token: String, version: String = "v1.0") async throws -> Reply {
         var items: [String] = []
         if let top { items.append("$top=\(top)") }
         if let filter { items.append("$filter=\(escape(filter))") }
-        return try await graph("/v1.0/auditLogs/signIns" + (items.isEmpty ? "" : "?" + items.joined(separator: "&")), token: token)
+        return try await graph("/\(version)/auditLogs/signIns" + (items.isEmpty ? "" : "?" + items.joined(separator: "&")), token: token)
     }
 
     func selfFilter(since: Date? = nil) -> String {

@@ -24,9 +24,38 @@ enum RecordBoundary {
             let comma = j
             j += 1
             while j < bytes.count, JSONElementSplitter.isSpace(bytes[j]) { j += 1 }
-            if j < bytes.count, bytes[j] == UInt8(ascii: "{") { return (j, comma) }
+            if j < bytes.count, bytes[j] == UInt8(ascii: "{"), looksLikeSignIn(bytes, at: j) { return (j, comma) }
             i += 1
         }
         return nil
+    }
+
+    /// Whether the object at `start` has a `createdDateTime` of its own: the objects of beta's
+    /// nested lists (`authenticationDetails`, the applied policies) do not, so a guess is not
+    /// spent on `}, {` between them. An object running past `bytes` is not judged here.
+    static func looksLikeSignIn(_ bytes: UnsafeRawBufferPointer, at start: Int) -> Bool {
+        var depth = 0
+        var i = start
+        var inString = false
+        while i < bytes.count {
+            let byte = bytes[i]
+            if inString {
+                if byte == UInt8(ascii: "\\") { i += 2; continue }
+                if byte == UInt8(ascii: "\"") { inString = false }
+            } else if byte == UInt8(ascii: "\"") {
+                inString = true
+            } else if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
+                depth += 1
+            } else if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
+                depth -= 1
+                if depth == 0 {
+                    let object = UnsafeRawBufferPointer(rebasing: bytes[start...i])
+                    guard case .object(let members)? = try? JSONValue.parse(object) else { return false }
+                    return members["createdDateTime"] != nil
+                }
+            }
+            i += 1
+        }
+        return true
     }
 }

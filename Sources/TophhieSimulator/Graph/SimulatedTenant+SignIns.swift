@@ -20,7 +20,7 @@ extension SimulatedTenant {
         case .granted(let granted): scopes = granted
         }
         guard scopes.containsAny(["AuditLog.Read.All", "Directory.Read.All"]) else { return fail(.insufficientPrivileges) }
-        if beta, let status = scenario.betaRefusalStatus {
+        if beta, let status = betaRefusal {
             return fail(status == 400 ? GraphError.badRequest("Resource not found for the segment 'beta'.") : .insufficientPrivileges)
         }
         guard scenario.premium else { return fail(.nonPremiumTenant) }

@@ -1,7 +1,10 @@
 import Foundation
 import TophhieJSON
 
-/// Builds realistic Graph v1.0 `signIn` objects, deterministic from a seed.
+/// Builds realistic Graph `signIn` objects in beta's shape (v1.0's properties and beta's
+/// `signInEventTypes`, `authenticationDetails`, `authenticationProtocol`,
+/// `originalTransferMethod`, `authenticationRequirement`…), deterministic from a seed. The
+/// simulator's v1.0 leaves beta's properties out.
 ///
 /// The same seed, account and calls give byte-identical events, so demos, tests and benchmarks can
 /// share histories without shipping large files.
@@ -28,23 +31,26 @@ public struct SignInFactory: Sendable {
         public var longitude: Double
         /// The first three octets of the addresses used there, e.g. `"81.2.69"`.
         public var ipPrefix: String
+        /// The network's autonomous system number (beta's `autonomousSystemNumber`).
+        public var asn: Int
 
-        public init(city: String, state: String, countryOrRegion: String, latitude: Double, longitude: Double, ipPrefix: String) {
+        public init(city: String, state: String, countryOrRegion: String, latitude: Double, longitude: Double, ipPrefix: String, asn: Int = 0) {
             self.city = city
             self.state = state
             self.countryOrRegion = countryOrRegion
             self.latitude = latitude
             self.longitude = longitude
             self.ipPrefix = ipPrefix
+            self.asn = asn
         }
 
-        public static let london = Place(city: "London", state: "England", countryOrRegion: "GB", latitude: 51.5073, longitude: -0.1277, ipPrefix: "81.2.69")
-        public static let manchester = Place(city: "Manchester", state: "England", countryOrRegion: "GB", latitude: 53.4807, longitude: -2.2426, ipPrefix: "86.142.11")
-        public static let newYork = Place(city: "New York", state: "New York", countryOrRegion: "US", latitude: 40.7128, longitude: -74.006, ipPrefix: "72.229.28")
-        public static let saoPaulo = Place(city: "Sao Paulo", state: "Sao Paulo", countryOrRegion: "BR", latitude: -23.5505, longitude: -46.6333, ipPrefix: "177.71.207")
-        public static let lagos = Place(city: "Lagos", state: "Lagos", countryOrRegion: "NG", latitude: 6.5244, longitude: 3.3792, ipPrefix: "105.112.96")
-        public static let moscow = Place(city: "Moscow", state: "Moscow", countryOrRegion: "RU", latitude: 55.7558, longitude: 37.6173, ipPrefix: "95.165.28")
-        public static let sydney = Place(city: "Sydney", state: "New South Wales", countryOrRegion: "AU", latitude: -33.8688, longitude: 151.2093, ipPrefix: "101.181.47")
+        public static let london = Place(city: "London", state: "England", countryOrRegion: "GB", latitude: 51.5073, longitude: -0.1277, ipPrefix: "81.2.69", asn: 2856)
+        public static let manchester = Place(city: "Manchester", state: "England", countryOrRegion: "GB", latitude: 53.4807, longitude: -2.2426, ipPrefix: "86.142.11", asn: 2856)
+        public static let newYork = Place(city: "New York", state: "New York", countryOrRegion: "US", latitude: 40.7128, longitude: -74.006, ipPrefix: "72.229.28", asn: 12271)
+        public static let saoPaulo = Place(city: "Sao Paulo", state: "Sao Paulo", countryOrRegion: "BR", latitude: -23.5505, longitude: -46.6333, ipPrefix: "177.71.207", asn: 28573)
+        public static let lagos = Place(city: "Lagos", state: "Lagos", countryOrRegion: "NG", latitude: 6.5244, longitude: 3.3792, ipPrefix: "105.112.96", asn: 36873)
+        public static let moscow = Place(city: "Moscow", state: "Moscow", countryOrRegion: "RU", latitude: 55.7558, longitude: 37.6173, ipPrefix: "95.165.28", asn: 8402)
+        public static let sydney = Place(city: "Sydney", state: "New South Wales", countryOrRegion: "AU", latitude: -33.8688, longitude: 151.2093, ipPrefix: "101.181.47", asn: 1221)
 
         /// The named places, keyed by the names scenario files use.
         public static let named: [String: Place] = [
@@ -101,6 +107,36 @@ public struct SignInFactory: Sendable {
         public static let legacyIMAP = App(appID: "00000002-0000-0ff1-ce00-000000000000", displayName: "Office 365 Exchange Online", clientAppUsed: "IMAP4", resourceDisplayName: "Office 365 Exchange Online", resourceID: "00000002-0000-0ff1-ce00-000000000000")
     }
 
+    /// How a sign-in was made, in beta's words.
+    public struct Method: Sendable, Equatable {
+        /// `authenticationProtocol`: `none`, `deviceCode`, `ropc`…
+        public var authenticationProtocol: String
+        /// `originalTransferMethod`: `deviceCodeFlow` on a token a device code was redeemed for.
+        public var originalTransferMethod: String
+        /// `incomingTokenType`: what the client presented (`none`, `refreshToken`…).
+        public var incomingTokenType: String
+        public var userAgent: String
+
+        public init(authenticationProtocol: String, originalTransferMethod: String, incomingTokenType: String, userAgent: String) {
+            self.authenticationProtocol = authenticationProtocol
+            self.originalTransferMethod = originalTransferMethod
+            self.incomingTokenType = incomingTokenType
+            self.userAgent = userAgent
+        }
+
+        static let edge = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36 Edg/126.0.0.0"
+        /// A person at a browser or an app's sign-in page.
+        public static let browser = Method(authenticationProtocol: "none", originalTransferMethod: "none", incomingTokenType: "none", userAgent: edge)
+        /// An app renewing its token with a refresh token it holds (non-interactive).
+        public static let refresh = Method(authenticationProtocol: "none", originalTransferMethod: "none", incomingTokenType: "refreshToken", userAgent: "Microsoft Office/16.0 (Windows NT 10.0; Microsoft Outlook 16.0.17726; Pro)")
+        /// The person entering a device code at microsoft.com/devicelogin (interactive).
+        public static let deviceCodeEntry = Method(authenticationProtocol: "deviceCode", originalTransferMethod: "none", incomingTokenType: "none", userAgent: edge)
+        /// The device that asked for the code redeeming it (non-interactive).
+        public static let deviceCodeRedemption = Method(authenticationProtocol: "none", originalTransferMethod: "deviceCodeFlow", incomingTokenType: "none", userAgent: "python-requests/2.31.0")
+        /// A password sent straight to the token endpoint (resource owner password credentials).
+        public static let ropc = Method(authenticationProtocol: "ropc", originalTransferMethod: "none", incomingTokenType: "none", userAgent: "BAV2ROPC")
+    }
+
     /// Failure texts for the error codes the factory uses, as the sign-in log words them.
     public static let failureReasons: [Int: (reason: String, details: String?)] = [
         50126: ("Error validating credentials due to invalid username or password.", "The user didn't enter the right credentials. It's expected to see some number of these errors in your logs due to users making mistakes."),
@@ -135,14 +171,19 @@ public struct SignInFactory: Sendable {
         app: App = .office,
         errorCode: Int = 0,
         interactive: Bool = true,
-        riskLevel: String = "none"
+        riskLevel: String = "none",
+        method: Method? = nil,
+        singleFactor: Bool? = nil,
+        mfaDenied: Bool = false
     ) -> JSONValue {
+        let method = method ?? (interactive ? .browser : .refresh)
         let place = place ?? home
         // Jitter within the second so events never share a timestamp by accident.
         let ticks = Double(Int.random(in: 0..<10_000_000, using: &random)) / 10_000_000
         let created = Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down) + ticks)
         let ip = "\(place.ipPrefix).\(Int.random(in: 2...254, using: &random))"
-        let failure = errorCode == 0 ? nil : Self.failureReasons[errorCode] ?? ("Other.", nil)
+        var failure = errorCode == 0 ? nil : Self.failureReasons[errorCode] ?? ("Other.", nil)
+        if mfaDenied { failure?.details = Self.mfaDeniedDetail }
         let caStatus: String = errorCode == 53003 ? "failure" : (errorCode == 0 ? "success" : "notApplied")
         let policies: [JSONValue] = [
             .object([
@@ -200,7 +241,50 @@ public struct SignInFactory: Sendable {
                 ]),
             ]),
             "appliedConditionalAccessPolicies": .array(policies),
+            "signInEventTypes": .array([.string(interactive ? "interactiveUser" : "nonInteractiveUser")]),
+            "authenticationProtocol": .string(method.authenticationProtocol),
+            "originalTransferMethod": .string(method.originalTransferMethod),
+            "incomingTokenType": .string(method.incomingTokenType),
+            "userAgent": .string(method.userAgent),
+            "authenticationRequirement": .string((singleFactor ?? !interactive) ? "singleFactorAuthentication" : "multiFactorAuthentication"),
+            "authenticationDetails": .array(Self.authenticationDetails(at: created, interactive: interactive, errorCode: errorCode, singleFactor: singleFactor ?? !interactive, mfaDenied: mfaDenied)),
+            "autonomousSystemNumber": .int(Int64(place.asn)),
+            "networkLocationDetails": .array([]),
+            "userType": .string("member"),
+            "tokenIssuerType": .string("AzureAD"),
         ])
+    }
+
+    /// `status.additionalDetails` when the person denied the MFA prompt.
+    public static let mfaDeniedDetail = "MFA denied; user declined the authentication"
+
+    /// The steps of a sign-in as beta's `authenticationDetails` lists them.
+    static func authenticationDetails(at time: Date, interactive: Bool, errorCode: Int, singleFactor: Bool, mfaDenied: Bool) -> [JSONValue] {
+        func step(_ method: String, _ succeeded: Bool, _ detail: String, _ requirement: String) -> JSONValue {
+            .object([
+                "authenticationStepDateTime": .string(GraphTimestamp.graphText(time)),
+                "authenticationMethod": .string(method),
+                "authenticationMethodDetail": .null,
+                "succeeded": .bool(succeeded),
+                "authenticationStepResultDetail": .string(detail),
+                "authenticationStepRequirement": .string(requirement),
+            ])
+        }
+        if !interactive {
+            return [step("Previously satisfied", errorCode == 0, "First factor requirement satisfied by claim in the token", "Primary authentication")]
+        }
+        if errorCode == 50126 {
+            return [step("Password", false, "Invalid username or password or Invalid on-premise username or password.", "Primary authentication")]
+        }
+        var steps = [step("Password", true, "Correct password", "Primary authentication")]
+        if mfaDenied {
+            steps.append(step("Mobile app notification", false, mfaDeniedDetail, "Multifactor authentication"))
+        } else if errorCode == 500121 {
+            steps.append(step("Mobile app notification", false, "MFA request timed out", "Multifactor authentication"))
+        } else if errorCode == 0 && !singleFactor {
+            steps.append(step("Mobile app notification", true, "MFA successfully completed", "Multifactor authentication"))
+        }
+        return steps
     }
 
     /// A normal stretch of sign-ins from home: a few a day, mostly daytime, a rare typo, laptop

@@ -30,6 +30,8 @@ public actor SimulatedTenant: Service {
 
     /// Every request served outside `/_sim`, oldest first.
     public private(set) var requests: [RecordedRequest] = []
+    /// The status beta's sign-in log refuses with, from the scenario until `refuseBeta(with:)`.
+    var betaRefusal: Int?
     /// The raw body of every `PATCH /v1.0/me` received, accepted or not, oldest first.
     public private(set) var patchBodies: [Data] = []
 
@@ -92,6 +94,7 @@ public actor SimulatedTenant: Service {
         self.now = now
         self.clock = clock
         self.user = scenario.user
+        self.betaRefusal = scenario.betaRefusalStatus
         self.deviceCodes = DeviceCodeFlow(settings: scenario.deviceCode)
         self.faults = FaultPlan(scenario.faults)
         self.throttle = scenario.throttle.enabled
@@ -332,6 +335,11 @@ public actor SimulatedTenant: Service {
     /// Adds Graph signIn objects, all with the same visibility delay.
     public func addSignIns(_ events: [JSONValue], latencySeconds: Double? = nil) {
         addSignIns(events.map { ScenarioSignIn(event: $0, latencySeconds: latencySeconds) })
+    }
+
+    /// Makes beta's sign-in log refuse every request with `status` (400 or 403), or serve again (nil).
+    public func refuseBeta(with status: Int?) {
+        betaRefusal = status
     }
 
     /// Adds a fault after the scenario's ones.
