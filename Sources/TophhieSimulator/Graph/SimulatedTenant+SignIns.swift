@@ -42,7 +42,7 @@ extension SimulatedTenant {
             } catch {
                 return fail(.invalidFilter)
             }
-            if !filter.eventTypes.isEmpty && (!beta || scenario.nonInteractiveFilterRefused) { return fail(.invalidFilter) }
+            if !filter.eventTypes.isEmpty && (!beta || nonInteractiveFilterRefusal) { return fail(.invalidFilter) }
         }
         if !scenario.hasReportingRole && !filter.isSelfFilter(for: user.id) {
             return fail(.unsupportedUserRole)

@@ -255,8 +255,9 @@ public struct SignInFactory: Sendable {
         ])
     }
 
-    /// `status.additionalDetails` when the person denied the MFA prompt.
-    public static let mfaDeniedDetail = "MFA denied; user declined the authentication"
+    /// `status.additionalDetails` when the person denied the MFA prompt, as Microsoft's Sentinel
+    /// rules quote it.
+    public static let mfaDeniedDetail = "MFA Denied; user declined the authentication"
 
     /// The steps of a sign-in as beta's `authenticationDetails` lists them.
     static func authenticationDetails(at time: Date, interactive: Bool, errorCode: Int, singleFactor: Bool, mfaDenied: Bool) -> [JSONValue] {

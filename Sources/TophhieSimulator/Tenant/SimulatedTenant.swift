@@ -32,6 +32,8 @@ public actor SimulatedTenant: Service {
     public private(set) var requests: [RecordedRequest] = []
     /// The status beta's sign-in log refuses with, from the scenario until `refuseBeta(with:)`.
     var betaRefusal: Int?
+    /// Whether beta refuses the `signInEventTypes` filter, from the scenario until changed.
+    var nonInteractiveFilterRefusal = false
     /// The raw body of every `PATCH /v1.0/me` received, accepted or not, oldest first.
     public private(set) var patchBodies: [Data] = []
 
@@ -95,6 +97,7 @@ public actor SimulatedTenant: Service {
         self.clock = clock
         self.user = scenario.user
         self.betaRefusal = scenario.betaRefusalStatus
+        self.nonInteractiveFilterRefusal = scenario.nonInteractiveFilterRefused
         self.deviceCodes = DeviceCodeFlow(settings: scenario.deviceCode)
         self.faults = FaultPlan(scenario.faults)
         self.throttle = scenario.throttle.enabled
@@ -340,6 +343,11 @@ public actor SimulatedTenant: Service {
     /// Makes beta's sign-in log refuse every request with `status` (400 or 403), or serve again (nil).
     public func refuseBeta(with status: Int?) {
         betaRefusal = status
+    }
+
+    /// Makes beta refuse (or accept again) the filter on `signInEventTypes`.
+    public func refuseNonInteractiveFilter(_ refused: Bool) {
+        nonInteractiveFilterRefusal = refused
     }
 
     /// Adds a fault after the scenario's ones.
