@@ -31,10 +31,27 @@ import Testing
         #expect(Self.documentedPaths.count == 46)
     }
 
-    @Test func everyDocumentedPropertyResolvesWithoutAWarning() {
-        let warned = Self.documentedPaths.filter { SignInFieldCatalog.resolve($0).warning != nil }
+    @Test(arguments: SignInSchema.allCases) func everyDocumentedPropertyResolvesWithoutAWarning(schema: SignInSchema) {
+        let warned = Self.documentedPaths.filter { SignInFieldCatalog.resolve($0, schema: schema).warning != nil }
         #expect(warned == [], "documented in v1.0 but flagged: \(warned)")
-        let notBeta = Self.documentedPaths.filter { SignInFieldCatalog.betaOnly.contains($0) }
-        #expect(notBeta == [])
+    }
+
+    /// Beta's catalogue (msgraph-metadata's beta CSDL): a beta property warns exactly when the
+    /// rules are checked against v1.0; one in neither version always warns.
+    @Test func aBetaPropertyWarnsOnlyAgainstVersionOne() {
+        #expect(BetaSignInFields.paths.count == 156)
+        let betaOnly = BetaSignInFields.paths.filter { !SignInFieldCatalog.v1Paths.contains($0) }
+        #expect(betaOnly.count > 100)
+        for path in betaOnly {
+            #expect(SignInFieldCatalog.resolve(path, schema: .beta).warning == nil, "\(path)")
+            #expect(SignInFieldCatalog.resolve(path, schema: .v1).warning?.contains("exists only in the Graph beta signIn, and graph.api is v1.0") == true, "\(path)")
+        }
+        for name in ["originalTransferMethod", "authenticationDetails.authenticationStepResultDetail", "networkLocationDetails.networkNames", "AuthenticationRequirement"] {
+            #expect(SignInFieldCatalog.resolve(name, schema: .beta).warning == nil, "\(name)")
+            #expect(SignInFieldCatalog.resolve(name, schema: .v1).warning != nil, "\(name)")
+        }
+        for schema in SignInSchema.allCases {
+            #expect(SignInFieldCatalog.resolve("properties.message", schema: schema).warning == "field 'properties.message' does not exist in the Graph signIn resource (beta or v1.0); a value test on it never matches Graph sign-ins")
+        }
     }
 }

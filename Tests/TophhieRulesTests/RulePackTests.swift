@@ -4,9 +4,10 @@ import Testing
 
 /// The default pack in rules/: every rule loads cleanly and passes its own test cases.
 @Suite(.timeLimit(.minutes(2))) struct RulePackTests {
-    static let expectedIDs = ["account-lockout", "ca-blocked-burst", "disabled-account", "failure-burst", "first-factor-new-place",
-                              "impossible-travel", "legacy-auth", "mfa-fatigue", "new-country", "new-device", "risky-sign-in",
-                              "success-after-failures", "sustained-failure"]
+    static let expectedIDs = ["account-lockout", "ca-blocked-burst", "device-code-sign-in", "disabled-account", "failure-burst",
+                              "first-factor-new-place", "impossible-travel", "legacy-auth", "mfa-denied-by-user", "mfa-fatigue",
+                              "new-country", "new-device", "risky-sign-in", "ropc-or-legacy-agent", "single-factor-from-new-place",
+                              "success-after-failures", "sustained-failure", "token-from-new-place"]
 
     @Test func everyRuleLoadsWithItsFileNameAsID() throws {
         let sources = try RuleSource.read(paths: [RepoPaths.rules])
@@ -19,7 +20,7 @@ import Testing
     }
 
     @Test(arguments: EngineChoice.allCases) func everyCasePasses(engine: EngineChoice) throws {
-        let set = RuleLoader.load(try RuleSource.read(paths: [RepoPaths.rules]))
+        let set = RuleLoader.load(try RuleSource.read(paths: [RepoPaths.rules]), placeholders: .testing)
         let tests = try RuleSource.read(paths: [RepoPaths.rules], select: RuleSource.isTestFile)
         #expect(tests.count == RulePackTests.expectedIDs.count, "each rule has a tests file")
         var total = 0
@@ -37,7 +38,7 @@ import Testing
 
     /// Every rule's alerts, not only the rule under test's event ids: the same from both evaluators.
     @Test func theReferenceGivesTheEnginesAlertsOnEveryCase() throws {
-        let set = RuleLoader.load(try RuleSource.read(paths: [RepoPaths.rules]))
+        let set = RuleLoader.load(try RuleSource.read(paths: [RepoPaths.rules]), placeholders: .testing)
         let engine = Engine(rules: set), reference = ReferenceEvaluator(rules: set)
         var alerts = 0
         for source in try RuleSource.read(paths: [RepoPaths.rules], select: RuleSource.isTestFile) {

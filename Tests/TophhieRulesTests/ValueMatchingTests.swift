@@ -196,7 +196,8 @@ import TophhieJSON
         #expect(SignInFieldCatalog.resolve("DeviceDetail.isCompliant").path == "deviceDetail.isCompliant")
         #expect(SignInFieldCatalog.resolve("IPAddress").path == "ipAddress")
         #expect(SignInFieldCatalog.resolve("AppDisplayName").warning == nil)
-        #expect(SignInFieldCatalog.resolve("AuthenticationRequirement").warning?.contains("beta") == true)
+        #expect(SignInFieldCatalog.resolve("AuthenticationRequirement").warning == nil)
+        #expect(SignInFieldCatalog.resolve("AuthenticationRequirement", schema: .v1).warning?.contains("beta") == true)
         #expect(SignInFieldCatalog.resolve("ActivityDetails").warning?.contains("does not exist") == true)
         #expect(SignInFieldCatalog.resolve("status.errorCode").warning == nil)
     }

@@ -99,7 +99,7 @@ public struct AgentSetup: Sendable {
         do { sources = try RuleSource.read(paths: paths) } catch {
             throw ConfigurationError("cannot read rules: \(error); set 'rules:' in the config file or TOPHHIE_RULES", file: configuration.sourceFile)
         }
-        let rules = RuleLoader.load(sources)
+        let rules = RuleLoader.load(sources, placeholders: .agent(clientID: configuration.clientID), schema: configuration.signInAPI == .v1 ? .v1 : .beta)
         if rules.hasErrors {
             let errors = rules.diagnostics.filter { $0.severity == .error }
             throw ConfigurationError("the rules have \(errors.count) error\(errors.count == 1 ? "" : "s"):\n" + errors.map { "  \($0)" }.joined(separator: "\n"), file: configuration.sourceFile)

@@ -8,24 +8,29 @@ enum RulesCheckCommand: CLICommand {
         path: ["rules", "check"],
         summary: "Validate rule files and folders; every problem as file:line:col.",
         positionals: "[PATH…]",
-        options: [OptionSpec("quiet", help: "print errors only, not warnings and notes")],
+        options: [OptionSpec("quiet", help: "print errors only, not warnings and notes"),
+                  OptionSpec("api", value: "beta|v1.0", help: "the Graph version the rules will read (default beta, as graph.api): a field it lacks is a warning")],
         discussion: """
         Reads Sigma detection and correlation rules (and this project's first_seen and
         impossible_travel extensions). Files ending in .tests.yml are test cases, not rules.
         Rules for other log sources are skipped with a note, so a whole Sigma folder can be checked.
-        With no PATH, checks ./rules.
+        With no PATH, checks ./rules. Fields only Graph beta has (authenticationDetails,
+        originalTransferMethod, authenticationRequirement…) are warned of with --api v1.0 alone.
 
         Exit status: 0 when every rule loads (warnings allowed), 2 on any error.
 
         examples:
           tophhie-watch rules check
           tophhie-watch rules check rules/ ~/sigma/rules/cloud/azure
+          tophhie-watch rules check --api v1.0
         """)
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
         let paths = arguments.positionals.isEmpty ? ConnectionOptions.defaultRulePaths(io) : arguments.positionals
         let sources = try RuleFiles.read(paths)
-        let set = RuleLoader.load(sources)
+        let apiText = arguments.value("api") ?? "beta"
+        guard let schema = SignInSchema(rawValue: apiText) else { throw UsageError("--api must be beta or v1.0, not '\(apiText)'") }
+        let set = RuleLoader.load(sources, placeholders: .testing, schema: schema)
         let quiet = arguments.flag("quiet")
         for diagnostic in set.diagnostics where !quiet || diagnostic.severity == .error {
             io.out(ControlCharacterEscaping.escape(diagnostic.description) + "\n")

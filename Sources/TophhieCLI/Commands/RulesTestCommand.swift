@@ -13,6 +13,7 @@ enum RulesTestCommand: CLICommand {
         Loads every rule under PATH (default $TOPHHIE_RULES, ./rules, or the installed rules), then runs each *.tests.yml file beside them:
         each case feeds its events (or polls) to a fresh engine and compares the alerts of the
         file's rule with 'expect'. A mismatch shows which events were expected and which fired.
+        The placeholder %tophhie_client_id% is 00000000-0000-4000-8000-0000000c11d0 here.
 
         Exit status: 0 when every case passes, 1 on any mismatch, 2 when rules or tests do not load.
 
@@ -23,7 +24,7 @@ enum RulesTestCommand: CLICommand {
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
         let paths = arguments.positionals.isEmpty ? ConnectionOptions.defaultRulePaths(io) : arguments.positionals
-        let set = RuleLoader.load(try RuleFiles.read(paths))
+        let set = RuleLoader.load(try RuleFiles.read(paths), placeholders: .testing)
         let testSources = try RuleFiles.read(paths, select: RuleSource.isTestFile)
         for diagnostic in set.diagnostics where diagnostic.severity == .error {
             io.err(ControlCharacterEscaping.escape(diagnostic.description) + "\n")

@@ -1,9 +1,15 @@
-/// The Graph v1.0 `signIn` fields, and how Sigma's Azure sign-in names map onto them.
+/// Which Graph version's `signIn` a rule set is checked against (`graph.api`).
+public enum SignInSchema: String, Sendable, CaseIterable {
+    case beta
+    case v1 = "v1.0"
+}
+
+/// The Graph `signIn` fields of both versions, and how Sigma's Azure sign-in names map onto them.
 ///
 /// SigmaHQ's `azure/signinlogs` rules use Log Analytics column names (`ResultType`,
 /// `DeviceDetail.isCompliant`); the agent reads Graph JSON (`status.errorCode`,
-/// `deviceDetail.isCompliant`). Beta-only properties map to their beta path (so beta-shaped
-/// replay data still matches) but load with a warning: live v1.0 events never carry them.
+/// `deviceDetail.isCompliant`). A beta property is used as it is; it warns only when the rules
+/// are checked against v1.0, whose events never carry it.
 public enum SignInFieldCatalog {
     /// How a rule's field name was understood.
     public struct Resolution: Sendable, Hashable {
@@ -33,14 +39,13 @@ public enum SignInFieldCatalog {
         "userAgent",
     ]
 
-    /// Properties of the beta signIn that v1.0 lacks.
-    public static let betaOnly: Set<String> = [
-        "authenticationRequirement", "authenticationDetails", "authenticationMethodsUsed", "authenticationProtocol",
-        "originalTransferMethod", "signInEventTypes", "incomingTokenType", "tokenIssuerType",
-        "crossTenantAccessType", "uniqueTokenIdentifier", "sessionLifetimePolicies", "networkLocationDetails",
-        "autonomousSystemNumber", "flaggedForReview", "signInIdentifier", "mfaDetail",
-        "authenticationRequirementPolicies", "authenticationContextClassReferences", "userType",
-    ]
+    /// Whether `path` is a beta signIn property, or lies inside one (paths deeper than the
+    /// catalogue's three segments).
+    static func isBeta(_ path: String) -> Bool {
+        if BetaSignInFields.paths.contains(path) { return true }
+        let parts = path.split(separator: ".")
+        return parts.count > 3 && BetaSignInFields.paths.contains(parts.prefix(3).joined(separator: "."))
+    }
 
     /// Sigma / Sentinel names (lower-cased) to Graph paths. Nested `DeviceDetail.x` and
     /// `LocationDetails.x` are handled by prefix.
@@ -64,6 +69,7 @@ public enum SignInFieldCatalog {
         "userid": "userId",
         "resourcedisplayname": "resourceDisplayName",
         "resourceid": "resourceId",
+        "resourceidentity": "resourceId",
         "conditionalaccessstatus": "conditionalAccessStatus",
         "conditionalaccesspolicies": "appliedConditionalAccessPolicies",
         "riskstate": "riskState",
@@ -93,11 +99,11 @@ public enum SignInFieldCatalog {
         "autonomoussystemnumber": "autonomousSystemNumber",
     ]
 
-    /// Maps a rule's field name to a Graph path and says whether v1.0 data can ever carry it.
+    /// Maps a rule's field name to a Graph path and says whether `schema`'s data can ever carry it.
     ///
     /// Exact Graph paths pass through; Sigma names map case-insensitively; anything else is kept
-    /// as written with a warning that v1.0 has no such field.
-    public static func resolve(_ name: String) -> Resolution {
+    /// as written with a warning that the signIn resource has no such field.
+    public static func resolve(_ name: String, schema: SignInSchema = .beta) -> Resolution {
         if v1Paths.contains(name) { return Resolution(path: name, warning: nil) }
         let lower = name.lowercased()
         var path: String?
@@ -111,20 +117,20 @@ public enum SignInFieldCatalog {
             let tail = parts.count > 1 ? parts[1] : ""
             let candidate = head + "." + tail
             path = v1Paths.first(where: { $0.lowercased() == candidate.lowercased() }) ?? candidate
-        } else if let beta = betaOnly.first(where: { $0.lowercased() == lower }) {
+        } else if let beta = BetaSignInFields.paths.first(where: { $0.lowercased() == lower }) {
             path = beta
         }
         let resolved = path ?? name
-        let root = String(resolved.split(separator: ".").first ?? "")
         if v1Paths.contains(resolved) {
             if lower == "status" {
                 return Resolution(path: resolved, warning: "'\(name)' maps to Graph's 'status' object {errorCode, failureReason, additionalDetails}; values such as 'Success' never appear in it (use 'status.errorCode: 0' for a success)")
             }
             return Resolution(path: resolved, warning: nil)
         }
-        if betaOnly.contains(root) {
-            return Resolution(path: resolved, warning: "field '\(name)' (Graph '\(resolved)') exists only in the Graph beta signIn, not v1.0; live events never carry it, so this selection cannot match them")
+        if isBeta(resolved) {
+            guard schema == .v1 else { return Resolution(path: resolved, warning: nil) }
+            return Resolution(path: resolved, warning: "field '\(name)' (Graph '\(resolved)') exists only in the Graph beta signIn, and graph.api is v1.0: live events never carry it, so this selection cannot match them")
         }
-        return Resolution(path: resolved, warning: "field '\(name)' does not exist in the Graph v1.0 signIn resource; a value test on it never matches Graph sign-ins")
+        return Resolution(path: resolved, warning: "field '\(name)' does not exist in the Graph signIn resource (beta or v1.0); a value test on it never matches Graph sign-ins")
     }
 }

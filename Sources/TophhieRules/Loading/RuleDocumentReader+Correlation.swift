@@ -28,7 +28,7 @@ extension RuleDocumentReader {
             guard let fields = strings(groupNode, "group-by") else { return nil }
             groupBy = fields
             for (field, item) in zip(fields, groupNode.sequence ?? [groupNode]) {
-                if let warning = SignInFieldCatalog.resolve(field).warning, node.mappingValue(forKey: "aliases")?.mappingValue(forKey: field) == nil {
+                if let warning = SignInFieldCatalog.resolve(field, schema: schema).warning, node.mappingValue(forKey: "aliases")?.mappingValue(forKey: field) == nil {
                     report(.warning, item.mark, warning)
                 }
             }
@@ -50,7 +50,7 @@ extension RuleDocumentReader {
                 var map: [String: String] = [:]
                 for entry in perRule {
                     guard let rule = entry.key.scalarText, let field = string(entry.value, "aliases") else { return nil }
-                    if let warning = SignInFieldCatalog.resolve(field).warning { report(.warning, entry.value.mark, warning) }
+                    if let warning = SignInFieldCatalog.resolve(field, schema: schema).warning { report(.warning, entry.value.mark, warning) }
                     map[rule] = field
                 }
                 aliases[alias] = map
@@ -120,7 +120,7 @@ extension RuleDocumentReader {
                 report(.error, node.mappingValue(forKey: "condition")?.mark ?? node.mark, "'value_count' needs 'field' in its condition: the field whose distinct values are counted")
                 return nil
             }
-            if let warning = SignInFieldCatalog.resolve(field).warning { report(.warning, node.mappingValue(forKey: "condition")!.mark, warning) }
+            if let warning = SignInFieldCatalog.resolve(field, schema: schema).warning { report(.warning, node.mappingValue(forKey: "condition")!.mark, warning) }
             kind = .valueCount(field: field)
         case "temporal": kind = .temporal
         case "temporal_ordered": kind = .temporalOrdered
@@ -142,7 +142,7 @@ extension RuleDocumentReader {
         }
         guard let fields = strings(fieldsNode, "fields"), !fields.isEmpty else { return nil }
         for (field, item) in zip(fields, fieldsNode.sequence ?? [fieldsNode]) {
-            if let warning = SignInFieldCatalog.resolve(field).warning { report(.warning, item.mark, warning) }
+            if let warning = SignInFieldCatalog.resolve(field, schema: schema).warning { report(.warning, item.mark, warning) }
         }
         var period = RuleDuration(seconds: 14 * 86_400, text: "14d")
         var events = 10

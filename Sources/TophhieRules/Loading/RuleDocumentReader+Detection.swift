@@ -105,8 +105,7 @@ extension RuleDocumentReader {
                 ok = false
                 continue
             }
-            let resolution = SignInFieldCatalog.resolve(field)
-            if let warning = resolution.warning { report(.warning, pair.key.mark, warning) }
+            var resolution = SignInFieldCatalog.resolve(field, schema: schema)
             var values: [RuleValue] = []
             var isList = false
             if let items = pair.value.sequence {
@@ -126,6 +125,25 @@ extension RuleDocumentReader {
                 ok = false
                 continue
             }
+            if field.lowercased() == "status", let status = Self.sentinelStatus(values, modifiers: parts) {
+                // Sentinel's Status column: 'Success' is a success; a text search reads the
+                // object's text, as Log Analytics' does (Entra writes "MFA denied; …" inside).
+                (resolution, values) = status
+            } else if let warning = resolution.warning {
+                report(.warning, pair.key.mark, warning)
+            }
+            if let expand = parts.firstIndex(of: "expand") {
+                parts.remove(at: expand)
+                values = values.flatMap { value -> [RuleValue] in
+                    guard case .string(let text) = value, let name = RulePlaceholders.name(in: text) else { return [value] }
+                    if let given = placeholders.values[name] { return given.map(RuleValue.string) }
+                    if !RulePlaceholders.known.contains(name) {
+                        report(.warning, pair.value.mark, "placeholder '%\(name)%' has no value (known: \(RulePlaceholders.known.sorted().map { "%\($0)%" }.joined(separator: ", "))); it matches only its own text")
+                    }
+                    return [value]
+                }
+                isList = isList || values.count > 1
+            }
             do {
                 conditions.append(try FieldCondition(sourceField: field, path: resolution.path, modifiers: parts, values: values, isList: isList))
             } catch let error as RuleCompileError {
@@ -137,5 +155,21 @@ extension RuleDocumentReader {
             }
         }
         return ok ? conditions : nil
+    }
+
+    /// SigmaHQ's `Status: 'Success'` and `Status|contains: 'MFA Denied'`, written for Log
+    /// Analytics' Status column, as Graph fields: `status.errorCode: 0` for a success; a text
+    /// search reads the `status` object's text (errorCode, failureReason, additionalDetails), as
+    /// Sentinel's does, without the warning a plain value on an object gets. Nil leaves the field
+    /// as it is.
+    static func sentinelStatus(_ values: [RuleValue], modifiers: [String]) -> (SignInFieldCatalog.Resolution, [RuleValue])? {
+        let texts = values.compactMap { value -> String? in if case .string(let text) = value { return text } else { return nil } }
+        guard texts.count == values.count, !texts.isEmpty else { return nil }
+        if modifiers.isEmpty, texts.allSatisfy({ $0.lowercased() == "success" }) {
+            return (SignInFieldCatalog.Resolution(path: "status.errorCode", warning: nil), [.int(0)])
+        }
+        let textModifiers: Set<String> = ["contains", "startswith", "endswith", "re", "all", "i", "cased"]
+        guard !modifiers.isEmpty, modifiers.allSatisfy({ textModifiers.contains($0) }) else { return nil }
+        return (SignInFieldCatalog.Resolution(path: "status", warning: nil), values)
     }
 }

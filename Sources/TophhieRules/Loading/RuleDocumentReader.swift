@@ -4,6 +4,9 @@ import YAMLReader
 struct RuleDocumentReader {
     let file: String
     var diagnostics: [RuleDiagnostic] = []
+    var placeholders = RulePlaceholders()
+    /// The Graph version whose fields the rules are checked against.
+    var schema = SignInSchema.beta
 
     init(file: String) { self.file = file }
 

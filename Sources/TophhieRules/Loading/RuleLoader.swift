@@ -6,15 +6,20 @@ import YAMLReader
 /// others load. Cross-file checks (duplicate ids, unknown or cyclic references) run last.
 public enum RuleLoader {
     /// Loads every source and checks references across them.
-    public static func load(_ sources: [RuleSource]) -> RuleSet {
+    /// - Parameters:
+    ///   - placeholders: values for `|expand` placeholders.
+    ///   - schema: the Graph version the rules will read: a field it lacks is warned of.
+    public static func load(_ sources: [RuleSource], placeholders: RulePlaceholders = RulePlaceholders(), schema: SignInSchema = .beta) -> RuleSet {
         var set = RuleSet()
-        for source in sources { set.merge(loadFile(source)) }
+        for source in sources { set.merge(loadFile(source, placeholders: placeholders, schema: schema)) }
         return link(set)
     }
 
     /// Loads one file's documents without cross-file checks.
-    public static func loadFile(_ source: RuleSource) -> RuleSet {
+    public static func loadFile(_ source: RuleSource, placeholders: RulePlaceholders = RulePlaceholders(), schema: SignInSchema = .beta) -> RuleSet {
         var reader = RuleDocumentReader(file: source.path)
+        reader.placeholders = placeholders
+        reader.schema = schema
         let documents: [YAMLNode]
         do {
             documents = try YAMLReader.documents(source.text)

@@ -1,4 +1,5 @@
-/// The Sigma value modifiers this engine implements (`field|contains|all: [...]`).
+/// The Sigma value modifiers this engine implements (`field|contains|all: [...]`); `expand`
+/// is applied when a rule is read (`RulePlaceholders`).
 public enum ValueModifier: String, Sendable, Hashable, CaseIterable {
     case contains, startswith, endswith, all
     case re, i, m, s
@@ -9,7 +10,7 @@ public enum ValueModifier: String, Sendable, Hashable, CaseIterable {
     /// Modifiers from the Sigma appendix that are recognised but not implemented, so the
     /// message can say "not supported" rather than "unknown".
     static let recognisedButUnsupported: Set<String> = [
-        "windash", "base64", "base64offset", "utf16le", "utf16be", "utf16", "wide", "expand",
+        "windash", "base64", "base64offset", "utf16le", "utf16be", "utf16", "wide",
         "minute", "hour", "day", "week", "month", "year",
     ]
 
