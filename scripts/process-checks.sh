@@ -58,10 +58,19 @@ check "offline commands leave the home directory as it was" test -z "$(ls -A "$W
 
 "$BIN" demo --fast >"$WORK/demo.out" 2>"$WORK/demo.err"
 check "the demo exits 0" test $? -eq 0
-for rule in failure-burst success-after-failures impossible-travel new-country; do
+for rule in failure-burst success-after-failures impossible-travel new-country device-code-sign-in token-from-new-place; do
   check "the demo fires $rule" grep -q "\[$rule\]" "$WORK/demo.out"
 done
 check "the late burst is marked late" grep -q "late-by=" "$WORK/demo.out"
+check "the demo's device-code alert is the phishing one, not the agent's own login" test "$(grep -c '\[device-code-sign-in\]' "$WORK/demo.out")" = 1
+check "the stolen token's refreshes from Moscow are caught" grep -q "\[token-from-new-place\].*'RU'" "$WORK/demo.out"
+
+# A device-code redemption in Graph beta's shape (Tests/Contracts/beta) alerts through replay;
+# the agent's own (its client id configured) does not.
+env -u TOPHHIE_CLIENT_ID -u TOPHHIE_CONFIG "$BIN" replay Tests/Contracts/beta/device-code-redemptions.json >"$WORK/redeem-all.out" 2>/dev/null
+check "replay: both redemptions alert when no client id is known" test "$(grep -c '\[device-code-sign-in\]' "$WORK/redeem-all.out")" = 2
+TOPHHIE_CLIENT_ID=5c3b2a10-1d2e-4f3a-8b9c-0d1e2f3a4b5c "$BIN" replay Tests/Contracts/beta/device-code-redemptions.json >"$WORK/redeem.out" 2>/dev/null
+check "replay: with this agent's client id only the Azure CLI redemption from Lagos alerts" sh -c "test \$(grep -c '\[device-code-sign-in\]' '$WORK/redeem.out') = 1 && grep -q 'appId=04b07795-8ddb-461a-bbee-02f9e1bf7b46' '$WORK/redeem.out'"
 TOPHHIE_ENGINE=reference "$BIN" demo --fast >"$WORK/demo-reference.out" 2>/dev/null
 check "the demo run by the reference evaluator prints the same alerts, byte for byte" cmp -s "$WORK/demo.out" "$WORK/demo-reference.out"
 TOPHHIE_ENGINE=quick "$BIN" replay README.md >/dev/null 2>"$WORK/engine.err"

@@ -40,7 +40,7 @@ public struct DemoRunner: Sendable {
         let tenantBox = TenantBox()
         let clock = DemoClock(start: Self.start, pace: pace) { now in
             for step in await pending.due(at: now, start: timeline.start) {
-                narrate("\(Self.clockText(now))  ▶ \(step.narration)")
+                if !step.narration.isEmpty { narrate("\(Self.clockText(now))  ▶ \(step.narration)") }
                 if let tenant = await tenantBox.tenant {
                     await tenant.addSignIns(step.signIns)
                     for fault in step.faults { await tenant.addFault(fault) }
@@ -62,7 +62,7 @@ public struct DemoRunner: Sendable {
         configuration.rulePaths = rulePaths
         configuration.notifiers = [NotifierConfiguration(name: "stdout", type: "stdout", options: ["colour": colour ? "always" : "never"])]
 
-        narrate("\(Self.clockText(clock.now()))  ▶ a simulated tenant on \(endpoints.authorityHost.absoluteString) with a normal month of Jane's sign-ins")
+        narrate("\(Self.clockText(clock.now()))  ▶ a simulated tenant on \(endpoints.authorityHost.absoluteString) with a normal month of Jane's sign-ins and her apps' hourly token refreshes")
         let auth = TophhieAuth(configuration: try configuration.authConfiguration(), clock: clock)
         try await auth.signIn(scopes: [TophhieScopes.userRead, TophhieScopes.auditLogRead]) { prompt in
             narrate("\(Self.clockText(clock.now()))  ▶ login: \(prompt.message) (approved automatically)")

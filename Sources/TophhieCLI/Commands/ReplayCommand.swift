@@ -49,7 +49,7 @@ enum ReplayCommand: CLICommand {
             settings.lookback = duration.interval
         }
         let rulePaths = arguments.values("rules").isEmpty ? ConnectionOptions.defaultRulePaths(io) : arguments.values("rules")
-        let set = try RuleFiles.loadRunnable(rulePaths, io: io)
+        let set = try RuleFiles.loadRunnable(rulePaths, io: io, arguments: arguments)
         let progress = io.errIsTerminal
         if progress { io.err("replay: reading \(file)…\r") }
         let choice = try EngineChoice.named(in: io)

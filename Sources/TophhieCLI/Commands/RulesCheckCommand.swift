@@ -45,8 +45,10 @@ enum RulesCheckCommand: CLICommand {
 /// Reads rule paths for the rules commands, turning a missing path into a usage error.
 enum RuleFiles {
     /// The rules for a command that runs them: every error printed, then a usage error.
-    static func loadRunnable(_ paths: [String], io: CommandIO) throws -> RuleSet {
-        let set = RuleLoader.load(try read(paths))
+    /// `%tophhie_client_id%` is the configured client id (config file or `TOPHHIE_CLIENT_ID`).
+    static func loadRunnable(_ paths: [String], io: CommandIO, arguments: ParsedArguments) throws -> RuleSet {
+        let clientID = (try? ConnectionOptions.agentConfiguration(arguments, io: io))?.clientID
+        let set = RuleLoader.load(try read(paths), placeholders: .agent(clientID: clientID))
         let errors = set.diagnostics.filter { $0.severity == .error }
         guard errors.isEmpty else {
             for diagnostic in errors { io.err(ControlCharacterEscaping.escape(diagnostic.description) + "\n") }

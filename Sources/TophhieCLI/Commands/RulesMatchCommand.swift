@@ -37,7 +37,7 @@ enum RulesMatchCommand: CLICommand {
             throw UsageError("option '--format' takes 'text' or 'json', not '\(format)'")
         }
         let rulePaths = arguments.values("rules").isEmpty ? ConnectionOptions.defaultRulePaths(io) : arguments.values("rules")
-        let set = try RuleFiles.loadRunnable(rulePaths, io: io)
+        let set = try RuleFiles.loadRunnable(rulePaths, io: io, arguments: arguments)
         func line(_ match: DetectionMatches.Match) -> String {
             if format == "json" {
                 let line: JSONValue = .object([

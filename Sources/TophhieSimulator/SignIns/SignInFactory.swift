@@ -320,6 +320,19 @@ public struct SignInFactory: Sendable {
         return events.map(\.1)
     }
 
+    /// An app renewing its token every hour, as mail and chat apps do, from `place` on `device`:
+    /// non-interactive sign-ins from `from` to `to`, oldest first.
+    public mutating func tokenRefreshes(from start: Date, to end: Date, every interval: TimeInterval = 3600, place: Place? = nil,
+                                        device: Device = .phone, app: App = .outlook, method: Method = .refresh) -> [JSONValue] {
+        var events: [JSONValue] = []
+        var time = start
+        while time <= end {
+            events.append(signIn(at: time, place: place, device: device, app: app, interactive: false, method: method))
+            time = time.addingTimeInterval(interval)
+        }
+        return events
+    }
+
     /// A run of failed sign-ins `spacing` seconds apart from `place`, optionally followed by a success.
     public mutating func failureBurst(
         at start: Date,
