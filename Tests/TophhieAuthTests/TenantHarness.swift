@@ -28,17 +28,21 @@ struct TenantHarness {
             deviceCode: DeviceCodeSettings(script: script, expiresIn: 900, interval: 5))
     }
 
-    static func start(_ scenario: SimulatorScenario = scenario()) async throws -> TenantHarness {
-        let clock = ManualClock(start)
+    static func start(_ scenario: SimulatorScenario = scenario(), at date: Date = start) async throws -> TenantHarness {
+        let clock = ManualClock(date)
         let tenant = SimulatedTenant(scenario: scenario, now: { clock.now() })
         let endpoints = await tenant.embeddedEndpoints()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tophhie-auth-\(UUID().uuidString)")
         return TenantHarness(clock: clock, tenant: tenant, endpoints: endpoints, stateDirectory: directory)
     }
 
+    /// The version the client reads the sign-in log from.
+    var api: SignInLogAPI = .v1
+
     var configuration: TophhieConfiguration {
         var configuration = TophhieConfiguration(tenant: endpoints.tenantID, clientID: endpoints.clientID, authority: endpoints.authority, graphBaseURL: endpoints.graphBaseURL, stateDirectory: stateDirectory)
         configuration.requestDeadline = 5
+        configuration.signInAPI = api
         return configuration
     }
 
@@ -68,8 +72,8 @@ struct TenantHarness {
 
 extension TenantHarness {
     /// Runs `body` against a fresh harness and always cleans up after it, thrown errors included.
-    static func with<T>(_ scenario: SimulatorScenario = scenario(), _ body: (TenantHarness) async throws -> T) async throws -> T {
-        let harness = try await start(scenario)
+    static func with<T>(_ scenario: SimulatorScenario = scenario(), at date: Date = start, _ body: (TenantHarness) async throws -> T) async throws -> T {
+        let harness = try await start(scenario, at: date)
         do {
             let result = try await body(harness)
             await harness.stop()
