@@ -74,6 +74,9 @@ import TophhieSimulator
             #expect(told.summary.hasPrefix("Graph refused the beta sign-in log (HTTP \(status) \(status == 403 ? "Authorization_RequestDenied" : "Request_BadRequest")), so only interactive sign-ins are read, from v1.0. Not watched until beta answers again: non-interactive sign-ins"))
             let state = try StateStore(stateDirectory: harness.stateDirectory).load()
             #expect(state.fallback?.refusal.status == status)
+            let health = await AgentHealth.read(stateDirectory: harness.stateDirectory, notifiers: [], api: .beta)
+            #expect(health.streams == [.interactive] && health.fallback?.since == harness.clock.now().addingTimeInterval(-12 * 300))
+            #expect(health.jsonValue["streams"] == .array([.string("interactive")]))
 
             // Beta is asked again a day later; refused again, nothing new is said.
             harness.clock.advance(by: 86_400)
@@ -88,6 +91,7 @@ import TophhieSimulator
             #expect(back.api == .beta)
             #expect(back.notices.map(\.rule.id) == ["tophhie.notice.streams-restored"])
             #expect(try StateStore(stateDirectory: harness.stateDirectory).load().fallback == nil)
+            #expect(await AgentHealth.read(stateDirectory: harness.stateDirectory, notifiers: [], api: .beta).streams == [.interactive, .nonInteractive])
         }
     }
 

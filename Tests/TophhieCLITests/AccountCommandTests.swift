@@ -17,11 +17,12 @@ import TophhieSimulator
         var transport: any HTTPTransport { tenant.transport(clock: clock) }
     }
 
-    static func tenant(deviceName: String = "JANE-LAPTOP", premium: Bool = true, consented: [String]? = nil, licenceRefusalEvery: Int = 0, overTheWire: Bool = false) async throws -> Tenant {
+    static func tenant(deviceName: String = "JANE-LAPTOP", premium: Bool = true, consented: [String]? = nil, licenceRefusalEvery: Int = 0, overTheWire: Bool = false, refreshes: [Double] = [], betaRefusal: Int? = nil) async throws -> Tenant {
         let clock = ManualClock(Date(timeIntervalSince1970: 1_788_000_000))
         var scenario = SimulateCommand.defaultScenario()
         scenario.premium = premium
         scenario.licenceRefusalEveryWithoutDirectoryRead = licenceRefusalEvery
+        scenario.betaRefusalStatus = betaRefusal
         if let consented { scenario.consentedScopes = consented }
         scenario.deviceCode = DeviceCodeSettings(script: [.authorizationPending, .approve], interval: 1)
         scenario.generate = []
@@ -31,7 +32,7 @@ import TophhieSimulator
         scenario.signIns = [
             ScenarioSignIn(event: factory.signIn(at: clock.now().addingTimeInterval(-3600), device: device), latencySeconds: 0),
             ScenarioSignIn(event: factory.signIn(at: clock.now().addingTimeInterval(-7200), place: .lagos, errorCode: 50126), latencySeconds: 0),
-        ]
+        ] + refreshes.map { ScenarioSignIn(event: factory.signIn(at: clock.now().addingTimeInterval($0), app: .outlook, interactive: false), latencySeconds: 0) }
         let tenant = SimulatedTenant(scenario: scenario, now: { clock.now() })
         let endpoints = overTheWire ? try await tenant.start() : await tenant.embeddedEndpoints()
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("tophhie-cli-\(UUID().uuidString)").path
@@ -141,6 +142,43 @@ import TophhieSimulator
         let (doctorCode, doctor) = await run(["doctor"], context)
         #expect(doctorCode == .ok, "\(doctor.out)")
         #expect(doctor.out.contains("  warn  scopes: Directory.Read.All not granted; Microsoft documents it beside AuditLog.Read.All for reading sign-ins"), "\(doctor.out)")
+    }
+
+    /// Both streams, newest first, each row naming its stream; `--stream` keeps one.
+    @Test func historyShowsAndFiltersEachSignInsStream() async throws {
+        let context = try await Self.tenant(refreshes: [-1800, -5400])
+        defer { try? FileManager.default.removeItem(atPath: context.stateDirectory) }
+        _ = await run(["login"], context)
+        let (code, all) = await run(["history"], context)
+        #expect(code == .ok, "\(all.err)")
+        let rows = all.out.split(separator: "\n").dropFirst().map { $0.split(separator: " ", omittingEmptySubsequences: true)[2] }
+        #expect(rows == ["non-interactive", "interactive", "non-interactive", "interactive"], "\(all.out)")
+        let (_, tokens) = await run(["history", "--stream", "non-interactive"], context)
+        #expect(tokens.out.split(separator: "\n").count == 3 && !tokens.out.contains(" interactive "), "\(tokens.out)")
+        let (_, mine) = await run(["history", "--stream", "interactive", "--json"], context)
+        #expect(mine.out.split(separator: "\n").count == 2 && !mine.out.contains("nonInteractiveUser"))
+        let (bad, badOutput) = await run(["history", "--stream", "tokens"], context)
+        #expect(bad == .usage)
+        #expect(badOutput.err.contains("option '--stream' takes all, interactive or non-interactive, not 'tokens'"), "\(badOutput.err)")
+    }
+
+    /// Doctor says when Graph refuses beta, and what that costs; the history still reads v1.0.
+    @Test func doctorNamesARefusedBetaAndWhatItCosts() async throws {
+        let refused = try await Self.tenant(betaRefusal: 403)
+        defer { try? FileManager.default.removeItem(atPath: refused.stateDirectory) }
+        _ = await run(["login"], refused)
+        let (code, doctor) = await run(["doctor"], refused)
+        #expect(code == .ok, "\(doctor.out)")
+        #expect(doctor.out.contains("  warn  streams: Graph refused the beta sign-in log or its non-interactive filter (HTTP 403 Authorization_RequestDenied); the agent reads v1.0's interactive sign-ins instead"), "\(doctor.out)")
+        #expect(doctor.out.contains("device-code-sign-in, token-from-new-place"))
+        let (historyCode, history) = await run(["history"], refused)
+        #expect(historyCode == .ok && history.out.split(separator: "\n").count == 3, "\(history.out)")
+
+        let healthy = try await Self.tenant()
+        defer { try? FileManager.default.removeItem(atPath: healthy.stateDirectory) }
+        _ = await run(["login"], healthy)
+        let (_, fine) = await run(["doctor"], healthy)
+        #expect(fine.out.contains("  ok    streams: interactive and non-interactive sign-ins readable from Graph beta"), "\(fine.out)")
     }
 
     @Test func hostileDeviceNamesCannotForgeTheTable() async throws {

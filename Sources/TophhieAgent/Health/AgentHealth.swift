@@ -1,4 +1,5 @@
 import Foundation
+import TophhieAuth
 import TophhieJSON
 
 /// What an operator (or a monitor of the monitor) needs to know about the agent, read from its
@@ -35,16 +36,26 @@ public struct AgentHealth: Sendable, Equatable {
     /// Why `state.json` cannot be used, when it cannot.
     public var stateError: String?
     public var notifiers: [Channel]
+    /// The sign-in streams the agent reads: v1.0's interactive one only while Graph refuses beta.
+    public var streams: [SignInStream] = SignInLogAPI.beta.streams
+    /// Set while Graph refuses beta.
+    public var fallback: StreamFallback?
 
     /// Reads the state and every named notifier's outbox.
-    public static func read(stateDirectory: URL, notifiers: [String]) async -> AgentHealth {
+    /// - Parameter api: the configured `graph.api`.
+    public static func read(stateDirectory: URL, notifiers: [String], api: SignInLogAPI = .beta) async -> AgentHealth {
         var health = AgentHealth(stateDirectory: stateDirectory.path, learned: false, notifiers: [])
+        health.streams = api.streams
         do {
             let state = try StateStore(stateDirectory: stateDirectory).load()
             health.lastSuccessfulPoll = state.lastSuccessfulPoll
             health.newestEventTime = state.newestEventTime
             health.learned = state.learned
             health.problem = state.problem.map { Problem(kind: $0.kind.rawValue, detail: $0.detail, since: $0.since, notified: $0.notified) }
+            if api == .beta, let fallback = state.fallback {
+                health.fallback = fallback
+                health.streams = SignInLogAPI.v1.streams
+            }
         } catch {
             health.stateError = "\(error)"
         }
@@ -97,6 +108,8 @@ public struct AgentHealth: Sendable, Equatable {
             "problem": problem,
             "stateError": text(stateError),
             "notifiers": .array(channels),
+            "streams": .array(streams.map { .string($0.rawValue) }),
+            "streamsRefusedSince": time(fallback?.since),
         ])
         return value
     }

@@ -160,7 +160,29 @@ enum DoctorCommand: CLICommand {
             fail("\(check): \(error.localizedDescription)", fix: error.accessGate?.explanation ?? "see the message above")
             return error.accessGate == nil ? .failure : .accessDenied
         }
+        await checkStreams(auth, io: io, warn: warn, pass: pass)
         return .ok
+    }
+
+    /// Whether Graph beta gives both streams, and what it costs when it does not.
+    static func checkStreams(_ auth: TophhieAuth, io: CommandIO, warn: (String) -> Void, pass: (String) -> Void) async {
+        guard auth.configuration.signInAPI == .beta else {
+            warn("streams: graph.api is v1.0, so only interactive sign-ins are watched: a stolen refresh token or session cookie and a device-code phishing victim's token are used in the non-interactive stream, which v1.0 does not have, and the rules device-code-sign-in, token-from-new-place, mfa-denied-by-user, ropc-or-legacy-agent and single-factor-from-new-place cannot fire; set graph.api: beta")
+            return
+        }
+        let since = io.clock.now().addingTimeInterval(-86_400)
+        do {
+            let fetch = try await auth.fetchSignIns([SignInRead(stream: .nonInteractive, notBefore: since, pageLimit: 1)], api: .beta)
+            if let refusal = fetch.fallback {
+                warn("streams: Graph refused the beta sign-in log or its non-interactive filter (\(refusal.reason)); the agent reads v1.0's interactive sign-ins instead and tells you once. What that costs: a stolen refresh token or session cookie and a device-code phishing victim's token are used in the non-interactive stream, which is not watched, and the rules device-code-sign-in, token-from-new-place, mfa-denied-by-user, ropc-or-legacy-agent and single-factor-from-new-place cannot fire. A tenant or proxy that blocks Graph beta is the usual cause; the agent asks beta again once a day")
+            } else {
+                pass("streams: interactive and non-interactive sign-ins readable from Graph beta")
+            }
+        } catch let error as TophhieAuthError {
+            warn("streams: the non-interactive sign-ins could not be read: \(error.localizedDescription)")
+        } catch {
+            warn("streams: the non-interactive sign-ins could not be read: \(error)")
+        }
     }
 }
 

@@ -11,24 +11,35 @@ enum HistoryCommand: CLICommand {
         options: ConnectionOptions.specs + [
             OptionSpec("top", value: "N", help: "how many sign-ins, 1 to 10000 (default 20)"),
             OptionSpec("json", help: "print the events as Graph sent them, one JSON object per line"),
+            OptionSpec("stream", value: "all|interactive|non-interactive", help: "which sign-ins: yours (interactive), your apps' token renewals (non-interactive), or both (default)"),
         ],
         discussion: """
         Reads only your own sign-ins: every request carries $filter=userId eq '<your object id>'.
         Needs AuditLog.Read.All (admin consent), an Entra ID P1/P2 tenant, and, on most tenants, a
         reporting role; 'tophhie-watch doctor' checks each. Only sign-ins inside the tenant's
         retention (7 or 30 days) come back, and a new sign-in can take minutes to hours to appear.
+        With graph.api beta (the default) both streams are read: the sign-ins you made, and the
+        non-interactive ones your apps made with a token they hold; v1.0 has the first only.
 
-        columns: time (UTC), result (ok, or failed with the error code), app, location, device, IP
+        columns: time (UTC), stream, result (ok, or failed with the error code), app, location, device, IP
 
         examples:
           tophhie-watch history
+          tophhie-watch history --stream non-interactive --top 50
           tophhie-watch history --top 100 --json | jq .ipAddress
         """)
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
         let top = try arguments.integer("top", in: 1...10_000) ?? 20
         let auth = TophhieAuth(configuration: try ConnectionOptions.authConfiguration(arguments, io: io), transport: io.transport, clock: io.clock)
-        let events = try await auth.getSignInHistory(top: top)
+        let streams: [SignInStream]?
+        switch arguments.value("stream") ?? "all" {
+        case "all": streams = nil
+        case "interactive": streams = [.interactive]
+        case "non-interactive": streams = [.nonInteractive]
+        case let other: throw UsageError("option '--stream' takes all, interactive or non-interactive, not '\(other)'")
+        }
+        let events = try await auth.getSignInHistory(top: top, streams: streams)
         if arguments.flag("json") {
             // JSONEncoder escapes C0 only; DEL, C1, bidi and line separators from device names
             // would still reach a terminal.
@@ -45,10 +56,11 @@ enum HistoryCommand: CLICommand {
 
     /// The table; every field from Graph is escaped, since device and app names are attacker-controlled.
     static func render(_ events: [TophhieSignInEvent]) -> String {
-        let header = ["TIME (UTC)", "RESULT", "APP", "LOCATION", "DEVICE", "IP"]
+        let header = ["TIME (UTC)", "STREAM", "RESULT", "APP", "LOCATION", "DEVICE", "IP"]
         let rows = events.map { event -> [String] in
             [
                 GraphTimestamp.filterText(event.createdDateTime).replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: ""),
+                event.stream.words,
                 event.wasSuccessful ? "ok" : "failed \(event.status.errorCode)",
                 clip(event.appDisplayName, 28),
                 clip(event.locationText, 24),

@@ -24,7 +24,7 @@ enum StatusCommand: CLICommand {
         let configuration = try agentConfiguration.authConfiguration()
         let auth = TophhieAuth(configuration: configuration, transport: io.transport, clock: io.clock)
         let session = try await auth.currentSession()
-        let health = await AgentHealth.read(stateDirectory: agentConfiguration.stateDirectory, notifiers: agentConfiguration.notifiers.map(\.name))
+        let health = await AgentHealth.read(stateDirectory: agentConfiguration.stateDirectory, notifiers: agentConfiguration.notifiers.map(\.name), api: agentConfiguration.signInAPI)
         let cache = TokenCache(file: configuration.stateDirectory.appendingPathComponent("tokens.json"))
         if arguments.flag("json") {
             func time(_ date: Date?) -> JSONValue { date.map { .string(GraphTimestamp.alertText($0)) } ?? .null }
@@ -69,6 +69,12 @@ enum StatusCommand: CLICommand {
             io.out("Agent state:   UNUSABLE: \(error)\n")
         } else {
             io.out("Last poll:     \(health.lastSuccessfulPoll.map { "\(GraphTimestamp.filterText($0)) (successful)" } ?? "never")\n")
+        }
+        let watched = health.streams.map(\.words).joined(separator: " and ")
+        if let fallback = health.fallback {
+            io.out("Streams:       \(watched) only (Graph v1.0): Graph refused beta since \(GraphTimestamp.filterText(fallback.since)) (\(fallback.refusal.reason)); non-interactive sign-ins are not watched ('tophhie-watch doctor')\n")
+        } else {
+            io.out("Streams:       \(watched) sign-ins (Graph \(health.streams.count > 1 ? "beta" : "v1.0"))\n")
         }
         if let problem = health.problem {
             io.out("Problem:       \(problem.kind) since \(GraphTimestamp.filterText(problem.since))\(problem.notified ? ", notice sent" : ""): \(problem.detail)\n")
