@@ -454,6 +454,9 @@ public struct SignInGeneration: Sendable, Equatable, Codable {
         case normalHistory
         /// `count` failures from `place`, `secondsAgo` before the start time.
         case failureBurst
+        /// `days` of an app renewing its token from home, `perDayMin` times a day evenly spaced:
+        /// non-interactive sign-ins.
+        case tokenRefreshes
     }
 
     public var pattern: Pattern
@@ -521,6 +524,11 @@ public struct SignInGeneration: Sendable, Equatable, Codable {
         case .normalHistory:
             let low = perDayMin ?? 2
             events = factory.normalHistory(endingAt: end, days: days ?? 7, perDay: low...max(low, perDayMax ?? 5))
+        case .tokenRefreshes:
+            let perDay = max(1, perDayMin ?? 24)
+            let days = Double(self.days ?? 1)
+            events = factory.tokenRefreshes(from: end.addingTimeInterval(-days * 86_400 + 1), to: end.addingTimeInterval(-1), every: 86_400 / Double(perDay),
+                                            place: place.flatMap { SignInFactory.Place.named[$0] })
         case .failureBurst:
             let place = place.flatMap { SignInFactory.Place.named[$0] } ?? .lagos
             events = factory.failureBurst(

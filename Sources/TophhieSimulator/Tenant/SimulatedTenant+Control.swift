@@ -34,6 +34,7 @@ extension SimulatedTenant {
                 "pendingUserCodes": .array(pendingUserCodes.map { .string($0) }),
                 "signIns": .int(Int64(signIns.count)),
                 "requests": .int(Int64(requests.count)),
+                "signInRequests": .int(Int64(requests.count { $0.path.hasSuffix("/auditLogs/signIns") })),
             ])
             return .json(200, data: body.canonicalData())
         case ("POST", "/_sim/device/approve"), ("POST", "/_sim/device/decline"):

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# A poll's Graph budget with a busy non-interactive stream: the simulated tenant holds, in the
+# 24 h lookback, 2,500 interactive sign-ins and 25,000 non-interactive ones (a token refresh
+# every 3.5 s), and a poll with nothing new runs POLL_RUNS times (default 9). Printed: its CPU
+# (getrusage, median), its wall time, and the sign-in log requests it made (the simulator's
+# count), with graph.api beta (both streams) and v1.0 (interactive only), beside the goal and
+# beside what re-reading the whole lookback every poll would ask (a request per 1,000 sign-ins).
+# The binary is the one that ships (release, static Swift runtime, .build/static). Not a test:
+# it measures and prints; it asserts nothing.
+#
+# Environment: POLL_RUNS (default 9), TMPDIR.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT="$PWD"
+POLL_RUNS="${POLL_RUNS:-9}"
+WORK="${TMPDIR:-/tmp}/tophhie-poll-budget"
+rm -rf "$WORK"; mkdir -p "$WORK"
+
+if ! dpkg -s libcurl4-openssl-dev >/dev/null 2>&1; then
+    apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libcurl4-openssl-dev >/dev/null
+fi
+flock /tmp/swift-build.lock swift build -c release --static-swift-stdlib --product tophhie-watch --scratch-path "$ROOT/.build/static" >/dev/null
+BIN="$(swift build -c release --static-swift-stdlib --scratch-path "$ROOT/.build/static" --show-bin-path)/tophhie-watch"
+
+python3 - "$ROOT/examples/scenarios/basic.json" "$WORK/scenario.json" <<'PY'
+import json, sys
+scenario = json.load(open(sys.argv[1]))
+scenario["generate"] = [
+    {"pattern": "normalHistory", "seed": 20261205, "days": 1, "perDayMin": 2500, "perDayMax": 2500},
+    {"pattern": "tokenRefreshes", "seed": 20261206, "days": 1, "perDayMin": 25000},
+]
+scenario["defaultLatencySeconds"] = 0
+scenario.pop("clock", None)  # the real time, which the agent's window is measured in
+json.dump(scenario, open(sys.argv[2], "w"))
+PY
+"$BIN" simulate --port 0 --scenario "$WORK/scenario.json" > "$WORK/sim.out" 2>&1 &
+SIM=$!
+trap 'kill $SIM 2>/dev/null || true' EXIT
+for _ in $(seq 300); do grep -q "Serving until" "$WORK/sim.out" && break; sleep 0.1; done
+eval "$(grep '^  export ' "$WORK/sim.out" | sed 's/^  //')"
+CONTROL="${TOPHHIE_GRAPH_URL%/v1.0}/_sim/status"
+
+# budget API: a state of its own, a login, a learning poll, one to settle, then POLL_RUNS polls;
+# prints "cpu_ms wall_ms requests_per_poll window" (medians; requests from the simulator's count).
+budget() {
+    local api="$1" dir="$WORK/$1"
+    mkdir -p "$dir"
+    printf 'graph:\n  api: %s\n' "$api" > "$dir/config.yml"
+    export TOPHHIE_STATE_DIR="$dir/state" TOPHHIE_CONFIG="$dir/config.yml"
+    "$BIN" login > "$dir/login.out" 2>&1
+    "$BIN" poll --quiet --rules "$ROOT/rules" > "$dir/first.out" 2>&1 || true
+    "$BIN" poll --rules "$ROOT/rules" > "$dir/second.out" 2>&1 || true
+    python3 - "$POLL_RUNS" "$CONTROL" "$BIN" poll --quiet --rules "$ROOT/rules" <<'PY'
+import json, resource, statistics, subprocess, sys, time, urllib.request
+runs, control, cmd = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+def asked():
+    return json.load(urllib.request.urlopen(control))["signInRequests"]
+cpu, wall, requests = [], [], []
+for _ in range(runs):
+    before, count = resource.getrusage(resource.RUSAGE_CHILDREN), asked()
+    started = time.monotonic()
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    wall.append(time.monotonic() - started)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    requests.append(asked() - count)
+print(f"{statistics.median(cpu) * 1000:.1f} {statistics.median(wall) * 1000:.1f} {statistics.median(requests):.0f} {max(requests)}")
+PY
+}
+read -r C_BETA T_BETA R_BETA X_BETA < <(budget beta)
+read -r C_V1 T_V1 R_V1 X_V1 < <(budget v1.0)
+kill $SIM 2>/dev/null || true
+WHOLE=$(( (2500 + 999) / 1000 + (25000 + 999) / 1000 ))
+printf 'no-op poll, 2,500 interactive + 25,000 non-interactive sign-ins in the 24 h lookback (median of %d):\n' "$POLL_RUNS"
+printf '  graph.api beta (both streams): %6.0f ms cpu, %6.0f ms wall, %s sign-in requests a poll (most %s)   (goal <= 60 ms cpu, <= 4 requests)\n' "$C_BETA" "$T_BETA" "$R_BETA" "$X_BETA"
+printf '  graph.api v1.0 (interactive):  %6.0f ms cpu, %6.0f ms wall, %s sign-in requests a poll (most %s)\n' "$C_V1" "$T_V1" "$R_V1" "$X_V1"
+printf '  re-reading the whole lookback every poll would ask %d requests a poll\n' "$WHOLE"
