@@ -27,7 +27,7 @@ import json, sys
 scenario = json.load(open(sys.argv[1]))
 scenario["generate"] = [
     {"pattern": "normalHistory", "seed": 20261205, "days": 1, "perDayMin": 2500, "perDayMax": 2500},
-    {"pattern": "tokenRefreshes", "seed": 20261206, "days": 1, "perDayMin": 25000},
+    {"pattern": "tokenRefreshes", "seed": 20261206, "days": 1, "perDayMin": 25000, "perDayMax": 25000},
 ]
 scenario["defaultLatencySeconds"] = 0
 scenario.pop("clock", None)  # the real time, which the agent's window is measured in

@@ -139,9 +139,19 @@ public enum JSONLeadingMembers {
                 index += 1
             default:
                 index += 1
+                if depth == 0 {
+                    // A number, true, false or null: it runs to the next delimiter (a record
+                    // whose names are sorted has autonomousSystemNumber before its id).
+                    while index < bytes.count, !isDelimiter(bytes[index]) { index += 1 }
+                    return index
+                }
             }
         } while depth > 0
         return index
+    }
+
+    @inline(__always) private static func isDelimiter(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") || byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 
     /// The string a value's bytes hold, read strictly; nil when they hold anything else.

@@ -84,6 +84,17 @@ import Testing
         #expect(Self.leading(Array(#"{"id":"abc"}"#.utf8), 0..<8, named: ["id"]) == [nil])
     }
 
+    /// Numbers, booleans and null before the names (a record written with its names sorted puts
+    /// `autonomousSystemNumber` and `isInteractive` first) are passed over whole.
+    @Test func scalarsBeforeTheNamesArePassedOver() throws {
+        let text = #"{"autonomousSystemNumber":33771,"flag":true, "gone" : null,"n":-1.5e3,"createdDateTime":"2022-03-18T18:13:37Z","id":"ef1e"}"#
+        let bytes = Array(text.utf8)
+        #expect(Self.leading(bytes, 0..<bytes.count, named: ["id", "createdDateTime"]) == ["ef1e", "2022-03-18T18:13:37Z"])
+        let both = bytes.withUnsafeBytes { JSONLeadingMembers.idAndTime($0) }
+        #expect(both?.id == "ef1e" && both?.time == GraphTimestamp.parse("2022-03-18T18:13:37Z"))
+        #expect(bytes.withUnsafeBytes { JSONLeadingMembers.time($0) } == both?.time)
+    }
+
     /// The first pass reads only a record's time (`time`), checking its id without decoding it:
     /// it must accept and refuse exactly the records `idAndTime` does, with the same time.
     @Test func aRecordsTimeAloneAgreesWithItsIdAndTime() throws {

@@ -24,6 +24,8 @@ public struct PollReport: Sendable {
     public var api: SignInLogAPI = .v1
     /// Sign-in log pages requested.
     public var requests: Int = 0
+    /// Sign-ins decoded: those not recognised as processed before from their bytes.
+    public var decoded: [TophhieSignInEvent] = []
 
     /// One line for the agent's log; never a token, never raw event text.
     public var summary: String {
@@ -136,6 +138,7 @@ public struct PollCycle: Sendable {
             let fetch = try await auth.fetchSignIns(plan.reads, api: plan.api, recognizer: processed)
             report.api = fetch.api
             report.requests = fetch.pages
+            report.decoded = fetch.events
             report.fetched = fetch.count
             let unreadable = Self.newlyUnreadable(fetch.skipped, state: &state, now: now)
             report.skipped = unreadable
