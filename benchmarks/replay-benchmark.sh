@@ -139,12 +139,13 @@ PY
 read -r C_POLL T_POLL M_POLL < <(pollcpu)
 # The same poll while Graph takes half a second over each page (a delay fault per poll's pages).
 SIM_URL="${TOPHHIE_GRAPH_URL%/v1.0}"
-PAGES=$(( (${WINDOW:-2500} + 999) / 1000 ))
+# A poll asks four pages with graph.api beta (each stream's recent reads and one re-read page).
+PAGES=4
 slowpoll() {
     local i
     : > "$WORK/slow.runs"
     for i in $(seq "$POLL_RUNS"); do
-        curl -s -X POST "$SIM_URL/_sim/faults" -d "{\"pathPrefix\": \"/v1.0/auditLogs/signIns\", \"kind\": \"delay\", \"seconds\": 0.5, \"count\": $PAGES}" >/dev/null
+        curl -s -X POST "$SIM_URL/_sim/faults" -d "{\"pathPrefix\": \"/beta/auditLogs/signIns\", \"kind\": \"delay\", \"seconds\": 0.5, \"count\": $PAGES}" >/dev/null
         (POLL_RUNS=1 pollcpu) >> "$WORK/slow.runs"
     done
     sort -n "$WORK/slow.runs" | awk -v n="$POLL_RUNS" 'NR == int((n + 1) / 2)'
