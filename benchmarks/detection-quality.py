@@ -50,7 +50,7 @@ class Month:
         self.events = []  # (visible time, event)
         self.serial = 0
 
-    def add(self, t, place, device, code=0, app="Office 365", client="Browser", prefix="s", latency=None, ip_host=None, extra=None, event_id=None):
+    def add(self, t, place, device, code=0, app="Office 365", client="Browser", prefix="s", latency=None, ip_host=None, extra=None, event_id=None, interactive=True):
         city, country, lat, lon, ip = PLACES[place]
         self.serial += 1
         event = {
@@ -67,6 +67,9 @@ class Month:
             "riskLevelAggregated": "none",
             "riskLevelDuringSignIn": "none",
             "riskState": "none",
+            # Graph beta's stream, as both streams' records carry it.
+            "isInteractive": interactive,
+            "signInEventTypes": ["interactiveUser" if interactive else "nonInteractiveUser"],
         }
         if extra:
             event.update(extra)
@@ -145,6 +148,34 @@ def imap_client(m, days=90):
             m.add(START + timedelta(days=day, hours=hour, minutes=7), "london", ("", ""), app="Office 365 Exchange Online", client="IMAP4", ip_host=10)
 
 
+def token_refreshes(m, day, place="london", hours=range(7, 24)):
+    """The phone's mail app and the laptop's chat app renewing their tokens every hour."""
+    base = START + timedelta(days=day)
+    for hour in hours:
+        m.add(base + timedelta(hours=hour, minutes=m.random.randrange(5)), place, phone_version(day), app="Outlook Mobile",
+              client="Mobile Apps and Desktop clients", interactive=False, extra={"incomingTokenType": "refreshToken"})
+        m.add(base + timedelta(hours=hour, minutes=30 + m.random.randrange(5)), place, laptop_version(day), app="Microsoft Teams",
+              client="Mobile Apps and Desktop clients", interactive=False, extra={"incomingTokenType": "refreshToken"})
+
+
+def refreshing_user(m, days=90, vpn=False, trip=None):
+    """normal_user, with hourly token refreshes from wherever the person's own sign-ins are."""
+    normal_user(m, days, vpn=vpn)
+    for day in range(days):
+        if trip and trip[0] <= day < trip[1]:
+            # The laptop travels: its first sign-in there, then the apps refresh from there.
+            base = START + timedelta(days=day)
+            m.add(base + timedelta(hours=6, minutes=50), "sydney", laptop_version(day))
+            token_refreshes(m, day, "sydney")
+        elif vpn and (day % 7) < 5 and day % 2 == 0:
+            # The work VPN on alternate weekdays: the apps refresh through its exit after the
+            # laptop's own sign-in there (10:40).
+            token_refreshes(m, day, "london", hours=range(7, 11))
+            token_refreshes(m, day, "zurich-vpn", hours=range(11, 24))
+        else:
+            token_refreshes(m, day)
+
+
 BENIGN = {
     "own phone from day 2, updates, typos, holiday": lambda m: normal_user(m),
     "Android 14 to 15 mid-way": lambda m: normal_user(m, android=True),
@@ -153,6 +184,9 @@ BENIGN = {
     "weekly user": lambda m: weekly_user(m),
     "regular IMAP client": lambda m: imap_client(m),
     "new laptop on day 50": lambda m: normal_user(m, new_laptop_day=50),
+    "phone and laptop apps refreshing tokens hourly": lambda m: refreshing_user(m),
+    "the same, through a work VPN (Zurich exit)": lambda m: refreshing_user(m, vpn=True),
+    "the same, a week in Sydney with the laptop": lambda m: refreshing_user(m, trip=(20, 27)),
 }
 
 
@@ -225,6 +259,24 @@ def late_legacy(m):
     m.add(attack_at(), "moscow", ("", ""), app="Office 365 Exchange Online", client="IMAP4", prefix="atk", ip_host=9, latency=3 * 86400)
 
 
+def token_theft(m):
+    """A phishing proxy relays a sign-in (its address in Amsterdam) and keeps the refresh token,
+    then uses it every hour from Moscow."""
+    t = attack_at()
+    m.add(t, "amsterdam", ("Linux", "Firefox 126.0"), prefix="atk", ip_host=9)
+    for hour in range(1, 12):
+        m.add(t + timedelta(hours=hour), "moscow", ("Linux", "Firefox 126.0"), app="Outlook Mobile", prefix="atk", ip_host=9,
+              interactive=False, extra={"incomingTokenType": "refreshToken"})
+
+
+def device_code_phishing(m):
+    """The person enters a code at microsoft.com/devicelogin; a script in Lagos redeems it."""
+    t = START + timedelta(days=62, hours=11)
+    m.add(t, "london", laptop_version(62), app="Microsoft Azure CLI", prefix="atk", extra={"authenticationProtocol": "deviceCode"})
+    m.add(t + timedelta(seconds=20), "lagos", ("Linux", ""), app="Microsoft Azure CLI", prefix="atk", ip_host=9, interactive=False,
+          extra={"originalTransferMethod": "deviceCodeFlow"})
+
+
 ATTACKS = [
     ("30 failures in 5 minutes", fast_burst, "failure-burst"),
     ("slow spray: 24 failures in an hour", slow_spray, "sustained-failure"),
@@ -237,6 +289,8 @@ ATTACKS = [
     ("burst, later half published first", out_of_order_burst, "failure-burst"),
     ("success from a new country", new_country_success, "new-country"),
     ("IMAP from Moscow published 3 days late", late_legacy, "legacy-auth"),
+    ("token theft: proxy sign-in, refreshes from Moscow", token_theft, "token-from-new-place"),
+    ("device-code phishing redeemed from Lagos", device_code_phishing, "device-code-sign-in"),
 ]
 
 
