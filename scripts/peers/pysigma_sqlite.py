@@ -84,11 +84,33 @@ def load(events):
     return db
 
 
+def status_pipeline():
+    """SigmaHQ writes `Status: 'Success'` as the Entra portal's Status column says it; the
+    Status column here is Log Analytics' (the status object's JSON text, which `Status|contains`
+    searches), so a plain 'Success' is the portal's success: ResultType 0."""
+    from dataclasses import dataclass
+    from sigma.processing.pipeline import ProcessingItem, ProcessingPipeline
+    from sigma.processing.transformations.base import DetectionItemTransformation
+    from sigma.rule import SigmaDetectionItem
+    from sigma.types import SigmaNumber, SigmaString
+
+    @dataclass
+    class PortalSuccess(DetectionItemTransformation):
+        def apply_detection_item(self, item):
+            if (item.field or "").lower() != "status" or item.modifiers or not item.value:
+                return None
+            if not all(isinstance(v, SigmaString) and str(v).lower() == "success" for v in item.value):
+                return None
+            return SigmaDetectionItem("ResultType", [], [SigmaNumber(0)])
+
+    return ProcessingPipeline(name="portal status", items=[ProcessingItem(identifier="portal-success", transformation=PortalSuccess())])
+
+
 def convert(rules_path):
     from sigma.backends.sqlite import sqliteBackend
     from sigma.collection import SigmaCollection
     rules = SigmaCollection.load_ruleset([rules_path])
-    backend = sqliteBackend()
+    backend = sqliteBackend(processing_pipeline=status_pipeline())
     queries = []
     for rule in rules:
         for query in backend.convert_rule(rule):
