@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "TophhieRules", dependencies: ["YAMLReader", "TophhieJSON"]),
         // Replay: reading a file of sign-ins (a Graph page, an array, JSON lines, a poll timeline) in
         // the engine's order, its index, the reading thread, and the alerts written as they come.
-        .target(name: "TophhieReplay", dependencies: ["TophhieSystem", "TophhieJSON", "TophhieRules"]),
+        .target(name: "TophhieReplay", dependencies: ["TophhieSystem", "TophhieJSON", "TophhieRules", "TophhieAuth"]),
         // The runtime: config, scheduler, state, outbox, notifiers. It does not link the simulator.
         .target(name: "TophhieAgent", dependencies: ["TophhieSystem", "TophhieAuth", "TophhieRules", "YAMLReader", "TophhieJSON"]),
         // The scripted demo: the simulator and the agent on an accelerated clock.

@@ -13,6 +13,7 @@ enum ReplayCommand: CLICommand {
         positionals: "FILE",
         options: [
             OptionSpec("rules", value: "PATH", repeatable: true, help: "rule file or folder (default $TOPHHIE_RULES, ./rules, or the installed rules); repeatable"),
+            ExportInput.options[0], ExportInput.options[1],
             OptionSpec("format", value: "text|json", help: "text lines (default) or one JSON alert per line"),
             OptionSpec("lookback", value: "DURATION", help: "how long windows wait for late events (default 24h)"),
             OptionSpec("verbose", help: "say how the file was read, and why each faster way gave way"),
@@ -28,9 +29,12 @@ enum ReplayCommand: CLICommand {
         summary, group, events (ids), eventDetails, firstEventTime, lastEventTime, detectedAt, late
         and lateBySeconds (the README's alert schema).
 
+        \(ExportInput.discussion)
+
         examples:
           tophhie-watch replay signins.json
           tophhie-watch replay timeline.json --rules rules/ --rules my-rules/ --format json
+          tophhie-watch replay SigninLogs.csv
         """)
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
@@ -50,6 +54,9 @@ enum ReplayCommand: CLICommand {
         }
         let rulePaths = arguments.values("rules").isEmpty ? ConnectionOptions.defaultRulePaths(io) : arguments.values("rules")
         let set = try RuleFiles.loadRunnable(rulePaths, io: io, arguments: arguments)
+        let export = try ExportInput.prepare(file, arguments: arguments, io: io, command: "replay")
+        defer { export?.remove() }
+        let path = export?.path ?? file
         let progress = io.errIsTerminal
         if progress { io.err("replay: reading \(file)…\r") }
         let choice = try EngineChoice.named(in: io)
@@ -61,7 +68,7 @@ enum ReplayCommand: CLICommand {
         let status = progress ? showStatus : nil
         let outcome: ReplayOutcome
         do {
-            outcome = try await Replay.run(file, rules: set, settings: settings, engine: choice, write: write, progress: status)
+            outcome = try await Replay.run(path, rules: set, settings: settings, engine: choice, write: write, progress: status)
         } catch let error as ReplayFileError {
             throw UsageError(error.message)
         }

@@ -13,6 +13,7 @@ enum RulesMatchCommand: CLICommand {
         positionals: "FILE",
         options: [
             OptionSpec("rules", value: "PATH", repeatable: true, help: "rule file or folder (default $TOPHHIE_RULES, ./rules, or the installed rules); repeatable"),
+            ExportInput.options[0], ExportInput.options[1],
             OptionSpec("format", value: "text|json", help: "text lines (default) or one JSON object per line"),
         ],
         discussion: """
@@ -20,6 +21,8 @@ enum RulesMatchCommand: CLICommand {
         prints every (rule, sign-in) pair where the rule's detection condition holds: what a
         Sigma backend's query would select. Correlations, suppression and alert grouping are not
         applied; use replay for the alerts. An id that repeats is listed once per rule.
+
+        \(ExportInput.discussion)
 
         JSON lines carry rule (id), title, event (the sign-in id) and time.
 
@@ -48,11 +51,13 @@ enum RulesMatchCommand: CLICommand {
             }
             return ControlCharacterEscaping.escape("\(match.ruleID) \(match.eventID) \(GraphTimestamp.alertText(match.eventTime))") + "\n"
         }
+        let export = try ExportInput.prepare(file, arguments: arguments, io: io, command: "rules match")
+        defer { export?.remove() }
         // The matches are gathered before any is printed, so a record found broken late prints
         // nothing half-way.
         let found: (outcome: ReplayOutcome, matches: [DetectionMatches.Match])
         do {
-            found = try await Replay.matches(file, rules: set, engine: try EngineChoice.named(in: io))
+            found = try await Replay.matches(export?.path ?? file, rules: set, engine: try EngineChoice.named(in: io))
         } catch let error as ReplayFileError {
             throw UsageError(error.message)
         }

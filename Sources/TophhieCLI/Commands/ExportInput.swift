@@ -1,0 +1,45 @@
+import Foundation
+import TophhieReplay
+
+/// `--input FORMAT` and `--strict` for the commands that read sign-in files (`replay`,
+/// `rules match`): an export that is not Graph's own shape is read as Graph's records first.
+enum ExportInput {
+    static let options = [
+        OptionSpec("input", value: "graph|azure-monitor|log-analytics|csv", help: "read FILE as this format instead of telling it from the content"),
+        OptionSpec("strict", help: "stop at the first record the agent would skip, instead of skipping it and saying so"),
+    ]
+
+    static let discussion = """
+        FILE may also be an export, told apart by its content: Azure Monitor diagnostic records
+        ({"records":[{"category":"SignInLogs","properties":{…}}]}, an array or JSON lines of
+        them), a Log Analytics / Sentinel result over SigninLogs or AADNonInteractiveUserSignInLogs
+        as JSON or CSV (dynamic columns as JSON text), or Graph PowerShell's ConvertTo-Json output;
+        the Entra admin center's JSON download is Graph's shape already. A UTF-8 BOM is ignored.
+        Each record is read by the decoder the live poll uses: one it would skip is skipped here
+        too and named on standard error (--strict stops at it instead).
+        """
+
+    /// The file to read: `file` itself, or a scratch file of Graph records made from the export.
+    /// - Throws: `UsageError` for an unknown `--input` or a file that is no format (naming those tried).
+    static func prepare(_ file: String, arguments: ParsedArguments, io: CommandIO, command: String) throws -> ExportConversion? {
+        var forced: ExportFormat?
+        if let name = arguments.value("input") {
+            guard let format = ExportFormat(rawValue: name) else {
+                throw UsageError("option '--input' takes \(ExportFormat.allCases.map(\.rawValue).joined(separator: ", ")), not '\(name)'")
+            }
+            forced = format
+        }
+        let conversion: ExportConversion?
+        do {
+            conversion = try ExportConversion.convert(file: file, format: forced, strict: arguments.flag("strict"),
+                                                      scratch: io.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp")
+        } catch let error as ReplayFileError {
+            throw UsageError(error.message)
+        }
+        if let conversion {
+            io.err("\(command): read \(file) as \(conversion.format.rawValue): \(conversion.records) sign-in(s)\(conversion.skipped.isEmpty ? "" : ", \(conversion.skipped.count) skipped")\(conversion.coordinatesDropped > 0 ? "; \(conversion.coordinatesDropped) with coordinates out of range, kept without them" : "")\n")
+            for sentence in conversion.skipped { io.err("\(command): \(sentence)\n") }
+        }
+        return conversion
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import TophhieJSON
+
+/// One exported sign-in as Graph's signIn record, so every reader decodes it as a poll does.
+enum ExportRecord {
+    /// Graph's record inside an Azure Monitor diagnostic record: its `properties`, with the
+    /// record's `time` when it has no `createdDateTime`, and its stream from `category`.
+    static func fromAzureMonitor(_ record: JSONValue) -> JSONValue {
+        guard case .object(let outer) = record, case .object(var properties)? = outer["properties"] else { return record }
+        if properties["createdDateTime"] == nil, let time = outer["time"] { properties["createdDateTime"] = time }
+        if properties["id"] == nil, let id = outer["correlationId"] { properties["id"] = id }
+        if let category = outer["category"]?.stringValue { stream(category, into: &properties) }
+        return .object(properties)
+    }
+
+    /// Graph's record from a Log Analytics row or a Graph PowerShell object.
+    static func fromLogAnalytics(_ row: JSONValue) -> JSONValue {
+        guard case .object(let given) = row else { return row }
+        // The portal's CSV names a column `TimeGenerated [UTC]`, and a dynamic one twice:
+        // `DeviceDetail` (display text) and `DeviceDetail_dynamic` (its JSON), which wins.
+        var columns: [String: JSONValue] = [:]
+        for (name, value) in given {
+            let plain = name.replacingOccurrences(of: " [UTC]", with: "")
+            if plain.hasSuffix("_dynamic") { columns[String(plain.dropLast(8))] = value } else if columns[plain] == nil { columns[plain] = value }
+        }
+        var record: [String: JSONValue] = [:]
+        for (column, value) in columns where !ExportColumns.dropped.contains(column) {
+            if column == "Location", case .string = value { continue }
+            let name = ExportColumns.renamed[column] ?? lowered(column)
+            record[name] = normalised(column, value)
+        }
+        // The time of the sign-in: CreatedDateTime, else when Log Analytics took it in.
+        if record["createdDateTime"] == nil, let generated = columns["TimeGenerated"] { record["createdDateTime"] = normalised("TimeGenerated", generated) }
+        if case .string(let text)? = record["createdDateTime"], let date = powerShellDate(text) ?? portalDate(text) { record["createdDateTime"] = .string(GraphTimestamp.graphText(date)) }
+        // ResultType is the error code (text there); ResultDescription its reason.
+        var status: [String: JSONValue] = [:]
+        if case .object(let given)? = record["status"] { status = given }
+        if status["errorCode"] == nil, let code = columns["ResultType"] { status["errorCode"] = integer(code) }
+        if status["failureReason"] == nil, let reason = columns["ResultDescription"], reason != .null { status["failureReason"] = reason }
+        if !status.isEmpty { record["status"] = .object(status) }
+        if let table = columns["Type"]?.stringValue ?? columns["Category"]?.stringValue { stream(table, into: &record) }
+        return .object(record)
+    }
+
+    /// `isInteractive` and `signInEventTypes` from the table or category, where the record
+    /// does not say.
+    static func stream(_ table: String, into record: inout [String: JSONValue]) {
+        let nonInteractive = ExportColumns.nonInteractiveTables.contains(table)
+        if record["isInteractive"] == nil { record["isInteractive"] = .bool(!nonInteractive) }
+        if record["signInEventTypes"] == nil || record["signInEventTypes"] == .null {
+            record["signInEventTypes"] = .array([.string(nonInteractive ? "nonInteractiveUser" : "interactiveUser")])
+        }
+    }
+
+    /// A column's value as Graph writes it: JSON text parsed, booleans and numbers from text,
+    /// names inside objects lowered.
+    static func normalised(_ column: String, _ value: JSONValue) -> JSONValue {
+        switch value {
+        case .string(let text):
+            if ExportColumns.jsonText.contains(column) {
+                let trimmed = text.trimmingCharacters(in: .whitespaces)
+                if trimmed.isEmpty { return .null }
+                if let parsed = try? JSONValue.parse(Data(trimmed.utf8)) { return lowerKeys(parsed) }
+                return value
+            }
+            if ExportColumns.booleans.contains(column) { return boolean(value) }
+            if ExportColumns.integers.contains(column) { return integer(value) }
+            return value
+        case .object, .array:
+            return lowerKeys(value)
+        default:
+            return value
+        }
+    }
+
+    /// Names inside objects with their first letter lowered (PowerShell's `ErrorCode`), and
+    /// their text booleans and numbers read.
+    static func lowerKeys(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let members):
+            var out: [String: JSONValue] = [:]
+            for (key, inner) in members where key != "AdditionalProperties" {
+                let name = lowered(key)
+                var item = lowerKeys(inner)
+                if ExportColumns.booleans.contains(name) { item = boolean(item) }
+                if ExportColumns.integers.contains(name) { item = integer(item) }
+                out[name] = item
+            }
+            return .object(out)
+        case .array(let items):
+            return .array(items.map(lowerKeys))
+        default:
+            return value
+        }
+    }
+
+    static func lowered(_ name: String) -> String {
+        guard let first = name.first, first.isUppercase else { return name }
+        return first.lowercased() + name.dropFirst()
+    }
+
+    static func boolean(_ value: JSONValue) -> JSONValue {
+        guard case .string(let text) = value else { return value }
+        switch text.lowercased() {
+        case "true": return .bool(true)
+        case "false": return .bool(false)
+        case "": return .null
+        default: return value
+        }
+    }
+
+    static func integer(_ value: JSONValue) -> JSONValue {
+        guard case .string(let text) = value else { return value }
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let number = Int64(trimmed) { return .int(number) }
+        return trimmed.isEmpty ? .null : value
+    }
+
+    /// The Log Analytics portal's CSV writes `5/1/2024, 10:00:00.123 AM` in a `[UTC]` column.
+    static func portalDate(_ text: String) -> Date? {
+        let pattern = #"^(\d{1,2})/(\d{1,2})/(\d{4}),? (\d{1,2}):(\d{2}):(\d{2})(\.\d+)? ?(AM|PM)?$"#
+        guard let match = text.range(of: pattern, options: .regularExpression), match == text.startIndex..<text.endIndex else { return nil }
+        let parts = text.split(whereSeparator: { "/, :".contains($0) }).map(String.init)
+        guard parts.count >= 6, var hour = Int(parts[3]), let month = Int(parts[0]), let day = Int(parts[1]), let year = Int(parts[2]) else { return nil }
+        if parts.count > 6 {
+            let half = parts[6].uppercased()
+            if half == "PM" && hour < 12 { hour += 12 }
+            if half == "AM" && hour == 12 { hour = 0 }
+        }
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return GraphTimestamp.parse("\(year)-\(two(month))-\(two(day))T\(two(hour)):\(parts[4]):\(parts[5])Z")
+    }
+
+    /// Windows PowerShell 5.1 writes a date as `/Date(1714557600000)/`.
+    static func powerShellDate(_ text: String) -> Date? {
+        guard text.hasPrefix("/Date("), text.hasSuffix(")/") else { return nil }
+        let digits = text.dropFirst(6).prefix { $0.isNumber || $0 == "-" }
+        return Int64(digits).map { Date(timeIntervalSince1970: Double($0) / 1000) }
+    }
+}
