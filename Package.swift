@@ -49,7 +49,7 @@ let package = Package(
         .testTarget(name: "TophhieSimulatorTests", dependencies: ["TophhieSimulator", "TophhieSystem", "LoopbackHTTP", "TophhieJSON"]),
         .testTarget(name: "TophhieRulesTests", dependencies: ["TophhieTestSupport", "TophhieRules", "YAMLReader", "TophhieJSON"]),
         .testTarget(name: "TophhieReplayTests", dependencies: ["TophhieTestSupport", "TophhieReplay", "TophhieRules", "TophhieCLI", "TophhieSimulator", "TophhieSystem", "TophhieJSON"]),
-        .testTarget(name: "TophhieAgentTests", dependencies: ["TophhieAgent", "TophhieSystem", "TophhieAuth", "TophhieRules", "TophhieSimulator", "LoopbackHTTP", "TophhieJSON"]),
+        .testTarget(name: "TophhieAgentTests", dependencies: ["TophhieReplay", "TophhieAgent", "TophhieSystem", "TophhieAuth", "TophhieRules", "TophhieSimulator", "LoopbackHTTP", "TophhieJSON"]),
         .testTarget(name: "TophhieCLITests", dependencies: ["TophhieTestSupport", "TophhieCLI", "TophhieAgent", "TophhieDemo", "TophhieSystem", "TophhieSimulator", "LoopbackHTTP", "TophhieJSON"]),
     ]
 )

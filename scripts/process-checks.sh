@@ -70,6 +70,16 @@ check "the stolen token's refreshes from Moscow are caught" grep -q "\[token-fro
 env -u TOPHHIE_CLIENT_ID -u TOPHHIE_CONFIG "$BIN" replay Tests/Contracts/beta/device-code-redemptions.json >"$WORK/redeem-all.out" 2>/dev/null
 check "replay: both redemptions alert when no client id is known" test "$(grep -c '\[device-code-sign-in\]' "$WORK/redeem-all.out")" = 2
 TOPHHIE_CLIENT_ID=5c3b2a10-1d2e-4f3a-8b9c-0d1e2f3a4b5c "$BIN" replay Tests/Contracts/beta/device-code-redemptions.json >"$WORK/redeem.out" 2>/dev/null
+for export in log-analytics-signinlogs.json log-analytics-signinlogs.csv graph-powershell.json; do
+  env -u TOPHHIE_CLIENT_ID "$BIN" replay "Tests/Contracts/exports/$export" >"$WORK/export.out" 2>"$WORK/export.err"; export_rc=$?
+  check "replay reads the export $export: the burst and the device code alert" sh -c "test $export_rc -eq 0 && grep -q '\[failure-burst\]' '$WORK/export.out' && grep -q '\[device-code-sign-in\]' '$WORK/export.out'"
+  check "  and names the record the agent would skip, and the swapped coordinates" sh -c "grep -q \"7 sign-in(s), 1 skipped; 1 with coordinates out of range\" '$WORK/export.err' && grep -q \"skipped, as the agent skips it: 'status.errorCode' is missing\" '$WORK/export.err'"
+done
+"$BIN" replay Tests/Contracts/exports/azure-monitor-records.json >"$WORK/monitor.out" 2>"$WORK/monitor.err"
+check "replay reads Azure Monitor's documented record" grep -q "as azure-monitor: 1 sign-in(s)" "$WORK/monitor.err"
+"$BIN" replay --strict Tests/Contracts/exports/log-analytics-signinlogs.json >/dev/null 2>"$WORK/strict.err"; strict_rc=$?
+check "replay --strict stops at the record the agent would skip (exit 2)" test "$strict_rc" -eq 2
+check "  naming it" grep -q "log-analytics-signinlogs.json item 8: 'status.errorCode' is missing or not a whole number" "$WORK/strict.err"
 check "replay: with this agent's client id only the Azure CLI redemption from Lagos alerts" sh -c "test \$(grep -c '\[device-code-sign-in\]' '$WORK/redeem.out') = 1 && grep -q 'appId=04b07795-8ddb-461a-bbee-02f9e1bf7b46' '$WORK/redeem.out'"
 TOPHHIE_ENGINE=reference "$BIN" demo --fast >"$WORK/demo-reference.out" 2>/dev/null
 check "the demo run by the reference evaluator prints the same alerts, byte for byte" cmp -s "$WORK/demo.out" "$WORK/demo-reference.out"

@@ -85,6 +85,15 @@ import TophhieJSON
         do { _ = try event(text) } catch { #expect("\(error)" == message) }
     }
 
+    /// Log Analytics writes the error code as text: the same number, here as in replay.
+    @Test func anErrorCodeWrittenAsTextIsTheNumber() throws {
+        let text = try event(#"{"id":"e1","createdDateTime":"2020-03-13T19:15:41Z","status":{"errorCode":" 50126"}}"#)
+        #expect(text.status.errorCode == 50126 && !text.wasSuccessful)
+        #expect(throws: MalformedSignIn(id: "e1", problem: "'status.errorCode' is missing or not a whole number")) {
+            try event(#"{"id":"e1","createdDateTime":"2020-03-13T19:15:41Z","status":{"errorCode":"50126.5"}}"#)
+        }
+    }
+
     @Test func encodesBackToTheOriginalJSON() throws {
         let text = #"{"createdDateTime":"2020-03-13T19:15:41.6195833Z","id":"a","status":{"errorCode":0},"zzz":[1,2]}"#
         let e = try event(text)

@@ -187,7 +187,7 @@ typealias RulesTestPaths = RepositoryFiles
         (#"{"polls":[{"events":[]}]}"#, "poll 1 needs 'at'"),
         // broken after the id and time the streamed first pass reads: the second pass finds it
         (#"{"value":[{"id":"x","createdDateTime":"2024-05-01T10:00:00Z","status":{"errorCode":}}]}"#, "the file is not valid JSON: line 1, column 84: unexpected character"),
-        ("hello", "must be JSON"),
+        ("hello", "not a sign-in file this reads; tried Graph JSON (a page, an array, JSON lines, a poll timeline), Azure Monitor diagnostic records"),
         // A Graph page across lines with a trailing comma (as Microsoft's own List signIns example
         // has): reported where it is, not as JSON lines.
         ("{\n  \"value\": [\n    {\"id\": \"x\", \"createdDateTime\": \"2024-05-01T10:00:00Z\"},\n  ]\n}\n", "the file is not valid JSON: line 4, column 3: "),

@@ -124,7 +124,9 @@ public struct TophhieSignInEvent: Codable, Sendable, Identifiable, Hashable {
         guard let statusObject = json["status"], case .object = statusObject else {
             throw MalformedSignIn(id: id, problem: "'status' is missing or not an object")
         }
-        guard let code = statusObject["errorCode"]?.intValue, let errorCode = Int(exactly: code) else {
+        // An export may write the code as text ("50126", Log Analytics' ResultType): the same number.
+        let given = statusObject["errorCode"]
+        guard let code = given?.intValue ?? given?.stringValue.flatMap({ Int64($0.trimmingCharacters(in: .whitespaces)) }), let errorCode = Int(exactly: code) else {
             throw MalformedSignIn(id: id, problem: "'status.errorCode' is missing or not a whole number")
         }
         self.id = id

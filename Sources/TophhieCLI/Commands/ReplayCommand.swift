@@ -54,12 +54,12 @@ enum ReplayCommand: CLICommand {
         }
         let rulePaths = arguments.values("rules").isEmpty ? ConnectionOptions.defaultRulePaths(io) : arguments.values("rules")
         let set = try RuleFiles.loadRunnable(rulePaths, io: io, arguments: arguments)
+        let choice = try EngineChoice.named(in: io)
         let export = try ExportInput.prepare(file, arguments: arguments, io: io, command: "replay")
         defer { export?.remove() }
         let path = export?.path ?? file
         let progress = io.errIsTerminal
         if progress { io.err("replay: reading \(file)…\r") }
-        let choice = try EngineChoice.named(in: io)
         let write: @Sendable (Alert) -> Void = { alert in
             if progress { io.err("\u{1B}[2K") }
             io.out(line(alert, format: format))

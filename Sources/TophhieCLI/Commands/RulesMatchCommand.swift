@@ -51,13 +51,14 @@ enum RulesMatchCommand: CLICommand {
             }
             return ControlCharacterEscaping.escape("\(match.ruleID) \(match.eventID) \(GraphTimestamp.alertText(match.eventTime))") + "\n"
         }
+        let choice = try EngineChoice.named(in: io)
         let export = try ExportInput.prepare(file, arguments: arguments, io: io, command: "rules match")
         defer { export?.remove() }
         // The matches are gathered before any is printed, so a record found broken late prints
         // nothing half-way.
         let found: (outcome: ReplayOutcome, matches: [DetectionMatches.Match])
         do {
-            found = try await Replay.matches(export?.path ?? file, rules: set, engine: try EngineChoice.named(in: io))
+            found = try await Replay.matches(export?.path ?? file, rules: set, engine: choice)
         } catch let error as ReplayFileError {
             throw UsageError(error.message)
         }

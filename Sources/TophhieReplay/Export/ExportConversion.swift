@@ -14,6 +14,8 @@ public struct ExportConversion: Sendable {
     public var records: Int
     /// One sentence per record skipped: where it is, and what the live poll's decoder says.
     public var skipped: [String]
+    /// The same records as the live poll's decoder reports them.
+    public var skippedSignIns: [MalformedSignIn] = []
     /// Records whose coordinates were out of range, kept without them (the place is unknown).
     public var coordinatesDropped: Int
 
@@ -60,6 +62,7 @@ public struct ExportConversion: Sendable {
                 let sentence = "\(file) \(place): skipped, as the agent skips it: \(malformed.problem)"
                 if strict { throw ReplayFileError(sentence.replacingOccurrences(of: "skipped, as the agent skips it: ", with: "")) }
                 conversion.skipped.append(sentence)
+                conversion.skippedSignIns.append(malformed)
                 continue
             }
             lines.append(record.canonicalData())

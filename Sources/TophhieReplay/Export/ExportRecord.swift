@@ -31,7 +31,7 @@ enum ExportRecord {
         }
         // The time of the sign-in: CreatedDateTime, else when Log Analytics took it in.
         if record["createdDateTime"] == nil, let generated = columns["TimeGenerated"] { record["createdDateTime"] = normalised("TimeGenerated", generated) }
-        if case .string(let text)? = record["createdDateTime"], let date = powerShellDate(text) ?? portalDate(text) { record["createdDateTime"] = .string(GraphTimestamp.graphText(date)) }
+        if case .string(let text)? = record["createdDateTime"], let iso = powerShellDate(text) ?? portalDate(text) { record["createdDateTime"] = .string(iso) }
         // ResultType is the error code (text there); ResultDescription its reason.
         var status: [String: JSONValue] = [:]
         if case .object(let given)? = record["status"] { status = given }
@@ -117,7 +117,8 @@ enum ExportRecord {
     }
 
     /// The Log Analytics portal's CSV writes `5/1/2024, 10:00:00.123 AM` in a `[UTC]` column.
-    static func portalDate(_ text: String) -> Date? {
+    /// - Returns: the time as ISO 8601 text, its fraction as written (no float in between).
+    static func portalDate(_ text: String) -> String? {
         let pattern = #"^(\d{1,2})/(\d{1,2})/(\d{4}),? (\d{1,2}):(\d{2}):(\d{2})(\.\d+)? ?(AM|PM)?$"#
         guard let match = text.range(of: pattern, options: .regularExpression), match == text.startIndex..<text.endIndex else { return nil }
         let parts = text.split(whereSeparator: { "/, :".contains($0) }).map(String.init)
@@ -128,13 +129,19 @@ enum ExportRecord {
             if half == "AM" && hour == 12 { hour = 0 }
         }
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return GraphTimestamp.parse("\(year)-\(two(month))-\(two(day))T\(two(hour)):\(parts[4]):\(parts[5])Z")
+        let iso = "\(year)-\(two(month))-\(two(day))T\(two(hour)):\(parts[4]):\(parts[5])Z"
+        return GraphTimestamp.parse(iso) == nil ? nil : iso
     }
 
-    /// Windows PowerShell 5.1 writes a date as `/Date(1714557600000)/`.
-    static func powerShellDate(_ text: String) -> Date? {
+    /// Windows PowerShell 5.1 writes a date as `/Date(1714557600000)/` (milliseconds).
+    /// - Returns: the time as ISO 8601 text to the millisecond.
+    static func powerShellDate(_ text: String) -> String? {
         guard text.hasPrefix("/Date("), text.hasSuffix(")/") else { return nil }
         let digits = text.dropFirst(6).prefix { $0.isNumber || $0 == "-" }
-        return Int64(digits).map { Date(timeIntervalSince1970: Double($0) / 1000) }
+        guard let milliseconds = Int64(digits) else { return nil }
+        let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
+        let fraction = String(milliseconds - seconds * 1000)
+        let whole = GraphTimestamp.filterText(Date(timeIntervalSince1970: Double(seconds)))
+        return whole.dropLast() + "." + String(repeating: "0", count: 3 - fraction.count) + fraction + "Z"
     }
 }

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+import TophhieJSON
+import TophhieTestSupport
+@testable import TophhieReplay
+
+/// Exports read as Graph's records (`Tests/Contracts/exports`, sources in its README): every
+/// format gives the same sign-ins, skips the same record the live poll skips, and drops the
+/// same impossible coordinates.
+@Suite struct ExportFormatTests {
+    static func fixture(_ name: String) -> String {
+        RepositoryFiles.root.appendingPathComponent("Tests/Contracts/exports").appendingPathComponent(name).path
+    }
+
+    static func records(_ conversion: ExportConversion) throws -> [JSONValue] {
+        let text = try String(contentsOfFile: conversion.path, encoding: .utf8)
+        return try text.split(separator: "\n").map { try JSONValue.parse(Data($0.utf8)) }
+    }
+
+    @Test(arguments: [
+        ("log-analytics-signinlogs.json", ExportFormat.logAnalytics, "item 8"),
+        ("log-analytics-signinlogs.csv", .csv, "line 9"),
+        ("graph-powershell.json", .logAnalytics, "item 8"),
+    ])
+    func everyFormatGivesTheSameSignIns(_ file: String, _ format: ExportFormat, _ badPlace: String) throws {
+        let conversion = try #require(try ExportConversion.convert(file: Self.fixture(file), format: nil, strict: false, scratch: NSTemporaryDirectory()))
+        defer { conversion.remove() }
+        #expect(conversion.format == format)
+        #expect(conversion.records == 7 && conversion.coordinatesDropped == 1)
+        #expect(conversion.skipped == ["\(Self.fixture(file)) \(badPlace): skipped, as the agent skips it: 'status.errorCode' is missing or not a whole number"])
+        let records = try Self.records(conversion)
+        #expect(records.map { $0["id"]?.stringValue ?? "" } == (1...7).map { String(format: "la%06d-0000-4000-8000-000000000000", $0) })
+        #expect(records.map { $0.value(atPath: "status.errorCode") } == Array(repeating: JSONValue.int(50126), count: 5) + [.int(0), .int(0)])
+        #expect(records.first?["createdDateTime"]?.stringValue.flatMap(GraphTimestamp.parse) == GraphTimestamp.parse("2024-05-01T03:00:10.123Z"))
+        #expect(records.map { $0["createdDateTime"]?.stringValue.flatMap(GraphTimestamp.parse) != nil } == Array(repeating: true, count: 7))
+        #expect(records[5].value(atPath: "location.geoCoordinates") == .object([:]), "latitude 125.16 is no place")
+        #expect(records[5].value(atPath: "location.city") == .string("London"))
+        #expect(records[6]["isInteractive"] == .bool(false))
+        if format != .logAnalytics || file.hasPrefix("log") { #expect(records[6]["signInEventTypes"] == .array([.string("nonInteractiveUser")])) }
+        #expect(records[6]["originalTransferMethod"] == .string("deviceCodeFlow"))
+        #expect(records[0]["isInteractive"] == .bool(true))
+        #expect(records[0].value(atPath: "deviceDetail.operatingSystem") == .string("Linux"))
+    }
+
+    @Test func azureMonitorsDocumentedRecordIsItsProperties() throws {
+        let conversion = try #require(try ExportConversion.convert(file: Self.fixture("azure-monitor-records.json"), format: nil, strict: false, scratch: NSTemporaryDirectory()))
+        defer { conversion.remove() }
+        #expect(conversion.format == .azureMonitor && conversion.records == 1 && conversion.skipped.isEmpty)
+        let record = try #require(try Self.records(conversion).first)
+        #expect(record["id"] == .string("0231f922-93fa-4005-bb11-b344eca03c01"))
+        #expect(record.value(atPath: "status.errorCode") == .int(50140))
+        #expect(record["signInEventTypes"] == .array([.string("interactiveUser")]))
+        #expect(record.value(atPath: "location.countryOrRegion") == .string("US"))
+    }
+
+    @Test func strictStopsAtTheFirstRecordTheAgentWouldSkip() {
+        let file = Self.fixture("log-analytics-signinlogs.json")
+        #expect(throws: ReplayFileError("\(file) item 8: 'status.errorCode' is missing or not a whole number")) {
+            _ = try ExportConversion.convert(file: file, format: nil, strict: true, scratch: NSTemporaryDirectory())
+        }
+    }
+
+    @Test func aGraphFileIsLeftToTheFastWaysAndAFileOfNoFormatNamesThoseTried() throws {
+        #expect(try ExportConversion.convert(file: RepositoryFiles.root.appendingPathComponent("Tests/Contracts/beta/signin-list-example-1.json").path,
+                                             format: nil, strict: false, scratch: NSTemporaryDirectory()) == nil)
+        let path = try RepositoryFiles.temporary("not-signins.txt", "hello there\n")
+        defer { RepositoryFiles.remove(path) }
+        #expect(throws: ReplayFileError("\(path): not a sign-in file this reads; tried \(ExportFormat.described)")) {
+            _ = try ExportConversion.convert(file: path, format: nil, strict: false, scratch: NSTemporaryDirectory())
+        }
+    }
+
+    @Test(arguments: [
+        ("a,b\n1,2\n", [["1", "2"]]),
+        ("a,b\r\n\"x, y\",\"say \"\"hi\"\"\"\r\n", [["x, y", "say \"hi\""]]),
+        ("a,b\n\"two\nlines\",3\n4,5", [["two\nlines", "3"], ["4", "5"]]),
+        ("a\n\n1\n", [["1"]]),
+    ])
+    func csvReadsRFC4180(_ text: String, _ rows: [[String]]) throws {
+        #expect(try CSVTable(text).rows.map(\.fields) == rows)
+    }
+
+    @Test func csvFaultsNameTheirLine() {
+        #expect(throws: CSVTable.Failure(line: 3, message: "1 fields where the header names 2")) { try CSVTable("a,b\n1,2\n3\n") }
+        #expect(throws: CSVTable.Failure(line: 2, message: "a quoted field is not closed")) { try CSVTable("a\n\"open\n") }
+        #expect(throws: CSVTable.Failure(line: 2, message: "a quote inside an unquoted field")) { try CSVTable("a\nx\"y\n") }
+    }
+
+    @Test func exportDatesAreRead() {
+        #expect(ExportRecord.portalDate("5/1/2024, 3:00:10.123 PM") == "2024-05-01T15:00:10.123Z")
+        #expect(ExportRecord.portalDate("12/31/2024, 12:05:00 AM") == "2024-12-31T00:05:00Z")
+        #expect(ExportRecord.powerShellDate("/Date(1714532410123)/") == "2024-05-01T03:00:10.123Z")
+        #expect(ExportRecord.powerShellDate("/Date(1714532410005)/") == "2024-05-01T03:00:10.005Z")
+        #expect(ExportRecord.portalDate("2024-05-01") == nil)
+    }
+}
