@@ -286,7 +286,7 @@ public final class TophhieAuth: Sendable {
                             fetch.skipped.append(malformed)
                         }
                     case .damaged(let id, let error):
-                        fetch.skipped.append(MalformedSignIn(id: id, problem: "the event is not valid JSON (\(error.message) at byte \(error.offset) of the event)"))
+                        fetch.skipped.append(MalformedSignIn.damaged(id: id, error))
                     }
                     if let limit, fetch.events.count - eventsBefore >= limit {
                         reachedLimit = true

@@ -181,18 +181,11 @@ typealias RulesTestPaths = RepositoryFiles
     }
 
     @Test(arguments: [
-        (#"{"value":[{"id":"x"}]}"#, "'value', item 1: sign-in 'x' has no 'createdDateTime'"),
-        (#"{"value":[{"id":"x","createdDateTime":"yesterday"}]}"#, "not an ISO 8601 time"),
-        ("{\"id\":\"a\",\"createdDateTime\":\"2024-05-01T10:00:00Z\"}\n{broken\n", "the file is not valid JSON: line 2, column 2: "),
         (#"{"polls":[{"events":[]}]}"#, "poll 1 needs 'at'"),
-        // broken after the id and time the streamed first pass reads: the second pass finds it
-        (#"{"value":[{"id":"x","createdDateTime":"2024-05-01T10:00:00Z","status":{"errorCode":}}]}"#, "the file is not valid JSON: line 1, column 84: unexpected character"),
         ("hello", "not a sign-in file this reads; tried Graph JSON (a page, an array, JSON lines, a poll timeline), Azure Monitor diagnostic records"),
         // A Graph page across lines with a trailing comma (as Microsoft's own List signIns example
         // has): reported where it is, not as JSON lines.
         ("{\n  \"value\": [\n    {\"id\": \"x\", \"createdDateTime\": \"2024-05-01T10:00:00Z\"},\n  ]\n}\n", "the file is not valid JSON: line 4, column 3: "),
-        // After a byte-order mark, positions are counted from the JSON itself.
-        ("\u{FEFF}{\"value\": [{\"id\": \"x\",}]}", "the file is not valid JSON: line 1, column 23: expected a member name in quotes"),
     ])
     func replayRejectsBadInputWithAClearMessage(_ text: String, _ message: String) async throws {
         let path = try RulesTestPaths.temporary("bad.json", text)
@@ -200,6 +193,45 @@ typealias RulesTestPaths = RepositoryFiles
         let (code, output) = await run(["replay", path, "--rules", RulesTestPaths.rules])
         #expect(code == .usage)
         #expect(output.err.contains(message), "\(output.err)")
+    }
+
+    /// A record the agent would skip is skipped and named, where it is in the file; `--strict`
+    /// stops at it instead (exit 2).
+    @Test(arguments: [
+        (#"{"value":[{"id":"x"}]}"#, "item 1 (x): skipped, as the agent skips it: 'createdDateTime' is missing"),
+        (#"{"value":[{"id":"x","createdDateTime":"yesterday"}]}"#, "item 1 (x): skipped, as the agent skips it: 'createdDateTime' is not an ISO-8601 time"),
+        ("{\"id\":\"a\",\"createdDateTime\":\"2024-05-01T10:00:00Z\",\"status\":{\"errorCode\":0}}\n{broken\n", "line 2: skipped, as the agent skips it: the event is not valid JSON (column 2: "),
+        (#"{"value":[{"id":"x","createdDateTime":"2024-05-01T10:00:00Z","status":{"errorCode":}}]}"#, "item 1 (x): skipped, as the agent skips it: the event is not valid JSON (line 1, column 84: unexpected character)"),
+        // After a byte-order mark, positions are counted from the JSON itself.
+        ("\u{FEFF}{\"value\": [{\"id\": \"x\",}]}", "item 1: skipped, as the agent skips it: the event is not valid JSON (line 1, column 23: expected a member name in quotes)"),
+        (#"[{"id":"x","createdDateTime":"2024-05-01T10:00:00Z"}]"#, "item 1 (x): skipped, as the agent skips it: 'status' is missing or not an object"),
+    ])
+    func aRecordTheAgentWouldSkipIsSkippedAndNamed(_ text: String, _ message: String) async throws {
+        let path = try RulesTestPaths.temporary("bad.json", text)
+        defer { RulesTestPaths.remove(path) }
+        let (code, output) = await run(["replay", path, "--rules", RulesTestPaths.rules])
+        #expect(code == .ok, "\(output.err)")
+        #expect(output.err.contains("replay: \(path) \(message)"), "\(output.err)")
+        let (strict, strictOutput) = await run(["replay", "--strict", path, "--rules", RulesTestPaths.rules])
+        #expect(strict == .usage)
+        let stopped = message.replacingOccurrences(of: "skipped, as the agent skips it: ", with: "").replacingOccurrences(of: #" \([^)]*\):"#, with: ":", options: .regularExpression, range: message.range(of: #"^[a-z]+ \d+ \([^)]*\):"#, options: .regularExpression))
+        #expect(strictOutput.err.contains("\(path) \(stopped)"), "\(strictOutput.err) / \(stopped)")
+    }
+
+    /// Good records and bad ones in one file: the good ones' alerts, and one line per bad one.
+    @Test func aMixedFileGivesTheGoodRecordsAlertsAndOneLinePerBadRecord() async throws {
+        var lines = (0..<5).map { #"{"id":"f\#($0)","createdDateTime":"2024-05-01T10:0\#($0):00Z","userId":"u1","status":{"errorCode":50053}}"# }
+        lines.insert(#"{"id":"bad1","createdDateTime":"2024-05-01T10:02:30Z"}"#, at: 2)
+        lines.insert("{not json", at: 4)
+        let path = try RulesTestPaths.temporary("mixed.jsonl", lines.joined(separator: "\n") + "\n")
+        defer { RulesTestPaths.remove(path) }
+        let (code, output) = await run(["replay", path, "--rules", RulesTestPaths.rules])
+        #expect(code == .ok, "\(output.err)")
+        #expect(output.out.contains("[account-lockout]"), "\(output.out)")
+        #expect(output.err.contains("read \(path) as graph: 5 sign-in(s), 2 skipped"), "\(output.err)")
+        #expect(output.err.components(separatedBy: "skipped, as the agent skips it").count == 3)
+        #expect(output.err.contains("line 3 (bad1): skipped, as the agent skips it: 'status' is missing or not an object"))
+        #expect(output.err.contains("line 5: skipped, as the agent skips it: the event is not valid JSON (column 2: "))
     }
 
     /// JSON lines with a byte-order mark (a forensic collector's export) read as without one.
@@ -215,8 +247,8 @@ typealias RulesTestPaths = RepositoryFiles
         #expect(outA.err.contains("replay: 2 event(s)"), "\(outA.err)")
     }
 
-    /// A string the first pass walks over but the rules read, with bytes that are not UTF-8:
-    /// the streamed replay gives way to the whole-file reading, which names the problem.
+    /// A string with bytes that are not UTF-8: the record is skipped, as the poll skips it,
+    /// named where it breaks; with --strict, the replay stops there.
     @Test func replayNamesInvalidUTF8InAFieldTheRulesRead() async throws {
         let path = try RulesTestPaths.temporary("utf8.json", "[]")
         defer { RulesTestPaths.remove(path) }
@@ -224,8 +256,11 @@ typealias RulesTestPaths = RepositoryFiles
         bytes += [0xFF] + Array(#""}]"#.utf8)
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         let (code, output) = await run(["replay", path, "--rules", RulesTestPaths.rules])
-        #expect(code == .usage)
-        #expect(output.err.contains("the file is not valid JSON: line 1, column 71: invalid UTF-8 in a string"), "\(output.err)")
+        #expect(code == .ok)
+        #expect(output.err.contains("item 1 (a): skipped, as the agent skips it: the event is not valid JSON (line 1, column 71: invalid UTF-8 in a string)"), "\(output.err)")
+        let (strict, strictOutput) = await run(["replay", "--strict", path, "--rules", RulesTestPaths.rules])
+        #expect(strict == .usage)
+        #expect(strictOutput.err.contains("item 1: the event is not valid JSON (line 1, column 71: invalid UTF-8 in a string)"), "\(strictOutput.err)")
     }
 
     @Test func replayRejectsAnUnknownFormat() async throws {

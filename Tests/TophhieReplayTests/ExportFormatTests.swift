@@ -27,7 +27,7 @@ import TophhieTestSupport
         defer { conversion.remove() }
         #expect(conversion.format == format)
         #expect(conversion.records == 7 && conversion.coordinatesDropped == 1)
-        #expect(conversion.skipped == ["\(Self.fixture(file)) \(badPlace): skipped, as the agent skips it: 'status.errorCode' is missing or not a whole number"])
+        #expect(conversion.skipped == ["\(Self.fixture(file)) \(badPlace) (la000008-0000-4000-8000-000000000000): skipped, as the agent skips it: 'status.errorCode' is missing or not a whole number"])
         let records = try Self.records(conversion)
         #expect(records.map { $0["id"]?.stringValue ?? "" } == (1...7).map { String(format: "la%06d-0000-4000-8000-000000000000", $0) })
         #expect(records.map { $0.value(atPath: "status.errorCode") } == Array(repeating: JSONValue.int(50126), count: 5) + [.int(0), .int(0)])

@@ -186,6 +186,16 @@ public struct MalformedSignIn: Error, Sendable, Hashable, CustomStringConvertibl
     public var description: String { "sign-in event \(id ?? "without an id") skipped: \(problem)" }
     /// What names this event across polls: its id, or its problem when it has none.
     public var reportKey: String { id.map { "id:" + $0 } ?? "problem:" + problem }
+
+    /// An element of a page that is not JSON, as every reader reports it.
+    public static func damaged(id: String?, _ error: JSONParseError) -> MalformedSignIn {
+        damaged(id: id, problem: "\(error.message) at byte \(error.offset) of the event")
+    }
+
+    /// An element that is not JSON, `problem` saying where (a file's reader: its line and column).
+    public static func damaged(id: String?, problem: String) -> MalformedSignIn {
+        MalformedSignIn(id: id, problem: "the event is not valid JSON (\(problem))")
+    }
 }
 
 extension String {

@@ -57,6 +57,10 @@ enum ReplayCommand: CLICommand {
         let choice = try EngineChoice.named(in: io)
         let export = try ExportInput.prepare(file, arguments: arguments, io: io, command: "replay")
         defer { export?.remove() }
+        if let export, export.records == 0 {
+            io.err("replay: 0 event(s), \(set.ruleCount) rule(s): no sign-in to read\n")
+            return .ok
+        }
         let path = export?.path ?? file
         let progress = io.errIsTerminal
         if progress { io.err("replay: reading \(file)…\r") }

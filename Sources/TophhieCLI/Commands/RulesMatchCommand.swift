@@ -54,6 +54,10 @@ enum RulesMatchCommand: CLICommand {
         let choice = try EngineChoice.named(in: io)
         let export = try ExportInput.prepare(file, arguments: arguments, io: io, command: "rules match")
         defer { export?.remove() }
+        if let export, export.records == 0 {
+            io.err("rules match: 0 event(s), \(set.ruleCount) rule(s): no sign-in to read\n")
+            return .ok
+        }
         // The matches are gathered before any is printed, so a record found broken late prints
         // nothing half-way.
         let found: (outcome: ReplayOutcome, matches: [DetectionMatches.Match])

@@ -32,11 +32,32 @@ public struct ExportConversion: Sendable {
         guard let format = forced ?? ExportFormat.detect(data.prefix(1 << 16)) else {
             throw ReplayFileError("\(file): not a sign-in file this reads; tried \(ExportFormat.described)")
         }
-        if format == .graph { return nil }
         let body = data.starts(with: [0xEF, 0xBB, 0xBF]) ? Data(data.dropFirst(3)) : data
         let items: [(place: String, record: JSONValue)]
         switch format {
-        case .graph: return nil
+        case .graph:
+            // Graph's own shape goes the fast ways; up to `checkedGraphSize` it is first read
+            // element by element with the poll's decoder, and rewritten only when a record is
+            // one the agent would skip (a damaged one, one without a whole error code).
+            guard data.count <= checkedGraphSize, let elements = graphElements(body) else { return nil }
+            var conversion = ExportConversion(path: "", format: .graph, records: 0, skipped: [], coordinatesDropped: 0)
+            var kept: [JSONValue] = []
+            for (place, element) in elements {
+                switch element {
+                case .success(let record):
+                    do {
+                        _ = try TophhieSignInEvent(json: record)
+                        kept.append(record)
+                    } catch let malformed as MalformedSignIn {
+                        try conversion.skip(malformed, at: place, file: file, strict: strict)
+                    } catch {}
+                case .failure(let damaged):
+                    try conversion.skip(damaged, at: place, file: file, strict: strict)
+                }
+            }
+            guard !conversion.skipped.isEmpty else { return nil }
+            try conversion.write(kept, scratch: scratch)
+            return conversion
         case .azureMonitor:
             items = try jsonRecords(body, file: file, wrapper: "records").map { ($0.place, ExportRecord.fromAzureMonitor($0.record)) }
         case .logAnalytics:
@@ -52,29 +73,92 @@ public struct ExportConversion: Sendable {
             }
         }
         var conversion = ExportConversion(path: "", format: format, records: 0, skipped: [], coordinatesDropped: 0)
-        var lines = Data()
+        var kept: [JSONValue] = []
         for (place, record) in items {
             var record = record
             if dropBadCoordinates(&record) { conversion.coordinatesDropped += 1 }
             do {
                 _ = try TophhieSignInEvent(json: record)
             } catch let malformed as MalformedSignIn {
-                let sentence = "\(file) \(place): skipped, as the agent skips it: \(malformed.problem)"
-                if strict { throw ReplayFileError(sentence.replacingOccurrences(of: "skipped, as the agent skips it: ", with: "")) }
-                conversion.skipped.append(sentence)
-                conversion.skippedSignIns.append(malformed)
+                try conversion.skip(malformed, at: place, file: file, strict: strict)
                 continue
             }
+            kept.append(record)
+        }
+        try conversion.write(kept, scratch: scratch)
+        return conversion
+    }
+
+    /// Graph files larger than this go straight to the fast ways, unchecked record by record
+    /// (a damaged record there stops the replay, with its line and column).
+    public static let checkedGraphSize = 64 << 20
+
+    /// Records one the poll's decoder refuses: skipped and named, or with `strict` the error.
+    mutating func skip(_ malformed: MalformedSignIn, at place: String, file: String, strict: Bool) throws {
+        if strict { throw ReplayFileError("\(file) \(place): \(malformed.problem)") }
+        skipped.append("\(file) \(place)\(malformed.id.map { " (\($0))" } ?? ""): skipped, as the agent skips it: \(malformed.problem)")
+        skippedSignIns.append(malformed)
+    }
+
+    /// Writes the records kept as JSON lines to a scratch file (0600) and points `path` at it.
+    mutating func write(_ kept: [JSONValue], scratch: String) throws {
+        var lines = Data()
+        for record in kept {
             lines.append(record.canonicalData())
             lines.append(UInt8(ascii: "\n"))
-            conversion.records += 1
         }
         let path = (scratch as NSString).appendingPathComponent("tophhie-export-\(UUID().uuidString).jsonl")
         guard FileManager.default.createFile(atPath: path, contents: lines, attributes: [.posixPermissions: 0o600]) else {
             throw ReplayFileError("cannot write the converted sign-ins to '\(path)'")
         }
-        conversion.path = path
-        return conversion
+        self.path = path
+        records = kept.count
+    }
+
+    /// A Graph file's records one by one, as the poll reads a page: a page's `value`, an
+    /// array's elements, or JSON lines; nil for a poll timeline or what none of them is. A
+    /// record that is not JSON says where in the file it breaks.
+    static func graphElements(_ body: Data) -> [(place: String, element: Result<JSONValue, MalformedSignIn>)]? {
+        let first = body.first { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }
+        if first == UInt8(ascii: "[") {
+            // An array is a page's `value` without the page.
+            let prefix = Data(#"{"value":"#.utf8)
+            return pageElements(prefix + body + Data("}".utf8), shift: prefix.count, file: body)
+        }
+        guard first == UInt8(ascii: "{") else { return nil }
+        if let page = pageElements(body, shift: 0, file: body) { return page }
+        // JSON lines, when the first line is a whole object.
+        let lines = body.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        guard let firstLine = lines.first(where: { $0.contains { ![0x20, 0x0D, 0x09].contains($0) } }),
+              case .object(let members)? = try? JSONValue.parse(Data(firstLine)), members["polls"] == nil, members["value"] == nil else { return nil }
+        var elements: [(String, Result<JSONValue, MalformedSignIn>)] = []
+        for (index, line) in lines.enumerated() where line.contains(where: { ![0x20, 0x0D, 0x09].contains($0) }) {
+            do {
+                elements.append(("line \(index + 1)", .success(try JSONValue.parse(Data(line)))))
+            } catch let failure as JSONParseError {
+                elements.append(("line \(index + 1)", .failure(MalformedSignIn.damaged(id: nil, problem: "column \(failure.offset + 1): \(failure.message)"))))
+            } catch {
+                elements.append(("line \(index + 1)", .failure(MalformedSignIn.damaged(id: nil, problem: "\(error)"))))
+            }
+        }
+        return elements
+    }
+
+    /// A page's elements, each named by its place ("item 3"); a damaged one by where in `file`
+    /// it breaks (`shift` bytes of the page are not the file's).
+    static func pageElements(_ page: Data, shift: Int, file: Data) -> [(place: String, element: Result<JSONValue, MalformedSignIn>)]? {
+        page.withUnsafeBytes { bytes -> [(String, Result<JSONValue, MalformedSignIn>)]? in
+            guard let found = try? JSONPage.extents(bytes, arrayMember: "value"), let ranges = found.elements else { return nil }
+            return ranges.enumerated().map { index, range in
+                switch JSONPage.element(bytes, range) {
+                case .value(let record): return ("item \(index + 1)", .success(record))
+                case .damaged(let id, let error):
+                    var at = error
+                    at.offset = range.lowerBound + error.offset - shift
+                    return ("item \(index + 1)", .failure(MalformedSignIn.damaged(id: id, problem: ReplayInput.position(of: at, in: file))))
+                }
+            }
+        }
     }
 
     /// Removes the scratch file.
