@@ -75,6 +75,8 @@ for export in log-analytics-signinlogs.json log-analytics-signinlogs.csv graph-p
   check "replay reads the export $export: the burst and the device code alert" sh -c "test $export_rc -eq 0 && grep -q '\[failure-burst\]' '$WORK/export.out' && grep -q '\[device-code-sign-in\]' '$WORK/export.out'"
   check "  and names the record the agent would skip, and the swapped coordinates" sh -c "grep -q \"7 sign-in(s), 1 skipped; 1 with coordinates out of range\" '$WORK/export.err' && grep -q \"skipped, as the agent skips it: 'status.errorCode' is missing\" '$WORK/export.err'"
 done
+"$BIN" replay Tests/Contracts/exports/admin-center-download.json >/dev/null 2>"$WORK/admin.err"
+check "replay reads the admin center's JSON download (Graph's shape)" grep -q "replay: 1 event(s) in 1 poll(s)" "$WORK/admin.err"
 "$BIN" replay Tests/Contracts/exports/azure-monitor-records.json >"$WORK/monitor.out" 2>"$WORK/monitor.err"
 check "replay reads Azure Monitor's documented record" grep -q "as azure-monitor: 1 sign-in(s)" "$WORK/monitor.err"
 "$BIN" replay --strict Tests/Contracts/exports/log-analytics-signinlogs.json >/dev/null 2>"$WORK/strict.err"; strict_rc=$?

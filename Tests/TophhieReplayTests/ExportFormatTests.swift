@@ -53,6 +53,13 @@ import TophhieTestSupport
         #expect(record.value(atPath: "location.countryOrRegion") == .string("US"))
     }
 
+    /// The admin center's download is Graph's own shape: nothing to convert, nothing skipped.
+    @Test func theAdminCentersDownloadIsGraphsShape() throws {
+        let file = Self.fixture("admin-center-download.json")
+        #expect(ExportFormat.detect(try Data(contentsOf: URL(fileURLWithPath: file))) == .graph)
+        #expect(try ExportConversion.convert(file: file, format: nil, strict: true, scratch: NSTemporaryDirectory()) == nil)
+    }
+
     @Test func strictStopsAtTheFirstRecordTheAgentWouldSkip() {
         let file = Self.fixture("log-analytics-signinlogs.json")
         #expect(throws: ReplayFileError("\(file) item 8: 'status.errorCode' is missing or not a whole number")) {

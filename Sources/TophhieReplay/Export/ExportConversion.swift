@@ -44,9 +44,10 @@ public struct ExportConversion: Sendable {
             var kept: [JSONValue] = []
             for (place, element) in elements {
                 switch element {
-                case .success(let record):
+                case .success(var record):
                     do {
                         _ = try TophhieSignInEvent(json: record)
+                        if dropBadCoordinates(&record) { conversion.coordinatesDropped += 1 }
                         kept.append(record)
                     } catch let malformed as MalformedSignIn {
                         try conversion.skip(malformed, at: place, file: file, strict: strict)
@@ -55,7 +56,7 @@ public struct ExportConversion: Sendable {
                     try conversion.skip(damaged, at: place, file: file, strict: strict)
                 }
             }
-            guard !conversion.skipped.isEmpty else { return nil }
+            guard !conversion.skipped.isEmpty || conversion.coordinatesDropped > 0 else { return nil }
             try conversion.write(kept, scratch: scratch)
             return conversion
         case .azureMonitor:
