@@ -1,5 +1,6 @@
 import Foundation
 import TophhieJSON
+import TophhieSystem
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -243,6 +244,7 @@ public final class TophhieAuth: Sendable {
             }
             fetch.pages += 1
             pages += 1
+            if let date = reply.http.header("date").flatMap(RetryAfter.httpDate) { fetch.graphDate = date }
             // Element by element: one event with a bad byte in an attacker-chosen device name
             // costs that event (reported with its id), not the page and every poll after it.
             let page = pages

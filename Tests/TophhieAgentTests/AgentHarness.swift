@@ -42,6 +42,17 @@ struct AgentHarness {
     var factory: SignInFactory
     /// The version the framework and the planner read the sign-in log from.
     var api: SignInLogAPI = .v1
+    /// How far the agent's clock is ahead of the tenant's (the host's clock stepped alone).
+    var hostAhead = HostAhead()
+
+    final class HostAhead: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value: Double = 0
+        var seconds: Double {
+            get { lock.withLock { value } }
+            set { lock.withLock { value = newValue } }
+        }
+    }
 
     static func start(retentionDays: Int = 30, premium: Bool = true) async throws -> AgentHarness {
         let clock = ManualClock(start)
@@ -53,10 +64,11 @@ struct AgentHarness {
             retentionDays: retentionDays,
             consentedScopes: ["User.Read", "AuditLog.Read.All"],
             deviceCode: DeviceCodeSettings(script: [.approve]))
-        let tenant = SimulatedTenant(scenario: scenario, now: { clock.now() })
+        let ahead = HostAhead()
+        let tenant = SimulatedTenant(scenario: scenario, now: { clock.now().addingTimeInterval(-ahead.seconds) })
         let endpoints = await tenant.embeddedEndpoints()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tophhie-agent-\(UUID().uuidString)")
-        let harness = AgentHarness(clock: clock, tenant: tenant, endpoints: endpoints, stateDirectory: directory, recorder: RecordingNotifier(name: "recorder"), factory: SignInFactory(seed: 11, account: .init(userID: userID, userPrincipalName: "jane@contoso.com", displayName: "Jane")))
+        let harness = AgentHarness(clock: clock, tenant: tenant, endpoints: endpoints, stateDirectory: directory, recorder: RecordingNotifier(name: "recorder"), factory: SignInFactory(seed: 11, account: .init(userID: userID, userPrincipalName: "jane@contoso.com", displayName: "Jane")), hostAhead: ahead)
         do {
             try await harness.auth().signIn(scopes: [TophhieScopes.userRead, TophhieScopes.auditLogRead]) { _ in }
         } catch {

@@ -29,6 +29,8 @@ public enum NoticeKind: String, Sendable, Equatable, Codable {
     case streamsNarrowed = "streams-narrowed"
     /// Beta answered again after a refusal: both streams are read.
     case streamsRestored = "streams-restored"
+    /// The host clock is more than 5 minutes from Graph's.
+    case clockSkew = "clock-skew"
 
     /// The notice that tells of a standing problem of this kind.
     init(_ problem: AgentProblem.Kind) {

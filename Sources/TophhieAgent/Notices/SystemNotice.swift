@@ -84,6 +84,8 @@ public enum SystemNotice {
             return ("Sign-ins published late", .medium, "Graph published sign-ins long after they happened: \(detail)")
         case .streamsNarrowed:
             return ("Non-interactive sign-ins no longer watched", .high, "Graph refused the beta sign-in log (\(detail)), so only interactive sign-ins are read, from v1.0. Not watched until beta answers again: non-interactive sign-ins (a stolen refresh token or session cookie, a device-code phishing victim's token) and the beta fields rules read (originalTransferMethod, authenticationDetails, authenticationRequirement). Beta is asked again once a day; 'tophhie-watch doctor' says why; set graph.api: v1.0 to stop asking")
+        case .clockSkew:
+            return ("The host clock is wrong", .high, "\(detail.prefix(1).uppercased() + detail.dropFirst()): webhook receivers that check Standard Webhooks signatures refuse deliveries more than 5 minutes off, and alert times are the host's. Each poll counts as made at Graph's time, so no sign-in is skipped; set the clock right (NTP, timedatectl)")
         case .streamsRestored:
             return ("Non-interactive sign-ins watched again", .informational, "Graph answers the beta sign-in log again: interactive and non-interactive sign-ins are read (it had refused with \(detail))")
         case .recovered:

@@ -139,6 +139,9 @@ public struct PollCycle: Sendable {
             report.api = fetch.api
             report.requests = fetch.pages
             report.decoded = fetch.events
+            // With the host clock ahead of Graph's, the poll is made at Graph's time: the engine's
+            // windows and the next poll's reads are placed by it, so no sign-in falls between.
+            let at = fetch.graphDate.map { min(now, $0) } ?? now
             report.fetched = fetch.count
             let unreadable = Self.newlyUnreadable(fetch.skipped, state: &state, now: now)
             report.skipped = unreadable
@@ -160,7 +163,7 @@ public struct PollCycle: Sendable {
                     // closed, ids past memory), so a late sign-in meets the windows it would have.
                     before = engine.evaluate(before, events: [], now: last, alertOnlyAfter: nil).state
                 }
-                let outcome = engine.evaluate(before, events: fetch.events, now: now, alertOnlyAfter: plan.alertOnlyAfter)
+                let outcome = engine.evaluate(before, events: fetch.events, now: at, alertOnlyAfter: plan.alertOnlyAfter)
                 report.newEvents = fetch.events.filter { before.hasSeen($0.id) == false }.count
                 engineState = outcome.state
                 report.alerts = outcome.alerts
@@ -177,10 +180,11 @@ public struct PollCycle: Sendable {
             state.processed = processed.recording(fetch.records, processed: { record in
                 guard let engineState, let revision = revisions[record.id] ?? nil else { return false }
                 return engineState.hasProcessed(record.id, revision: revision)
-            }, after: now.addingTimeInterval(-planner.lookback - ProcessedSignIns.margin))
-            planner.advance(&state, plan: plan, results: fetch.reads, now: now)
+            }, after: at.addingTimeInterval(-planner.lookback - ProcessedSignIns.margin))
+            planner.advance(&state, plan: plan, results: fetch.reads, now: at)
             outgoing += Self.fallbackNotices(fetch, state: &state, now: now)
-            state.lastSuccessfulPoll = now
+            outgoing += Self.clockNotices(graphDate: fetch.graphDate, state: &state, now: now)
+            state.lastSuccessfulPoll = at
             state.learned = true
             if let newest = fetch.records.map(\.createdDateTime).max() { state.newestEventTime = max(newest, state.newestEventTime ?? newest) }
             outgoing += report.alerts
@@ -284,6 +288,27 @@ public struct PollCycle: Sendable {
         guard fetch.api == .beta, let ended = state.fallback else { return [] }
         state.fallback = nil
         return [SystemNotice.alert(.streamsRestored, fingerprint: GraphTimestamp.graphText(ended.since), detail: ended.refusal.reason, since: ended.since, now: now)]
+    }
+
+    /// How far the host clock may be from Graph's before it is told: Standard Webhooks
+    /// receivers refuse a signature more than 5 minutes off.
+    static let clockTolerance: TimeInterval = 300
+
+    /// One notice when the host clock is more than `clockTolerance` from Graph's `Date`, and
+    /// the state forgets it once the two agree again (a later skew is told again).
+    static func clockNotices(graphDate: Date?, state: inout AgentState, now: Date) -> [Alert] {
+        guard let graphDate else { return [] }
+        let skew = now.timeIntervalSince(graphDate)
+        guard abs(skew) > clockTolerance else {
+            state.clockSkewSince = nil
+            return []
+        }
+        guard state.clockSkewSince == nil else { return [] }
+        state.clockSkewSince = graphDate
+        let minutes = Int((abs(skew) / 60).rounded())
+        let amount = minutes >= 120 ? "\(minutes / 60) h \(minutes % 60) min" : "\(minutes) min"
+        let detail = "the host clock is \(amount) \(skew > 0 ? "ahead of" : "behind") Microsoft Graph's (\(GraphTimestamp.alertText(now)) here, \(GraphTimestamp.alertText(graphDate)) at Graph)"
+        return [SystemNotice.alert(.clockSkew, fingerprint: GraphTimestamp.graphText(graphDate), detail: detail, since: graphDate, now: now)]
     }
 
     /// Which standing problem an error is.

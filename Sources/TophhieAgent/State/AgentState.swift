@@ -35,6 +35,9 @@ public struct AgentState: Codable, Sendable, Equatable {
     /// Set while Graph refuses beta and the agent reads v1.0's interactive sign-ins only.
     public var fallback: StreamFallback?
 
+    /// Graph's time when a host clock off by more than 5 minutes was told; nil once they agree.
+    public var clockSkewSince: Date?
+
     /// The sign-ins the engine has processed, recognised from their bytes by the next poll. Nil
     /// until the first poll.
     public var processed: ProcessedSignIns?
@@ -57,7 +60,7 @@ public struct AgentState: Codable, Sendable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case version, lastSuccessfulPoll, newestEventTime, learned, problem, reportedGapEnd, reportedUnreadable, lastSweep, processed, engineGeneration
-        case rereads, fallback
+        case rereads, fallback, clockSkewSince
         case engine
     }
 
@@ -76,6 +79,7 @@ public struct AgentState: Codable, Sendable, Equatable {
         let cursors = try container.decodeIfPresent([String: RereadCursor].self, forKey: .rereads) ?? [:]
         rereads = Dictionary(uniqueKeysWithValues: cursors.compactMap { key, value in SignInStream(rawValue: key).map { ($0, value) } })
         fallback = try container.decodeIfPresent(StreamFallback.self, forKey: .fallback)
+        clockSkewSince = try container.decodeIfPresent(Date.self, forKey: .clockSkewSince)
         if version == 1 { inlineEngine = try container.decode(EngineState.self, forKey: .engine) }
     }
 
@@ -93,6 +97,7 @@ public struct AgentState: Codable, Sendable, Equatable {
         try container.encodeIfPresent(engineGeneration, forKey: .engineGeneration)
         if !rereads.isEmpty { try container.encode(Dictionary(uniqueKeysWithValues: rereads.map { ($0.key.rawValue, $0.value) }), forKey: .rereads) }
         try container.encodeIfPresent(fallback, forKey: .fallback)
+        try container.encodeIfPresent(clockSkewSince, forKey: .clockSkewSince)
     }
 }
 

@@ -25,6 +25,8 @@ public struct SignInFetch: Sendable {
     public var fallback: SignInFallback?
     /// How each read went, in the order asked.
     public var reads: [SignInReadResult] = []
+    /// Graph's time by the `Date` header of its last reply, when it sent one.
+    public var graphDate: Date?
 
     /// The streams this fetch read.
     public var streams: [SignInStream] { api.streams }

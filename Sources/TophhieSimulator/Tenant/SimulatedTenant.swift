@@ -200,7 +200,7 @@ public actor SimulatedTenant: Service {
             return control(request)
         }
         let arrival = now()
-        let trace = RequestTrace(request, requestID: UUID().uuidString.lowercased())
+        let trace = RequestTrace(request, requestID: UUID().uuidString.lowercased(), date: now())
         var response: HTTPResponse
         let fault = faults.take(method: request.method, path: request.path)
         if let fault, let faulted = faultResponse(fault, path: request.path, trace: trace) {

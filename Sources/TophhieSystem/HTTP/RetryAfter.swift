@@ -20,8 +20,9 @@ public enum RetryAfter {
         return !parts[1].isEmpty && parts[1].utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
     }
 
-    /// IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), plus the obsolete RFC 850 and asctime forms.
-    static func httpDate(_ text: String) -> Date? {
+    /// IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), plus the obsolete RFC 850 and asctime
+    /// forms: a `Retry-After` date, or a reply's `Date` header.
+    public static func httpDate(_ text: String) -> Date? {
         let text = text.replacingOccurrences(of: "  ", with: " ")
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -31,5 +32,14 @@ public enum RetryAfter {
             if let date = formatter.date(from: text) { return date }
         }
         return nil
+    }
+
+    /// `date` as IMF-fixdate, as a server's `Date` header carries it.
+    public static func httpDateText(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: date)
     }
 }

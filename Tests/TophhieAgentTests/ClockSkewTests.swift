@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import TophhieAuth
+import TophhieJSON
+import TophhieRules
+import TophhieSimulator
+@testable import TophhieAgent
+
+/// The host clock checked against Graph's `Date`: a skew is told once, and a poll made with the
+/// clock stepped ahead counts as made at Graph's time, so the next window still reaches the
+/// sign-ins in between.
+@Suite(.timeLimit(.minutes(2))) struct ClockSkewTests {
+    @Test func aClockSteppedTwoDaysAheadIsToldOnceAndLosesNoBurst() async throws {
+        try await AgentHarness.with { (harness: inout AgentHarness) in
+            let cycle = try harness.cycle()
+            let start = harness.clock.now()
+            _ = try await cycle.run(now: start)
+            await harness.failures(5, at: start.addingTimeInterval(600), spacing: 30, latency: 60)
+
+            // The host's clock alone steps two days ahead, for two polls.
+            var notices: [Alert] = []
+            var alerts: [Alert] = []
+            for minutes in [10.0, 15.0] {
+                let real = start.addingTimeInterval(minutes * 60)
+                harness.hostAhead.seconds = 2 * 86_400
+                harness.clock.set(real.addingTimeInterval(2 * 86_400))
+                let report = try await cycle.run(now: harness.clock.now())
+                #expect(report.outcome == .succeeded)
+                notices += report.notices
+                alerts += report.alerts
+                let state = try StateStore(stateDirectory: harness.stateDirectory).load()
+                let last = try #require(state.lastSuccessfulPoll)
+                #expect(abs(last.timeIntervalSince(real)) < 1, "the poll counts at Graph's time, not the host's")
+            }
+            #expect(notices.map(\.rule.id) == ["tophhie.notice.clock-skew"], "told once")
+            #expect(notices.first?.summary.hasPrefix("The host clock is 48 h 0 min ahead of Microsoft Graph's") == true, "\(notices.first?.summary ?? "")")
+
+            // Back on time: nothing lost, nothing told twice.
+            harness.hostAhead.seconds = 0
+            var later: [Alert] = []
+            for minutes in [25.0, 30.0] {
+                harness.clock.set(start.addingTimeInterval(minutes * 60))
+                let report = try await cycle.run(now: harness.clock.now())
+                alerts += report.alerts
+                later += report.notices
+            }
+            #expect(alerts.map(\.rule.id) == ["test-burst"], "the burst read while the clock was ahead is counted, once")
+            #expect(alerts.first?.events.count == 5)
+            #expect(alerts.first.map { abs($0.detectedAt.timeIntervalSince(start.addingTimeInterval(900))) < 1 } == true, "at Graph's time")
+            #expect(later.isEmpty, "no coverage gap, no late arrivals: \(later.map(\.rule.id))")
+            #expect(try StateStore(stateDirectory: harness.stateDirectory).load().clockSkewSince == nil, "forgotten once the clocks agree")
+        }
+    }
+}
