@@ -253,6 +253,24 @@ import TophhieSystem
         again.release()
     }
 
+    /// What a killed agent was writing is removed when the next one takes the lock; a temporary
+    /// of a live process (a save under way) is left alone.
+    @Test func temporariesOfDeadProcessesGoWhenTheLockIsTaken() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tophhie-lock-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("outbox"), withIntermediateDirectories: true)
+        // No process has the largest pid the kernel could give (pid_max is at most 4194304).
+        let dead = "4194304"
+        let live = "\(ProcessInfo.processInfo.processIdentifier)"
+        let names = [".state.json.tmp-\(dead)", ".engine-3.json.tmp-\(dead)", ".agent.lock.tmp-\(dead)", "outbox/.recorder.jsonl.tmp-\(dead)",
+                     ".state.json.tmp-\(live)", "state.json", ".hidden-but-not-ours"]
+        for name in names { FileManager.default.createFile(atPath: directory.appendingPathComponent(name).path, contents: Data("x".utf8)) }
+        let lock = try StateDirectoryLock.acquire(stateDirectory: directory)
+        defer { lock.release() }
+        let left = names.filter { FileManager.default.fileExists(atPath: directory.appendingPathComponent($0).path) }
+        #expect(left == [".state.json.tmp-\(live)", "state.json", ".hidden-but-not-ours"])
+    }
+
     @Test func deletingTheLockFileDoesNotLetASecondAgentIn() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tophhie-lock-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }

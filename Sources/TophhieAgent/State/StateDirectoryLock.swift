@@ -41,6 +41,10 @@ public final class StateDirectoryLock: @unchecked Sendable {
             throw Held(path: path, owner: owner?.isEmpty == false ? owner : nil)
         }
         try? DurableFile.replace(ownerFile, with: Array("\(ProcessFacts.processID)\n".utf8))
+        // What a killed agent was writing (a state or engine file, an outbox, the owner's file)
+        // goes now that no other agent can be writing here.
+        DurableFile.removeDeadTemporaries(in: path)
+        DurableFile.removeDeadTemporaries(in: path + "/outbox")
         return StateDirectoryLock(path: path, descriptor: fd)
     }
 

@@ -136,6 +136,22 @@ public enum DurableFile {
         return removed
     }
 
+    /// Removes every temporary `replace` left in `directory` (`.<name>.tmp-<pid>`) by a process
+    /// that is no longer running: a state file, an engine file, a lock owner's file, an outbox.
+    /// - Returns: the paths removed.
+    @discardableResult
+    public static func removeDeadTemporaries(in directory: String) -> [String] {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        var removed: [String] = []
+        for entry in entries where entry.hasPrefix(".") {
+            guard let marker = entry.range(of: ".tmp-", options: .backwards), let pid = Int32(entry[marker.upperBound...]), pid > 0 else { continue }
+            if pid == getpid() || kill(pid, 0) == 0 || errno == EPERM { continue }
+            let full = directory + "/" + entry
+            if unlink(full) == 0 { removed.append(full) }
+        }
+        return removed
+    }
+
     /// Sets the permission bits of `path`.
     /// - Throws: `FileError` when the file cannot be changed.
     public static func setPermissions(_ path: String, _ mode: mode_t) throws {
