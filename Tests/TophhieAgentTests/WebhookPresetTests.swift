@@ -12,6 +12,28 @@ import TophhieRules
         try! JSONValue.parse(preset.body(for: alert, context: Self.context).canonicalData())
     }
 
+    /// A huge alert (a megabyte device name, 5,000 events) is cut to the generic preset's limit,
+    /// longest first: still the envelope, still valid JSON, its id and rule whole, marked cut.
+    @Test func aHugeAlertIsCutToTheGenericLimitLongestFirst() throws {
+        let base = NotifierTestAlerts.alert(device: String(repeating: "D", count: 1 << 20))
+        let events = (0..<5_000).map { i in
+            AlertEvent(id: "ev-\(i)", time: NotifierTestAlerts.baseTime.addingTimeInterval(Double(i)), errorCode: 50126,
+                       app: "Azure Portal", ipAddress: "203.0.113.9", location: "Paris, FR", device: i == 0 ? String(repeating: "D", count: 1 << 20) : nil)
+        }
+        let huge = Alert(id: base.id, kind: base.kind, rule: base.rule, level: base.level, summary: base.summary, group: base.group,
+                         events: events, firstEventTime: events[0].time, lastEventTime: events[4_999].time, detectedAt: base.detectedAt, late: false)
+        let value = body(.generic, huge)
+        let bytes = value.canonicalBytes()
+        #expect(bytes.count <= JSONBodyBound.genericLimit, "\(bytes.count) bytes")
+        #expect(try JSONValue.parse(Data(bytes)) == value)
+        #expect(value["truncated"] == .bool(true))
+        #expect(value["type"] == .string("alert.fired"))
+        #expect(value.value(atPath: "data.id") == .string(base.id))
+        #expect(value.value(atPath: "data.rule.id") == .string("failed-burst"))
+        // A body under the limit is as it was, unmarked.
+        #expect(body(.generic)["truncated"] == nil)
+    }
+
     @Test func genericEnvelope() {
         let value = body(.generic)
         #expect(value["type"] == .string("alert.fired"))

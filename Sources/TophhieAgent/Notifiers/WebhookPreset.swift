@@ -66,7 +66,7 @@ public enum WebhookPreset: Sendable, Hashable {
     /// The JSON body for `alert`.
     public func body(for alert: Alert, context: Context) -> JSONValue {
         switch self {
-        case .generic: return Self.hardenForTemplates(Self.generic(alert))
+        case .generic: return JSONBodyBound.bounded(Self.hardenForTemplates(Self.generic(alert)), limit: JSONBodyBound.genericLimit)
         case .slack: return Self.slack(alert)
         case .teamsWorkflows: return Self.teams(alert)
         case .discord: return Self.discord(alert)
