@@ -44,7 +44,11 @@ public struct OutboxDispatch: AlertDispatch {
         for channel in channels {
             do {
                 let drained = try await channel.delivery.drain()
-                reports.append(DeliveryReport(notifier: channel.store.notifier, delivered: drained.delivered.count, pending: drained.remaining, failed: drained.deadLettered.count, lastError: drained.stoppedAt?.reason ?? drained.deadLettered.last?.reason ?? drained.disabled?.reason, disabled: drained.disabled))
+                var report = DeliveryReport(notifier: channel.store.notifier, delivered: drained.delivered.count, pending: drained.remaining, failed: drained.deadLettered.count, lastError: drained.stoppedAt?.reason ?? drained.deadLettered.last?.reason ?? drained.disabled?.reason, disabled: drained.disabled)
+                report.failingSince = drained.failingSince
+                report.recoveredFrom = drained.recoveredFrom
+                report.deadLettered = drained.deadLettered
+                reports.append(report)
             } catch {
                 let pending = await channel.store.pendingCount
                 reports.append(DeliveryReport(notifier: channel.store.notifier, delivered: 0, pending: pending, failed: 0, lastError: "\(error)"))

@@ -31,6 +31,12 @@ public enum NoticeKind: String, Sendable, Equatable, Codable {
     case streamsRestored = "streams-restored"
     /// The host clock is more than 5 minutes from Graph's.
     case clockSkew = "clock-skew"
+    /// A notifier has delivered nothing for an hour.
+    case channelFailing = "channel-failing"
+    /// A failing notifier delivers again.
+    case channelRecovered = "channel-recovered"
+    /// A notifier gave alerts up (dead letters).
+    case deadLettered = "dead-lettered"
 
     /// The notice that tells of a standing problem of this kind.
     init(_ problem: AgentProblem.Kind) {

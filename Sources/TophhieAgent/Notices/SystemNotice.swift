@@ -84,6 +84,12 @@ public enum SystemNotice {
             return ("Sign-ins published late", .medium, "Graph published sign-ins long after they happened: \(detail)")
         case .streamsNarrowed:
             return ("Non-interactive sign-ins no longer watched", .high, "Graph refused the beta sign-in log (\(detail)), so only interactive sign-ins are read, from v1.0. Not watched until beta answers again: non-interactive sign-ins (a stolen refresh token or session cookie, a device-code phishing victim's token) and the beta fields rules read (originalTransferMethod, authenticationDetails, authenticationRequirement). Beta is asked again once a day; 'tophhie-watch doctor' says why; set graph.api: v1.0 to stop asking")
+        case .channelFailing:
+            return ("A notifier is failing: its alerts are not arriving", .high, "Alerts for a notifier have not been delivered for over an hour; they stay queued and are retried each poll: \(detail). 'tophhie-watch outbox list' shows them")
+        case .channelRecovered:
+            return ("A failing notifier delivers again", .informational, "The notifier delivers again; what was queued has been sent: \(detail)")
+        case .deadLettered:
+            return ("Alerts given up on", .high, "A notifier's receiver refused alerts for good, or they waited past the dead-letter age: \(detail)")
         case .clockSkew:
             return ("The host clock is wrong", .high, "\(detail.prefix(1).uppercased() + detail.dropFirst()): webhook receivers that check Standard Webhooks signatures refuse deliveries more than 5 minutes off, and alert times are the host's. Each poll counts as made at Graph's time, so no sign-in is skipped; set the clock right (NTP, timedatectl)")
         case .streamsRestored:

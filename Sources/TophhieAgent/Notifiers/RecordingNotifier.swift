@@ -20,6 +20,11 @@ public actor RecordingNotifier: Notifier {
         scriptedFailures.append(contentsOf: errors)
     }
 
+    /// Drops the failures still scripted: the next attempt succeeds.
+    public func failNoMore() {
+        scriptedFailures.removeAll()
+    }
+
     /// The ids delivered, in order.
     public var deliveredIDs: [String] { delivered.map(\.id) }
 

@@ -20,6 +20,9 @@ public struct OutboxChannelStatus: Sendable, Hashable, Codable {
     public var notBefore: Date?
     /// Set while the receiver has asked not to be sent anything; alerts stay queued.
     public var disabled: Disabled?
+    /// The first drain since the last success that could not deliver (a transient failure
+    /// outlasting its cycle, or a `Retry-After` still running); nil while the channel works.
+    public var failingSince: Date?
 
     public init(notBefore: Date? = nil, disabled: Disabled? = nil) {
         self.notBefore = notBefore

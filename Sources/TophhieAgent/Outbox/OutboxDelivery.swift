@@ -23,6 +23,10 @@ public struct OutboxDrainReport: Sendable, Hashable {
     public var waitingForRetryAfter = false
     /// Set while the receiver has disabled this channel (HTTP 410); nothing is sent.
     public var disabled: OutboxChannelStatus.Disabled?
+    /// Since when the channel has not delivered what it holds, while it has not.
+    public var failingSince: Date?
+    /// When the failing spell this drain ended began.
+    public var recoveredFrom: Date?
 }
 
 /// Drains one notifier's outbox in order, with retries.
@@ -71,6 +75,7 @@ public actor OutboxDelivery {
             if now() < notBefore {
                 report.remaining = await store.pendingCount
                 report.waitingForRetryAfter = report.remaining > 0
+                if report.waitingForRetryAfter { try await noteHealth(&report, status: &status) }
                 return report
             }
             status.notBefore = nil
@@ -120,6 +125,24 @@ public actor OutboxDelivery {
             }
         }
         report.remaining = await store.pendingCount
+        try await noteHealth(&report, status: &status)
         return report
+    }
+
+    /// The channel-health state machine: a drain that leaves alerts behind a failure starts
+    /// (or continues) a failing spell; one that delivers and leaves none stuck ends it.
+    private func noteHealth(_ report: inout OutboxDrainReport, status: inout OutboxChannelStatus) async throws {
+        let failing = report.stoppedAt != nil || report.waitingForRetryAfter
+        if failing {
+            if status.failingSince == nil {
+                status.failingSince = now()
+                try await store.setStatus(status)
+            }
+            report.failingSince = status.failingSince
+        } else if let since = status.failingSince, report.disabled == nil {
+            report.recoveredFrom = since
+            status.failingSince = nil
+            try await store.setStatus(status)
+        }
     }
 }

@@ -64,6 +64,12 @@ public struct DeliveryReport: Sendable, Equatable {
     public var lastError: String?
     /// Set while the receiver has disabled this notifier (HTTP 410).
     public var disabled: OutboxChannelStatus.Disabled?
+    /// Since when the channel has not delivered what it holds.
+    public var failingSince: Date?
+    /// When the failing spell this cycle ended began.
+    public var recoveredFrom: Date?
+    /// The alerts this cycle gave up on, with why.
+    public var deadLettered: [OutboxDrainReport.Failure] = []
 
     public init(notifier: String, delivered: Int, pending: Int, failed: Int, lastError: String? = nil, disabled: OutboxChannelStatus.Disabled? = nil) {
         self.notifier = notifier
@@ -218,7 +224,7 @@ public struct PollCycle: Sendable {
         // between disabling and queuing the notice still sends it, once.
         let disabled = report.delivery.compactMap { delivery in
             delivery.disabled.map { SystemNotice.alert(.endpointDisabled, fingerprint: "\(delivery.notifier)|\(GraphTimestamp.graphText($0.since))", detail: "\(delivery.notifier): \($0.reason)", since: $0.since, now: now) }
-        }
+        } + Self.channelNotices(report.delivery, now: now)
         if !disabled.isEmpty, try await dispatch.append(disabled) > 0 {
             report.notices += disabled
             let again = await dispatch.deliverPending()
@@ -288,6 +294,33 @@ public struct PollCycle: Sendable {
         guard fetch.api == .beta, let ended = state.fallback else { return [] }
         state.fallback = nil
         return [SystemNotice.alert(.streamsRestored, fingerprint: GraphTimestamp.graphText(ended.since), detail: ended.refusal.reason, since: ended.since, now: now)]
+    }
+
+    /// How long a channel may fail before the others are told.
+    public static let channelFailingAfter: TimeInterval = 3600
+
+    /// Notices about channels: one when a channel has failed for `channelFailingAfter` (its id
+    /// names the channel and the spell, so each cycle rebuilds it and the outbox keeps one), one
+    /// when such a spell ends, and one for each cycle's alerts given up on.
+    static func channelNotices(_ deliveries: [DeliveryReport], now: Date) -> [Alert] {
+        var notices: [Alert] = []
+        for delivery in deliveries {
+            let name = delivery.notifier
+            if let since = delivery.failingSince, now.timeIntervalSince(since) >= channelFailingAfter {
+                let detail = "\(name): nothing delivered since \(GraphTimestamp.alertText(since)), \(delivery.pending) alert\(delivery.pending == 1 ? "" : "s") waiting\(delivery.lastError.map { " (\($0))" } ?? "")"
+                notices.append(SystemNotice.alert(.channelFailing, fingerprint: "\(name)|\(GraphTimestamp.graphText(since))", detail: detail, since: since, now: now))
+            }
+            if let from = delivery.recoveredFrom, now.timeIntervalSince(from) >= channelFailingAfter {
+                notices.append(SystemNotice.alert(.channelRecovered, fingerprint: "\(name)|\(GraphTimestamp.graphText(from))|recovered", detail: "\(name): delivering again after failing since \(GraphTimestamp.alertText(from))", since: from, now: now))
+            }
+            if !delivery.deadLettered.isEmpty {
+                let reason = delivery.deadLettered.last?.reason ?? ""
+                let count = delivery.deadLettered.count
+                let detail = "\(count) alert\(count == 1 ? "" : "s") for \(name) given up on (\(reason)); they are kept in outbox/\(name).dead.jsonl: 'tophhie-watch outbox retry --notifier \(name)' queues them again"
+                notices.append(SystemNotice.alert(.deadLettered, fingerprint: "\(name)|" + delivery.deadLettered.map(\.id).joined(separator: ","), detail: detail, since: now, now: now))
+            }
+        }
+        return notices
     }
 
     /// How far the host clock may be from Graph's before it is told: Standard Webhooks
