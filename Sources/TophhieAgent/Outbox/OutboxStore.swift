@@ -31,8 +31,13 @@ public actor OutboxStore {
     /// The channel's remembered `Retry-After` and disabled state.
     public private(set) var status: OutboxChannelStatus
 
-    private var pending: [OutboxEntry] = []
+    /// The queue, oldest first, from `head` on: delivery settles the oldest, so taking it off
+    /// is moving `head` (removing from the front of an array was a pass over the queue per
+    /// delivery: 50,000 pending drained at about 12 a second).
+    private var queue: [OutboxEntry] = []
+    private var head = 0
     private var pendingIDs: Set<String> = []
+    private var pending: ArraySlice<OutboxEntry> { queue[head...] }
     /// Settled ids and when; pruned after `settledRetention`.
     private var settled: [String: OutboxSettlement] = [:]
     /// Entries still in the queue file that are already settled, until compaction.
@@ -78,7 +83,7 @@ public actor OutboxStore {
             if settled[entry.alert.id] != nil {
                 settledInQueueFile += 1
             } else if pendingIDs.insert(entry.alert.id).inserted {
-                pending.append(entry)
+                queue.append(entry)
             }
         }
         if let data = FileManager.default.contents(atPath: statusPath) {
@@ -163,14 +168,14 @@ public actor OutboxStore {
         guard !added.isEmpty else { return 0 }
         try durableAppend(bytes, to: queuePath)
         for entry in added {
-            pending.append(entry)
+            queue.append(entry)
             pendingIDs.insert(entry.alert.id)
         }
         return added.count
     }
 
     /// The queued alerts, oldest first.
-    public func pendingEntries() -> [OutboxEntry] { pending }
+    public func pendingEntries() -> [OutboxEntry] { Array(pending) }
 
     /// How many alerts wait.
     public var pendingCount: Int { pending.count }
@@ -185,7 +190,7 @@ public actor OutboxStore {
 
     /// Moves `id` to the dead-letter file with `reason`, durably, and settles it.
     public func markDeadLettered(_ id: String, reason: String, at now: Date) throws {
-        guard let entry = pending.first(where: { $0.alert.id == id }) else { return }
+        guard let entry = head < queue.count && queue[head].alert.id == id ? queue[head] : pending.first(where: { $0.alert.id == id }) else { return }
         try durableAppend(try encode(DeadLetter(alert: entry.alert, at: now, reason: reason)), to: deadPath)
         try settle(id, outcome: .deadLettered, at: now)
     }
@@ -202,18 +207,28 @@ public actor OutboxStore {
         try durableAppend(try encode(settlement), to: settledPath)
         settled[id] = settlement
         if pendingIDs.remove(id) != nil {
-            pending.removeAll { $0.alert.id == id }
+            if head < queue.count && queue[head].alert.id == id {
+                head += 1
+            } else if let index = queue[head...].firstIndex(where: { $0.alert.id == id }) {
+                queue.remove(at: index)
+            }
+            if head >= 1024 && head * 2 >= queue.count {
+                queue.removeFirst(head)
+                head = 0
+            }
             settledInQueueFile += 1
         }
-        if settledInQueueFile >= compactionThreshold { try compact(now: now) }
+        // Rewritten once at least as many settled lines as pending ones are in it: each rewrite
+        // is paid for by the deliveries before it, so a drain stays linear.
+        if settledInQueueFile >= max(compactionThreshold, pendingIDs.count) { try compact(now: now) }
     }
 
     /// Rewrites the queue file with only pending entries and forgets settled ids older than the
     /// retention; both files are replaced atomically.
     public func compact(now: Date) throws {
-        var queue: [UInt8] = []
-        for entry in pending { queue += try encode(entry) }
-        try replace(queuePath, with: queue)
+        var bytes: [UInt8] = []
+        for entry in pending { bytes += try encode(entry) }
+        try replace(queuePath, with: bytes)
         settledInQueueFile = 0
         let cutoff = now.addingTimeInterval(-settledRetention)
         let kept = settled.filter { $0.value.at >= cutoff }
