@@ -3,6 +3,7 @@ import Testing
 import TophhieAuth
 import TophhieRules
 import TophhieSimulator
+import TophhieSystem
 @testable import TophhieAgent
 
 /// A failing channel is told through the others: once when it has failed for an hour, once when
@@ -65,5 +66,99 @@ import TophhieSimulator
             harness.clock.advance(by: 300)
             #expect(try await cycle.run(now: harness.clock.now()).notices.isEmpty, "told once")
         }
+    }
+}
+
+/// A receiver that takes `seconds` of the test clock per alert.
+actor SlowNotifier: Notifier {
+    nonisolated let name: String
+    let clock: ManualClock
+    let seconds: Double
+    private(set) var delivered: [String] = []
+    init(name: String, clock: ManualClock, seconds: Double) {
+        self.name = name
+        self.clock = clock
+        self.seconds = seconds
+    }
+    func deliver(_ alert: Alert) async throws {
+        clock.advance(by: seconds)
+        delivered.append(alert.id)
+    }
+}
+
+/// Opens once; every wait before that waits for it.
+actor Gate {
+    private var open = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+    func wait() async {
+        if open { return }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+    func release() {
+        open = true
+        waiting.forEach { $0.resume() }
+        waiting = []
+    }
+}
+
+/// Holds its first delivery until the gate opens.
+actor GatedNotifier: Notifier {
+    nonisolated let name: String
+    let gate: Gate
+    private(set) var delivered: [String] = []
+    init(name: String, gate: Gate) { self.name = name; self.gate = gate }
+    func deliver(_ alert: Alert) async throws {
+        await gate.wait()
+        delivered.append(alert.id)
+    }
+}
+
+/// Opens the gate once it has all `count` alerts.
+actor OpeningNotifier: Notifier {
+    nonisolated let name: String
+    let gate: Gate
+    let count: Int
+    private(set) var delivered: [String] = []
+    init(name: String, gate: Gate, count: Int) { self.name = name; self.gate = gate; self.count = count }
+    func deliver(_ alert: Alert) async throws {
+        delivered.append(alert.id)
+        if delivered.count == count { await gate.release() }
+    }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct DeliveryBudgetTests {
+    /// A receiver taking 20 s an alert gets a minute's worth a cycle, the rest next cycle, in order.
+    @Test func aSlowReceiverGetsTheBudgetAndTheRestNextCycle() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tophhie-budget-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = ManualClock(NotifierTestAlerts.baseTime)
+        let slow = SlowNotifier(name: "slow", clock: clock, seconds: 20)
+        let dispatch = try OutboxDispatch(stateDirectory: directory, notifiers: [(slow, NotifierRoute())],
+                                          now: { clock.now() }, sleep: { _ in }, random: { 0 }, budget: 60)
+        let alerts = (0..<10).map { NotifierTestAlerts.alert(id: "a-\($0)") }
+        try await dispatch.append(alerts)
+        let first = await dispatch.deliverPending()
+        #expect(first[0].delivered == 3 && first[0].pending == 7 && first[0].budgetSpent)
+        let second = await dispatch.deliverPending()
+        #expect(second[0].delivered == 3 && second[0].pending == 4)
+        _ = await dispatch.deliverPending()
+        _ = await dispatch.deliverPending()
+        #expect(await slow.delivered == alerts.map(\.id), "every alert, in order, once")
+    }
+
+    /// Channels drain side by side: the first channel's receiver hangs until the second one has
+    /// had every alert (drained one after the other, this would never end).
+    @Test func aHangingReceiverHoldsUpNobody() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tophhie-budget-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let gate = Gate()
+        let hanging = GatedNotifier(name: "hanging", gate: gate), quick = OpeningNotifier(name: "quick", gate: gate, count: 10)
+        let dispatch = try OutboxDispatch(stateDirectory: directory, notifiers: [(hanging, NotifierRoute()), (quick, NotifierRoute())],
+                                          now: { Date() }, sleep: { _ in }, random: { 0 })
+        let alerts = (0..<10).map { NotifierTestAlerts.alert(id: "b-\($0)") }
+        try await dispatch.append(alerts)
+        let reports = await dispatch.deliverPending()
+        #expect(reports.map(\.notifier) == ["hanging", "quick"])
+        #expect(reports.map(\.delivered) == [10, 10])
     }
 }

@@ -21,11 +21,13 @@ public struct OutboxDispatch: AlertDispatch {
     /// Opens (or creates) every notifier's outbox under `<stateDirectory>/outbox`.
     /// - Parameters:
     ///   - sleep: waits between delivery retries; the demo and tests pass their clock's.
-    public init(stateDirectory: URL, notifiers: [(any Notifier, NotifierRoute)], now: @escaping @Sendable () -> Date, sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }, random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) throws {
+    ///   - budget: how long each channel may deliver in one cycle; the rest waits for the next,
+    ///     so a slow receiver cannot keep the agent from reading Graph.
+    public init(stateDirectory: URL, notifiers: [(any Notifier, NotifierRoute)], now: @escaping @Sendable () -> Date, sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }, random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }, budget: TimeInterval = OutboxDelivery.defaultBudget) throws {
         self.now = now
         channels = try notifiers.map { notifier, route in
             let store = try OutboxStore(stateDirectory: stateDirectory.path, notifier: notifier.name)
-            return Channel(route: route, store: store, delivery: OutboxDelivery(store: store, notifier: notifier, now: now, sleep: sleep, random: random))
+            return Channel(route: route, store: store, delivery: OutboxDelivery(store: store, notifier: notifier, now: now, sleep: sleep, random: random, budget: budget))
         }
     }
 
@@ -39,21 +41,31 @@ public struct OutboxDispatch: AlertDispatch {
         return added
     }
 
+    /// Drains every channel at once, each within its budget: one slow receiver does not hold
+    /// up the others.
     public func deliverPending() async -> [DeliveryReport] {
-        var reports: [DeliveryReport] = []
-        for channel in channels {
-            do {
-                let drained = try await channel.delivery.drain()
-                var report = DeliveryReport(notifier: channel.store.notifier, delivered: drained.delivered.count, pending: drained.remaining, failed: drained.deadLettered.count, lastError: drained.stoppedAt?.reason ?? drained.deadLettered.last?.reason ?? drained.disabled?.reason, disabled: drained.disabled)
-                report.failingSince = drained.failingSince
-                report.recoveredFrom = drained.recoveredFrom
-                report.deadLettered = drained.deadLettered
-                reports.append(report)
-            } catch {
-                let pending = await channel.store.pendingCount
-                reports.append(DeliveryReport(notifier: channel.store.notifier, delivered: 0, pending: pending, failed: 0, lastError: "\(error)"))
+        await withTaskGroup(of: (Int, DeliveryReport).self) { group in
+            for (index, channel) in channels.enumerated() {
+                group.addTask { (index, await Self.deliver(channel)) }
             }
+            var reports: [(Int, DeliveryReport)] = []
+            for await report in group { reports.append(report) }
+            return reports.sorted { $0.0 < $1.0 }.map(\.1)
         }
-        return reports
+    }
+
+    private static func deliver(_ channel: Channel) async -> DeliveryReport {
+        do {
+            let drained = try await channel.delivery.drain()
+            var report = DeliveryReport(notifier: channel.store.notifier, delivered: drained.delivered.count, pending: drained.remaining, failed: drained.deadLettered.count, lastError: drained.stoppedAt?.reason ?? drained.deadLettered.last?.reason ?? drained.disabled?.reason, disabled: drained.disabled)
+            report.failingSince = drained.failingSince
+            report.recoveredFrom = drained.recoveredFrom
+            report.deadLettered = drained.deadLettered
+            report.budgetSpent = drained.budgetSpent
+            return report
+        } catch {
+            let pending = await channel.store.pendingCount
+            return DeliveryReport(notifier: channel.store.notifier, delivered: 0, pending: pending, failed: 0, lastError: "\(error)")
+        }
     }
 }

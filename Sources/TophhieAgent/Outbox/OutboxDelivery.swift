@@ -27,6 +27,8 @@ public struct OutboxDrainReport: Sendable, Hashable {
     public var failingSince: Date?
     /// When the failing spell this drain ended began.
     public var recoveredFrom: Date?
+    /// The drain stopped at its time budget with alerts still to send (next cycle sends them).
+    public var budgetSpent = false
 }
 
 /// Drains one notifier's outbox in order, with retries.
@@ -41,6 +43,10 @@ public actor OutboxDelivery {
     private let now: @Sendable () -> Date
     private let sleep: @Sendable (Duration) async throws -> Void
     private let random: @Sendable () -> Double
+    private let budget: TimeInterval
+
+    /// How long one channel delivers in a cycle by default: well under the 5-minute poll.
+    public static let defaultBudget: TimeInterval = 60
 
     /// - Parameters:
     ///   - now: the clock for ages and settlement times.
@@ -49,7 +55,9 @@ public actor OutboxDelivery {
     public init(store: OutboxStore, notifier: any Notifier, policy: DeliveryRetryPolicy.Settings = .init(),
                 now: @escaping @Sendable () -> Date = { Date() },
                 sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
-                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+                budget: TimeInterval = OutboxDelivery.defaultBudget) {
+        self.budget = budget
         self.store = store
         self.notifier = notifier
         self.policySettings = policy
@@ -82,8 +90,13 @@ public actor OutboxDelivery {
             try await store.setStatus(status)
         }
         var policy = DeliveryRetryPolicy(settings: policySettings)
+        let started = now()
         drainLoop: for entry in await store.pendingEntries() {
             try Task.checkCancellation()
+            if now().timeIntervalSince(started) >= budget {
+                report.budgetSpent = true
+                break drainLoop
+            }
             policy.nextAlert()
             while true {
                 report.attempts += 1

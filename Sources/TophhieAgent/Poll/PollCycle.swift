@@ -46,7 +46,7 @@ public struct PollReport: Sendable {
         }
         for report in delivery where report.disabled == nil && report.delivered + report.pending + report.failed > 0 {
             // A notifier that is failing says why, so an operator reading the log is not left guessing.
-            let why = (report.pending > 0 || report.failed > 0) ? report.lastError.map { " (\($0))" } ?? "" : ""
+            let why = (report.pending > 0 || report.failed > 0) ? report.lastError.map { " (\($0))" } ?? (report.budgetSpent ? " (this cycle's delivery time was spent; the rest goes next cycle)" : "") : ""
             parts.append("\(report.notifier): \(report.delivered) delivered\(report.pending > 0 ? ", \(report.pending) pending" : "")\(report.failed > 0 ? ", \(report.failed) failed" : "")\(why)")
         }
         return parts.joined(separator: "; ")
@@ -70,6 +70,8 @@ public struct DeliveryReport: Sendable, Equatable {
     public var recoveredFrom: Date?
     /// The alerts this cycle gave up on, with why.
     public var deadLettered: [OutboxDrainReport.Failure] = []
+    /// Delivery stopped at the cycle's time budget; the rest goes next cycle.
+    public var budgetSpent = false
 
     public init(notifier: String, delivered: Int, pending: Int, failed: Int, lastError: String? = nil, disabled: OutboxChannelStatus.Disabled? = nil) {
         self.notifier = notifier
