@@ -51,4 +51,19 @@ import TophhieSimulator
             #expect(try StateStore(stateDirectory: harness.stateDirectory).load().clockSkewSince == nil, "forgotten once the clocks agree")
         }
     }
+
+    /// A step past the retention (40 days) is a wrong clock, not a coverage gap.
+    @Test func aClockFortyDaysAheadSendsNoFalseCoverageGap() async throws {
+        try await AgentHarness.with { (harness: inout AgentHarness) in
+            let cycle = try harness.cycle()
+            let start = harness.clock.now()
+            _ = try await cycle.run(now: start)
+            harness.hostAhead.seconds = 40 * 86_400
+            harness.clock.set(start.addingTimeInterval(300 + 40 * 86_400))
+            let report = try await cycle.run(now: harness.clock.now())
+            #expect(report.outcome == .succeeded)
+            #expect(report.notices.map(\.rule.id) == ["tophhie.notice.clock-skew"], "\(report.notices.map(\.rule.id))")
+            #expect(try StateStore(stateDirectory: harness.stateDirectory).load().reportedGapEnd == nil)
+        }
+    }
 }

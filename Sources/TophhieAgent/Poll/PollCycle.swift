@@ -135,10 +135,8 @@ public struct PollCycle: Sendable {
         let plan = planner.plan(state, now: now)
         var report = PollReport(outcome: .succeeded, plan: plan)
         var outgoing: [Alert] = repairs
-        if let gap = plan.gap {
-            outgoing.append(SystemNotice.alert(.coverageGap, problem: nil, gap: gap, anchor: gap.from, now: now))
-            state.reportedGapEnd = gap.to
-        }
+        // Told after the read: a host clock ahead of Graph's makes a gap where there is none.
+        var gap = plan.gap
         // The engine's state, read only when there is something to process.
         var engineState: EngineState?
         do {
@@ -192,6 +190,7 @@ public struct PollCycle: Sendable {
             planner.advance(&state, plan: plan, results: fetch.reads, now: at)
             outgoing += Self.fallbackNotices(fetch, state: &state, now: now)
             outgoing += Self.clockNotices(graphDate: fetch.graphDate, state: &state, now: now)
+            if at < now.addingTimeInterval(-Self.clockTolerance) { gap = planner.plan(stateBefore, now: at).gap }
             state.lastSuccessfulPoll = at
             state.learned = true
             if let newest = fetch.records.map(\.createdDateTime).max() { state.newestEventTime = max(newest, state.newestEventTime ?? newest) }
@@ -199,6 +198,10 @@ public struct PollCycle: Sendable {
         } catch let error as TophhieAuthError {
             // A licence 403 is confirmed over three polls before monitoring is declared stopped.
             report.outcome = .failed(Self.problemKind(error), detail: error.localizedDescription, confirmAfter: error.accessGate == .licence ? 3 : 1)
+        }
+        if let gap {
+            outgoing.insert(SystemNotice.alert(.coverageGap, problem: nil, gap: gap, anchor: gap.from, now: now), at: repairs.count)
+            state.reportedGapEnd = gap.to
         }
         let remembered = state.problem
         let (problem, decided) = notices.decide(current: remembered, outcome: report.outcome, now: now)
