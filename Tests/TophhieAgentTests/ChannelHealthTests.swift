@@ -162,3 +162,22 @@ actor OpeningNotifier: Notifier {
         #expect(reports.map(\.delivered) == [10, 10])
     }
 }
+
+/// The heartbeat says a poll failed when a notifier has been failing for an hour: the
+/// monitor of the monitor hears what the notifiers cannot say.
+@Suite struct HeartbeatChannelTests {
+    @Test(arguments: [(30.0, "/hc/check"), (90.0, "/hc/check/fail")])
+    func aNotifierFailingForAnHourPingsTheFailURL(_ minutes: Double, _ path: String) async throws {
+        let (receiver, received) = inProcessReceiver { _, _ in .init(status: 200, headers: [], body: Data()) }
+        let settings = HealthReporter.Settings(heartbeatURL: URL(string: "http://127.0.0.1:9/hc/check")!)
+        let reporter = HealthReporter(settings: settings, stateDirectory: FileManager.default.temporaryDirectory, notifiers: [], transport: receiver.transport)
+        let now = NotifierTestAlerts.baseTime
+        var report = PollReport(outcome: .succeeded, plan: PollPlan(lowerBound: now, learning: false, alertOnlyAfter: nil, gap: nil))
+        var hook = DeliveryReport(notifier: "hook", delivered: 0, pending: 3, failed: 0, lastError: "HTTP 503")
+        hook.failingSince = now.addingTimeInterval(-minutes * 60)
+        report.delivery = [hook]
+        let problems = await reporter.record(report, at: now)
+        #expect(problems.isEmpty, "\(problems)")
+        #expect(await received.requests.map(\.path) == [path])
+    }
+}

@@ -50,7 +50,9 @@ public struct HealthReporter: Sendable {
     public func record(_ report: PollReport?, at now: Date) async -> [String] {
         guard !settings.isEmpty else { return [] }
         var problems: [String] = []
-        let succeeded = report?.outcome == .succeeded
+        // A notifier failing for an hour is a failure to be watched: its alerts are not arriving.
+        let channelFailing = report?.delivery.contains { $0.failingSince.map { now.timeIntervalSince($0) >= PollCycle.channelFailingAfter } ?? false } ?? false
+        let succeeded = report?.outcome == .succeeded && !channelFailing
         if let url = succeeded ? settings.heartbeatURL : settings.failURL {
             var request = URLRequest(url: url)
             request.httpMethod = "GET"
