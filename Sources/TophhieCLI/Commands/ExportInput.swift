@@ -1,5 +1,6 @@
 import Foundation
 import TophhieReplay
+import TophhieSystem
 
 /// `--input FORMAT` and `--strict` for the commands that read sign-in files (`replay`,
 /// `rules match`): an export that is not Graph's own shape is read as Graph's records first.
@@ -21,7 +22,7 @@ enum ExportInput {
 
     /// The file to read: `file` itself, or a scratch file of Graph records made from the export.
     /// - Throws: `UsageError` for an unknown `--input` or a file that is no format (naming those tried).
-    static func prepare(_ file: String, arguments: ParsedArguments, io: CommandIO, command: String) throws -> ExportConversion? {
+    static func prepare(_ file: String, arguments: ParsedArguments, io: CommandIO, command: String) async throws -> ExportConversion? {
         var forced: ExportFormat?
         if let name = arguments.value("input") {
             guard let format = ExportFormat(rawValue: name) else {
@@ -30,9 +31,12 @@ enum ExportInput {
             forced = format
         }
         let conversion: ExportConversion?
+        let strict = arguments.flag("strict")
+        let scratch = io.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         do {
-            conversion = try ExportConversion.convert(file: file, format: forced, strict: arguments.flag("strict"),
-                                                      scratch: io.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp")
+            // Reading and writing files: on the blocking pool, not Swift's cooperative one.
+            let format = forced
+            conversion = try await BlockingWork.shared.run { try ExportConversion.convert(file: file, format: format, strict: strict, scratch: scratch) }
         } catch let error as ReplayFileError {
             throw UsageError(error.message)
         }

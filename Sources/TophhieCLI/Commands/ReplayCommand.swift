@@ -55,7 +55,7 @@ enum ReplayCommand: CLICommand {
         let rulePaths = arguments.values("rules").isEmpty ? ConnectionOptions.defaultRulePaths(io) : arguments.values("rules")
         let set = try RuleFiles.loadRunnable(rulePaths, io: io, arguments: arguments)
         let choice = try EngineChoice.named(in: io)
-        let export = try ExportInput.prepare(file, arguments: arguments, io: io, command: "replay")
+        let export = try await ExportInput.prepare(file, arguments: arguments, io: io, command: "replay")
         defer { export?.remove() }
         if let export, export.records == 0 {
             io.err("replay: 0 event(s), \(set.ruleCount) rule(s): no sign-in to read\n")

@@ -52,7 +52,7 @@ enum RulesMatchCommand: CLICommand {
             return ControlCharacterEscaping.escape("\(match.ruleID) \(match.eventID) \(GraphTimestamp.alertText(match.eventTime))") + "\n"
         }
         let choice = try EngineChoice.named(in: io)
-        let export = try ExportInput.prepare(file, arguments: arguments, io: io, command: "rules match")
+        let export = try await ExportInput.prepare(file, arguments: arguments, io: io, command: "rules match")
         defer { export?.remove() }
         if let export, export.records == 0 {
             io.err("rules match: 0 event(s), \(set.ruleCount) rule(s): no sign-in to read\n")
