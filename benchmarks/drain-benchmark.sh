@@ -12,25 +12,9 @@ cd "$(dirname "$0")/.."
 ROOT="$PWD"
 WORK="${TMPDIR:-/tmp}/tophhie-drain"
 rm -rf "$WORK"; mkdir -p "$WORK"
-if ! dpkg -s libcurl4-openssl-dev >/dev/null 2>&1; then
-    apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libcurl4-openssl-dev >/dev/null
-fi
-flock /tmp/swift-build.lock swift build -c release --static-swift-stdlib --product tophhie-watch --scratch-path "$ROOT/.build/static" >/dev/null
-BIN="$(swift build -c release --static-swift-stdlib --scratch-path "$ROOT/.build/static" --show-bin-path)/tophhie-watch"
-
-python3 - "$ROOT/examples/scenarios/basic.json" "$WORK/scenario.json" <<'PY'
-import json, sys
-scenario = json.load(open(sys.argv[1]))
-scenario["generate"] = [{"pattern": "failureBurst", "seed": 1, "secondsAgo": 1800, "count": 6, "place": "lagos"}]
-scenario["defaultLatencySeconds"] = 0
-scenario.pop("clock", None)
-json.dump(scenario, open(sys.argv[2], "w"))
-PY
-"$BIN" simulate --port 0 --scenario "$WORK/scenario.json" > "$WORK/sim.out" 2>&1 &
-SIM=$!
-trap 'kill $SIM 2>/dev/null || true' EXIT
-for _ in $(seq 300); do grep -q "Serving until" "$WORK/sim.out" && break; sleep 0.1; done
-eval "$(grep '^  export ' "$WORK/sim.out" | sed 's/^  //')"
+. benchmarks/simulated-tenant.sh
+shipped_binary
+start_tenant '[{"pattern": "failureBurst", "seed": 1, "secondsAgo": 1800, "count": 6, "place": "lagos"}]' "$WORK"
 
 # drain N: prints "seconds rate peak_mb" for a poll that drains N pending alerts.
 drain() {

@@ -16,28 +16,10 @@ POLL_RUNS="${POLL_RUNS:-9}"
 WORK="${TMPDIR:-/tmp}/tophhie-poll-budget"
 rm -rf "$WORK"; mkdir -p "$WORK"
 
-if ! dpkg -s libcurl4-openssl-dev >/dev/null 2>&1; then
-    apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libcurl4-openssl-dev >/dev/null
-fi
-flock /tmp/swift-build.lock swift build -c release --static-swift-stdlib --product tophhie-watch --scratch-path "$ROOT/.build/static" >/dev/null
-BIN="$(swift build -c release --static-swift-stdlib --scratch-path "$ROOT/.build/static" --show-bin-path)/tophhie-watch"
-
-python3 - "$ROOT/examples/scenarios/basic.json" "$WORK/scenario.json" <<'PY'
-import json, sys
-scenario = json.load(open(sys.argv[1]))
-scenario["generate"] = [
-    {"pattern": "normalHistory", "seed": 20261205, "days": 1, "perDayMin": 2500, "perDayMax": 2500},
-    {"pattern": "tokenRefreshes", "seed": 20261206, "days": 1, "perDayMin": 25000, "perDayMax": 25000},
-]
-scenario["defaultLatencySeconds"] = 0
-scenario.pop("clock", None)  # the real time, which the agent's window is measured in
-json.dump(scenario, open(sys.argv[2], "w"))
-PY
-"$BIN" simulate --port 0 --scenario "$WORK/scenario.json" > "$WORK/sim.out" 2>&1 &
-SIM=$!
-trap 'kill $SIM 2>/dev/null || true' EXIT
-for _ in $(seq 300); do grep -q "Serving until" "$WORK/sim.out" && break; sleep 0.1; done
-eval "$(grep '^  export ' "$WORK/sim.out" | sed 's/^  //')"
+. benchmarks/simulated-tenant.sh
+shipped_binary
+start_tenant '[{"pattern": "normalHistory", "seed": 20261205, "days": 1, "perDayMin": 2500, "perDayMax": 2500},
+               {"pattern": "tokenRefreshes", "seed": 20261206, "days": 1, "perDayMin": 25000, "perDayMax": 25000}]' "$WORK"
 CONTROL="${TOPHHIE_GRAPH_URL%/v1.0}/_sim/status"
 
 # budget API: a state of its own, a login, a learning poll, one to settle, then POLL_RUNS polls;

@@ -47,11 +47,8 @@ if ! "$VENV/bin/python" -c "import sigma.backends.sqlite" >/dev/null 2>&1; then
     "$VENV/bin/pip" install --quiet --disable-pip-version-check pysigma-backend-sqlite==2.1.1
 fi
 
-if ! dpkg -s libcurl4-openssl-dev >/dev/null 2>&1; then
-    apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libcurl4-openssl-dev >/dev/null
-fi
-flock /tmp/swift-build.lock swift build -c release --static-swift-stdlib --product tophhie-watch --scratch-path "$ROOT/.build/static" >/dev/null
-BIN="$(swift build -c release --static-swift-stdlib --scratch-path "$ROOT/.build/static" --show-bin-path)/tophhie-watch"
+. benchmarks/simulated-tenant.sh
+shipped_binary
 
 # measure LABEL COMMAND…: RUNS runs; prints "wall cpu peakKB" of the run with the median wall time.
 measure() {
@@ -100,19 +97,7 @@ HEAVY_PY_MATCHES=$(wc -l < "$WORK/heavy-pysigma.matches")
 # about 2,500; a login, a first poll (learning), a second one to settle, then the measured polls.
 POLL="$WORK/poll"
 rm -rf "$POLL"; mkdir -p "$POLL"
-python3 - "$ROOT/examples/scenarios/basic.json" "$POLL/scenario.json" <<'PY'
-import json, sys
-scenario = json.load(open(sys.argv[1]))
-scenario["generate"] = [{"pattern": "normalHistory", "seed": 20261203, "days": 2, "perDayMin": 2500, "perDayMax": 2500}]
-scenario["defaultLatencySeconds"] = 0
-scenario.pop("clock", None)  # the real time, which the agent's window is measured in
-json.dump(scenario, open(sys.argv[2], "w"))
-PY
-"$BIN" simulate --port 0 --scenario "$POLL/scenario.json" > "$POLL/sim.out" 2>&1 &
-SIM=$!
-trap 'kill $SIM 2>/dev/null || true' EXIT
-for _ in $(seq 100); do grep -q "Serving until" "$POLL/sim.out" && break; sleep 0.1; done
-eval "$(grep '^  export ' "$POLL/sim.out" | sed 's/^  //')"
+start_tenant '[{"pattern": "normalHistory", "seed": 20261203, "days": 2, "perDayMin": 2500, "perDayMax": 2500}]' "$POLL"
 export TOPHHIE_STATE_DIR="$POLL/state"
 "$BIN" login > "$POLL/login.out" 2>&1
 (cd "$POLL" && "$BIN" poll --quiet --rules "$ROOT/rules" > "$POLL/first.out" 2>&1 || true)
