@@ -32,9 +32,9 @@ public struct OutboxDispatch: AlertDispatch {
     }
 
     @discardableResult
-    public func append(_ alerts: [Alert]) async throws -> Int {
+    public func append(_ alerts: [Alert], excluding: Set<String>) async throws -> Int {
         var added = 0
-        for channel in channels {
+        for channel in channels where !excluding.contains(channel.store.notifier) {
             let accepted = alerts.filter(channel.route.accepts)
             if !accepted.isEmpty { added += try await channel.store.append(contentsOf: accepted, at: now()) }
         }

@@ -85,10 +85,11 @@ public struct DeliveryReport: Sendable, Equatable {
 
 /// Where alerts go after the engine: appended durably before the state commits, delivered after.
 public protocol AlertDispatch: Sendable {
-    /// Appends alerts to every notifier's outbox and fsyncs; ids already there are dropped.
+    /// Appends alerts to every notifier's outbox but those `excluding` names, and fsyncs; ids
+    /// already there are dropped.
     /// - Returns: how many entries were added, over all outboxes.
     @discardableResult
-    func append(_ alerts: [Alert]) async throws -> Int
+    func append(_ alerts: [Alert], excluding: Set<String>) async throws -> Int
     /// Sends what is pending, in order, and marks what was delivered.
     func deliverPending() async -> [DeliveryReport]
     /// What opening the outboxes had to repair, one sentence each; told in a notice.
@@ -96,6 +97,10 @@ public protocol AlertDispatch: Sendable {
 }
 
 extension AlertDispatch {
+    /// Appends alerts to every notifier's outbox (`append(_:excluding:)` with none left out).
+    @discardableResult
+    public func append(_ alerts: [Alert]) async throws -> Int { try await append(alerts, excluding: []) }
+
     public var recoveryNotes: [String] { [] }
 }
 
@@ -228,10 +233,14 @@ public struct PollCycle: Sendable {
         // remembered status every cycle (the id names the notifier and when), so a crash
         // between disabling and queuing the notice still sends it, once.
         let disabled = report.delivery.compactMap { delivery in
-            delivery.disabled.map { SystemNotice.alert(.endpointDisabled, fingerprint: "\(delivery.notifier)|\(GraphTimestamp.graphText($0.since))", detail: "\(delivery.notifier): \($0.reason)", since: $0.since, now: now) }
+            delivery.disabled.map { (SystemNotice.alert(.endpointDisabled, fingerprint: "\(delivery.notifier)|\(GraphTimestamp.graphText($0.since))", detail: "\(delivery.notifier): \($0.reason)", since: $0.since, now: now), Set<String>()) }
         } + Self.channelNotices(report.delivery, now: now)
-        if !disabled.isEmpty, try await dispatch.append(disabled) > 0 {
-            report.notices += disabled
+        // A channel's own failing is told on the others only: queued behind its own backlog, it
+        // would arrive when it no longer matters.
+        var added: [Alert] = []
+        for (notice, excluding) in disabled where try await dispatch.append([notice], excluding: excluding) > 0 { added.append(notice) }
+        if !added.isEmpty {
+            report.notices += added
             let again = await dispatch.deliverPending()
             report.delivery = zip(report.delivery, again).map { first, second in
                 var merged = second
@@ -307,22 +316,23 @@ public struct PollCycle: Sendable {
     /// Notices about channels: one when a channel has failed for `channelFailingAfter` (its id
     /// names the channel and the spell, so each cycle rebuilds it and the outbox keeps one), one
     /// when such a spell ends, and one for each cycle's alerts given up on.
-    static func channelNotices(_ deliveries: [DeliveryReport], now: Date) -> [Alert] {
-        var notices: [Alert] = []
+    /// - Returns: each notice with the notifiers it is not for.
+    static func channelNotices(_ deliveries: [DeliveryReport], now: Date) -> [(Alert, Set<String>)] {
+        var notices: [(Alert, Set<String>)] = []
         for delivery in deliveries {
             let name = delivery.notifier
             if let since = delivery.failingSince, now.timeIntervalSince(since) >= channelFailingAfter {
                 let detail = "\(name): nothing delivered since \(GraphTimestamp.alertText(since)), \(delivery.pending) alert\(delivery.pending == 1 ? "" : "s") waiting\(delivery.lastError.map { " (\($0))" } ?? "")"
-                notices.append(SystemNotice.alert(.channelFailing, fingerprint: "\(name)|\(GraphTimestamp.graphText(since))", detail: detail, since: since, now: now))
+                notices.append((SystemNotice.alert(.channelFailing, fingerprint: "\(name)|\(GraphTimestamp.graphText(since))", detail: detail, since: since, now: now), [name]))
             }
             if let from = delivery.recoveredFrom, now.timeIntervalSince(from) >= channelFailingAfter {
-                notices.append(SystemNotice.alert(.channelRecovered, fingerprint: "\(name)|\(GraphTimestamp.graphText(from))|recovered", detail: "\(name): delivering again after failing since \(GraphTimestamp.alertText(from))", since: from, now: now))
+                notices.append((SystemNotice.alert(.channelRecovered, fingerprint: "\(name)|\(GraphTimestamp.graphText(from))|recovered", detail: "\(name): delivering again after failing since \(GraphTimestamp.alertText(from))", since: from, now: now), []))
             }
             if !delivery.deadLettered.isEmpty {
                 let reason = delivery.deadLettered.last?.reason ?? ""
                 let count = delivery.deadLettered.count
                 let detail = "\(count) alert\(count == 1 ? "" : "s") for \(name) given up on (\(reason)); they are kept in outbox/\(name).dead.jsonl: 'tophhie-watch outbox retry --notifier \(name)' queues them again"
-                notices.append(SystemNotice.alert(.deadLettered, fingerprint: "\(name)|" + delivery.deadLettered.map(\.id).joined(separator: ","), detail: detail, since: now, now: now))
+                notices.append((SystemNotice.alert(.deadLettered, fingerprint: "\(name)|" + delivery.deadLettered.map(\.id).joined(separator: ","), detail: detail, since: now, now: now), []))
             }
         }
         return notices
