@@ -39,6 +39,10 @@ check "the daemon's first cycle learns and alerts on the recent burst" grep -q "
 "$BIN" poll >"$WORK/poll.out" 2>"$WORK/poll.err"
 check "a second poll exits 0 while the daemon holds the lock" test $? -eq 0
 check "and says why" grep -q "already running on this state directory" "$WORK/poll.err"
+timeout 30 "$BIN" run >/dev/null 2>"$WORK/run2.err"; run2_rc=$?
+check "a second run exits 1 while the daemon holds the lock (a duplicate unit shows as failed)" test "$run2_rc" -eq 1
+check "  and says why" grep -q "already running on this state directory" "$WORK/run2.err"
+mkdir -p "$WORK/state/outbox" && touch "$WORK/state/.state.json.tmp-4194304" "$WORK/state/outbox/.stdout.jsonl.tmp-4194304"
 kill -HUP "$RUN"
 for _ in $(seq 50); do grep -q "reloaded configuration" "$WORK/run.err" && break; sleep 0.1; done
 check "SIGHUP reloads" grep -q "reloaded configuration and" "$WORK/run.err"
@@ -47,6 +51,8 @@ wait "$RUN"
 check "SIGTERM finishes the cycle and exits 0" test $? -eq 0
 check "and logs that it stopped" grep -q "stopped after" "$WORK/run.err"
 check "no token reached the logs" bash -c "! grep -qiE 'eyJ|refresh_token|access_token' '$WORK/run.err' '$WORK/run.out' '$WORK/login.out'"
+"$BIN" poll >/dev/null 2>&1
+check "the next agent to take the lock removes what a killed one was writing" sh -c "test ! -e '$WORK/state/.state.json.tmp-4194304' && test ! -e '$WORK/state/outbox/.stdout.jsonl.tmp-4194304'"
 
 # A command that never goes online leaves the home directory alone: making URLSession's
 # configuration has Foundation create cache and cookie directories there, so the transport makes
