@@ -53,6 +53,13 @@ check "and logs that it stopped" grep -q "stopped after" "$WORK/run.err"
 check "no token reached the logs" bash -c "! grep -qiE 'eyJ|refresh_token|access_token' '$WORK/run.err' '$WORK/run.out' '$WORK/login.out'"
 "$BIN" poll >/dev/null 2>&1
 check "the next agent to take the lock removes what a killed one was writing" sh -c "test ! -e '$WORK/state/.state.json.tmp-4194304' && test ! -e '$WORK/state/outbox/.stdout.jsonl.tmp-4194304'"
+# The host clock stepped 6 hours ahead for the agent alone (libfaketime; the simulator keeps the
+# real time): one clock-skew notice, and the next poll on time raises nothing more.
+command -v faketime >/dev/null || { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq faketime >/dev/null; }
+FAKETIME_DONT_FAKE_MONOTONIC=1 faketime -f '+6h' "$BIN" poll >"$WORK/skew.out" 2>"$WORK/skew.err"
+check "a host clock 6 h ahead of Graph's is told in a clock-skew notice" grep -q "\[tophhie.notice.clock-skew\].*The host clock is 6 h 0 min ahead of Microsoft Graph's" "$WORK/skew.out"
+"$BIN" poll >"$WORK/skew2.out" 2>&1
+check "  once" bash -c "! grep -q 'clock-skew' '$WORK/skew2.out'"
 
 # A command that never goes online leaves the home directory alone: making URLSession's
 # configuration has Foundation create cache and cookie directories there, so the transport makes
