@@ -49,6 +49,26 @@ import TophhieSystem
         }
     }
 
+    /// `delivery.failing_after` sets how long a channel may fail before the others are told.
+    @Test func theFailingBoundIsTheConfiguredOne() async throws {
+        let configuration = try AgentConfiguration.parse("delivery:\n  failing_after: 10m\n  budget: 20s\n", file: "cfg.yml", baseDirectory: FileManager.default.temporaryDirectory, environment: [:])
+        #expect(configuration.channelFailingAfter == 600 && configuration.deliveryBudget == 20)
+        try await AgentHarness.with { (harness: inout AgentHarness) in
+            let hook = RecordingNotifier(name: "hook"), mail = RecordingNotifier(name: "mail")
+            var cycle = try Self.cycle(harness, hook: hook, mail: mail)
+            cycle.channelFailingAfter = configuration.channelFailingAfter
+            _ = try await cycle.run(now: harness.clock.now())
+            await hook.failNext(Array(repeating: NotifierError.transient("HTTP 503"), count: 400))
+            await harness.failures(5, at: harness.clock.now().addingTimeInterval(60))
+            var toldAt: [Int] = []
+            for poll in 1...4 {
+                harness.clock.advance(by: 300)
+                if try await cycle.run(now: harness.clock.now()).notices.contains(where: { $0.rule.id == "tophhie.notice.channel-failing" }) { toldAt.append(poll) }
+            }
+            #expect(toldAt == [3], "ten minutes after the first failed drain (poll 1)")
+        }
+    }
+
     @Test func alertsGivenUpOnAreToldWithTheCommandThatSendsThemAgain() async throws {
         try await AgentHarness.with { (harness: inout AgentHarness) in
             let hook = RecordingNotifier(name: "hook"), mail = RecordingNotifier(name: "mail")

@@ -29,7 +29,10 @@ import Testing
     }
 
     @Test(arguments: [
-        ("tenant: x\nbogus: 1\n", "cfg.yml:2:1: error: unknown key 'bogus'; known keys: authority, client_id, graph, graph_url, health, notifiers, poll, retention_days, rules, state_dir, tenant"),
+        ("tenant: x\nbogus: 1\n", "cfg.yml:2:1: error: unknown key 'bogus'; known keys: authority, client_id, delivery, graph, graph_url, health, notifiers, poll, retention_days, rules, state_dir, tenant"),
+        ("delivery:\n  failing_after: 1m\n", "cfg.yml:2:18: error: delivery.failing_after must be at least 5m: a receiver's short restart is not news"),
+        ("delivery:\n  budgit: 30s\n", "cfg.yml:2:3: error: unknown key 'delivery.budgit'; known: failing_after, budget"),
+        ("graph:\n  api: v2\n", "cfg.yml:2:8: error: graph.api must be beta (interactive and non-interactive sign-ins) or v1.0 (interactive only), not 'v2'"),
         ("health:\n  heartbeat: https://hc.example/x\n", "cfg.yml:2:3: error: unknown key 'health.heartbeat'; known: heartbeat_url, heartbeat_fail_url, metrics_file"),
         ("health:\n  heartbeat_fail_url: https://hc.example/x/fail\n", "cfg.yml:2:3: error: health.heartbeat_fail_url needs health.heartbeat_url beside it"),
         ("health:\n  heartbeat_url: ftp://hc.example/x\n", "cfg.yml:2:18: error: 'health.heartbeat_url' must be an http(s) URL (https except to loopback), not 'ftp://hc.example/x'"),

@@ -24,6 +24,10 @@ public struct AgentConfiguration: Sendable, Equatable {
     /// Files or folders of rules.
     public var rulePaths: [String]
     public var notifiers: [NotifierConfiguration]
+    /// How long a notifier may deliver nothing before the others are told (`delivery.failing_after`).
+    public var channelFailingAfter: Double = PollCycle.defaultChannelFailingAfter
+    /// How long each notifier may deliver in one cycle (`delivery.budget`).
+    public var deliveryBudget: Double = OutboxDelivery.defaultBudget
     /// The heartbeat and metrics file that tell the outside world the agent is alive.
     public var health: HealthReporter.Settings = HealthReporter.Settings()
     /// The file this came from, for messages.
@@ -98,7 +102,7 @@ public struct AgentConfiguration: Sendable, Equatable {
         let top = try reader.mapping(root, "the config file")
         var configuration = AgentConfiguration(stateDirectory: defaultStateDirectory(environment: environment))
         configuration.sourceFile = file
-        let known: Set<String> = ["tenant", "client_id", "authority", "graph", "graph_url", "state_dir", "retention_days", "poll", "rules", "notifiers", "health"]
+        let known: Set<String> = ["tenant", "client_id", "authority", "graph", "graph_url", "state_dir", "retention_days", "poll", "rules", "notifiers", "delivery", "health"]
         for (key, value) in top {
             guard known.contains(key.text) else {
                 throw reader.error("unknown key '\(key.text)'; known keys: \(known.sorted().joined(separator: ", "))", at: key.node)
@@ -145,6 +149,20 @@ public struct AgentConfiguration: Sendable, Equatable {
                 configuration.rulePaths = try reader.stringList(value, "rules").map { reader.path($0, base: baseDirectory).path }
             case "notifiers":
                 configuration.notifiers = try reader.notifiers(value)
+            case "delivery":
+                for (deliveryKey, deliveryValue) in try reader.mapping(value, "delivery") {
+                    switch deliveryKey.text {
+                    case "failing_after":
+                        let seconds = try reader.duration(deliveryValue, "delivery.failing_after")
+                        guard seconds >= 300 else { throw reader.error("delivery.failing_after must be at least 5m: a receiver's short restart is not news", at: deliveryValue) }
+                        configuration.channelFailingAfter = seconds
+                    case "budget":
+                        let seconds = try reader.duration(deliveryValue, "delivery.budget")
+                        guard seconds >= 5 else { throw reader.error("delivery.budget must be at least 5s", at: deliveryValue) }
+                        configuration.deliveryBudget = seconds
+                    default: throw reader.error("unknown key 'delivery.\(deliveryKey.text)'; known: failing_after, budget", at: deliveryKey.node)
+                    }
+                }
             case "health":
                 for (healthKey, healthValue) in try reader.mapping(value, "health") {
                     switch healthKey.text {

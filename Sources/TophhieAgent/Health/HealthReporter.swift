@@ -33,6 +33,8 @@ public struct HealthReporter: Sendable {
     let stateDirectory: URL
     let notifiers: [String]
     let transport: any HTTPTransport
+    /// How long a notifier may deliver nothing before a poll is reported failed.
+    public var channelFailingAfter: TimeInterval = PollCycle.defaultChannelFailingAfter
     /// Seconds one ping may take; a slow monitor never holds up the next poll for long.
     public var deadline: Double = 10
 
@@ -51,7 +53,7 @@ public struct HealthReporter: Sendable {
         guard !settings.isEmpty else { return [] }
         var problems: [String] = []
         // A notifier failing for an hour is a failure to be watched: its alerts are not arriving.
-        let channelFailing = report?.delivery.contains { $0.failingSince.map { now.timeIntervalSince($0) >= PollCycle.channelFailingAfter } ?? false } ?? false
+        let channelFailing = report?.delivery.contains { $0.failingSince.map { now.timeIntervalSince($0) >= channelFailingAfter } ?? false } ?? false
         let succeeded = report?.outcome == .succeeded && !channelFailing
         if let url = succeeded ? settings.heartbeatURL : settings.failURL {
             var request = URLRequest(url: url)

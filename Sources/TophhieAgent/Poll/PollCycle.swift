@@ -115,6 +115,8 @@ public struct PollCycle: Sendable {
     public var planner: PollPlanner
     public var notices: NoticePolicy
     public var dispatch: any AlertDispatch
+    /// How long a channel may deliver nothing before the other notifiers are told.
+    public var channelFailingAfter: TimeInterval = PollCycle.defaultChannelFailingAfter
 
     public init(auth: TophhieAuth, engine: any RuleEvaluator, store: StateStore, planner: PollPlanner, notices: NoticePolicy = NoticePolicy(), dispatch: any AlertDispatch) {
         self.auth = auth
@@ -234,7 +236,7 @@ public struct PollCycle: Sendable {
         // between disabling and queuing the notice still sends it, once.
         let disabled = report.delivery.compactMap { delivery in
             delivery.disabled.map { (SystemNotice.alert(.endpointDisabled, fingerprint: "\(delivery.notifier)|\(GraphTimestamp.graphText($0.since))", detail: "\(delivery.notifier): \($0.reason)", since: $0.since, now: now), Set<String>()) }
-        } + Self.channelNotices(report.delivery, now: now)
+        } + Self.channelNotices(report.delivery, failingAfter: channelFailingAfter, now: now)
         // A channel's own failing is told on the others only: queued behind its own backlog, it
         // would arrive when it no longer matters.
         var added: [Alert] = []
@@ -310,22 +312,22 @@ public struct PollCycle: Sendable {
         return [SystemNotice.alert(.streamsRestored, fingerprint: GraphTimestamp.graphText(ended.since), detail: ended.refusal.reason, since: ended.since, now: now)]
     }
 
-    /// How long a channel may fail before the others are told.
-    public static let channelFailingAfter: TimeInterval = 3600
+    /// How long a channel may fail before the others are told, unless configured.
+    public static let defaultChannelFailingAfter: TimeInterval = 3600
 
-    /// Notices about channels: one when a channel has failed for `channelFailingAfter` (its id
+    /// Notices about channels: one when a channel has failed for `failingAfter` (its id
     /// names the channel and the spell, so each cycle rebuilds it and the outbox keeps one), one
     /// when such a spell ends, and one for each cycle's alerts given up on.
     /// - Returns: each notice with the notifiers it is not for.
-    static func channelNotices(_ deliveries: [DeliveryReport], now: Date) -> [(Alert, Set<String>)] {
+    static func channelNotices(_ deliveries: [DeliveryReport], failingAfter: TimeInterval, now: Date) -> [(Alert, Set<String>)] {
         var notices: [(Alert, Set<String>)] = []
         for delivery in deliveries {
             let name = delivery.notifier
-            if let since = delivery.failingSince, now.timeIntervalSince(since) >= channelFailingAfter {
+            if let since = delivery.failingSince, now.timeIntervalSince(since) >= failingAfter {
                 let detail = "\(name): nothing delivered since \(GraphTimestamp.alertText(since)), \(delivery.pending) alert\(delivery.pending == 1 ? "" : "s") waiting\(delivery.lastError.map { " (\($0))" } ?? "")"
                 notices.append((SystemNotice.alert(.channelFailing, fingerprint: "\(name)|\(GraphTimestamp.graphText(since))", detail: detail, since: since, now: now), [name]))
             }
-            if let from = delivery.recoveredFrom, now.timeIntervalSince(from) >= channelFailingAfter {
+            if let from = delivery.recoveredFrom, now.timeIntervalSince(from) >= failingAfter {
                 notices.append((SystemNotice.alert(.channelRecovered, fingerprint: "\(name)|\(GraphTimestamp.graphText(from))|recovered", detail: "\(name): delivering again after failing since \(GraphTimestamp.alertText(from))", since: from, now: now), []))
             }
             if !delivery.deadLettered.isEmpty {

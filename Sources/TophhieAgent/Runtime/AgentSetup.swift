@@ -55,12 +55,14 @@ public struct AgentSetup: Sendable {
         let dispatch = try OutboxDispatch(stateDirectory: configuration.stateDirectory, notifiers: notifiers, now: { clock.now() }, sleep: { duration in
             let parts = duration.components
             try await clock.sleep(seconds: Double(parts.seconds) + Double(parts.attoseconds) / 1e18)
-        })
+        }, budget: configuration.deliveryBudget)
         let choice: EngineChoice
         do { choice = try EngineChoice(environment: environment.variables) } catch let error as EngineChoice.UnknownName { throw ConfigurationError(error.description) }
         let engine = choice.evaluator(rules: rules, settings: EngineSettings(lookback: configuration.lookback))
-        let cycle = PollCycle(auth: auth, engine: engine, store: StateStore(stateDirectory: configuration.stateDirectory), planner: PollPlanner(retentionDays: configuration.retentionDays, lookback: configuration.lookback, api: configuration.signInAPI), dispatch: dispatch)
-        let health = HealthReporter(settings: configuration.health, stateDirectory: configuration.stateDirectory, notifiers: configuration.notifiers.map(\.name), transport: environment.transport)
+        var cycle = PollCycle(auth: auth, engine: engine, store: StateStore(stateDirectory: configuration.stateDirectory), planner: PollPlanner(retentionDays: configuration.retentionDays, lookback: configuration.lookback, api: configuration.signInAPI), dispatch: dispatch)
+        cycle.channelFailingAfter = configuration.channelFailingAfter
+        var health = HealthReporter(settings: configuration.health, stateDirectory: configuration.stateDirectory, notifiers: configuration.notifiers.map(\.name), transport: environment.transport)
+        health.channelFailingAfter = configuration.channelFailingAfter
         return AgentSetup(configuration: configuration, auth: auth, rules: rules, cycle: cycle, dispatch: dispatch, health: health, ruleNotes: rules.diagnostics.filter { $0.severity != .error }, configurationWarnings: warnings)
     }
 
