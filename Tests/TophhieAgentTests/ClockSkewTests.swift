@@ -66,4 +66,23 @@ import TophhieSimulator
             #expect(try StateStore(stateDirectory: harness.stateDirectory).load().reportedGapEnd == nil)
         }
     }
+
+    /// A clock stepped back six hours: told once (behind), and a burst Graph publishes meanwhile
+    /// alerts at Graph's time rather than waiting for the host's clock to reach it.
+    @Test func aClockSixHoursBehindIsToldAndWithholdsNoAlert() async throws {
+        try await AgentHarness.with { (harness: inout AgentHarness) in
+            let cycle = try harness.cycle()
+            let start = harness.clock.now()
+            _ = try await cycle.run(now: start)
+            await harness.failures(5, at: start.addingTimeInterval(60), spacing: 30, latency: 60)
+            harness.hostAhead.seconds = -6 * 3600
+            harness.clock.set(start.addingTimeInterval(600 - 6 * 3600))
+            let report = try await cycle.run(now: harness.clock.now())
+            #expect(report.outcome == .succeeded)
+            #expect(report.notices.map(\.rule.id) == ["tophhie.notice.clock-skew"])
+            #expect(report.notices.first?.summary.hasPrefix("The host clock is 6 h 0 min behind Microsoft Graph's") == true, "\(report.notices.first?.summary ?? "")")
+            #expect(report.alerts.map(\.rule.id) == ["test-burst"], "not withheld until the host's clock reaches Graph's")
+            #expect(report.alerts.first.map { abs($0.detectedAt.timeIntervalSince(start.addingTimeInterval(600))) < 1 } == true)
+        }
+    }
 }

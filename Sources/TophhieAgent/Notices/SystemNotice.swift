@@ -91,7 +91,7 @@ public enum SystemNotice {
         case .deadLettered:
             return ("Alerts given up on", .high, "A notifier's receiver refused alerts for good, or they waited past the dead-letter age: \(detail)")
         case .clockSkew:
-            return ("The host clock is wrong", .high, "\(detail.prefix(1).uppercased() + detail.dropFirst()): webhook receivers that check Standard Webhooks signatures refuse deliveries more than 5 minutes off, and alert times are the host's. Each poll counts as made at Graph's time, so no sign-in is skipped; set the clock right (NTP, timedatectl)")
+            return ("The host clock is wrong", .high, "\(detail.prefix(1).uppercased() + detail.dropFirst()): webhook receivers that check Standard Webhooks signatures refuse deliveries more than 5 minutes off. Meanwhile each poll counts as made at Graph's time (windows, alert times, the next read), so no sign-in is skipped; set the clock right (NTP, timedatectl)")
         case .streamsRestored:
             return ("Non-interactive sign-ins watched again", .informational, "Graph answers the beta sign-in log again: interactive and non-interactive sign-ins are read (it had refused with \(detail))")
         case .recovered:

@@ -152,9 +152,10 @@ public struct PollCycle: Sendable {
             report.api = fetch.api
             report.requests = fetch.pages
             report.decoded = fetch.events
-            // With the host clock ahead of Graph's, the poll is made at Graph's time: the engine's
-            // windows and the next poll's reads are placed by it, so no sign-in falls between.
-            let at = fetch.graphDate.map { min(now, $0) } ?? now
+            // With the host clock ahead of Graph's, or more than the tolerance behind it, the poll
+            // is made at Graph's time: the engine's windows, the alerts' times and the next
+            // poll's reads are placed by it, so no sign-in falls between and none waits.
+            let at = fetch.graphDate.map { graph in now.timeIntervalSince(graph) < -Self.clockTolerance ? graph : min(now, graph) } ?? now
             report.fetched = fetch.count
             let unreadable = Self.newlyUnreadable(fetch.skipped, state: &state, now: now)
             report.skipped = unreadable
