@@ -53,7 +53,7 @@ public struct HealthReporter: Sendable {
         guard !settings.isEmpty else { return [] }
         var problems: [String] = []
         // A notifier failing for an hour is a failure to be watched: its alerts are not arriving.
-        let channelFailing = report?.delivery.contains { $0.failingSince.map { now.timeIntervalSince($0) >= channelFailingAfter } ?? false } ?? false
+        let channelFailing = report?.delivery.contains { $0.hasFailed(for: channelFailingAfter, at: now) } ?? false
         let succeeded = report?.outcome == .succeeded && !channelFailing
         if let url = succeeded ? settings.heartbeatURL : settings.failURL {
             var request = URLRequest(url: url)

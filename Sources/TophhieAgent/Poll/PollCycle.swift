@@ -73,6 +73,11 @@ public struct DeliveryReport: Sendable, Equatable {
     /// Delivery stopped at the cycle's time budget; the rest goes next cycle.
     public var budgetSpent = false
 
+    /// Whether the channel has delivered nothing for at least `bound` at `now`.
+    public func hasFailed(for bound: TimeInterval, at now: Date) -> Bool {
+        failingSince.map { now.timeIntervalSince($0) >= bound } ?? false
+    }
+
     public init(notifier: String, delivered: Int, pending: Int, failed: Int, lastError: String? = nil, disabled: OutboxChannelStatus.Disabled? = nil) {
         self.notifier = notifier
         self.delivered = delivered
@@ -324,7 +329,7 @@ public struct PollCycle: Sendable {
         var notices: [(Alert, Set<String>)] = []
         for delivery in deliveries {
             let name = delivery.notifier
-            if let since = delivery.failingSince, now.timeIntervalSince(since) >= failingAfter {
+            if let since = delivery.failingSince, delivery.hasFailed(for: failingAfter, at: now) {
                 let detail = "\(name): nothing delivered since \(GraphTimestamp.alertText(since)), \(delivery.pending) alert\(delivery.pending == 1 ? "" : "s") waiting\(delivery.lastError.map { " (\($0))" } ?? "")"
                 notices.append((SystemNotice.alert(.channelFailing, fingerprint: "\(name)|\(GraphTimestamp.graphText(since))", detail: detail, since: since, now: now), [name]))
             }

@@ -33,36 +33,18 @@ public struct ExportConversion: Sendable {
             throw ReplayFileError("\(file): not a sign-in file this reads; tried \(ExportFormat.described)")
         }
         let body = data.starts(with: [0xEF, 0xBB, 0xBF]) ? Data(data.dropFirst(3)) : data
-        let items: [(place: String, record: JSONValue)]
+        let items: [(place: String, element: Result<JSONValue, MalformedSignIn>)]
         switch format {
         case .graph:
             // Graph's own shape goes the fast ways; up to `checkedGraphSize` it is first read
             // element by element with the poll's decoder, and rewritten only when a record is
             // one the agent would skip (a damaged one, one without a whole error code).
             guard data.count <= checkedGraphSize, let elements = graphElements(body) else { return nil }
-            var conversion = ExportConversion(path: "", format: .graph, records: 0, skipped: [], coordinatesDropped: 0)
-            var kept: [JSONValue] = []
-            for (place, element) in elements {
-                switch element {
-                case .success(var record):
-                    do {
-                        _ = try TophhieSignInEvent(json: record)
-                        if dropBadCoordinates(&record) { conversion.coordinatesDropped += 1 }
-                        kept.append(record)
-                    } catch let malformed as MalformedSignIn {
-                        try conversion.skip(malformed, at: place, file: file, strict: strict)
-                    } catch {}
-                case .failure(let damaged):
-                    try conversion.skip(damaged, at: place, file: file, strict: strict)
-                }
-            }
-            guard !conversion.skipped.isEmpty || conversion.coordinatesDropped > 0 else { return nil }
-            try conversion.write(kept, scratch: scratch)
-            return conversion
+            items = elements
         case .azureMonitor:
-            items = try jsonRecords(body, file: file, wrapper: "records").map { ($0.place, ExportRecord.fromAzureMonitor($0.record)) }
+            items = try jsonRecords(body, file: file, wrapper: "records").map { ($0.place, .success(ExportRecord.fromAzureMonitor($0.record))) }
         case .logAnalytics:
-            items = try jsonRecords(body, file: file, wrapper: "value").map { ($0.place, ExportRecord.fromLogAnalytics($0.record)) }
+            items = try jsonRecords(body, file: file, wrapper: "value").map { ($0.place, .success(ExportRecord.fromLogAnalytics($0.record))) }
         case .csv:
             let table: CSVTable
             do { table = try CSVTable(String(decoding: body, as: UTF8.self)) } catch let failure as CSVTable.Failure {
@@ -70,22 +52,27 @@ public struct ExportConversion: Sendable {
             }
             items = table.rows.map { row in
                 let object = JSONValue.object(Dictionary(zip(table.header, row.fields.map(JSONValue.string)), uniquingKeysWith: { first, _ in first }))
-                return ("line \(row.line)", ExportRecord.fromLogAnalytics(object))
+                return ("line \(row.line)", .success(ExportRecord.fromLogAnalytics(object)))
             }
         }
         var conversion = ExportConversion(path: "", format: format, records: 0, skipped: [], coordinatesDropped: 0)
         var kept: [JSONValue] = []
-        for (place, record) in items {
-            var record = record
-            if dropBadCoordinates(&record) { conversion.coordinatesDropped += 1 }
-            do {
-                _ = try TophhieSignInEvent(json: record)
-            } catch let malformed as MalformedSignIn {
-                try conversion.skip(malformed, at: place, file: file, strict: strict)
-                continue
+        for (place, element) in items {
+            switch element {
+            case .success(var record):
+                do {
+                    _ = try TophhieSignInEvent(json: record)
+                } catch let malformed as MalformedSignIn {
+                    try conversion.skip(malformed, at: place, file: file, strict: strict)
+                    continue
+                }
+                if dropBadCoordinates(&record) { conversion.coordinatesDropped += 1 }
+                kept.append(record)
+            case .failure(let damaged):
+                try conversion.skip(damaged, at: place, file: file, strict: strict)
             }
-            kept.append(record)
         }
+        if format == .graph && conversion.skipped.isEmpty && conversion.coordinatesDropped == 0 { return nil }
         try conversion.write(kept, scratch: scratch)
         return conversion
     }
