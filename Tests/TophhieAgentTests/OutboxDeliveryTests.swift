@@ -22,6 +22,21 @@ final class RecordedSleeps: @unchecked Sendable {
     }
 }
 
+/// Refuses the alerts with the given ids for good (HTTP 422) and records the others.
+actor RefusingNotifier: Notifier {
+    nonisolated let name: String
+    private let refused: Set<String>
+    private(set) var deliveredIDs: [String] = []
+    init(name: String, refused: Set<String>) {
+        self.name = name
+        self.refused = refused
+    }
+    func deliver(_ alert: Alert) async throws {
+        if refused.contains(alert.id) { throw NotifierError.permanent("HTTP 422") }
+        deliveredIDs.append(alert.id)
+    }
+}
+
 /// A switch the test flips while the receiver runs.
 final class ReceiverSwitch: @unchecked Sendable {
     private let lock = NSLock()
@@ -58,6 +73,37 @@ final class ReceiverSwitch: @unchecked Sendable {
         #expect(report.remaining == 0)
         #expect(sleeps.sleeps == [.milliseconds(500), .seconds(1)])
         #expect(await recorder.deliveredIDs == ["a-1", "a-2"])
+    }
+
+    /// A backlog longer than a batch, its file damaged in the middle, compacted several times
+    /// while it drains, with dead letters among the deliveries: every alert once, in order, and
+    /// the alerts read back from the file are the ones queued.
+    @Test func aBacklogOfManyBatchesDrainsOnceInOrderThroughCompactionsAndRepair() async throws {
+        let dir = TemporaryStateDirectory()
+        let ids = (0..<700).map { String(format: "b-%04d", $0) }
+        do {
+            let store = try OutboxStore(stateDirectory: dir.path, notifier: "rec")
+            try await store.append(contentsOf: ids.prefix(400).map { NotifierTestAlerts.alert(id: $0) }, at: Self.t0)
+        }
+        // A damaged line between two appends: the repair at open moves it aside and every offset after it.
+        let queue = "\(dir.path)/outbox/rec.jsonl"
+        try DurableFile.append(Array("{\"alert\": damaged}\n".utf8), to: queue)
+        do {
+            let store = try OutboxStore(stateDirectory: dir.path, notifier: "rec")
+            try await store.append(contentsOf: ids.suffix(300).map { NotifierTestAlerts.alert(id: $0) }, at: Self.t0)
+        }
+        let store = try OutboxStore(stateDirectory: dir.path, notifier: "rec", compactionThreshold: 50)
+        #expect(await store.pendingCount == 700)
+        let deadIDs = [ids[0], ids[300]]
+        let recorder = RefusingNotifier(name: "rec", refused: Set(deadIDs))
+        let report = try await delivery(store, recorder, sleeps: RecordedSleeps()).drain()
+        #expect(report.deadLettered.map(\.id) == deadIDs)
+        #expect(report.delivered == ids.filter { !deadIDs.contains($0) })
+        #expect(await recorder.deliveredIDs == report.delivered)
+        #expect(try await store.deadLetters().map(\.alert) == deadIDs.map { NotifierTestAlerts.alert(id: $0) })
+        #expect(report.remaining == 0)
+        #expect(try await store.append(NotifierTestAlerts.alert(id: "after"), at: Self.t0))
+        #expect(try await OutboxStore(stateDirectory: dir.path, notifier: "rec").pendingEntries().map(\.alert) == [NotifierTestAlerts.alert(id: "after")])
     }
 
     @Test func permanentFailureIsDeadLetteredAndTheRestGoesOn() async throws {
@@ -167,8 +213,8 @@ final class ReceiverSwitch: @unchecked Sendable {
         #expect(try await store.deadLetters().map(\.alert.id) == ["a-1"])
         // The requeued alert has a fresh age, survives a reopen, and is not re-queued by a replay.
         let reopened = try OutboxStore(stateDirectory: dir.path, notifier: "rec")
-        #expect(await reopened.pendingEntries().map(\.alert.id) == ["a-2"])
-        #expect(await reopened.pendingEntries().first?.appendedAt == later)
+        #expect(try await reopened.pendingEntries().map(\.alert.id) == ["a-2"])
+        #expect(try await reopened.pendingEntries().first?.appendedAt == later)
         #expect(try await reopened.append(NotifierTestAlerts.alert(id: "a-2"), at: later) == false)
         let clock = TestClock(start: later)
         #expect(try await delivery(reopened, recorder, sleeps: RecordedSleeps(), clock: clock).drain().delivered == ["a-2"])

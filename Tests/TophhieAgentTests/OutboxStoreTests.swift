@@ -23,7 +23,7 @@ final class TemporaryStateDirectory {
         #expect(try await store.append(NotifierTestAlerts.alert(id: "a-2"), at: Self.t0))
         #expect(try await !store.append(NotifierTestAlerts.alert(id: "a-1"), at: Self.t0))
         #expect(try await store.append(contentsOf: [NotifierTestAlerts.alert(id: "a-3"), NotifierTestAlerts.alert(id: "a-2"), NotifierTestAlerts.alert(id: "a-3")], at: Self.t0) == 1)
-        #expect(await store.pendingEntries().map(\.alert.id) == ["a-1", "a-2", "a-3"])
+        #expect(try await store.pendingEntries().map(\.alert.id) == ["a-1", "a-2", "a-3"])
         let lines = try String(contentsOfFile: "\(dir.path)/outbox/hook.jsonl", encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 3)
     }
@@ -33,7 +33,7 @@ final class TemporaryStateDirectory {
         let alert = NotifierTestAlerts.alert(device: "dev\u{1b}\n\u{2028}ünï", late: true)
         try await OutboxStore(stateDirectory: dir.path, notifier: "hook").append(alert, at: Self.t0)
         let reopened = try OutboxStore(stateDirectory: dir.path, notifier: "hook")
-        let entry = try #require(await reopened.pendingEntries().first)
+        let entry = try #require(try await reopened.pendingEntries().first)
         #expect(entry.alert == alert)
         #expect(entry.appendedAt == Self.t0)
     }
@@ -56,14 +56,14 @@ final class TemporaryStateDirectory {
         let store = try OutboxStore(stateDirectory: dir.path, notifier: "hook")
         try await store.append(contentsOf: ["a-1", "a-2", "a-3"].map { NotifierTestAlerts.alert(id: $0) }, at: Self.t0)
         try await store.markDelivered("a-2", at: Self.t0)
-        #expect(await store.pendingEntries().map(\.alert.id) == ["a-1", "a-3"])
+        #expect(try await store.pendingEntries().map(\.alert.id) == ["a-1", "a-3"])
         #expect(try await !store.append(NotifierTestAlerts.alert(id: "a-2"), at: Self.t0))
 
         let restarted = try OutboxStore(stateDirectory: dir.path, notifier: "hook")
-        #expect(await restarted.pendingEntries().map(\.alert.id) == ["a-1", "a-3"])
+        #expect(try await restarted.pendingEntries().map(\.alert.id) == ["a-1", "a-3"])
         #expect(await restarted.isSettled("a-2"))
         #expect(try await restarted.append(contentsOf: ["a-1", "a-2", "a-3", "a-4"].map { NotifierTestAlerts.alert(id: $0) }, at: Self.t0) == 1)
-        #expect(await restarted.pendingEntries().map(\.alert.id) == ["a-1", "a-3", "a-4"])
+        #expect(try await restarted.pendingEntries().map(\.alert.id) == ["a-1", "a-3", "a-4"])
         #expect(await restarted.recoveryNotes.isEmpty)
     }
 
@@ -81,7 +81,7 @@ final class TemporaryStateDirectory {
         let sizeBefore = try #require(try FileManager.default.attributesOfItem(atPath: queue)[.size] as? Int)
 
         let reopened = try OutboxStore(stateDirectory: dir.path, notifier: "hook")
-        #expect(await reopened.pendingEntries().map(\.alert.id) == ["a-1", "a-2"])
+        #expect(try await reopened.pendingEntries().map(\.alert.id) == ["a-1", "a-2"])
         let notes = await reopened.recoveryNotes
         #expect(notes == ["\(queue):3: dropped a torn last line (\(third.count / 2) bytes, an append cut short by a crash)"])
         let sizeAfter = try #require(try FileManager.default.attributesOfItem(atPath: queue)[.size] as? Int)
@@ -90,7 +90,7 @@ final class TemporaryStateDirectory {
         // The alert whose append was torn is appended again by the replayed poll, cleanly.
         #expect(try await reopened.append(NotifierTestAlerts.alert(id: "a-3"), at: Self.t0))
         let again = try OutboxStore(stateDirectory: dir.path, notifier: "hook")
-        #expect(await again.pendingEntries().map(\.alert.id) == ["a-1", "a-2", "a-3"])
+        #expect(try await again.pendingEntries().map(\.alert.id) == ["a-1", "a-2", "a-3"])
         #expect(await again.recoveryNotes.isEmpty)
     }
 
@@ -104,7 +104,7 @@ final class TemporaryStateDirectory {
         try String(text.dropLast(5)).write(toFile: settled, atomically: false, encoding: .utf8)
         // The marker did not make it to disk whole: the alert is delivered again (at least once).
         let reopened = try OutboxStore(stateDirectory: dir.path, notifier: "hook")
-        #expect(await reopened.pendingEntries().map(\.alert.id) == ["a-1"])
+        #expect(try await reopened.pendingEntries().map(\.alert.id) == ["a-1"])
         #expect(await reopened.recoveryNotes.count == 1)
     }
 
@@ -116,11 +116,11 @@ final class TemporaryStateDirectory {
         try DurableFile.append(Array("{not json}\n".utf8), to: queue)
         try await store.append(NotifierTestAlerts.alert(id: "a-2"), at: Self.t0)
         let reopened = try OutboxStore(stateDirectory: dir.path, notifier: "hook")
-        #expect(await reopened.pendingEntries().map(\.alert.id) == ["a-1", "a-2"])
+        #expect(try await reopened.pendingEntries().map(\.alert.id) == ["a-1", "a-2"])
         #expect(await reopened.recoveryNotes == ["\(queue):2: skipped an unreadable line (10 bytes), moved to \(queue).damaged"])
         #expect(try String(contentsOfFile: queue + ".damaged", encoding: .utf8) == "{not json}\n", "kept aside byte for byte")
         let third = try OutboxStore(stateDirectory: dir.path, notifier: "hook")
-        #expect(await third.pendingEntries().map(\.alert.id) == ["a-1", "a-2"])
+        #expect(try await third.pendingEntries().map(\.alert.id) == ["a-1", "a-2"])
         #expect(third.recoveryNotes.isEmpty, "the damage is met once")
         #expect(DurableFile.permissions(of: queue + ".damaged") == 0o600)
     }
@@ -133,7 +133,7 @@ final class TemporaryStateDirectory {
         let lines = try String(contentsOfFile: "\(dir.path)/outbox/hook.jsonl", encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 2, "compacted to the pending entries")
         let reopened = try OutboxStore(stateDirectory: dir.path, notifier: "hook")
-        #expect(await reopened.pendingEntries().map(\.alert.id) == ["a-4", "a-5"])
+        #expect(try await reopened.pendingEntries().map(\.alert.id) == ["a-4", "a-5"])
         #expect(try await reopened.append(NotifierTestAlerts.alert(id: "a-1"), at: Self.t0) == false)
     }
 
@@ -152,7 +152,7 @@ final class TemporaryStateDirectory {
         let store = try OutboxStore(stateDirectory: dir.path, notifier: "hook")
         try await store.append(contentsOf: [NotifierTestAlerts.alert(id: "a-1"), NotifierTestAlerts.alert(id: "a-2")], at: Self.t0)
         try await store.markDeadLettered("a-1", reason: "webhook https://x/…: HTTP 404", at: Self.t0)
-        #expect(await store.pendingEntries().map(\.alert.id) == ["a-2"])
+        #expect(try await store.pendingEntries().map(\.alert.id) == ["a-2"])
         let dead = try await store.deadLetters()
         #expect(dead.map(\.alert.id) == ["a-1"])
         #expect(dead.first?.reason == "webhook https://x/…: HTTP 404")

@@ -63,10 +63,9 @@ public struct AgentHealth: Sendable, Equatable {
             var channel = Channel(name: name, pending: 0, deadLettered: 0)
             do {
                 let store = try OutboxStore(stateDirectory: stateDirectory.path, notifier: name, repair: false)
-                let pending = await store.pendingEntries()
                 let status = await store.status
-                channel.pending = pending.count
-                channel.oldestPending = pending.map(\.appendedAt).min()
+                channel.pending = await store.pendingCount
+                channel.oldestPending = await store.oldestPendingAppendedAt
                 channel.deadLettered = try await store.deadLetters().count
                 channel.retryAfter = status.notBefore
                 channel.disabled = status.disabled

@@ -45,6 +45,9 @@ public actor OutboxDelivery {
     private let random: @Sendable () -> Double
     private let budget: TimeInterval
 
+    /// How many queued alerts a drain reads from the outbox at once.
+    static let batchSize = 256
+
     /// How long one channel delivers in a cycle by default: well under the 5-minute poll.
     public static let defaultBudget: TimeInterval = 60
 
@@ -91,7 +94,19 @@ public actor OutboxDelivery {
         }
         var policy = DeliveryRetryPolicy(settings: policySettings)
         let started = now()
-        drainLoop: for entry in await store.pendingEntries() {
+        // The queue is read a batch at a time (a backlog is never held decoded whole); every
+        // alert of a batch is settled or the drain stops, so the next batch starts after it.
+        var batch = try await store.pendingEntries(limit: Self.batchSize)
+        var batchIndex = 0
+        drainLoop: while true {
+            if batchIndex == batch.count {
+                let last = batch.last?.alert.id
+                batch = try await store.pendingEntries(limit: Self.batchSize)
+                batchIndex = 0
+                if batch.isEmpty || batch.first?.alert.id == last { break drainLoop }
+            }
+            let entry = batch[batchIndex]
+            batchIndex += 1
             try Task.checkCancellation()
             if now().timeIntervalSince(started) >= budget {
                 report.budgetSpent = true

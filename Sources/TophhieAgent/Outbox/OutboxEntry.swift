@@ -12,6 +12,15 @@ public struct OutboxEntry: Sendable, Hashable, Codable {
     }
 }
 
+/// Where one pending alert's line is in the queue file (`length` without the newline), with
+/// what the queue needs without reading it: its id and when it was queued.
+struct OutboxSlot: Hashable {
+    var id: String
+    var appendedAt: Date
+    var offset: Int
+    var length: Int
+}
+
 /// A line in the settled log: the alert id left the outbox, delivered or dead-lettered.
 struct OutboxSettlement: Codable, Hashable {
     enum Outcome: String, Codable { case delivered, deadLettered = "dead-lettered" }

@@ -31,13 +31,17 @@ public actor OutboxStore {
     /// The channel's remembered `Retry-After` and disabled state.
     public private(set) var status: OutboxChannelStatus
 
-    /// The queue, oldest first, from `head` on: delivery settles the oldest, so taking it off
-    /// is moving `head` (removing from the front of an array was a pass over the queue per
-    /// delivery: 50,000 pending drained at about 12 a second).
-    private var queue: [OutboxEntry] = []
+    /// Where each pending alert's line is in the queue file, oldest first, from `head` on. The
+    /// alerts stay on disk until delivery reads them a batch at a time: holding 50,000 decoded
+    /// alerts took 457 MB. Delivery settles the oldest, so taking it off is moving `head`
+    /// (removing from the front of an array was a pass over the queue per delivery: 50,000
+    /// pending drained at about 12 a second).
+    private var queue: [OutboxSlot] = []
     private var head = 0
     private var pendingIDs: Set<String> = []
-    private var pending: ArraySlice<OutboxEntry> { queue[head...] }
+    private var pending: ArraySlice<OutboxSlot> { queue[head...] }
+    /// The queue file's length as this store wrote or read it: where the next append starts.
+    private var queueFileSize = 0
     /// Settled ids and when; pruned after `settledRetention`.
     private var settled: [String: OutboxSettlement] = [:]
     /// Entries still in the queue file that are already settled, until compaction.
@@ -78,12 +82,13 @@ public actor OutboxStore {
         var notes: [String] = []
         let settledLines: [OutboxSettlement] = try Self.readLines(settledPath, notes: &notes, repair: repair)
         for line in settledLines { settled[line.id] = line }
-        let entries: [OutboxEntry] = try Self.readLines(queuePath, notes: &notes, repair: repair)
-        for entry in entries {
-            if settled[entry.alert.id] != nil {
+        let scan = try Self.scanQueue(queuePath, notes: &notes, repair: repair)
+        queueFileSize = scan.size
+        for slot in scan.slots {
+            if settled[slot.id] != nil {
                 settledInQueueFile += 1
-            } else if pendingIDs.insert(entry.alert.id).inserted {
-                queue.append(entry)
+            } else if pendingIDs.insert(slot.id).inserted {
+                queue.append(slot)
             }
         }
         if let data = FileManager.default.contents(atPath: statusPath) {
@@ -158,27 +163,50 @@ public actor OutboxStore {
     @discardableResult
     public func append(contentsOf alerts: [Alert], at now: Date) throws -> Int {
         var bytes: [UInt8] = []
-        var added: [OutboxEntry] = []
+        var added: [OutboxSlot] = []
         var seen = Set<String>()
         for alert in alerts where !pendingIDs.contains(alert.id) && settled[alert.id] == nil && seen.insert(alert.id).inserted {
-            let entry = OutboxEntry(alert: alert, appendedAt: now)
-            bytes += try encode(entry)
-            added.append(entry)
+            let line = try encode(OutboxEntry(alert: alert, appendedAt: now))
+            added.append(OutboxSlot(id: alert.id, appendedAt: now, offset: queueFileSize + bytes.count, length: line.count - 1))
+            bytes += line
         }
         guard !added.isEmpty else { return 0 }
         try durableAppend(bytes, to: queuePath)
-        for entry in added {
-            queue.append(entry)
-            pendingIDs.insert(entry.alert.id)
+        queueFileSize += bytes.count
+        for slot in added {
+            queue.append(slot)
+            pendingIDs.insert(slot.id)
         }
         return added.count
     }
 
-    /// The queued alerts, oldest first.
-    public func pendingEntries() -> [OutboxEntry] { Array(pending) }
+    /// The queued alerts, oldest first, read from the queue file.
+    /// - Parameter limit: at most this many, from the oldest (delivery reads a batch at a time).
+    /// - Throws: `OutboxError` when the file cannot be read or changed under this store.
+    public func pendingEntries(limit: Int = .max) throws -> [OutboxEntry] {
+        let slots = pending.prefix(limit)
+        guard !slots.isEmpty else { return [] }
+        let file: ReadableFile
+        do {
+            file = try ReadableFile(path: queuePath)
+        } catch {
+            throw OutboxError("\(error)")
+        }
+        let decoder = OutboxCoding.decoder()
+        return try slots.map { slot in
+            let line = try readLine(slot, from: file)
+            guard let entry = try? decoder.decode(OutboxEntry.self, from: Data(line)), entry.alert.id == slot.id else {
+                throw OutboxError("\(queuePath): the line of alert \(slot.id) at byte \(slot.offset) no longer reads as it; another process rewrote the outbox, run the command again")
+            }
+            return entry
+        }
+    }
 
     /// How many alerts wait.
     public var pendingCount: Int { pending.count }
+
+    /// When the oldest waiting alert was queued; nil when none waits.
+    public var oldestPendingAppendedAt: Date? { pending.lazy.map(\.appendedAt).min() }
 
     /// Whether `id` was delivered or dead-lettered (and is remembered).
     public func isSettled(_ id: String) -> Bool { settled[id] != nil }
@@ -190,7 +218,14 @@ public actor OutboxStore {
 
     /// Moves `id` to the dead-letter file with `reason`, durably, and settles it.
     public func markDeadLettered(_ id: String, reason: String, at now: Date) throws {
-        guard let entry = head < queue.count && queue[head].alert.id == id ? queue[head] : pending.first(where: { $0.alert.id == id }) else { return }
+        guard let slot = head < queue.count && queue[head].id == id ? queue[head] : pending.first(where: { $0.id == id }) else { return }
+        let entry: OutboxEntry
+        do {
+            let line = try readLine(slot, from: ReadableFile(path: queuePath))
+            entry = try OutboxCoding.decoder().decode(OutboxEntry.self, from: Data(line))
+        } catch {
+            throw OutboxError("\(queuePath): cannot read alert \(id) back to dead-letter it: \(error)")
+        }
         try durableAppend(try encode(DeadLetter(alert: entry.alert, at: now, reason: reason)), to: deadPath)
         try settle(id, outcome: .deadLettered, at: now)
     }
@@ -207,9 +242,9 @@ public actor OutboxStore {
         try durableAppend(try encode(settlement), to: settledPath)
         settled[id] = settlement
         if pendingIDs.remove(id) != nil {
-            if head < queue.count && queue[head].alert.id == id {
+            if head < queue.count && queue[head].id == id {
                 head += 1
-            } else if let index = queue[head...].firstIndex(where: { $0.alert.id == id }) {
+            } else if let index = queue[head...].firstIndex(where: { $0.id == id }) {
                 queue.remove(at: index)
             }
             if head >= 1024 && head * 2 >= queue.count {
@@ -226,9 +261,36 @@ public actor OutboxStore {
     /// Rewrites the queue file with only pending entries and forgets settled ids older than the
     /// retention; both files are replaced atomically.
     public func compact(now: Date) throws {
-        var bytes: [UInt8] = []
-        for entry in pending { bytes += try encode(entry) }
-        try replace(queuePath, with: bytes)
+        // The pending lines are copied byte for byte, a piece at a time: nothing is decoded or
+        // encoded again, and the new file is never held in memory whole.
+        var moved: [OutboxSlot] = []
+        moved.reserveCapacity(pending.count)
+        var size = 0
+        do {
+            let old = try ReadableFile(path: queuePath)
+            try DurableFile.replace(queuePath, mode: 0o600) { write in
+                var piece: [UInt8] = []
+                for slot in pending {
+                    var line = try readLine(slot, from: old)
+                    line.append(0x0A)
+                    moved.append(OutboxSlot(id: slot.id, appendedAt: slot.appendedAt, offset: size, length: slot.length))
+                    size += line.count
+                    piece += line
+                    if piece.count >= 1 << 20 {
+                        try write(piece)
+                        piece.removeAll(keepingCapacity: true)
+                    }
+                }
+                try write(piece)
+            }
+        } catch let error as OutboxError {
+            throw error
+        } catch {
+            throw OutboxError("\(error)")
+        }
+        queue = moved
+        head = 0
+        queueFileSize = size
         settledInQueueFile = 0
         let cutoff = now.addingTimeInterval(-settledRetention)
         let kept = settled.filter { $0.value.at >= cutoff }
@@ -240,6 +302,20 @@ public actor OutboxStore {
             try replace(settledPath, with: log)
             settled = kept
         }
+    }
+
+    /// The line of `slot` (without its newline), checked to be whole.
+    private func readLine(_ slot: OutboxSlot, from file: ReadableFile) throws -> [UInt8] {
+        let line: [UInt8]
+        do {
+            line = try file.read(at: slot.offset, count: slot.length)
+        } catch {
+            throw OutboxError("\(error)")
+        }
+        guard line.count == slot.length else {
+            throw OutboxError("\(queuePath): ends before the line of alert \(slot.id) at byte \(slot.offset); another process rewrote the outbox, run the command again")
+        }
+        return line
     }
 
     private func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
@@ -266,6 +342,73 @@ public actor OutboxStore {
         } catch {
             throw OutboxError("\(error)")
         }
+    }
+
+    /// Reads the queue file a piece at a time and notes where each alert's line is, decoding each
+    /// once to check it and keeping only its id and age. Damage is handled as `readLines` does;
+    /// after a repair the file is read again, so every offset is the repaired file's.
+    private static func scanQueue(_ path: String, notes: inout [String], repair: Bool) throws -> (slots: [OutboxSlot], size: Int) {
+        guard DurableFile.permissions(of: path) != nil else { return ([], 0) }
+        let file: ReadableFile
+        do {
+            file = try ReadableFile(path: path)
+        } catch {
+            throw OutboxError("cannot read \(path): \(error)")
+        }
+        let decoder = OutboxCoding.decoder()
+        var slots: [OutboxSlot] = []
+        var kept: [Range<Int>] = []
+        var damagedLines: [(number: Int, range: Range<Int>)] = []
+        var carry: [UInt8] = []
+        var carryStart = 0
+        var offset = 0
+        var lineNumber = 0
+        func take(_ line: [UInt8], at start: Int) {
+            lineNumber += 1
+            guard !line.isEmpty else { return }
+            if let entry = try? decoder.decode(OutboxEntry.self, from: Data(line)) {
+                slots.append(OutboxSlot(id: entry.alert.id, appendedAt: entry.appendedAt, offset: start, length: line.count))
+                kept.append(start..<start + line.count)
+            } else {
+                damagedLines.append((lineNumber, start..<start + line.count))
+            }
+        }
+        do {
+            try file.forEachChunk { chunk in
+                var lineStart = 0
+                for index in 0..<chunk.count where chunk[index] == 0x0A {
+                    carry += chunk[lineStart..<index]
+                    take(carry, at: carryStart)
+                    carry.removeAll(keepingCapacity: true)
+                    lineStart = index + 1
+                    carryStart = offset + lineStart
+                }
+                carry += chunk[lineStart...]
+                offset += chunk.count
+            }
+        } catch {
+            throw OutboxError("cannot read \(path): \(error)")
+        }
+        let aside = path + ".damaged"
+        for damaged in damagedLines {
+            notes.append("\(path):\(damaged.number): skipped an unreadable line (\(damaged.range.count) bytes)\(repair ? ", moved to \(aside)" : "")")
+        }
+        if !carry.isEmpty {
+            notes.append("\(path):\(lineNumber + 1): dropped a torn last line (\(carry.count) bytes, an append cut short by a crash)")
+        }
+        guard repair, !carry.isEmpty || !damagedLines.isEmpty else { return (slots, offset - carry.count) }
+        do {
+            var damaged: [UInt8] = []
+            for line in damagedLines { damaged += try file.read(at: line.range.lowerBound, count: line.range.count) + [0x0A] }
+            if !damaged.isEmpty { try DurableFile.append(damaged, to: aside, mode: 0o600) }
+            try DurableFile.replace(path, mode: 0o600) { write in
+                for range in kept { try write(file.read(at: range.lowerBound, count: range.count) + [0x0A]) }
+            }
+        } catch {
+            throw OutboxError("cannot repair \(path): \(error)")
+        }
+        var again: [String] = []
+        return try scanQueue(path, notes: &again, repair: false)
     }
 
     /// Decodes a JSON-lines file. A last line without its newline is a torn append; a whole line

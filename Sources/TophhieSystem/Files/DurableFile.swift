@@ -32,12 +32,20 @@ public enum DurableFile {
     /// (`.<name>.tmp-<pid>`), fsyncs it, renames it over `path`, and fsyncs the directory.
     /// A failure removes the temporary, so no copy of what it held is left behind.
     public static func replace(_ path: String, with bytes: [UInt8], mode: mode_t = 0o600) throws {
+        try replace(path, mode: mode) { write in try write(bytes) }
+    }
+
+    /// Replaces `path` atomically like `replace(_:with:mode:)`, with the new content given in
+    /// pieces: `produce` calls the function it is passed once per piece, so a file larger than
+    /// memory can be rewritten.
+    /// - Throws: `FileError`, or what `produce` throws (the temporary is then removed).
+    public static func replace(_ path: String, mode: mode_t = 0o600, producing produce: (_ write: ([UInt8]) throws -> Void) throws -> Void) throws {
         let temporary = temporaryPath(for: path)
         _ = unlink(temporary)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard fd >= 0 else { throw FileError(operation: "create", path: temporary, code: errno) }
         do {
-            try writeAll(fd, bytes, path: temporary)
+            try produce { bytes in try writeAll(fd, bytes, path: temporary) }
             _ = fchmod(fd, mode)
             guard fsync(fd) == 0 else { throw FileError(operation: "fsync", path: temporary, code: errno) }
             _ = close(fd)

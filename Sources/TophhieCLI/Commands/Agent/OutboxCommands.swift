@@ -27,7 +27,7 @@ enum OutboxListCommand: CLICommand {
         var channels: [JSONValue] = []
         for name in names {
             let store = try OutboxStore(stateDirectory: configuration.stateDirectory.path, notifier: name, repair: false)
-            let pending = await store.pendingEntries()
+            let pending = try await store.pendingEntries()
             let dead = try await store.deadLetters()
             let status = await store.status
             if arguments.flag("json") {
