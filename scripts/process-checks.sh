@@ -88,6 +88,11 @@ for export in log-analytics-signinlogs.json log-analytics-signinlogs.csv graph-p
   check "replay reads the export $export: the burst and the device code alert" sh -c "test $export_rc -eq 0 && grep -q '\[failure-burst\]' '$WORK/export.out' && grep -q '\[device-code-sign-in\]' '$WORK/export.out'"
   check "  and names the record the agent would skip, and the swapped coordinates" sh -c "grep -q \"7 sign-in(s), 1 skipped; 1 with coordinates out of range\" '$WORK/export.err' && grep -q \"skipped, as the agent skips it: 'status.errorCode' is missing\" '$WORK/export.err'"
 done
+env -u TOPHHIE_CLIENT_ID "$BIN" replay Tests/Contracts/exports/InteractiveSignIns_2024-05-01_2024-05-02.csv >"$WORK/admin-csv.out" 2>"$WORK/admin-csv.err"; admin_rc=$?
+check "replay reads the admin center's CSV download of interactive sign-ins: the burst alerts" sh -c "test $admin_rc -eq 0 && grep -q '\[failure-burst\]' '$WORK/admin-csv.out'"
+check "  and names the record the agent would skip" grep -q "as admin-center-csv: 6 sign-in(s), 1 skipped" "$WORK/admin-csv.err"
+env -u TOPHHIE_CLIENT_ID "$BIN" replay Tests/Contracts/exports/NonInteractiveSignIns_2024-05-01_2024-05-02.csv >"$WORK/admin-csv.out" 2>/dev/null
+check "replay reads its download of non-interactive sign-ins: the device code alerts" grep -q '\[device-code-sign-in\]' "$WORK/admin-csv.out"
 "$BIN" replay Tests/Contracts/exports/admin-center-download.json >/dev/null 2>"$WORK/admin.err"
 check "replay reads the admin center's JSON download (Graph's shape)" grep -q "replay: 1 event(s) in 1 poll(s)" "$WORK/admin.err"
 "$BIN" replay Tests/Contracts/exports/azure-monitor-records.json >"$WORK/monitor.out" 2>"$WORK/monitor.err"

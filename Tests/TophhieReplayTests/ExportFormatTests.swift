@@ -60,6 +60,52 @@ import TophhieTestSupport
         #expect(try ExportConversion.convert(file: file, format: nil, strict: true, scratch: NSTemporaryDirectory()) == nil)
     }
 
+    /// The admin center's CSV download: the portal's column names (with their stray spaces and a
+    /// repeated column), words for Graph's enumerations, an empty code for a success, and the
+    /// stream from the file's name.
+    @Test func theAdminCentersCSVDownloadGivesTheSameSignIns() throws {
+        let interactive = try #require(try ExportConversion.convert(file: Self.fixture("InteractiveSignIns_2024-05-01_2024-05-02.csv"), format: nil, strict: false, scratch: NSTemporaryDirectory()))
+        defer { interactive.remove() }
+        #expect(interactive.format == .adminCenterCSV)
+        #expect(interactive.records == 6 && interactive.coordinatesDropped == 0)
+        #expect(interactive.skipped == ["\(Self.fixture("InteractiveSignIns_2024-05-01_2024-05-02.csv")) line 8 (la000008-0000-4000-8000-000000000000): skipped, as the agent skips it: 'status.errorCode' is missing or not a whole number"])
+        let records = try Self.records(interactive)
+        #expect(records.map { $0["id"]?.stringValue ?? "" } == (1...6).map { String(format: "la%06d-0000-4000-8000-000000000000", $0) })
+        #expect(records.map { $0.value(atPath: "status.errorCode") } == Array(repeating: JSONValue.int(50126), count: 5) + [.int(0)])
+        #expect(records[0]["createdDateTime"] == .string("2024-05-01T03:00:10Z"))
+        #expect(records[0]["appId"] == .string("4765445b-32c6-49b0-83e6-1d93765276ca"), "the header 'Application ID ' has a trailing space")
+        #expect(records[0]["autonomousSystemNumber"] == .int(36873), "the header 'Autonomous system  number' has two spaces")
+        #expect(records[0]["conditionalAccessStatus"] == .string("notApplied"))
+        #expect(records[0]["authenticationRequirement"] == .string("singleFactorAuthentication"))
+        #expect(records[0]["incomingTokenType"] == .string("none"))
+        #expect(records[0].value(atPath: "deviceDetail.operatingSystem") == .string("Linux"))
+        #expect(records[0].value(atPath: "deviceDetail.isCompliant") == .bool(false))
+        #expect(records[0].value(atPath: "location.countryOrRegion") == .string("NG"))
+        #expect(records[5].value(atPath: "location.city") == .string("London"))
+        #expect(records[0]["isInteractive"] == .bool(true))
+        #expect(records[0]["signInEventTypes"] == .array([.string("interactiveUser")]))
+
+        let other = try #require(try ExportConversion.convert(file: Self.fixture("NonInteractiveSignIns_2024-05-01_2024-05-02.csv"), format: nil, strict: false, scratch: NSTemporaryDirectory()))
+        defer { other.remove() }
+        let redeemed = try #require(try Self.records(other).first)
+        #expect(other.records == 1 && other.skipped.isEmpty)
+        #expect(redeemed["isInteractive"] == .bool(false))
+        #expect(redeemed["signInEventTypes"] == .array([.string("nonInteractiveUser")]))
+        #expect(redeemed["originalTransferMethod"] == .string("deviceCodeFlow"), "written 'Device code flow'")
+    }
+
+    @Test(arguments: [
+        ("Lagos, Lagos, NG", ["city": "Lagos", "state": "Lagos", "countryOrRegion": "NG"]),
+        ("London, GB", ["city": "London", "state": "", "countryOrRegion": "GB"]),
+        ("NG", ["city": "", "state": "", "countryOrRegion": "NG"]),
+    ])
+    func adminCenterLocationsAreSplit(_ text: String, _ parts: [String: String]) {
+        var expected = parts.mapValues(JSONValue.string)
+        expected["geoCoordinates"] = .object([:])
+        #expect(ExportRecord.adminCenterLocation(text) == .object(expected))
+        #expect(ExportRecord.adminCenterLocation(" ") == nil)
+    }
+
     @Test func strictStopsAtTheFirstRecordTheAgentWouldSkip() {
         let file = Self.fixture("log-analytics-signinlogs.json")
         #expect(throws: ReplayFileError("\(file) item 8: 'status.errorCode' is missing or not a whole number")) {

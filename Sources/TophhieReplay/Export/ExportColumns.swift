@@ -42,4 +42,59 @@ enum ExportColumns {
 
     /// The table that holds the non-interactive stream.
     static let nonInteractiveTables: Set<String> = ["AADNonInteractiveUserSignInLogs", "NonInteractiveUserSignInLogs"]
+
+    /// The Entra admin center's CSV download (Sign-in logs → Download → CSV): display names as
+    /// the portal shows them, mapped to Graph signIn paths. Header names are compared with their
+    /// spaces trimmed and runs of spaces made one (the download writes `Application ID ` and
+    /// `Autonomous system  number`). Not mapped: the MFA result text, the token protection
+    /// columns, the managed identity and federated token columns (no user sign-in property).
+    static let adminCenter: [String: String] = [
+        "Date (UTC)": "createdDateTime", "Request ID": "id", "User agent": "userAgent", "Correlation ID": "correlationId",
+        "User ID": "userId", "User": "userDisplayName", "Username": "userPrincipalName", "User type": "userType",
+        "Cross tenant access type": "crossTenantAccessType", "Incoming token type": "incomingTokenType",
+        "Authentication Protocol": "authenticationProtocol", "Unique token identifier": "uniqueTokenIdentifier",
+        "Original transfer method": "originalTransferMethod", "Client credential type": "clientCredentialType",
+        "Application": "appDisplayName", "Application ID": "appId", "App owner tenant ID": "appOwnerTenantId",
+        "Resource": "resourceDisplayName", "Resource ID": "resourceId", "Resource tenant ID": "resourceTenantId",
+        "Resource owner tenant ID": "resourceOwnerTenantId", "Home tenant ID": "homeTenantId", "Home tenant name": "homeTenantName",
+        "IP address": "ipAddress", "Sign-in error code": "status.errorCode", "Failure reason": "status.failureReason",
+        "Client app": "clientAppUsed", "Device ID": "deviceDetail.deviceId", "Browser": "deviceDetail.browser",
+        "Operating System": "deviceDetail.operatingSystem", "Compliant": "deviceDetail.isCompliant", "Managed": "deviceDetail.isManaged",
+        "Join Type": "deviceDetail.trustType", "Multifactor authentication auth method": "mfaDetail.authMethod",
+        "Multifactor authentication auth detail": "mfaDetail.authDetail", "Authentication requirement": "authenticationRequirement",
+        "Sign-in identifier": "signInIdentifier", "Session ID": "sessionId", "IP address (seen by resource)": "ipAddressFromResourceProvider",
+        "Through Global Secure Access": "isThroughGlobalSecureAccess", "Global Secure Access IP address": "globalSecureAccessIpAddress",
+        "Autonomous system number": "autonomousSystemNumber", "Flagged for review": "flaggedForReview",
+        "Token issuer type": "tokenIssuerType", "Token issuer name": "tokenIssuerName", "Latency": "processingTimeInMilliseconds",
+        "Conditional Access": "conditionalAccessStatus",
+    ]
+
+    /// Admin center columns that show one of Graph's enumeration members as words
+    /// (`Not Applied`, `Device code flow`, `Single-factor authentication`), with those members:
+    /// msgraph-metadata `schemas/type-mappings/beta-enum-types.json` at f54f11b6 (`protocolType`,
+    /// `originalTransferMethods`, `conditionalAccessStatus`, `signInAccessType`,
+    /// `incomingTokenType`, `clientCredentialType`, `signInUserType`, `tokenIssuerType`;
+    /// `authenticationRequirement` is text with these two values). The words are matched to a
+    /// member ignoring case, spaces and hyphens; words that match none are kept as written.
+    static let adminCenterEnumerations: [String: [String]] = [
+        "conditionalAccessStatus": ["success", "failure", "notApplied"],
+        "originalTransferMethod": ["none", "deviceCodeFlow", "authenticationTransfer"],
+        "authenticationProtocol": [
+            "none", "oAuth2", "ropc", "wsFederation", "saml20", "deviceCode", "authenticationTransfer", "nativeAuth",
+            "implicitAccessTokenAndGetResponseMode", "implicitIdTokenAndGetResponseMode", "implicitAccessTokenAndPostResponseMode",
+            "implicitIdTokenAndPostResponseMode", "authorizationCodeWithoutPkce", "authorizationCodeWithPkce", "clientCredentials",
+            "refreshTokenGrant", "encryptedAuthorizeResponse", "directUserGrant", "kerberos", "prtGrant", "seamlessSso",
+            "prtBrokerBased", "prtNonBrokerBased", "onBehalfOf", "samlOnBehalfOf", "officeS2S", "wsTrust",
+        ],
+        "authenticationRequirement": ["singleFactorAuthentication", "multiFactorAuthentication"],
+        "crossTenantAccessType": ["none", "b2bCollaboration", "b2bDirectConnect", "microsoftSupport", "serviceProvider", "passthrough"],
+        "incomingTokenType": ["none", "primaryRefreshToken", "saml11", "saml20", "remoteDesktopToken", "refreshToken"],
+        "clientCredentialType": ["none", "clientSecret", "clientAssertion", "federatedIdentityCredential", "managedIdentity", "certificate"],
+        "userType": ["member", "guest"],
+        "tokenIssuerType": ["AzureAD", "ADFederationServices", "ADFederationServicesMFAAdapter", "AzureADBackupAuth", "NPSExtension"],
+    ]
+
+    /// Admin center columns that are booleans (`True`/`False`, or `Yes`/`No`) or whole numbers.
+    static let adminCenterBooleans: Set<String> = ["deviceDetail.isCompliant", "deviceDetail.isManaged", "isThroughGlobalSecureAccess", "flaggedForReview"]
+    static let adminCenterIntegers: Set<String> = ["status.errorCode", "autonomousSystemNumber", "processingTimeInMilliseconds"]
 }

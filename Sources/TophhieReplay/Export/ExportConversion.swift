@@ -54,6 +54,16 @@ public struct ExportConversion: Sendable {
                 let object = JSONValue.object(Dictionary(zip(table.header, row.fields.map(JSONValue.string)), uniquingKeysWith: { first, _ in first }))
                 return ("line \(row.line)", .success(ExportRecord.fromLogAnalytics(object)))
             }
+        case .adminCenterCSV:
+            let table: CSVTable
+            do { table = try CSVTable(String(decoding: body, as: UTF8.self)) } catch let failure as CSVTable.Failure {
+                throw ReplayFileError("\(file): not valid CSV: \(failure)")
+            }
+            // The download's name says its stream: NonInteractiveSignIns_<from>_<to>.csv.
+            let nonInteractive = (file as NSString).lastPathComponent.lowercased().contains("noninteractive")
+            items = table.rows.map { row in
+                ("line \(row.line)", .success(ExportRecord.fromAdminCenter(Array(zip(table.header, row.fields)).map { (header: $0.0, text: $0.1) }, nonInteractive: nonInteractive)))
+            }
         }
         var conversion = ExportConversion(path: "", format: format, records: 0, skipped: [], coordinatesDropped: 0)
         var kept: [JSONValue] = []

@@ -15,6 +15,9 @@ public enum ExportFormat: String, Sendable, CaseIterable {
     case logAnalytics = "log-analytics"
     /// The same rows as CSV (Log Analytics' export; dynamic columns as JSON text).
     case csv
+    /// The Entra admin center's CSV download (Sign-in logs → Download → CSV): the portal's
+    /// column names (`Date (UTC)`, `Request ID`, `Sign-in error code`, …), one stream per file.
+    case adminCenterCSV = "admin-center-csv"
 
     /// What the content looks like, from its first bytes (a BOM skipped).
     /// - Returns: nil when it is none of them.
@@ -30,10 +33,11 @@ public enum ExportFormat: String, Sendable, CaseIterable {
             return .graph
         }
         let firstLine = text.prefix { $0 != "\n" && $0 != "\r" }
+        if firstLine.contains("Date (UTC)") && firstLine.contains("Request ID") { return .adminCenterCSV }
         if firstLine.contains(",") && (firstLine.contains("TimeGenerated") || firstLine.contains("CreatedDateTime") || firstLine.contains("Id")) { return .csv }
         return nil
     }
 
     /// What each format is, for a message listing the ones tried.
-    public static let described = "Graph JSON (a page, an array, JSON lines, a poll timeline), Azure Monitor diagnostic records ({\"records\":[…]}), Log Analytics or Graph PowerShell JSON (TimeGenerated/CreatedDateTime rows), Log Analytics CSV"
+    public static let described = "Graph JSON (a page, an array, JSON lines, a poll timeline), Azure Monitor diagnostic records ({\"records\":[…]}), Log Analytics or Graph PowerShell JSON (TimeGenerated/CreatedDateTime rows), Log Analytics CSV, the Entra admin center's CSV download (Date (UTC), Request ID, … columns)"
 }

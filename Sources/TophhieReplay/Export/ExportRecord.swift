@@ -42,6 +42,65 @@ enum ExportRecord {
         return .object(record)
     }
 
+    /// Graph's record from a row of the Entra admin center's CSV download. The download holds
+    /// one stream per file (`InteractiveSignIns_…csv`, `NonInteractiveSignIns_…csv`), so the
+    /// stream comes from the file's name.
+    /// - Parameter row: header name (as written) to field text.
+    static func fromAdminCenter(_ row: [(header: String, text: String)], nonInteractive: Bool) -> JSONValue {
+        var record: [String: JSONValue] = [:]
+        var statusText: String?
+        for (header, text) in row {
+            let name = header.split(whereSeparator: { $0 == " " }).joined(separator: " ")
+            if name == "Status" { statusText = text }
+            if name == "Location" {
+                if record["location"] == nil, let location = adminCenterLocation(text) { record["location"] = location }
+                continue
+            }
+            guard let path = ExportColumns.adminCenter[name], !text.isEmpty else { continue }
+            var value = JSONValue.string(text)
+            if ExportColumns.adminCenterIntegers.contains(path) { value = integer(value) }
+            if ExportColumns.adminCenterBooleans.contains(path) {
+                switch text.lowercased() {
+                case "true", "yes": value = .bool(true)
+                case "false", "no": value = .bool(false)
+                default: break
+                }
+            }
+            if let members = ExportColumns.adminCenterEnumerations[path] {
+                let words = text.lowercased().filter { $0 != " " && $0 != "-" }
+                if let member = members.first(where: { $0.lowercased() == words }) { value = .string(member) }
+            }
+            if path == "createdDateTime", GraphTimestamp.parse(text) == nil, let iso = portalDate(text) { value = .string(iso) }
+            // The download repeats a column (`Incoming token type`): the first is kept.
+            let steps = path.split(separator: ".").map(String.init)
+            if steps.count == 1 {
+                if record[path] == nil { record[path] = value }
+            } else {
+                guard case .object(var inner) = record[steps[0]] ?? .object([:]) else { continue }
+                if inner[steps[1]] == nil { inner[steps[1]] = value }
+                record[steps[0]] = .object(inner)
+            }
+        }
+        // Every sign-in has a status; a success is written with its code left empty.
+        if let statusText, !statusText.isEmpty, case .object(var status) = record["status"] ?? .object([:]) {
+            if status["errorCode"] == nil, statusText.lowercased() == "success" { status["errorCode"] = .int(0) }
+            record["status"] = .object(status)
+        }
+        stream(nonInteractive ? "NonInteractiveUserSignInLogs" : "SigninLogs", into: &record)
+        return .object(record)
+    }
+
+    /// The admin center's `Location` column, `City, State, CC` (fewer parts when unknown), as
+    /// Graph's location; no coordinates are in the download.
+    static func adminCenterLocation(_ text: String) -> JSONValue? {
+        let parts = text.components(separatedBy: ", ").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        let country = parts.last ?? ""
+        let city = parts.count >= 2 ? parts[0] : ""
+        let state = parts.count >= 3 ? parts[1...(parts.count - 2)].joined(separator: ", ") : ""
+        return .object(["city": .string(city), "state": .string(state), "countryOrRegion": .string(country), "geoCoordinates": .object([:])])
+    }
+
     /// `isInteractive` and `signInEventTypes` from the table or category, where the record
     /// does not say.
     static func stream(_ table: String, into record: inout [String: JSONValue]) {
