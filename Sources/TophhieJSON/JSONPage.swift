@@ -59,6 +59,20 @@ public struct JSONPage: Sendable {
         return (members, object.elements)
     }
 
+    /// The extents of the elements of a top-level array, found but not read.
+    /// - Throws: `JSONParseError` when the bytes are not one array (damage inside an element
+    ///   is left to `element`, as far as the element's end can still be found).
+    /// - Complexity: O(n), without building any element.
+    public static func arrayExtents(_ bytes: UnsafeRawBufferPointer) throws -> [Range<Int>] {
+        let scanner = JSONExtentScanner(bytes: bytes)
+        let start = try scanner.firstValue()
+        guard start < bytes.count, bytes[start] == UInt8(ascii: "[") else { throw JSONParseError(offset: start, message: "expected an array") }
+        let found = try scanner.elements(ofArrayAt: start)
+        let rest = scanner.skipWhitespace(found.end)
+        guard rest == bytes.count else { throw JSONParseError(offset: rest, message: "unexpected data after the array") }
+        return found.elements
+    }
+
     /// One element found by `extents`, read strictly: its value, or why it could not be read.
     public static func element(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Element {
         do { return .value(try JSONValue.parse(UnsafeRawBufferPointer(rebasing: bytes[range]))) } catch let error as JSONParseError {
@@ -89,7 +103,7 @@ struct JSONExtentScanner {
 
     private func whitespace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
 
-    private func skipWhitespace(_ index: Int) -> Int {
+    func skipWhitespace(_ index: Int) -> Int {
         var index = index
         while index < bytes.count, whitespace(bytes[index]) { index += 1 }
         return index

@@ -106,6 +106,33 @@ import TophhieTestSupport
         #expect(ExportRecord.adminCenterLocation(" ") == nil)
     }
 
+    /// A Graph page is checked without reading each record whole: a clean one is left to the
+    /// fast ways; otherwise the records kept are written as they were (a pretty-printed one
+    /// with its lines, an error code as text as it was), those with coordinates no place has
+    /// rewritten without them.
+    @Test func aGraphPageIsCheckedAndOnlyWhatTheDecoderRefusesIsLeftOut() throws {
+        func record(_ id: String, status: String = #"{"errorCode": 0}"#, latitude: String = "51.5") -> String {
+            "{\n  \"id\": \"\(id)\",\n  \"createdDateTime\": \"2024-05-01T10:00:00.221Z\",\n  \"status\": \(status),\n  \"location\": {\"city\": \"London\", \"geoCoordinates\": {\"latitude\": \(latitude), \"longitude\": -0.12}}\n}"
+        }
+        let clean = try RepositoryFiles.temporary("clean-page.json", "{\"value\": [\(record("a")), \(record("b", status: #"{"errorCode": "50126"}"#))]}")
+        defer { RepositoryFiles.remove(clean) }
+        #expect(try ExportConversion.convert(file: clean, format: nil, strict: false, scratch: NSTemporaryDirectory()) == nil)
+
+        let mixed = try RepositoryFiles.temporary("mixed-page.json", "{\"value\": [\(record("a")), \(record("swapped", latitude: "125.16")), \(record("nocode", status: "{}")), \(record("text", status: #"{"errorCode": "50126"}"#))]}")
+        defer { RepositoryFiles.remove(mixed) }
+        let conversion = try #require(try ExportConversion.convert(file: mixed, format: nil, strict: false, scratch: NSTemporaryDirectory()))
+        defer { conversion.remove() }
+        #expect(conversion.records == 3 && conversion.coordinatesDropped == 1)
+        #expect(conversion.skipped == ["\(mixed) item 3 (nocode): skipped, as the agent skips it: 'status.errorCode' is missing or not a whole number"])
+        let written = try String(contentsOfFile: conversion.path, encoding: .utf8)
+        #expect(written.hasPrefix("[\(record("a")),\n"), "kept as written")
+        #expect(written.hasSuffix(",\n\(record("text", status: #"{"errorCode": "50126"}"#))]\n"))
+        guard case .array(let kept) = try JSONValue.parse(Data(written.utf8)) else { Issue.record("not an array"); return }
+        #expect(kept.map { $0["id"]?.stringValue ?? "" } == ["a", "swapped", "text"])
+        #expect(kept[1].value(atPath: "location.geoCoordinates") == .object([:]))
+        #expect(kept[1].value(atPath: "location.city") == .string("London"))
+    }
+
     @Test func strictStopsAtTheFirstRecordTheAgentWouldSkip() {
         let file = Self.fixture("log-analytics-signinlogs.json")
         #expect(throws: ReplayFileError("\(file) item 8: 'status.errorCode' is missing or not a whole number")) {

@@ -36,11 +36,11 @@ public struct ExportConversion: Sendable {
         let items: [(place: String, element: Result<JSONValue, MalformedSignIn>)]
         switch format {
         case .graph:
-            // Graph's own shape goes the fast ways; up to `checkedGraphSize` it is first read
-            // element by element with the poll's decoder, and rewritten only when a record is
-            // one the agent would skip (a damaged one, one without a whole error code).
-            guard data.count <= checkedGraphSize, let elements = graphElements(body) else { return nil }
-            items = elements
+            // Graph's own shape goes the fast ways; up to `checkedGraphSize` it is first checked
+            // record by record, and rewritten only when a record is one the agent would skip (a
+            // damaged one, one without a whole error code) or has coordinates no place has.
+            guard data.count <= checkedGraphSize else { return nil }
+            return try checkGraph(body, file: file, strict: strict, scratch: scratch)
         case .azureMonitor:
             items = try jsonRecords(body, file: file, wrapper: "records").map { ($0.place, .success(ExportRecord.fromAzureMonitor($0.record))) }
         case .logAnalytics:
@@ -82,7 +82,6 @@ public struct ExportConversion: Sendable {
                 try conversion.skip(damaged, at: place, file: file, strict: strict)
             }
         }
-        if format == .graph && conversion.skipped.isEmpty && conversion.coordinatesDropped == 0 { return nil }
         try conversion.write(kept, scratch: scratch)
         return conversion
     }
@@ -105,58 +104,133 @@ public struct ExportConversion: Sendable {
             lines.append(record.canonicalData())
             lines.append(UInt8(ascii: "\n"))
         }
-        let path = (scratch as NSString).appendingPathComponent("tophhie-export-\(UUID().uuidString).jsonl")
-        guard FileManager.default.createFile(atPath: path, contents: lines, attributes: [.posixPermissions: 0o600]) else {
-            throw ReplayFileError("cannot write the converted sign-ins to '\(path)'")
-        }
-        self.path = path
+        try writeScratch(scratch: scratch) { write in try write(lines) }
         records = kept.count
     }
 
-    /// A Graph file's records one by one, as the poll reads a page: a page's `value`, an
-    /// array's elements, or JSON lines; nil for a poll timeline or what none of them is. A
-    /// record that is not JSON says where in the file it breaks.
-    static func graphElements(_ body: Data) -> [(place: String, element: Result<JSONValue, MalformedSignIn>)]? {
-        let first = body.first { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }
-        if first == UInt8(ascii: "[") {
-            // An array is a page's `value` without the page.
-            let prefix = Data(#"{"value":"#.utf8)
-            return pageElements(prefix + body + Data("}".utf8), shift: prefix.count, file: body)
+    /// Writes a new scratch file (0600) from the pieces `produce` gives its `write`, and points
+    /// `path` at it.
+    mutating func writeScratch(scratch: String, producing produce: (_ write: (Data) throws -> Void) throws -> Void) throws {
+        let path = (scratch as NSString).appendingPathComponent("tophhie-export-\(UUID().uuidString).json")
+        guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
+              let handle = FileHandle(forWritingAtPath: path) else {
+            throw ReplayFileError("cannot write the converted sign-ins to '\(path)'")
         }
-        guard first == UInt8(ascii: "{") else { return nil }
-        if let page = pageElements(body, shift: 0, file: body) { return page }
-        // JSON lines, when the first line is a whole object.
-        let lines = body.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-        guard let firstLine = lines.first(where: { $0.contains { ![0x20, 0x0D, 0x09].contains($0) } }),
-              case .object(let members)? = try? JSONValue.parse(Data(firstLine)), members["polls"] == nil, members["value"] == nil else { return nil }
-        var elements: [(String, Result<JSONValue, MalformedSignIn>)] = []
-        for (index, line) in lines.enumerated() where line.contains(where: { ![0x20, 0x0D, 0x09].contains($0) }) {
-            do {
-                elements.append(("line \(index + 1)", .success(try JSONValue.parse(Data(line)))))
-            } catch let failure as JSONParseError {
-                elements.append(("line \(index + 1)", .failure(MalformedSignIn.damaged(id: nil, problem: "column \(failure.offset + 1): \(failure.message)"))))
-            } catch {
-                elements.append(("line \(index + 1)", .failure(MalformedSignIn.damaged(id: nil, problem: "\(error)"))))
-            }
+        defer { try? handle.close() }
+        do {
+            try produce { piece in try handle.write(contentsOf: piece) }
+        } catch let error as ReplayFileError {
+            try? FileManager.default.removeItem(atPath: path)
+            throw error
+        } catch {
+            try? FileManager.default.removeItem(atPath: path)
+            throw ReplayFileError("cannot write the converted sign-ins to '\(path)': \(error)")
         }
-        return elements
+        self.path = path
     }
 
-    /// A page's elements, each named by its place ("item 3"); a damaged one by where in `file`
-    /// it breaks (`shift` bytes of the page are not the file's).
-    static func pageElements(_ page: Data, shift: Int, file: Data) -> [(place: String, element: Result<JSONValue, MalformedSignIn>)]? {
-        page.withUnsafeBytes { bytes -> [(String, Result<JSONValue, MalformedSignIn>)]? in
-            guard let found = try? JSONPage.extents(bytes, arrayMember: "value"), let ranges = found.elements else { return nil }
-            return ranges.enumerated().map { index, range in
+    /// The fields a record is checked by before the poll's decoder is asked: a record whose id is
+    /// text, whose time reads, whose error code is a number and whose coordinates (if any) are a
+    /// place's is one the decoder takes as it is, so only the others are read whole.
+    static let quickPaths: [[String]] = [["id"], ["createdDateTime"], ["status", "errorCode"],
+                                         ["location", "geoCoordinates", "latitude"], ["location", "geoCoordinates", "longitude"]]
+
+    /// Checks a Graph file record by record with the live poll's decoder, without building a
+    /// tree for a record that plainly reads (memory: the file and a range per record).
+    /// - Returns: nil when every record reads as it is (the fast ways read the file), or a
+    ///   conversion whose scratch file is an array of the records kept.
+    static func checkGraph(_ body: Data, file: String, strict: Bool, scratch: String) throws -> ExportConversion? {
+        try body.withUnsafeBytes { bytes -> ExportConversion? in
+            guard let records = graphRecords(bytes) else { return nil }
+            let layout = JSONSlotLayout(paths: quickPaths)
+            var conversion = ExportConversion(path: "", format: .graph, records: 0, skipped: [], coordinatesDropped: 0)
+            // Records the check changes: nil to skip, a value to write instead of the bytes.
+            var changed: [Int: JSONValue?] = [:]
+            for (index, (place, range, lines)) in records.enumerated() {
+                let raw = UnsafeRawBufferPointer(rebasing: bytes[range])
+                if let slots = try? JSONValue.parseSlots(raw, layout: layout), plainlyReads(slots) { continue }
+                var record: JSONValue
                 switch JSONPage.element(bytes, range) {
-                case .value(let record): return ("item \(index + 1)", .success(record))
+                case .value(let value):
+                    record = value
                 case .damaged(let id, let error):
                     var at = error
-                    at.offset = range.lowerBound + error.offset - shift
-                    return ("item \(index + 1)", .failure(MalformedSignIn.damaged(id: id, problem: ReplayInput.position(of: at, in: file))))
+                    at.offset = range.lowerBound + error.offset
+                    let problem = lines ? "column \(error.offset + 1): \(error.message)" : ReplayInput.position(of: at, in: body)
+                    try conversion.skip(MalformedSignIn.damaged(id: id, problem: problem), at: place, file: file, strict: strict)
+                    changed[index] = .some(nil)
+                    continue
+                }
+                do {
+                    _ = try TophhieSignInEvent(json: record)
+                } catch let malformed as MalformedSignIn {
+                    try conversion.skip(malformed, at: place, file: file, strict: strict)
+                    changed[index] = .some(nil)
+                    continue
+                }
+                if dropBadCoordinates(&record) {
+                    conversion.coordinatesDropped += 1
+                    changed[index] = .some(record)
                 }
             }
+            if changed.isEmpty { return nil }
+            // An array, the kept records' own bytes between (a pretty-printed record keeps its
+            // lines), written a piece at a time: the file is in memory already.
+            var kept = 0
+            try conversion.writeScratch(scratch: scratch) { write in
+                var piece = Data("[".utf8)
+                for (index, (_, range, _)) in records.enumerated() {
+                    let replacement = changed[index]
+                    if case .some(.none) = replacement { continue }
+                    if kept > 0 { piece.append(contentsOf: Array(",\n".utf8)) }
+                    if case .some(.some(let value)) = replacement { piece.append(value.canonicalData()) } else { piece.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[range])) }
+                    kept += 1
+                    if piece.count >= 1 << 20 {
+                        try write(piece)
+                        piece.removeAll(keepingCapacity: true)
+                    }
+                }
+                piece.append(contentsOf: Array("]\n".utf8))
+                try write(piece)
+            }
+            conversion.records = kept
+            return conversion
         }
+    }
+
+    /// Whether the quick fields are ones the poll's decoder takes without a word.
+    static func plainlyReads(_ slots: [JSONValue?]) -> Bool {
+        guard case .string(let id)? = slots[0], !id.isEmpty, case .string(let time)? = slots[1], GraphTimestamp.parse(time) != nil,
+              case .int? = slots[2] else { return false }
+        if let latitude = slots[3]?.doubleValue, abs(latitude) > 90 { return false }
+        if let longitude = slots[4]?.doubleValue, abs(longitude) > 180 { return false }
+        return true
+    }
+
+    /// A Graph file's records one by one, as the poll reads a page: a page's `value`, an
+    /// array's elements, or JSON lines, each with where it is ("item 3", "line 3") and whether
+    /// it is a line; nil for a poll timeline or what none of them is.
+    static func graphRecords(_ bytes: UnsafeRawBufferPointer) -> [(place: String, range: Range<Int>, line: Bool)]? {
+        guard let first = bytes.firstIndex(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) else { return nil }
+        if bytes[first] == UInt8(ascii: "[") {
+            guard let ranges = try? JSONPage.arrayExtents(bytes) else { return nil }
+            return ranges.enumerated().map { ("item \($0.offset + 1)", $0.element, false) }
+        }
+        guard bytes[first] == UInt8(ascii: "{") else { return nil }
+        if let found = try? JSONPage.extents(bytes, arrayMember: "value"), let ranges = found.elements {
+            return ranges.enumerated().map { ("item \($0.offset + 1)", $0.element, false) }
+        }
+        // JSON lines, when the first line is a whole object (not a poll timeline, not a page).
+        var lines: [Range<Int>] = []
+        var start = 0
+        for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x0A {
+            lines.append(start..<index)
+            start = index + 1
+        }
+        func blank(_ range: Range<Int>) -> Bool { !bytes[range].contains { ![0x20, 0x0D, 0x09].contains($0) } }
+        guard let firstLine = lines.first(where: { !blank($0) }),
+              case .object(let members)? = try? JSONValue.parse(UnsafeRawBufferPointer(rebasing: bytes[firstLine])), members["polls"] == nil, members["value"] == nil else { return nil }
+        return lines.enumerated().filter { !blank($0.element) }.map { ("line \($0.offset + 1)", $0.element, true) }
     }
 
     /// Removes the scratch file.
