@@ -34,6 +34,8 @@ import TophhieSimulator
             #expect(report.skipped == conversion.skippedSignIns, "poll \(report.skipped), replay \(conversion.skippedSignIns)")
             #expect(report.skipped.map(\.description) == ["sign-in event la000008-0000-4000-8000-000000000000 skipped: 'status.errorCode' is missing or not a whole number"])
             #expect(report.fetched == 7, "the text error code is read, not skipped")
+            #expect(report.coordinatesOutOfRange == conversion.coordinatesDropped && report.coordinatesOutOfRange == 1, "latitude 125.16, counted alike")
+            #expect(report.summary.contains("1 with coordinates out of range (place unknown)"), "\(report.summary)")
         }
     }
 }

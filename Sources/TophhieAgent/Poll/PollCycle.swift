@@ -26,6 +26,8 @@ public struct PollReport: Sendable {
     public var requests: Int = 0
     /// Sign-ins decoded: those not recognised as processed before from their bytes.
     public var decoded: [TophhieSignInEvent] = []
+    /// Of those, how many have coordinates no place has (the rules take the place as unknown).
+    public var coordinatesOutOfRange = 0
 
     /// One line for the agent's log; never a token, never raw event text.
     public var summary: String {
@@ -38,6 +40,7 @@ public struct PollReport: Sendable {
         }
         if !skipped.isEmpty || skippedAgain > 0 { parts.append("\(skipped.count + skippedAgain) unreadable skipped\(skippedAgain > 0 ? " (\(skippedAgain) reported before)" : "")") }
         if let late = lateArrivals { parts.append("\(late.evaluated + late.unreachable) published late") }
+        if coordinatesOutOfRange > 0 { parts.append("\(coordinatesOutOfRange) with coordinates out of range (place unknown)") }
         parts.append("\(alerts.count) alert\(alerts.count == 1 ? "" : "s")")
         if !notices.isEmpty { parts.append("\(notices.count) notice\(notices.count == 1 ? "" : "s")") }
         for report in delivery {
@@ -157,6 +160,7 @@ public struct PollCycle: Sendable {
             report.api = fetch.api
             report.requests = fetch.pages
             report.decoded = fetch.events
+            report.coordinatesOutOfRange = fetch.events.filter { TophhieSignInEvent.coordinatesOutOfRange($0.json) }.count
             // With the host clock ahead of Graph's, or more than the tolerance behind it, the poll
             // is made at Graph's time: the engine's windows, the alerts' times and the next
             // poll's reads are placed by it, so no sign-in falls between and none waits.

@@ -107,6 +107,14 @@ public struct TophhieSignInEvent: Codable, Sendable, Identifiable, Hashable {
     /// Any field of the original JSON by dotted path; nil when absent.
     public func field(_ path: String) -> JSONValue? { json.value(atPath: path) }
 
+    /// Whether the record's coordinates are no place's (a latitude past ±90, a longitude past
+    /// ±180: an export that swapped them): the place is then unknown to every rule.
+    public static func coordinatesOutOfRange(_ json: JSONValue) -> Bool {
+        let latitude = json.value(atPath: "location.geoCoordinates.latitude")?.doubleValue
+        let longitude = json.value(atPath: "location.geoCoordinates.longitude")?.doubleValue
+        return (latitude.map { abs($0) > 90 } ?? false) || (longitude.map { abs($0) > 180 } ?? false)
+    }
+
     /// Reads an event from Graph's JSON.
     /// - Throws: `MalformedSignIn` naming the field when `id`, `createdDateTime` or
     ///   `status.errorCode` is missing or of the wrong type.

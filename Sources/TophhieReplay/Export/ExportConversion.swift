@@ -283,11 +283,8 @@ public struct ExportConversion: Sendable {
     /// that swapped them), so the place is unknown rather than wrong.
     /// - Returns: whether it did.
     static func dropBadCoordinates(_ record: inout JSONValue) -> Bool {
-        guard case .object(var members) = record, case .object(var location)? = members["location"],
-              case .object(let geo)? = location["geoCoordinates"] else { return false }
-        let latitude = geo["latitude"]?.doubleValue, longitude = geo["longitude"]?.doubleValue
-        let bad = (latitude.map { abs($0) > 90 } ?? false) || (longitude.map { abs($0) > 180 } ?? false)
-        guard bad else { return false }
+        guard TophhieSignInEvent.coordinatesOutOfRange(record), case .object(var members) = record,
+              case .object(var location)? = members["location"] else { return false }
         location["geoCoordinates"] = .object([:])
         members["location"] = .object(location)
         record = .object(members)
