@@ -95,6 +95,19 @@ check "the user unit and config point at the user's paths" bash -c "
   grep -q 'ExecStart=$USERHOME/.local/bin/tophhie-watch run --config $USERHOME/.config/tophhie-watch/config.yml' '$USERHOME/.config/systemd/user/tophhie-watch.service' &&
   grep -q '^  - $USERHOME/.local/share/tophhie-watch/rules' '$USERHOME/.config/tophhie-watch/config.yml' &&
   grep -q 'systemctl --user enable --now tophhie-watch' '$WORK/install-user.out'"
+check "install.sh --user ends by saying what is missing: the tenant" grep -q "no tenant: set 'tenant' in this file" "$WORK/install-user.out"
+
+# The first hour: in the installed config set only tenant and client id, then sign in and poll
+# with no --config and no TOPHHIE_CONFIG, from another folder; the simulated tenant's burst alerts
+# on standard output. (The authority and Graph URL point at the simulator, from the environment.)
+sed -i -e "s|^tenant:.*|tenant: $TOPHHIE_TENANT|" -e "s|^client_id:.*|client_id: $TOPHHIE_CLIENT_ID|" "$USERHOME/.config/tophhie-watch/config.yml"
+as_user() { (cd "$WORK" && env -i HOME="$USERHOME" PATH=/usr/bin:/bin TOPHHIE_AUTHORITY="$TOPHHIE_AUTHORITY" TOPHHIE_GRAPH_URL="$TOPHHIE_GRAPH_URL" "$USERHOME/.local/bin/tophhie-watch" "$@"); }
+as_user login > "$WORK/user-login.out" 2>&1
+check "the installed binary signs in with the config it finds itself" grep -q "Signed in as" "$WORK/user-login.out"
+as_user poll > "$WORK/user-poll.out" 2> "$WORK/user-poll.err"; user_poll_rc=$?
+check "  and its first poll, with no --config, alerts on standard output (exit 0)" sh -c "test $user_poll_rc -eq 0 && grep -q '\[failure-burst\]' '$WORK/user-poll.out'"
+as_user status > "$WORK/user-status.out" 2>&1
+check "  status names the config it read and why" grep -q "^Config:        $USERHOME/.config/tophhie-watch/config.yml (~/.config)" "$WORK/user-status.out"
 
 read -r VERSION_S VERSION_KB < "$WORK/version.time"
 read -r NOOP_S NOOP_KB < "$WORK/noop.time"

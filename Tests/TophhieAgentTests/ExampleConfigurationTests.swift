@@ -6,21 +6,41 @@ import Testing
 @Suite(.timeLimit(.minutes(2))) struct ExampleConfigurationTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    @Test func theExampleConfigReadsAndBuildsItsNotifiers() throws {
+    /// As shipped, the example monitors once tenant and client id are set: its one notifier is
+    /// stdout, which needs nothing that may be missing (a secret file, a syslog socket).
+    @Test func theExampleConfigMonitorsAsShippedOnceTheTwoIdsAreSet() throws {
         let file = Self.repository.appendingPathComponent("examples/config.yml")
-        let configuration = try AgentConfiguration.load(file: file, environment: [:])
-        #expect(configuration.tenant == "contoso.onmicrosoft.com")
-        #expect(configuration.pollInterval == 300)
-        #expect(configuration.lookback == 86_400)
-        #expect(configuration.retentionDays == 30)
-        #expect(configuration.notifiers.map(\.name) == ["console", "local-syslog", "hook"])
-        #expect(configuration.notifiers[1].minimumLevel == .low)
+        let shipped = try AgentConfiguration.load(file: file, environment: [:])
+        #expect(shipped.tenant == nil && shipped.clientID == nil)
+        #expect(throws: ConfigurationError("no tenant: set 'tenant' in this file, pass --tenant, or set TOPHHIE_TENANT", file: file.path)) { try shipped.authConfiguration() }
+        #expect(shipped.pollInterval == 300)
+        #expect(shipped.lookback == 86_400)
+        #expect(shipped.retentionDays == 30)
+        #expect(shipped.notifiers.map(\.name) == ["console"])
         let factory = NotifierFactory(environment: [:], outputIsTerminal: false)
-        _ = try factory.make(configuration.notifiers[0])
-        _ = try factory.make(configuration.notifiers[1])
+        _ = try factory.make(shipped.notifiers[0])
+
+        let text = try String(contentsOf: file, encoding: .utf8)
+            .replacingOccurrences(of: "\ntenant:\n", with: "\ntenant: contoso.onmicrosoft.com\n")
+            .replacingOccurrences(of: "\nclient_id:\n", with: "\nclient_id: 5c3b2a10-1d2e-4f3a-8b9c-0d1e2f3a4b5c\n")
+        let set = try AgentConfiguration.parse(text, file: file.path, baseDirectory: file.deletingLastPathComponent(), environment: [:])
+        #expect(try set.authConfiguration().tenant == "contoso.onmicrosoft.com")
+    }
+
+    /// Every commented notifier of the example reads once uncommented.
+    @Test func theExamplesCommentedNotifiersRead() throws {
+        let file = Self.repository.appendingPathComponent("examples/config.yml")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let uncommented = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            guard line.hasPrefix("  # ") && (line.hasPrefix("  # - ") || line.hasPrefix("  #   ")) else { return String(line) }
+            return "  " + line.dropFirst(4)
+        }.joined(separator: "\n")
+        let configuration = try AgentConfiguration.parse(uncommented, file: file.path, baseDirectory: file.deletingLastPathComponent(), environment: [:])
+        #expect(configuration.notifiers.map(\.name) == ["console", "local-syslog", "siem", "hook", "pager"])
+        #expect(configuration.notifiers[1].minimumLevel == .low)
         // The webhook's secret file does not exist here: the error names the entry, not a secret.
         do {
-            _ = try factory.make(configuration.notifiers[2])
+            _ = try NotifierFactory(environment: [:], outputIsTerminal: false).make(configuration.notifiers[3])
             Issue.record("a missing secret file was accepted")
         } catch let error as ConfigurationError {
             #expect(error.description.hasPrefix("\(file.path):"))

@@ -236,10 +236,37 @@ import TophhieSimulator
         #expect(output.err.hasPrefix(message), "\(output.err)")
     }
 
-    @Test func missingTenantIsAConfigurationError() async {
-        let (code, output) = await run(["history"], ["TOPHHIE_STATE_DIR": "/nonexistent/tophhie"])
+    /// With no config file found, the error names every place looked, in order.
+    @Test func missingTenantNamesThePlacesLooked() async {
+        let (code, output) = await run(["history"], ["TOPHHIE_STATE_DIR": "/nonexistent/tophhie", "HOME": "/nonexistent/home"])
         #expect(code == .usage)
-        #expect(output.err.contains("no tenant: set 'tenant' in the config file, pass --tenant, or set TOPHHIE_TENANT"))
+        #expect(output.err == "tophhie-watch history: error: no tenant: no config file was found (looked for /nonexistent/home/.config/tophhie-watch/config.yml, /nonexistent/tophhie-watch/config.yml, /nonexistent/tophhie/tophhie-watch.yml); write 'tenant:' in the first, pass --config FILE, pass --tenant, or set TOPHHIE_TENANT\n", "\(output.err)")
+    }
+
+    /// `~/.config/tophhie-watch/config.yml` (or `$XDG_CONFIG_HOME`'s) is read without `--config`,
+    /// and `status` says which file it read and why.
+    @Test func theUsersConfigIsFoundWithoutConfig() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("tw-home-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let folder = home.appendingPathComponent(".config/tophhie-watch")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try "tenant: contoso.onmicrosoft.com\nclient_id: 5c3b2a10-1d2e-4f3a-8b9c-0d1e2f3a4b5c\nstate_dir: \(home.path)/state\n".write(to: folder.appendingPathComponent("config.yml"), atomically: true, encoding: .utf8)
+        let (code, output) = await run(["status"], ["HOME": home.path])
+        #expect(code == .signInNeeded, "\(output.err)")
+        #expect(output.out.hasPrefix("Config:        \(folder.path)/config.yml (~/.config)\nNot signed in. Run 'tophhie-watch login'.\n"), "\(output.out)")
+        let xdg = home.appendingPathComponent(".config")
+        let (_, json) = await run(["status", "--json"], ["HOME": "/nonexistent/home", "XDG_CONFIG_HOME": xdg.path])
+        #expect(json.out.contains("\"chosenBy\" : \"$XDG_CONFIG_HOME\""), "\(json.out)")
+    }
+
+    /// The commands the program suggests carry the `--config` given, so they read the same file.
+    @Test func suggestedCommandsCarryTheConfigGiven() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("tw-\(UUID().uuidString).yml")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try "tenant: contoso.onmicrosoft.com\nclient_id: 5c3b2a10-1d2e-4f3a-8b9c-0d1e2f3a4b5c\nstate_dir: /nonexistent/tophhie\n".write(to: file, atomically: true, encoding: .utf8)
+        let (_, output) = await run(["status", "--config", file.path], [:])
+        #expect(output.out.contains("Not signed in. Run 'tophhie-watch login --config \(file.path)'.\n"), "\(output.out)")
+        #expect(ConfigHints.add("/a b.yml", to: "run 'tophhie-watch outbox retry --notifier x' or 'tophhie-watch login --config c'") == "run 'tophhie-watch outbox retry --notifier x --config \"/a b.yml\"' or 'tophhie-watch login --config c'")
     }
 
     @Test func everyCommandHasHelp() async {

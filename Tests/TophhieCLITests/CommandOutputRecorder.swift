@@ -12,9 +12,12 @@ final class CommandOutputRecorder: @unchecked Sendable {
     var io: CommandIO { io(environment: [:]) }
 
     func io(environment: [String: String], transport: any HTTPTransport = URLSessionTransport(), clock: any TophhieClock = SystemClock()) -> CommandIO {
-        CommandIO(out: { text in self.lock.withLock { self.outText += text } },
-                  err: { text in self.lock.withLock { self.errText += text } },
-                  environment: environment, transport: transport, clock: clock)
+        var io = CommandIO(out: { text in self.lock.withLock { self.outText += text } },
+                           err: { text in self.lock.withLock { self.errText += text } },
+                           environment: environment, transport: transport, clock: clock)
+        // Not the machine's /etc/tophhie-watch/config.yml: a test reads only what it wrote.
+        io.systemConfigFile = "/nonexistent/tophhie-watch/config.yml"
+        return io
     }
 }
 

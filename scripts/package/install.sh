@@ -88,7 +88,13 @@ else
 fi
 
 echo "installed tophhie-watch $("$DESTDIR$PREFIX/bin/tophhie-watch" --version | cut -d' ' -f2) to ${DESTDIR}$PREFIX (rules in $RULES_DIR)"
-[ "$CONFIG_NEW" = yes ] && echo "wrote $CONFIG_DIR/config.yml: set tenant and client_id in it first"
+[ "$CONFIG_NEW" = yes ] && echo "wrote $CONFIG_DIR/config.yml: set tenant and client_id in it first (alerts go to standard output, the journal, until you enable another notifier there)"
+# What is still missing, in the program's own words (nothing is sent anywhere: doctor stops at
+# the first gate that fails, and a fresh install has nobody signed in).
+if [ -z "$DESTDIR" ]; then
+    echo "checking the install (tophhie-watch doctor):"
+    "$PREFIX/bin/tophhie-watch" doctor --config "$CONFIG_DIR/config.yml" --state-dir "$STATE_DIR" 2>&1 | sed 's/^/  /' || true
+fi
 echo "next:"
 if [ "$MODE" = user ]; then
     echo "  $PREFIX/bin/tophhie-watch login --config $CONFIG_DIR/config.yml"

@@ -32,6 +32,8 @@ public struct AgentConfiguration: Sendable, Equatable {
     public var health: HealthReporter.Settings = HealthReporter.Settings()
     /// The file this came from, for messages.
     public var sourceFile: String?
+    /// How the file was found (or where none was), for `status` and messages.
+    public var search: ConfigFileSearch?
 
     public init(stateDirectory: URL) {
         self.graphBaseURL = TophhieConfiguration.defaultGraphBaseURL
@@ -56,10 +58,10 @@ public struct AgentConfiguration: Sendable, Equatable {
     /// - Throws: `ConfigurationError` when the tenant or client id is missing or a URL is unusable.
     public func authConfiguration() throws -> TophhieConfiguration {
         guard let tenant, !tenant.isEmpty else {
-            throw ConfigurationError("no tenant: set 'tenant' in the config file, pass --tenant, or set TOPHHIE_TENANT", file: sourceFile)
+            throw ConfigurationError("no tenant: \(whereToSet("tenant")), pass --tenant, or set TOPHHIE_TENANT", file: sourceFile)
         }
         guard let clientID, !clientID.isEmpty else {
-            throw ConfigurationError("no client id: set 'client_id' in the config file, pass --client-id, or set TOPHHIE_CLIENT_ID", file: sourceFile)
+            throw ConfigurationError("no client id: \(whereToSet("client_id")), pass --client-id, or set TOPHHIE_CLIENT_ID", file: sourceFile)
         }
         var configuration: TophhieConfiguration
         if let authority {
@@ -72,6 +74,14 @@ public struct AgentConfiguration: Sendable, Equatable {
             throw ConfigurationError(error.localizedDescription.replacingOccurrences(of: "configuration: ", with: ""), file: sourceFile)
         }
         return configuration
+    }
+
+    /// Where a missing key is to be set: in the file read, or, when none was found, in one of
+    /// the places looked.
+    func whereToSet(_ key: String) -> String {
+        if sourceFile != nil { return "set '\(key)' in this file" }
+        guard let search, search.foundPath == nil else { return "set '\(key)' in the config file" }
+        return "no config file was found (looked for \(search.looked.joined(separator: ", "))); write '\(key):' in the first, pass --config FILE"
     }
 
     /// Reads a config file.
@@ -108,8 +118,9 @@ public struct AgentConfiguration: Sendable, Equatable {
                 throw reader.error("unknown key '\(key.text)'; known keys: \(known.sorted().joined(separator: ", "))", at: key.node)
             }
             switch key.text {
-            case "tenant": configuration.tenant = try reader.string(value, key.text)
-            case "client_id": configuration.clientID = try reader.string(value, key.text)
+            // Left empty, as the shipped file has them: not set yet.
+            case "tenant": configuration.tenant = reader.isNull(value) ? nil : try reader.string(value, key.text)
+            case "client_id": configuration.clientID = reader.isNull(value) ? nil : try reader.string(value, key.text)
             case "authority": configuration.authority = try reader.url(value, key.text)
             case "graph_url": configuration.graphBaseURL = try reader.url(value, key.text)
             case "graph":
@@ -196,6 +207,12 @@ struct ConfigReader {
             guard case .scalar(let scalar) = pair.key.kind else { throw error("keys must be plain text", at: pair.key) }
             return ((scalar.text, pair.key), pair.value)
         }
+    }
+
+    /// Whether the node is YAML's null (an empty value, `~`, `null`).
+    func isNull(_ node: YAMLNode) -> Bool {
+        guard case .scalar(let scalar) = node.kind else { return false }
+        return scalar.style == .plain && ["", "~", "null", "Null", "NULL"].contains(scalar.text)
     }
 
     func string(_ node: YAMLNode, _ key: String) throws -> String {

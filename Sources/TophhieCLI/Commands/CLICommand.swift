@@ -1,5 +1,6 @@
 import Foundation
 import TophhieSystem
+import TophhieAgent
 
 /// Where a command writes and what it knows of its surroundings; tests substitute a recorder.
 public struct CommandIO: Sendable {
@@ -18,6 +19,9 @@ public struct CommandIO: Sendable {
     public var transport: any HTTPTransport
     /// Where commands read the time and wait (device-code polling, retries); tests pass a manual one.
     public var clock: any TophhieClock
+    /// The system-wide config file looked for after the user's (`ConfigFileSearch`); tests
+    /// point it where nothing is.
+    public var systemConfigFile = ConfigFileSearch.systemFile
 
     public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void, outIsTerminal: Bool = false, errIsTerminal: Bool = false, environment: [String: String] = [:], transport: any HTTPTransport = URLSessionTransport(), clock: any TophhieClock = SystemClock()) {
         self.transport = transport

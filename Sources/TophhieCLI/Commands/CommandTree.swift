@@ -47,12 +47,14 @@ public enum TophhieCommandLine {
             return .usage
         }
         let spec = command.spec
+        var io = io
         do {
             let parsed = try ParsedArguments(Array(arguments.dropFirst(consumed)), spec: spec)
             if parsed.wantsHelp {
                 io.out(HelpText.render(spec))
                 return .ok
             }
+            if let config = parsed.value("config") { io = ConfigHints.carrying(config, io) }
             return try await command.run(parsed, io: io)
         } catch let error as UsageError {
             io.err("\(spec.displayName): \(error.message)\nsee '\(spec.displayName) --help'\n")

@@ -7,7 +7,7 @@ import TophhieAgent
 /// Precedence: flags, then `TOPHHIE_*` environment variables, then the config file, then defaults.
 enum ConnectionOptions {
     static let specs: [OptionSpec] = [
-        OptionSpec("config", value: "FILE", help: "config file (default: $TOPHHIE_CONFIG, or tophhie-watch.yml in the state directory if present)"),
+        OptionSpec("config", value: "FILE", help: "config file (default: $TOPHHIE_CONFIG, else ~/.config/tophhie-watch/config.yml, else /etc/tophhie-watch/config.yml)"),
         OptionSpec("tenant", value: "ID", help: "tenant id or domain ($TOPHHIE_TENANT)"),
         OptionSpec("client-id", value: "ID", help: "app registration's client id ($TOPHHIE_CLIENT_ID)"),
         OptionSpec("authority", value: "URL", help: "full authority, e.g. https://contoso.ciamlogin.com/<tenant> ($TOPHHIE_AUTHORITY)"),
@@ -33,18 +33,14 @@ enum ConnectionOptions {
         // a state_dir in the file still wins over it.
         let stateDirectory = arguments.value("state-dir") ?? env["TOPHHIE_STATE_DIR"]
         var configuration: AgentConfiguration
-        let explicitFile = arguments.value("config") ?? env["TOPHHIE_CONFIG"]
-        if let explicitFile {
-            configuration = try AgentConfiguration.load(file: URL(fileURLWithPath: explicitFile), environment: env)
+        let defaultState = URL(fileURLWithPath: stateDirectory ?? AgentConfiguration.defaultStateDirectory(environment: env).path)
+        let search = ConfigFileSearch(explicit: arguments.value("config"), environment: env, stateDirectory: defaultState, systemFile: io.systemConfigFile)
+        if let file = search.foundPath {
+            configuration = try AgentConfiguration.load(file: URL(fileURLWithPath: file), environment: env)
         } else {
-            let defaultState = URL(fileURLWithPath: stateDirectory ?? AgentConfiguration.defaultStateDirectory(environment: env).path)
-            let candidate = defaultState.appendingPathComponent("tophhie-watch.yml")
-            if FileManager.default.fileExists(atPath: candidate.path) {
-                configuration = try AgentConfiguration.load(file: candidate, environment: env)
-            } else {
-                configuration = AgentConfiguration(stateDirectory: defaultState)
-            }
+            configuration = AgentConfiguration(stateDirectory: defaultState)
         }
+        configuration.search = search
         if let stateDirectory { configuration.stateDirectory = URL(fileURLWithPath: stateDirectory) }
         let rulePaths = arguments.values("rules")
         if !rulePaths.isEmpty { configuration.rulePaths = rulePaths }

@@ -41,9 +41,16 @@ enum StatusCommand: CLICommand {
                 ])
             } ?? .null
             let agent = health.jsonValue
-            io.out(JSONValue.object(["session": sessionValue, "agent": agent]).prettyText() + "\n")
+            let search = agentConfiguration.search
+            let config: JSONValue = .object([
+                "file": search?.foundPath.map(JSONValue.string) ?? .null,
+                "chosenBy": search?.foundPath == nil ? .null : .string(search?.chosenBy ?? ""),
+                "looked": .array((search?.looked ?? []).map(JSONValue.string)),
+            ])
+            io.out(JSONValue.object(["config": config, "session": sessionValue, "agent": agent]).prettyText() + "\n")
             return session == nil ? .signInNeeded : .ok
         }
+        if let search = agentConfiguration.search { io.out("Config:        \(search.description)\n") }
         guard let session else {
             io.out("Not signed in. Run 'tophhie-watch login'.\n")
             printAgent(health, io: io)
