@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test(arguments: [
-        ("tenant: x\nbogus: 1\n", "cfg.yml:2:1: error: unknown key 'bogus'; known keys: authority, client_id, delivery, graph, graph_url, health, notifiers, poll, retention_days, rules, state_dir, tenant"),
+        ("tenant: contoso.onmicrosoft.com\nbogus: 1\n", "cfg.yml:2:1: error: unknown key 'bogus'; known keys: authority, client_id, delivery, graph, graph_url, health, notifiers, poll, retention_days, rules, state_dir, tenant"),
         ("delivery:\n  failing_after: 1m\n", "cfg.yml:2:18: error: delivery.failing_after must be at least 5m: a receiver's short restart is not news"),
         ("delivery:\n  budgit: 30s\n", "cfg.yml:2:3: error: unknown key 'delivery.budgit'; known: failing_after, budget"),
         ("graph:\n  api: v2\n", "cfg.yml:2:8: error: graph.api must be beta (interactive and non-interactive sign-ins) or v1.0 (interactive only), not 'v2'"),
@@ -65,6 +65,8 @@ import Testing
         ("notifiers:\n  - {type: stdout, name: .hidden}\n", "cfg.yml:2:5: error: notifier name '.hidden' may use letters, digits, '.', '_' and '-' only, and may not start with '.' (it names a file)"),
         ("graph_url: ftp://x\n", "cfg.yml:1:12: error: 'graph_url' must be an http(s) URL (https except to loopback), not 'ftp://x'"),
         ("tenant: [a\n", "cfg.yml:1:9: error: unterminated flow sequence: missing ']'"),
+        ("tenant: ../../evil\n", "cfg.yml:1:9: error: the tenant '../../evil' is neither a tenant id (a GUID such as 72f988bf-86f1-41af-91ab-2d7cd011db47) nor a domain name (contoso.onmicrosoft.com)"),
+        ("client_id: not a guid\n", "cfg.yml:1:12: error: the client id 'not a guid' is not an application (client) id, a GUID such as 5c3b2a10-1d2e-4f3a-8b9c-0d1e2f3a4b5c: copy it from the app registration's Overview page"),
     ])
     func errorsPointAtTheLine(text: String, message: String) {
         do {

@@ -212,7 +212,7 @@ import TophhieSimulator
     @Test func statusWithoutSignInExitsWithTheSignInCode() async throws {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("tophhie-cli-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: state) }
-        let environment = ["TOPHHIE_TENANT": "t", "TOPHHIE_CLIENT_ID": "c", "TOPHHIE_STATE_DIR": state]
+        let environment = ["TOPHHIE_TENANT": "contoso.onmicrosoft.com", "TOPHHIE_CLIENT_ID": "5c3b2a10-1d2e-4f3a-8b9c-0d1e2f3a4b5c", "TOPHHIE_STATE_DIR": state]
         let (code, output) = await run(["status"], environment)
         #expect(code == .signInNeeded)
         #expect(output.out.contains("Not signed in"))
@@ -229,9 +229,11 @@ import TophhieSimulator
         (["profile", "set", "--preferred-language", "english"], "tophhie-watch profile set: 'english' is not a BCP-47 language tag such as en-GB; see --list-languages"),
         (["login", "--scopes", "everything"], "tophhie-watch login: unknown scope set 'everything'; use profile, history, profile-edit, member-edit or a scope name such as User.Read"),
         (["frobnicate"], "tophhie-watch: unknown command 'frobnicate'; see 'tophhie-watch --help'"),
+        (["history", "--tenant", "../../evil"], "tophhie-watch history: the tenant '../../evil' is neither a tenant id"),
+        (["login", "--client-id", "not a guid"], "tophhie-watch login: the client id 'not a guid' is not an application (client) id"),
     ])
     func usageErrorsExitTwoWithAPlainMessage(arguments: [String], message: String) async {
-        let (code, output) = await run(arguments, ["TOPHHIE_TENANT": "t", "TOPHHIE_CLIENT_ID": "c", "TOPHHIE_STATE_DIR": "/nonexistent/tophhie"])
+        let (code, output) = await run(arguments, ["TOPHHIE_TENANT": "contoso.onmicrosoft.com", "TOPHHIE_CLIENT_ID": "5c3b2a10-1d2e-4f3a-8b9c-0d1e2f3a4b5c", "TOPHHIE_STATE_DIR": "/nonexistent/tophhie"])
         #expect(code == .usage)
         #expect(output.err.hasPrefix(message), "\(output.err)")
     }
@@ -286,7 +288,7 @@ import TophhieSimulator
         defer { try? FileManager.default.removeItem(at: state) }
         let held = try StateDirectoryLock.acquire(stateDirectory: state)
         defer { held.release() }
-        let (code, output) = await run(["poll"], ["TOPHHIE_TENANT": "t", "TOPHHIE_CLIENT_ID": "c", "TOPHHIE_STATE_DIR": state.path])
+        let (code, output) = await run(["poll"], ["TOPHHIE_TENANT": "contoso.onmicrosoft.com", "TOPHHIE_CLIENT_ID": "5c3b2a10-1d2e-4f3a-8b9c-0d1e2f3a4b5c", "TOPHHIE_STATE_DIR": state.path])
         #expect(code == .ok)
         #expect(output.err.contains("is already running on this state directory"))
     }

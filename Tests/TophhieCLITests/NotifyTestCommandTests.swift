@@ -17,8 +17,8 @@ import LoopbackHTTP
         defer { try? FileManager.default.removeItem(at: folder) }
         let config = folder.appendingPathComponent("config.yml")
         try """
-        tenant: t
-        client_id: c
+        tenant: contoso.onmicrosoft.com
+        client_id: 5c3b2a10-1d2e-4f3a-8b9c-0d1e2f3a4b5c
         notifiers:
           - name: console
             type: stdout
@@ -54,8 +54,8 @@ import LoopbackHTTP
         defer { try? FileManager.default.removeItem(at: folder) }
         let config = folder.appendingPathComponent("config.yml")
         try """
-        tenant: t
-        client_id: c
+        tenant: contoso.onmicrosoft.com
+        client_id: 5c3b2a10-1d2e-4f3a-8b9c-0d1e2f3a4b5c
         notifiers:
           - name: local
             type: syslog
@@ -89,7 +89,7 @@ final class ReceivedBodies: @unchecked Sendable {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let config = folder.appendingPathComponent("config.yml")
-        try "tenant: t\nclient_id: c\nstate_dir: /srv/tophhie\n".write(to: config, atomically: true, encoding: .utf8)
+        try "tenant: contoso.onmicrosoft.com\nclient_id: 5c3b2a10-1d2e-4f3a-8b9c-0d1e2f3a4b5c\nstate_dir: /srv/tophhie\n".write(to: config, atomically: true, encoding: .utf8)
         let spec = PollCommand.spec
         let fromFile = try ConnectionOptions.agentConfiguration(try ParsedArguments(["--config", config.path], spec: spec), io: CommandIO(out: { _ in }, err: { _ in }, environment: ["STATE_DIRECTORY": "/var/lib/tophhie-watch"]))
         #expect(fromFile.stateDirectory.path == "/srv/tophhie")
@@ -111,7 +111,7 @@ final class ReceivedBodies: @unchecked Sendable {
         let rules = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("rules").path
         let recorder = CommandOutputRecorder()
         let code = await TophhieCommandLine.run(["poll"], io: recorder.io(environment: [
-            "TOPHHIE_TENANT": "t", "TOPHHIE_CLIENT_ID": "c", "TOPHHIE_STATE_DIR": state.path, "TOPHHIE_RULES": rules,
+            "TOPHHIE_TENANT": "contoso.onmicrosoft.com", "TOPHHIE_CLIENT_ID": "5c3b2a10-1d2e-4f3a-8b9c-0d1e2f3a4b5c", "TOPHHIE_STATE_DIR": state.path, "TOPHHIE_RULES": rules,
         ], transport: AccountCommandTests.noNetwork))
         #expect(code == .signInNeeded, "\(recorder.err)")
         #expect(recorder.err.contains("outbox repaired: \(queue.path):1: skipped an unreadable line (10 bytes)"), "\(recorder.err)")

@@ -119,8 +119,16 @@ public struct AgentConfiguration: Sendable, Equatable {
             }
             switch key.text {
             // Left empty, as the shipped file has them: not set yet.
-            case "tenant": configuration.tenant = reader.isNull(value) ? nil : try reader.string(value, key.text)
-            case "client_id": configuration.clientID = reader.isNull(value) ? nil : try reader.string(value, key.text)
+            case "tenant":
+                guard !reader.isNull(value) else { break }
+                let tenant = try reader.string(value, key.text)
+                if let problem = DirectoryIdentifiers.tenantProblem(tenant) { throw reader.error(ControlCharacterEscaping.escape(problem), at: value) }
+                configuration.tenant = tenant
+            case "client_id":
+                guard !reader.isNull(value) else { break }
+                let clientID = try reader.string(value, key.text)
+                if let problem = DirectoryIdentifiers.clientProblem(clientID) { throw reader.error(ControlCharacterEscaping.escape(problem), at: value) }
+                configuration.clientID = clientID
             case "authority": configuration.authority = try reader.url(value, key.text)
             case "graph_url": configuration.graphBaseURL = try reader.url(value, key.text)
             case "graph":

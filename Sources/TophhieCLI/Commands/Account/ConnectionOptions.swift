@@ -44,8 +44,14 @@ enum ConnectionOptions {
         if let stateDirectory { configuration.stateDirectory = URL(fileURLWithPath: stateDirectory) }
         let rulePaths = arguments.values("rules")
         if !rulePaths.isEmpty { configuration.rulePaths = rulePaths }
-        if let tenant = arguments.value("tenant") ?? env["TOPHHIE_TENANT"] { configuration.tenant = tenant }
-        if let client = arguments.value("client-id") ?? env["TOPHHIE_CLIENT_ID"] { configuration.clientID = client }
+        if let tenant = arguments.value("tenant") ?? env["TOPHHIE_TENANT"] {
+            if let problem = DirectoryIdentifiers.tenantProblem(tenant) { throw UsageError(ControlCharacterEscaping.escape(problem) + (arguments.value("tenant") == nil ? " (from TOPHHIE_TENANT)" : "")) }
+            configuration.tenant = tenant
+        }
+        if let client = arguments.value("client-id") ?? env["TOPHHIE_CLIENT_ID"] {
+            if let problem = DirectoryIdentifiers.clientProblem(client) { throw UsageError(ControlCharacterEscaping.escape(problem) + (arguments.value("client-id") == nil ? " (from TOPHHIE_CLIENT_ID)" : "")) }
+            configuration.clientID = client
+        }
         if let authority = arguments.value("authority") ?? env["TOPHHIE_AUTHORITY"] {
             guard let url = URL(string: authority), url.host != nil else { throw UsageError("'\(authority)' is not an authority URL") }
             configuration.authority = url

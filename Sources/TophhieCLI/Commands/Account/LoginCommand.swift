@@ -1,5 +1,6 @@
 import Foundation
 import TophhieAuth
+import TophhieAgent
 import TophhieJSON
 import TophhieSystem
 
@@ -58,7 +59,8 @@ enum LoginCommand: CLICommand {
             try DurableFile.replace(probe, with: [])
             try? FileManager.default.removeItem(atPath: probe)
         } catch {
-            throw TophhieAuthError.tokenCache("cannot write to the state directory \(directory.path) (\(error)); sign-in was not started. Run login as the user the agent runs as (for the system service: sudo -u tophhie-watch), or pass --state-dir")
+            // A configuration-class failure, exit 2 as `poll` gives for the same directory.
+            throw ConfigurationError("token cache: cannot write to the state directory \(directory.path) (\(error)); sign-in was not started. Run login as the user the agent runs as (for the system service: sudo -u tophhie-watch), or pass --state-dir")
         }
     }
 }
