@@ -23,7 +23,7 @@ PIDS+=($!)
 for _ in $(seq 50); do grep -q "Serving until" "$WORK/sim.out" && break; sleep 0.1; done
 AUTHORITY=$(awk '/authority/ {print $2; exit}' "$WORK/sim.out")
 GRAPH=$(awk '/Graph URL/ {print $3; exit}' "$WORK/sim.out")
-TENANT=$(awk '/ tenant / {print $2; exit}' "$WORK/sim.out")
+TENANT=$(awk '/^  tenant / {print $2; exit}' "$WORK/sim.out")
 CLIENT=$(awk '/client id/ {print $3; exit}' "$WORK/sim.out")
 export TOPHHIE_TENANT="$TENANT" TOPHHIE_CLIENT_ID="$CLIENT" TOPHHIE_AUTHORITY="$AUTHORITY" TOPHHIE_GRAPH_URL="$GRAPH" TOPHHIE_STATE_DIR="$WORK/state"
 
@@ -101,6 +101,13 @@ check "replay reads Azure Monitor's documented record" grep -q "as azure-monitor
 check "replay --strict stops at the record the agent would skip (exit 2)" test "$strict_rc" -eq 2
 check "  naming it" grep -q "log-analytics-signinlogs.json item 8: 'status.errorCode' is missing or not a whole number" "$WORK/strict.err"
 check "replay: with this agent's client id only the Azure CLI redemption from Lagos alerts" sh -c "test \$(grep -c '\[device-code-sign-in\]' '$WORK/redeem.out') = 1 && grep -q 'appId=04b07795-8ddb-461a-bbee-02f9e1bf7b46' '$WORK/redeem.out'"
+# The binary alone, from a folder with no rules in it and none installed beside it: the pack
+# built into it runs the demo, and 'rules export' writes it out.
+mkdir -p "$WORK/elsewhere"
+(cd "$WORK/elsewhere" && env -u TOPHHIE_RULES -u TOPHHIE_CONFIG "$BIN" demo --fast >"$WORK/elsewhere.out" 2>"$WORK/elsewhere.err"); elsewhere_rc=$?
+check "demo runs from a folder without rules, on the pack built into the binary" sh -c "test $elsewhere_rc -eq 0 && grep -q '\[failure-burst\]' '$WORK/elsewhere.out'"
+(cd "$WORK/elsewhere" && "$BIN" rules export tuned >/dev/null 2>&1 && "$BIN" rules test tuned >"$WORK/export-test.out" 2>&1); export_test_rc=$?
+check "  rules export writes it out, and its tests pass there" test "$export_test_rc" -eq 0
 TOPHHIE_ENGINE=reference "$BIN" demo --fast >"$WORK/demo-reference.out" 2>/dev/null
 check "the demo run by the reference evaluator prints the same alerts, byte for byte" cmp -s "$WORK/demo.out" "$WORK/demo-reference.out"
 TOPHHIE_ENGINE=quick "$BIN" replay README.md >/dev/null 2>"$WORK/engine.err"

@@ -1,6 +1,8 @@
 import Foundation
 @_exported import TophhieTestSupport
 import Testing
+import TophhieRules
+import TophhieAgent
 @testable import TophhieCLI
 
 /// The repository's folders and temporary rule files (`RepositoryFiles`), by the name these tests know them.
@@ -11,6 +13,35 @@ typealias RulesTestPaths = RepositoryFiles
         let recorder = CommandOutputRecorder()
         let code = await TophhieCommandLine.run(arguments, io: recorder.io)
         return (code, recorder)
+    }
+
+    /// `rules export` writes the built-in pack out; the copy checks and tests as the pack does,
+    /// and a second export overwrites nothing without --force.
+    @Test func rulesExportWritesTheBuiltInPack() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tw-export-\(UUID().uuidString)/rules").path
+        defer { try? FileManager.default.removeItem(atPath: (folder as NSString).deletingLastPathComponent) }
+        let (code, output) = await run(["rules", "export", folder])
+        #expect(code == .ok, "\(output.err)")
+        #expect(output.out == "wrote \(BuiltInRulePack.files.count) files (\(BuiltInRulePack.ruleFileCount) rule files, their tests and README.md) to \(folder); point 'rules:' in the config at it\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == BuiltInRulePack.files.map(\.name))
+        let (testCode, tested) = await run(["rules", "test", folder])
+        #expect(testCode == .ok, "\(tested.out)")
+        let (again, refused) = await run(["rules", "export", folder])
+        #expect(again == .usage)
+        #expect(refused.err.hasPrefix("tophhie-watch rules export: \(folder)/README.md exists; nothing was written (pass --force to overwrite)"), "\(refused.err)")
+        let (forced, _) = await run(["rules", "export", "--force", folder])
+        #expect(forced == .ok)
+    }
+
+    /// With no rules configured, in ./rules or installed, the built-in pack is used: `rules test`
+    /// from a folder with nothing in it runs the pack's own cases.
+    @Test func theBuiltInPackIsTheLastFallback() async throws {
+        let empty = URL(fileURLWithPath: "/nonexistent/tophhie-work")
+        let paths = AgentSetup.rulePaths(AgentConfiguration(stateDirectory: empty), environment: .init(variables: [:], workingDirectory: empty, executable: nil))
+        #expect(paths == [BuiltInRulePack.path] || paths == ["/usr/local/share/tophhie-watch/rules"] || paths == ["/usr/share/tophhie-watch/rules"])
+        let (code, output) = await run(["rules", "test", BuiltInRulePack.path])
+        #expect(code == .ok, "\(output.out)\(output.err)")
+        #expect(output.out.contains("passed"), "\(output.out)")
     }
 
     @Test func checkOnABrokenFilePrintsTheExactLocation() async throws {

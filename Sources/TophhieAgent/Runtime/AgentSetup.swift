@@ -67,16 +67,22 @@ public struct AgentSetup: Sendable {
     }
 
     /// The configured rule paths, or `$TOPHHIE_RULES`, or `./rules` when it exists, or the rules
-    /// an installed agent carries (`installedRules`), or `./rules` to name in the error.
+    /// an installed agent carries (`installedRules`), or the pack compiled into the binary.
     public static func rulePaths(_ configuration: AgentConfiguration, environment: Environment) -> [String] {
         if !configuration.rulePaths.isEmpty { return configuration.rulePaths }
         if let fromEnvironment = environment.variables["TOPHHIE_RULES"], !fromEnvironment.isEmpty {
-            return fromEnvironment.split(separator: ":").map(String.init)
+            // `builtin:rules` holds a colon of its own.
+            return fromEnvironment.replacingOccurrences(of: BuiltInRulePack.path, with: "\u{0}").split(separator: ":").map { $0.replacingOccurrences(of: "\u{0}", with: BuiltInRulePack.path) }
         }
         let local = environment.workingDirectory.appendingPathComponent("rules").path
         if FileManager.default.fileExists(atPath: local) { return [local] }
         if let installed = installedRules(executable: environment.executable) { return [installed] }
-        return [local]
+        return [BuiltInRulePack.path]
+    }
+
+    /// Words for where rules come from, for `status` and `doctor`.
+    public static func describe(rulePaths paths: [String]) -> String {
+        paths.map { $0 == BuiltInRulePack.path ? "the pack built into the binary (\(BuiltInRulePack.path); 'tophhie-watch rules export DIR' writes it out for tuning)" : $0 }.joined(separator: ", ")
     }
 
     /// Where `install.sh` puts the default rules: beside the binary's prefix

@@ -13,6 +13,7 @@ let registeredCommands: [any CLICommand.Type] = [
     RulesCheckCommand.self,
     RulesTestCommand.self,
     RulesMatchCommand.self,
+    RulesExportCommand.self,
     ReplayCommand.self,
     NotifyTestCommand.self,
     OutboxListCommand.self,

@@ -12,7 +12,7 @@ enum ReplayCommand: CLICommand {
         summary: "Run rules over recorded sign-ins exactly as the agent would, and print the alerts.",
         positionals: "FILE",
         options: [
-            OptionSpec("rules", value: "PATH", repeatable: true, help: "rule file or folder (default $TOPHHIE_RULES, ./rules, or the installed rules); repeatable"),
+            OptionSpec("rules", value: "PATH", repeatable: true, help: "rule file or folder (default $TOPHHIE_RULES, ./rules, the installed rules, or the pack built in); repeatable"),
             ExportInput.options[0], ExportInput.options[1],
             OptionSpec("format", value: "text|json", help: "text lines (default) or one JSON alert per line"),
             OptionSpec("lookback", value: "DURATION", help: "how long windows wait for late events (default 24h)"),

@@ -12,7 +12,7 @@ enum RulesMatchCommand: CLICommand {
         summary: "List the sign-ins each detection rule selects, without windows or suppression.",
         positionals: "FILE",
         options: [
-            OptionSpec("rules", value: "PATH", repeatable: true, help: "rule file or folder (default $TOPHHIE_RULES, ./rules, or the installed rules); repeatable"),
+            OptionSpec("rules", value: "PATH", repeatable: true, help: "rule file or folder (default $TOPHHIE_RULES, ./rules, the installed rules, or the pack built in); repeatable"),
             ExportInput.options[0], ExportInput.options[1],
             OptionSpec("format", value: "text|json", help: "text lines (default) or one JSON object per line"),
         ],

@@ -10,7 +10,7 @@ enum RulesTestCommand: CLICommand {
         positionals: "[PATH…]",
         options: [OptionSpec("verbose", help: "list passing cases too")],
         discussion: """
-        Loads every rule under PATH (default $TOPHHIE_RULES, ./rules, or the installed rules), then runs each *.tests.yml file beside them:
+        Loads every rule under PATH (default $TOPHHIE_RULES, ./rules, the installed rules, or the pack built in), then runs each *.tests.yml file beside them:
         each case feeds its events (or polls) to a fresh engine and compares the alerts of the
         file's rule with 'expect'. A mismatch shows which events were expected and which fired.
         The placeholder %tophhie_client_id% is 00000000-0000-4000-8000-0000000c11d0 here.

@@ -20,12 +20,17 @@ public struct RuleSource: Sendable, Hashable {
         name.hasSuffix(".tests.yml") || name.hasSuffix(".tests.yaml")
     }
 
-    /// Reads files and folders (recursively) in sorted order; `select` picks which names count.
+    /// Reads files and folders (recursively) in sorted order, and the built-in pack where its path
+    /// (`builtin:rules`) is named; `select` picks which names count.
     /// - Throws: `RuleFileError` for a path that does not exist or cannot be read as UTF-8.
     public static func read(paths: [String], select: (String) -> Bool = RuleSource.isRuleFile) throws -> [RuleSource] {
         var sources: [RuleSource] = []
         let manager = FileManager.default
         for path in paths {
+            if path == BuiltInRulePack.path {
+                sources += BuiltInRulePack.sources(select: select)
+                continue
+            }
             var isDirectory: ObjCBool = false
             guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
                 throw RuleFileError(path: path, message: "no such file or folder")

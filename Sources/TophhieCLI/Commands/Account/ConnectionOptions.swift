@@ -16,7 +16,7 @@ enum ConnectionOptions {
     ]
 
     /// `--rules`, for the commands that load rules (`poll`, `run`, `doctor`).
-    static let rules = OptionSpec("rules", value: "PATH", repeatable: true, help: "rule file or folder, instead of the config's 'rules:' (repeatable; default ./rules, else the installed rules)")
+    static let rules = OptionSpec("rules", value: "PATH", repeatable: true, help: "rule file or folder, instead of the config's 'rules:' (repeatable; default ./rules, else the installed rules, else the pack built in: builtin:rules)")
 
     /// The rules to use when a command names none: `$TOPHHIE_RULES`, `./rules` when it exists,
     /// or the rules installed beside the binary.

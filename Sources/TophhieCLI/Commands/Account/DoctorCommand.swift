@@ -72,7 +72,7 @@ enum DoctorCommand: CLICommand {
         let rulePaths = AgentSetup.rulePaths(agentConfiguration, environment: environment)
         do {
             let rules = try AgentSetup.loadRules(agentConfiguration, environment: environment)
-            pass("rules: \(rules.ruleCount) rules from \(rulePaths.joined(separator: ", "))")
+            pass("rules: \(rules.ruleCount) rules from \(AgentSetup.describe(rulePaths: rulePaths))")
             for note in rules.diagnostics where note.severity == .warning { warn("rules: \(note)") }
         } catch {
             fail("rules: \(error)", fix: "point 'rules:' in the config file, --rules or TOPHHIE_RULES at a folder of rule files (an installed agent has them in /usr/local/share/tophhie-watch/rules)")

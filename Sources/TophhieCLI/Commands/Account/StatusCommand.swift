@@ -47,10 +47,12 @@ enum StatusCommand: CLICommand {
                 "chosenBy": search?.foundPath == nil ? .null : .string(search?.chosenBy ?? ""),
                 "looked": .array((search?.looked ?? []).map(JSONValue.string)),
             ])
-            io.out(JSONValue.object(["config": config, "session": sessionValue, "agent": agent]).prettyText() + "\n")
+            let rules = JSONValue.array(AgentSetup.rulePaths(agentConfiguration, environment: .init(variables: io.environment)).map(JSONValue.string))
+            io.out(JSONValue.object(["config": config, "rules": rules, "session": sessionValue, "agent": agent]).prettyText() + "\n")
             return session == nil ? .signInNeeded : .ok
         }
         if let search = agentConfiguration.search { io.out("Config:        \(search.description)\n") }
+        io.out("Rules:         \(AgentSetup.describe(rulePaths: AgentSetup.rulePaths(agentConfiguration, environment: .init(variables: io.environment))))\n")
         guard let session else {
             io.out("Not signed in. Run 'tophhie-watch login'.\n")
             printAgent(health, io: io)
