@@ -44,6 +44,20 @@ typealias RulesTestPaths = RepositoryFiles
         #expect(output.out.contains("passed"), "\(output.out)")
     }
 
+    /// `rules check --strict` fails on a warning (exit 1), and a misspelt field is an error.
+    @Test func rulesCheckStrictFailsOnWarnings() async throws {
+        let warned = try RulesTestPaths.temporary("warned.yml", "title: K\nid: k\nlogsource: {product: azure, service: signinlogs}\ndetection: {keywords: [evil], condition: keywords}\n")
+        let misspelt = try RulesTestPaths.temporary("misspelt.yml", "title: M\nid: m\nlogsource: {product: azure, service: signinlogs}\ndetection: {selection: {deviceDetail.operatingSystm: Linux}, condition: selection}\n")
+        defer { RulesTestPaths.remove(warned); RulesTestPaths.remove(misspelt) }
+        let (lenient, _) = await run(["rules", "check", warned])
+        #expect(lenient == .ok)
+        let (strict, output) = await run(["rules", "check", "--strict", warned])
+        #expect(strict == .failure, "\(output.out)")
+        let (error, errorOutput) = await run(["rules", "check", misspelt])
+        #expect(error == .usage)
+        #expect(errorOutput.out.contains("did you mean 'deviceDetail.operatingSystem'?"), "\(errorOutput.out)")
+    }
+
     @Test func checkOnABrokenFilePrintsTheExactLocation() async throws {
         let path = try RulesTestPaths.temporary("broken.yml", """
         title: Broken

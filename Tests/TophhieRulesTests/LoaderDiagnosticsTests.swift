@@ -67,15 +67,29 @@ import Testing
         #expect(set.diagnostics.contains { $0.message.contains("references itself") })
     }
 
+    /// A misspelt field loads, for the agent, as an error naming the field it was likely meant
+    /// to be; a rule that means an unknown field says so; replay over other rule sets warns.
+    @Test func aValueTestOnAFieldNoVersionHasIsAnErrorForTheAgent() {
+        let rule = LoaderDiagnosticsTests.header + "detection: {selection: {deviceDetail.operatingSystm: Linux}, condition: selection}\n"
+        let agent = RuleLoader.load([RuleSource(path: "t.yml", text: rule)], refuseUnknownFields: true)
+        #expect(agent.detections.isEmpty)
+        #expect(agent.diagnostics.map(\.description) == ["t.yml:4:25: error: field 'deviceDetail.operatingSystm' does not exist in the Graph signIn resource (beta or v1.0), so this rule could never fire; did you mean 'deviceDetail.operatingSystem'? set 'tophhie: {allow-unknown-fields: true}' if the rule means it"])
+        let meant = RuleLoader.load([RuleSource(path: "t.yml", text: rule + "tophhie: {allow-unknown-fields: true}\n")], refuseUnknownFields: true)
+        #expect(meant.detections.count == 1)
+        #expect(meant.diagnostics.map(\.severity) == [.warning])
+        let replay = RuleLoader.load([RuleSource(path: "t.yml", text: rule)])
+        #expect(replay.detections.count == 1 && replay.diagnostics.map(\.severity) == [.warning])
+    }
+
     /// A rule would run without what it meant: an unknown engine setting is an error, with the
     /// setting it is a letter or two from.
     @Test func unknownEngineSettingsAreErrorsNamingTheNearestOne() {
         let set = loadRules(LoaderDiagnosticsTests.header + "detection: {selection: {ResultType: 1}, condition: selection}\ntophhie:\n    suppress: 2h\n    level: critical\n    colour: red\n")
         #expect(set.detections.isEmpty)
-        #expect(set.diagnostics.contains { $0.severity == .error && $0.message == "unknown engine setting 'tophhie.colour' (known: suppress, group-by, level)" && $0.line == 8 })
+        #expect(set.diagnostics.contains { $0.severity == .error && $0.message == "unknown engine setting 'tophhie.colour' (known: suppress, group-by, level, allow-unknown-fields)" && $0.line == 8 })
         let misspelt = loadRules(LoaderDiagnosticsTests.header + "detection: {selection: {ResultType: 1}, condition: selection}\ntophhie:\n    supress: 30m\n")
         #expect(misspelt.detections.isEmpty)
-        #expect(misspelt.diagnostics.map(\.message) == ["unknown engine setting 'tophhie.supress': did you mean 'suppress'? (known: suppress, group-by, level)"])
+        #expect(misspelt.diagnostics.map(\.message) == ["unknown engine setting 'tophhie.supress': did you mean 'suppress'? (known: suppress, group-by, level, allow-unknown-fields)"])
         let known = loadRules(LoaderDiagnosticsTests.header + "detection: {selection: {ResultType: 1}, condition: selection}\ntophhie:\n    suppress: 2h\n    level: critical\n")
         #expect(known.detections.first?.options == RuleEngineOptions(suppress: RuleDuration(seconds: 7200, text: "2h"), level: .critical))
     }

@@ -37,6 +37,8 @@ public enum NoticeKind: String, Sendable, Equatable, Codable {
     case channelRecovered = "channel-recovered"
     /// A notifier gave alerts up (dead letters).
     case deadLettered = "dead-lettered"
+    /// The rules loaded with warnings (a rule that may never fire); once per change of them.
+    case rulesWarnings = "rules-warnings"
 
     /// The notice that tells of a standing problem of this kind.
     init(_ problem: AgentProblem.Kind) {

@@ -92,6 +92,8 @@ public enum SystemNotice {
             return ("Alerts given up on", .high, "A notifier's receiver refused alerts for good, or they waited past the dead-letter age: \(detail)")
         case .clockSkew:
             return ("The host clock is wrong", .high, "\(detail.prefix(1).uppercased() + detail.dropFirst()): webhook receivers that check Standard Webhooks signatures refuse deliveries more than 5 minutes off. Meanwhile each poll counts as made at Graph's time (windows, alert times, the next read), so no sign-in is skipped; set the clock right (NTP, timedatectl)")
+        case .rulesWarnings:
+            return ("Rules loaded with warnings", .medium, "Some rules may never fire as written; 'tophhie-watch rules check --strict' lists them: \(detail)")
         case .streamsRestored:
             return ("Non-interactive sign-ins watched again", .informational, "Graph answers the beta sign-in log again: interactive and non-interactive sign-ins are read (it had refused with \(detail))")
         case .recovered:

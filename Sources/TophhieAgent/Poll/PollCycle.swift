@@ -125,6 +125,9 @@ public struct PollCycle: Sendable {
     public var dispatch: any AlertDispatch
     /// How long a channel may deliver nothing before the other notifiers are told.
     public var channelFailingAfter: TimeInterval = PollCycle.defaultChannelFailingAfter
+    /// The warnings the rules loaded with, told once per change of them (`--quiet` hides the log
+    /// line, not this): the notice's id comes from the warnings, so the outbox keeps one.
+    public var ruleWarnings: [String] = []
 
     public init(auth: TophhieAuth, engine: any RuleEvaluator, store: StateStore, planner: PollPlanner, notices: NoticePolicy = NoticePolicy(), dispatch: any AlertDispatch) {
         self.auth = auth
@@ -150,6 +153,7 @@ public struct PollCycle: Sendable {
         let plan = planner.plan(state, now: now)
         var report = PollReport(outcome: .succeeded, plan: plan)
         var outgoing: [Alert] = repairs
+        if let notice = Self.ruleWarningsNotice(ruleWarnings, state: &state, now: now) { outgoing.append(notice) }
         // Told after the read: a host clock ahead of Graph's makes a gap where there is none.
         var gap = plan.gap
         // The engine's state, read only when there is something to process.
@@ -298,6 +302,19 @@ public struct PollCycle: Sendable {
         }
         state.reportedUnreadable = reported.isEmpty ? nil : reported
         return fresh
+    }
+
+    /// One notice for a rule set's warnings when they differ from those last told, named by
+    /// them (a crash before the state commits rebuilds the same id, and the outbox keeps one).
+    static func ruleWarningsNotice(_ warnings: [String], state: inout AgentState, now: Date) -> Alert? {
+        let sorted = warnings.sorted()
+        let told = sorted.isEmpty ? nil : StableHash.fnv1a128(sorted.joined(separator: "\n"))
+        guard told != state.ruleWarningsTold else { return nil }
+        state.ruleWarningsTold = told
+        guard !sorted.isEmpty else { return nil }
+        let shown = sorted.prefix(10).joined(separator: "; ")
+        let detail = "\(sorted.count) warning\(sorted.count == 1 ? "" : "s"): \(shown)\(sorted.count > 10 ? "; and \(sorted.count - 10) more" : "")"
+        return SystemNotice.alert(.rulesWarnings, fingerprint: sorted.joined(separator: "\n"), detail: detail, since: now, now: now)
     }
 
     static func unreadableNotice(_ events: [MalformedSignIn], now: Date) -> Alert {

@@ -61,6 +61,7 @@ public struct AgentSetup: Sendable {
         let engine = choice.evaluator(rules: rules, settings: EngineSettings(lookback: configuration.lookback))
         var cycle = PollCycle(auth: auth, engine: engine, store: StateStore(stateDirectory: configuration.stateDirectory), planner: PollPlanner(retentionDays: configuration.retentionDays, lookback: configuration.lookback, api: configuration.signInAPI), dispatch: dispatch)
         cycle.channelFailingAfter = configuration.channelFailingAfter
+        cycle.ruleWarnings = rules.diagnostics.filter { $0.severity == .warning }.map(\.description)
         var health = HealthReporter(settings: configuration.health, stateDirectory: configuration.stateDirectory, notifiers: configuration.notifiers.map(\.name), transport: environment.transport)
         health.channelFailingAfter = configuration.channelFailingAfter
         return AgentSetup(configuration: configuration, auth: auth, rules: rules, cycle: cycle, dispatch: dispatch, health: health, ruleNotes: rules.diagnostics.filter { $0.severity != .error }, configurationWarnings: warnings)
@@ -107,7 +108,7 @@ public struct AgentSetup: Sendable {
         do { sources = try RuleSource.read(paths: paths) } catch {
             throw ConfigurationError("cannot read rules: \(error); set 'rules:' in the config file or TOPHHIE_RULES", file: configuration.sourceFile)
         }
-        let rules = RuleLoader.load(sources, placeholders: .agent(clientID: configuration.clientID), schema: configuration.signInAPI == .v1 ? .v1 : .beta)
+        let rules = RuleLoader.load(sources, placeholders: .agent(clientID: configuration.clientID), schema: configuration.signInAPI == .v1 ? .v1 : .beta, refuseUnknownFields: true)
         if rules.hasErrors {
             let errors = rules.diagnostics.filter { $0.severity == .error }
             throw ConfigurationError("the rules have \(errors.count) error\(errors.count == 1 ? "" : "s"):\n" + errors.map { "  \($0)" }.joined(separator: "\n"), file: configuration.sourceFile)

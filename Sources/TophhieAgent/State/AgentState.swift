@@ -37,6 +37,9 @@ public struct AgentState: Codable, Sendable, Equatable {
 
     /// Graph's time when a host clock off by more than 5 minutes was told; nil once they agree.
     public var clockSkewSince: Date?
+    /// The rule warnings last told (`PollCycle.ruleWarnings`, hashed), so a set unchanged since
+    /// is not told again.
+    public var ruleWarningsTold: String?
 
     /// The sign-ins the engine has processed, recognised from their bytes by the next poll. Nil
     /// until the first poll.
@@ -60,7 +63,7 @@ public struct AgentState: Codable, Sendable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case version, lastSuccessfulPoll, newestEventTime, learned, problem, reportedGapEnd, reportedUnreadable, lastSweep, processed, engineGeneration
-        case rereads, fallback, clockSkewSince
+        case rereads, fallback, clockSkewSince, ruleWarningsTold
         case engine
     }
 
@@ -80,6 +83,7 @@ public struct AgentState: Codable, Sendable, Equatable {
         rereads = Dictionary(uniqueKeysWithValues: cursors.compactMap { key, value in SignInStream(rawValue: key).map { ($0, value) } })
         fallback = try container.decodeIfPresent(StreamFallback.self, forKey: .fallback)
         clockSkewSince = try container.decodeIfPresent(Date.self, forKey: .clockSkewSince)
+        ruleWarningsTold = try container.decodeIfPresent(String.self, forKey: .ruleWarningsTold)
         if version == 1 { inlineEngine = try container.decode(EngineState.self, forKey: .engine) }
     }
 
@@ -98,6 +102,7 @@ public struct AgentState: Codable, Sendable, Equatable {
         if !rereads.isEmpty { try container.encode(Dictionary(uniqueKeysWithValues: rereads.map { ($0.key.rawValue, $0.value) }), forKey: .rereads) }
         try container.encodeIfPresent(fallback, forKey: .fallback)
         try container.encodeIfPresent(clockSkewSince, forKey: .clockSkewSince)
+        try container.encodeIfPresent(ruleWarningsTold, forKey: .ruleWarningsTold)
     }
 }
 

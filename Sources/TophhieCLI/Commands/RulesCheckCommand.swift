@@ -9,6 +9,7 @@ enum RulesCheckCommand: CLICommand {
         summary: "Validate rule files and folders; every problem as file:line:col.",
         positionals: "[PATH…]",
         options: [OptionSpec("quiet", help: "print errors only, not warnings and notes"),
+                  OptionSpec("strict", help: "a warning fails the check too (exit 1)"),
                   OptionSpec("api", value: "beta|v1.0", help: "the Graph version the rules will read (default beta, as graph.api): a field it lacks is a warning")],
         discussion: """
         Reads Sigma detection and correlation rules (and this project's first_seen and
@@ -17,11 +18,16 @@ enum RulesCheckCommand: CLICommand {
         With no PATH, checks ./rules. Fields only Graph beta has (authenticationDetails,
         originalTransferMethod, authenticationRequirement…) are warned of with --api v1.0 alone.
 
-        Exit status: 0 when every rule loads (warnings allowed), 2 on any error.
+        The rules are read as the agent reads them: a value test on a field the signIn resource
+        does not have (a misspelling such as deviceDetail.operatingSystm) is an error, with the
+        field it was likely meant to be, unless the rule sets tophhie: {allow-unknown-fields: true}.
+
+        Exit status: 0 when every rule loads, 1 with --strict when there are warnings, 2 on any
+        error.
 
         examples:
           tophhie-watch rules check
-          tophhie-watch rules check rules/ ~/sigma/rules/cloud/azure
+          tophhie-watch rules check --strict rules/ ~/my-rules
           tophhie-watch rules check --api v1.0
         """)
 
@@ -30,7 +36,7 @@ enum RulesCheckCommand: CLICommand {
         let sources = try RuleFiles.read(paths)
         let apiText = arguments.value("api") ?? "beta"
         guard let schema = SignInSchema(rawValue: apiText) else { throw UsageError("--api must be beta or v1.0, not '\(apiText)'") }
-        let set = RuleLoader.load(sources, placeholders: .testing, schema: schema)
+        let set = RuleLoader.load(sources, placeholders: .testing, schema: schema, refuseUnknownFields: true)
         let quiet = arguments.flag("quiet")
         for diagnostic in set.diagnostics where !quiet || diagnostic.severity == .error {
             io.out(ControlCharacterEscaping.escape(diagnostic.description) + "\n")
@@ -38,7 +44,8 @@ enum RulesCheckCommand: CLICommand {
         let errors = set.diagnostics.filter { $0.severity == .error }.count
         let warnings = set.diagnostics.filter { $0.severity == .warning }.count
         io.out("\(set.ruleCount) rule(s) loaded (\(set.detections.count) detection, \(set.correlations.count) correlation) from \(sources.count) file(s); \(set.skippedCount) skipped; \(errors) error(s), \(warnings) warning(s)\n")
-        return errors > 0 ? .usage : .ok
+        if errors > 0 { return .usage }
+        return arguments.flag("strict") && warnings > 0 ? .failure : .ok
     }
 }
 

@@ -24,7 +24,7 @@ enum RulesTestCommand: CLICommand {
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
         let paths = arguments.positionals.isEmpty ? ConnectionOptions.defaultRulePaths(io) : arguments.positionals
-        let set = RuleLoader.load(try RuleFiles.read(paths), placeholders: .testing)
+        let set = RuleLoader.load(try RuleFiles.read(paths), placeholders: .testing, refuseUnknownFields: true)
         let testSources = try RuleFiles.read(paths, select: RuleSource.isTestFile)
         for diagnostic in set.diagnostics where diagnostic.severity == .error {
             io.err(ControlCharacterEscaping.escape(diagnostic.description) + "\n")

@@ -16,6 +16,8 @@ public enum SignInFieldCatalog {
         public var path: String
         /// Why the field may never match live v1.0 data, when it may not.
         public var warning: String?
+        /// The field is in neither version's signIn: a value test on it can never hold.
+        public var unknown = false
     }
 
     /// The documented v1.0 signIn properties, nested ones as dotted paths.
@@ -131,6 +133,12 @@ public enum SignInFieldCatalog {
             guard schema == .v1 else { return Resolution(path: resolved, warning: nil) }
             return Resolution(path: resolved, warning: "field '\(name)' (Graph '\(resolved)') exists only in the Graph beta signIn, and graph.api is v1.0: live events never carry it, so this selection cannot match them")
         }
-        return Resolution(path: resolved, warning: "field '\(name)' does not exist in the Graph signIn resource (beta or v1.0); a value test on it never matches Graph sign-ins")
+        return Resolution(path: resolved, warning: "field '\(name)' does not exist in the Graph signIn resource (beta or v1.0); a value test on it never matches Graph sign-ins", unknown: true)
+    }
+
+    /// The signIn path a misspelt field name was meant to be (`deviceDetail.operatingSystm` is
+    /// `deviceDetail.operatingSystem`), from either version's properties.
+    public static func nearestPath(to name: String) -> String? {
+        NearestName.nearest(name, among: Array(v1Paths) + BetaSignInFields.paths)
     }
 }

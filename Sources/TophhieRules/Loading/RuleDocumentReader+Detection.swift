@@ -129,6 +129,12 @@ extension RuleDocumentReader {
                 // Sentinel's Status column: 'Success' is a success; a text search reads the
                 // object's text, as Log Analytics' does (Entra writes "MFA denied; …" inside).
                 (resolution, values) = status
+            } else if resolution.unknown && refuseUnknownFields && !allowsUnknownFields {
+                // A misspelt field loads as a rule that never fires: told as an error.
+                let meant = SignInFieldCatalog.nearestPath(to: field).map { "did you mean '\($0)'? " } ?? ""
+                report(.error, pair.key.mark, "field '\(field)' does not exist in the Graph signIn resource (beta or v1.0), so this rule could never fire; \(meant)set 'tophhie: {allow-unknown-fields: true}' if the rule means it")
+                ok = false
+                continue
             } else if let warning = resolution.warning {
                 report(.warning, pair.key.mark, warning)
             }

@@ -7,6 +7,11 @@ struct RuleDocumentReader {
     var placeholders = RulePlaceholders()
     /// The Graph version whose fields the rules are checked against.
     var schema = SignInSchema.beta
+    /// A value test on a field neither version has is an error (the agent's loading), not a
+    /// warning (replay and `rules match` over other people's rule sets).
+    var refuseUnknownFields = false
+    /// The document being read says it means such fields (`tophhie: {allow-unknown-fields: true}`).
+    var allowsUnknownFields = false
 
     init(file: String) { self.file = file }
 
@@ -118,9 +123,10 @@ struct RuleDocumentReader {
 
     mutating func readOptions(_ document: YAMLNode) -> RuleEngineOptions {
         var options = RuleEngineOptions()
+        allowsUnknownFields = false
         guard let node = document.mappingValue(forKey: "tophhie") else { return options }
         guard let pairs = node.mapping else {
-            report(.error, node.mark, "'tophhie' must be a mapping (suppress, group-by, level)")
+            report(.error, node.mark, "'tophhie' must be a mapping (suppress, group-by, level, allow-unknown-fields)")
             return options
         }
         for pair in pairs {
@@ -141,10 +147,17 @@ struct RuleDocumentReader {
                 } else {
                     report(.error, pair.value.mark, "'tophhie.level' must be one of \(AlertLevel.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
+            case "allow-unknown-fields":
+                if let value = pair.value.scalarText, ["true", "false"].contains(value.lowercased()) {
+                    allowsUnknownFields = value.lowercased() == "true"
+                } else {
+                    report(.error, pair.value.mark, "'tophhie.allow-unknown-fields' must be true or false")
+                }
             default:
                 let key = pair.key.scalarText ?? "?"
-                let meant = NearestName.nearest(key, among: ["suppress", "group-by", "level"]).map { ": did you mean '\($0)'?" } ?? ""
-                report(.error, pair.key.mark, "unknown engine setting 'tophhie.\(key)'\(meant) (known: suppress, group-by, level)")
+                let known = ["suppress", "group-by", "level", "allow-unknown-fields"]
+                let meant = NearestName.nearest(key, among: known).map { ": did you mean '\($0)'?" } ?? ""
+                report(.error, pair.key.mark, "unknown engine setting 'tophhie.\(key)'\(meant) (known: \(known.joined(separator: ", ")))")
             }
         }
         return options
