@@ -93,6 +93,25 @@ struct PeerChecksSyslog {
         #expect(line["msg"] == .string(AlertTextLine.body(alert)))
     }
 
+    /// An alert cut to the TCP default arrives in a stock rsyslog (its own maxMessageSize) as one
+    /// record, whole: at 8,192 bytes it was split in two, cut mid-character.
+    @Test func aLongAlertAtTheTCPDefaultIsOneRecordInAStockRsyslog() async throws {
+        let id = PeerEnvironment.uniqueID("tcp-long")
+        var alert = NotifierTestAlerts.alert(id: id, summary: String(repeating: "é", count: 30_000))
+        alert.group = [AlertGroupValue(field: "deviceDetail.displayName", value: String(repeating: "A\u{301}]\"", count: 25_000))]
+        let syslog = notifier(.tcp(host: PeerEnvironment.syslogHost, port: PeerEnvironment.syslogPort!))
+        #expect(syslog.wireBytes(for: alert).count > 7_900, "the alert is cut at the default, not short of it")
+        try await syslog.deliver(alert)
+        let line = try await parsed(id)
+        // A marker sent after it: once it is parsed, every record of the long one has been.
+        let marker = PeerEnvironment.uniqueID("tcp-after")
+        try await syslog.deliver(NotifierTestAlerts.alert(id: marker))
+        _ = try await parsed(marker)
+        let records = try String(contentsOfFile: PeerEnvironment.syslogParsed!, encoding: .utf8).split(separator: "\n").filter { $0.contains(id) }
+        #expect(records.count == 1, "one record, not split")
+        #expect(line["msg"]?.stringValue?.hasSuffix("…") == true, "the cut is the agent's, marked, at a character")
+    }
+
     @Test func tcpOctetCountedKeepsEscapesAndOneMessage() async throws {
         let id = PeerEnvironment.uniqueID("tcp")
         var alert = NotifierTestAlerts.alert(id: id, level: .critical, summary: "line one\nline two \u{1b}[31m")

@@ -137,7 +137,7 @@ import TophhieRules
 
     @Test(arguments: [
         (SyslogNotifier.Transport.udp(host: "127.0.0.1", port: 9), 2048),
-        (.tcp(host: "127.0.0.1", port: 9), 8192),
+        (.tcp(host: "127.0.0.1", port: 9), 8000),
         (.unixDatagram(path: "/dev/log"), 2048),
     ])
     func aHugeValueIsCutToTheTransportsBound(transport: SyslogNotifier.Transport, bound: Int) throws {

@@ -194,6 +194,33 @@ import TophhieRules
         #expect(AlertmanagerLabels(labels: ["name": "garland, briggs", "fear": "love is not enough"], groupLabelNames: []).fingerprint == String(5_799_056_148_416_392_346 as UInt64, radix: 16))
     }
 
+    /// The fingerprint is over the labels the body carries, hardened: a device named with
+    /// chat markup and a bidi override gives labels whose fingerprint the receiver recomputes.
+    @Test func alertmanagerFingerprintIsOverTheLabelsSent() {
+        var alert = NotifierTestAlerts.alert(id: "a-1")
+        alert.group = [AlertGroupValue(field: "deviceDetail.displayName", value: "<!channel> Edge\u{202e}gnp.exe")]
+        let value = body(.alertmanager, alert)
+        guard case .object(let sent)? = value.value(atPath: "alerts.0.labels") else { Issue.record("no labels"); return }
+        let recomputed = AlertmanagerLabels(labels: sent.mapValues { $0.stringValue ?? "" }, groupLabelNames: []).fingerprint
+        #expect(value.value(atPath: "alerts.0.fingerprint") == .string(recomputed))
+        #expect(sent["deviceDetail_displayName"] == .string("\u{2039}!channel> Edge\\u{202e}gnp.exe"), "\(sent)")
+    }
+
+    /// PagerDuty's limits hold after hardening lengthens the text: a summary of markup that
+    /// grows from one byte to three, and an alert whose details are megabytes.
+    @Test func pagerDutyStaysWithinItsLimitsAfterHardening() throws {
+        let key = try PagerDutyRoutingKey("R0123456789abcdef0123456789abcde")
+        var alert = NotifierTestAlerts.alert(id: "big", summary: String(repeating: "<!here> ", count: 400))
+        alert.group = (0..<40).map { AlertGroupValue(field: "field.\($0)", value: String(repeating: "<@U1>", count: 6000)) }
+        let value = body(.pagerDuty(routingKey: key), alert)
+        let summary = try #require(value.value(atPath: "payload.summary")?.stringValue)
+        #expect(summary.utf8.count <= 1024, "\(summary.utf8.count) bytes")
+        #expect(!summary.contains("<!here>"), "still neutralised")
+        #expect(value.canonicalBytes().count <= 512 * 1024, "\(value.canonicalBytes().count) bytes")
+        #expect(value.value(atPath: "payload.custom_details.truncated") == .bool(true))
+        #expect(value.value(atPath: "routing_key") == .string("R0123456789abcdef0123456789abcde"))
+    }
+
     @Test func twoAlertsOfOneRuleAndGroupStayTwoAlerts() {
         let first = body(.alertmanager, NotifierTestAlerts.alert(id: "a-1"))
         let second = body(.alertmanager, NotifierTestAlerts.alert(id: "a-2"))

@@ -163,6 +163,28 @@ import TophhieRules
         #expect(value.value(atPath: "checks.1.fix")?.stringValue?.contains("--rules") == true)
     }
 
+    /// A syslog notifier on a socket nothing listens at fails doctor (it passed before), and a
+    /// listening one passes.
+    @Test func doctorChecksTheSyslogSocket() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let config = folder + "/config.yml"
+        try "tenant: contoso.onmicrosoft.com\nclient_id: 5c3b2a10-1d2e-4f3a-8b9c-0d1e2f3a4b5c\nstate_dir: \(folder)\nnotifiers:\n  - name: local\n    type: syslog\n    address: \(folder)/log.sock\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let (code, doctor) = await run(["doctor", "--config", config, "--rules", RulesTestPaths.rules])
+        #expect(code == .usage)
+        #expect(doctor.out.contains("  FAIL  notifier local (syslog): nothing receives at \(folder)/log.sock (connect to unix socket \(folder)/log.sock: No such file or directory)"), "\(doctor.out)")
+        let listener = try ListeningSocket.bindUnixDatagram(path: folder + "/log.sock")
+        defer { _ = listener }
+        let (_, again) = await run(["doctor", "--config", config, "--rules", RulesTestPaths.rules])
+        #expect(again.out.contains("  ok    notifier local (syslog): options and secrets readable"), "\(again.out)")
+    }
+
+    /// `notify test` ids differ even within one second: a receiver that dedupes by id keeps both.
+    @Test func notifyTestIDsAreUniqueWithinASecond() {
+        let now = Date(timeIntervalSince1970: 1_764_680_000)
+        #expect(NotifyTestCommand.sampleAlert(now: now).id != NotifyTestCommand.sampleAlert(now: now).id)
+    }
+
     @Test func quietPollSaysNothingWhenAllWentWellAndEverythingWhenNot() async throws {
         let context = try await AccountCommandTests.tenant()
         defer { try? FileManager.default.removeItem(atPath: context.stateDirectory) }

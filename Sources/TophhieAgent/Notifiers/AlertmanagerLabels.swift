@@ -1,4 +1,5 @@
 import Foundation
+import TophhieJSON
 import TophhieRules
 
 /// The label set an alert has in the Alertmanager webhook format, and what Alertmanager derives
@@ -12,8 +13,11 @@ struct AlertmanagerLabels: Equatable {
     /// The labels the group key is made of: `alertname` and the alert's own group fields.
     var groupLabelNames: [String]
 
+    /// The values are hardened as the body's strings are (control characters shown as escapes,
+    /// chat markup inert) before anything is derived from them: a fingerprint computed over the
+    /// raw values named a label set the receiver never sees.
     init(labels: [String: String], groupLabelNames: [String]) {
-        self.labels = labels
+        self.labels = labels.mapValues { ChatMentionNeutralising.neutralise(ControlCharacterEscaping.hardenStrings(.string($0)).stringValue ?? $0) }
         self.groupLabelNames = groupLabelNames
     }
 

@@ -43,8 +43,8 @@ public struct SyslogNotifier: Notifier {
         /// The HOSTNAME field; nil for this machine's name.
         public var hostname: String?
         /// Longest message sent (framing aside); nil for the transport's default: 2,048 bytes
-        /// over UDP and to a local socket (RFC 5426 asks receivers to take that much), 8,192 over
-        /// TCP (rsyslog's default `maxMessageSize`).
+        /// over UDP and to a local socket (RFC 5426 asks receivers to take that much), 8,000 over
+        /// TCP (`tcpDefaultMaxBytes`).
         public var maxMessageBytes: Int?
         /// TCP connect and send deadline.
         public var timeout: Duration
@@ -62,12 +62,17 @@ public struct SyslogNotifier: Notifier {
             self.timeout = timeout
         }
 
-        /// The bound every message is cut to.
+        /// The bound every message is cut to. Over TCP, under a stock rsyslog's limit: its
+        /// `maxMessageSize` is documented as 8k but is 8,096 bytes in its source (runtime/glbl.c),
+        /// and a longer frame is split into two records, cut mid-character.
         public var effectiveMaxBytes: Int {
             if let maxMessageBytes { return maxMessageBytes }
-            if case .tcp = transport { return 8192 }
+            if case .tcp = transport { return Self.tcpDefaultMaxBytes }
             return 2048
         }
+
+        /// The TCP default: what a stock rsyslog takes whole, with room to spare.
+        public static let tcpDefaultMaxBytes = 8000
 
         var effectiveFormat: Format {
             if let format { return format }

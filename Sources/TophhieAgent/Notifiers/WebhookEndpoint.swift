@@ -9,7 +9,8 @@ public struct WebhookEndpoint: Sendable, Hashable, CustomStringConvertible, Cust
     public let url: URL
 
     /// - Throws: `WebhookSettingError` when the URL is malformed, not HTTP(S), carries a user name
-    ///   or password, or uses plain HTTP to anything but loopback (127.0.0.0/8, ::1, localhost).
+    ///   or password, names an IPv6 address, or uses plain HTTP to anything but loopback
+    ///   (127.0.0.0/8, localhost).
     public init(_ text: String) throws {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
               let host = components.host, !host.isEmpty, let url = components.url else {
@@ -21,8 +22,13 @@ public struct WebhookEndpoint: Sendable, Hashable, CustomStringConvertible, Cust
         guard components.user == nil, components.password == nil else {
             throw WebhookSettingError("the webhook URL must not contain a user name or password; use the signing secret instead")
         }
+        // swift-corelibs-foundation's URLSession refuses a URL whose host is an IPv6 literal
+        // (NSURLErrorBadURL, -1000) before connecting: accepted, it would never deliver.
+        if host.contains(":") {
+            throw WebhookSettingError("the webhook URL's host is an IPv6 address (\(ControlCharacterEscaping.escape(host))), which this build's HTTP client cannot reach; use a host name: http://localhost:PORT reaches a receiver listening on ::1")
+        }
         if scheme == "http", !Self.isLoopback(host) {
-            throw WebhookSettingError("the webhook URL must use https (plain http is allowed only to 127.0.0.1, ::1 or localhost, not \(ControlCharacterEscaping.escape(host)))")
+            throw WebhookSettingError("the webhook URL must use https (plain http is allowed only to 127.0.0.1 or localhost, not \(ControlCharacterEscaping.escape(host)))")
         }
         self.url = url
     }

@@ -36,6 +36,8 @@ public enum WebhookPreset: Sendable, Hashable {
         /// All of an embed's text together (title, description, field names and values, footer).
         static let discordEmbedTotal = 6000
         static let pagerDutySummary = 1024
+        /// PagerDuty's Events API v2: an event of at most 512 KB.
+        static let pagerDutyEvent = 512 * 1024
     }
 
     /// How a service measures a text's length.
@@ -70,7 +72,7 @@ public enum WebhookPreset: Sendable, Hashable {
         case .slack: return Self.slack(alert)
         case .teamsWorkflows: return Self.teams(alert)
         case .discord: return Self.discord(alert)
-        case .pagerDuty(let key): return Self.hardenForTemplates(Self.pagerDuty(alert, routingKey: key, context: context))
+        case .pagerDuty(let key): return Self.withinPagerDutyLimits(Self.hardenForTemplates(Self.pagerDuty(alert, routingKey: key, context: context)))
         case .alertmanager: return Self.hardenForTemplates(Self.alertmanager(alert, context: context))
         }
     }
@@ -245,6 +247,22 @@ public enum WebhookPreset: Sendable, Hashable {
                 "custom_details": AlertJSON.value(alert),
             ]),
         ])
+    }
+
+    /// PagerDuty's limits, applied after hardening (which lengthens text: `<` becomes `‹`, three
+    /// bytes): the summary cut to 1,024 bytes again, and `custom_details` cut longest first so
+    /// the event stays under 512 KB (an alert with thousands of events, or long names, is larger).
+    static func withinPagerDutyLimits(_ body: JSONValue) -> JSONValue {
+        guard case .object(var members) = body, case .object(var payload)? = members["payload"] else { return body }
+        if case .string(let summary)? = payload["summary"] { payload["summary"] = .string(truncate(summary, Limits.pagerDutySummary, .utf8)) }
+        if let details = payload["custom_details"] {
+            payload["custom_details"] = .null
+            members["payload"] = .object(payload)
+            let rest = JSONValue.object(members).canonicalBytes().count
+            payload["custom_details"] = JSONBodyBound.bounded(details, limit: Limits.pagerDutyEvent - rest - 1024)
+        }
+        members["payload"] = .object(payload)
+        return .object(members)
     }
 
     /// A Prometheus label name: `[a-zA-Z_][a-zA-Z0-9_]*`.

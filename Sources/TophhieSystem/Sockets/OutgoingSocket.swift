@@ -65,6 +65,19 @@ public enum OutgoingSocket {
         throw lastError
     }
 
+    /// Whether a local datagram socket such as `/dev/log` has a listener: connects without
+    /// sending (the kernel says at once when the path is missing or nothing is bound to it).
+    /// - Throws: `SocketError` naming the path and the reason.
+    public static func checkUnixDatagram(path: String) throws {
+        let target = "unix socket \(path)"
+        let address = try SocketCalls.unixAddress(path)
+        let socket = try SocketCalls.makeSocket(family: AF_UNIX, kind: .datagram, target: target)
+        let connected = address.withUnsafeBytes { addr in
+            Glibc.connect(socket.fd, addr.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(address.count))
+        }
+        guard connected == 0 else { throw SocketError(operation: "connect to", target: target, code: errno) }
+    }
+
     /// Sends one datagram to a local unix datagram socket such as `/dev/log`.
     public static func sendUnixDatagram(_ bytes: [UInt8], path: String) throws {
         let target = "unix socket \(path)"

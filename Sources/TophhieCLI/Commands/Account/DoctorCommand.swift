@@ -2,6 +2,7 @@ import Foundation
 import TophhieAuth
 import TophhieJSON
 import TophhieAgent
+import TophhieSystem
 
 /// `doctor`: checks each gate between you and your sign-in log, in order, and says how to fix the first that fails.
 enum DoctorCommand: CLICommand {
@@ -83,6 +84,15 @@ enum DoctorCommand: CLICommand {
         for entry in agentConfiguration.notifiers {
             do {
                 _ = try factory.make(entry)
+                if entry.type == "syslog", (entry.options["transport"] ?? "unix") == "unix" {
+                    let path = entry.options["address"] ?? "/dev/log"
+                    do {
+                        try await BlockingWork.shared.run { try OutgoingSocket.checkUnixDatagram(path: path) }
+                    } catch {
+                        fail("notifier \(entry.name) (syslog): nothing receives at \(path) (\(error))", fix: "start the system logger (rsyslog, or systemd-journald's /dev/log), or point 'address' at the socket it listens on")
+                        return .usage
+                    }
+                }
                 pass("notifier \(entry.name) (\(entry.type)): options and secrets readable")
                 for warning in factory.warnings(entry) { warn(warning) }
             } catch {

@@ -30,7 +30,8 @@ enum NotifyTestCommand: CLICommand {
         let events = (0..<5).map { index in
             AlertEvent(id: "test-event-\(index + 1)", time: now.addingTimeInterval(Double(index - 5) * 60), errorCode: 50126, app: "OfficeHome", ipAddress: "203.0.113.\(10 + index)", location: "Lagos, NG", device: "Firefox 115.0 on Linux")
         }
-        return Alert(id: "test-\(Int(now.timeIntervalSince1970))", rule: AlertRule(id: "failure-burst", title: "Burst of failed sign-ins (test alert)", level: .high, tags: ["attack.credential-access", "attack.t1110"], author: "Tophhie Watch"), level: .high, summary: "TEST: 5 failed sign-ins from 203.0.113.0/24 in 5m — sent by 'tophhie-watch notify test'", group: [AlertGroupValue(field: "userPrincipalName", value: "jane@contoso.com")], events: events, firstEventTime: events.first!.time, lastEventTime: events.last!.time, detectedAt: now, late: false)
+        // Unique per run, even twice in a second: a receiver that dedupes by id drops a repeat.
+        return Alert(id: "test-\(Int(now.timeIntervalSince1970))-\(UUID().uuidString.prefix(8).lowercased())", rule: AlertRule(id: "failure-burst", title: "Burst of failed sign-ins (test alert)", level: .high, tags: ["attack.credential-access", "attack.t1110"], author: "Tophhie Watch"), level: .high, summary: "TEST: 5 failed sign-ins from 203.0.113.0/24 in 5m — sent by 'tophhie-watch notify test'", group: [AlertGroupValue(field: "userPrincipalName", value: "jane@contoso.com")], events: events, firstEventTime: events.first!.time, lastEventTime: events.last!.time, detectedAt: now, late: false)
     }
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
