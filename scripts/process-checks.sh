@@ -71,6 +71,17 @@ check "offline commands leave the home directory as it was" test -z "$(ls -A "$W
 
 "$BIN" demo --fast >"$WORK/demo.out" 2>"$WORK/demo.err"
 check "the demo exits 0" test $? -eq 0
+# The README holds the program's own words: every line of its demo excerpt (up to its cut, '…')
+# is a line the demo prints, its rule count is the demo's, and its command table lists every
+# command '--help' does, and no other.
+awk '/^## What the demo shows/ {on=1} on && /^```$/ && !inside {inside=1; next} inside && /^```$/ {exit} inside {print}' README.md > "$WORK/excerpt.txt"
+check "the README's demo excerpt has its lines" test "$(wc -l < "$WORK/excerpt.txt")" -ge 10
+check "  each is a line the demo prints" bash -c "while IFS= read -r line; do key=\"\${line%%…*}\"; key=\"\${key% }\"; grep -qF -- \"\$key\" '$WORK/demo.out' '$WORK/demo.err' || { echo \"not printed: \$key\"; exit 1; }; done < '$WORK/excerpt.txt'"
+demo_rules=$(sed -n 's/.*the agent starts: \([0-9]*\) rules.*/\1/p' "$WORK/demo.err")
+check "  the rule count it gives ($demo_rules) is the pack's" sh -c "test -n '$demo_rules' && \"$BIN\" rules check rules/ | grep -q \"^$demo_rules rule(s) loaded\""
+"$BIN" --help | sed -n 's/^  \([a-z][a-z -]*[a-z]\)   .*/\1/p' | sed 's/ *$//' | sort > "$WORK/commands.txt"
+grep '^| `[a-z][a-z ]*` | .*| `tophhie-watch' README.md | sed -n 's/^| `\([a-z][a-z ]*\)` | .*/\1/p' | sort -u > "$WORK/readme-commands.txt"
+check "  its command table lists every command --help does ($(wc -l < "$WORK/commands.txt")), and no other" diff "$WORK/commands.txt" "$WORK/readme-commands.txt"
 for rule in failure-burst success-after-failures impossible-travel new-country device-code-sign-in token-from-new-place; do
   check "the demo fires $rule" grep -q "\[$rule\]" "$WORK/demo.out"
 done
