@@ -117,6 +117,26 @@ import TophhieRules
         (["frobnicate"], [:], .usage),
     ]
 
+    /// Over every command: an unknown option is a usage error (2), and so is a tenant that is
+    /// not one, wherever a tenant is taken; and the README's exit-code table names each code the
+    /// program has, and no other.
+    @Test func everyCommandGivesTwoForUsageAndConfigurationTrouble() async throws {
+        for command in TophhieCommandLine.commands {
+            let (code, output) = await run(command.spec.path + ["--no-such-option"])
+            #expect(code == .usage, "\(command.spec.displayName): \(output.err)")
+            guard command.spec.options.contains(where: { $0.name == "tenant" }) else { continue }
+            let (configCode, configOutput) = await run(command.spec.path + ["--tenant", "../../evil"], ["TOPHHIE_STATE_DIR": "/nonexistent/tophhie"])
+            #expect(configCode == .usage, "\(command.spec.displayName): \(configOutput.err)\(configOutput.out)")
+        }
+        let readme = try String(contentsOf: RepositoryFiles.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let codes = readme.split(separator: "\n").compactMap { line -> Int32? in
+            guard line.hasPrefix("| `"), let end = line.dropFirst(3).firstIndex(of: "`") else { return nil }
+            return Int32(line[line.index(line.startIndex, offsetBy: 3)..<end])
+        }
+        #expect(codes == [0, 1, 2, 3, 4])
+        #expect(codes.compactMap(ExitCode.init(rawValue:)).count == codes.count)
+    }
+
     @Test func theSameTroubleGivesTheSameExitCodeInEveryCommand() async throws {
         for (arguments, environment, expected) in Self.exitCodeTable {
             #expect(await run(arguments, environment).0 == expected, "\(arguments)")
