@@ -32,11 +32,13 @@ let package = Package(
         // the engine's order, its index, the reading thread, and the alerts written as they come.
         .target(name: "TophhieReplay", dependencies: ["TophhieSystem", "TophhieJSON", "TophhieRules", "TophhieAuth"]),
         // The runtime: config, scheduler, state, outbox, notifiers. It does not link the simulator.
+        // The HTML report: a page of one person's sign-ins, with the map it draws on.
+        .target(name: "TophhieReport", dependencies: ["TophhieSystem", "TophhieJSON", "TophhieRules", "TophhieAuth"]),
         .target(name: "TophhieAgent", dependencies: ["TophhieSystem", "TophhieAuth", "TophhieRules", "YAMLReader", "TophhieJSON"]),
         // The scripted demo: the simulator and the agent on an accelerated clock.
-        .target(name: "TophhieDemo", dependencies: ["TophhieAgent", "TophhieAuth", "TophhieRules", "TophhieJSON", "TophhieSimulator", "TophhieSystem"]),
+        .target(name: "TophhieDemo", dependencies: ["TophhieAgent", "TophhieAuth", "TophhieRules", "TophhieJSON", "TophhieSimulator", "TophhieSystem", "TophhieReport"]),
         // The command tree.
-        .target(name: "TophhieCLI", dependencies: ["TophhieSystem", "TophhieAuth", "TophhieRules", "TophhieReplay", "TophhieAgent", "TophhieDemo", "TophhieSimulator", "YAMLReader", "TophhieJSON"]),
+        .target(name: "TophhieCLI", dependencies: ["TophhieSystem", "TophhieAuth", "TophhieRules", "TophhieReplay", "TophhieReport", "TophhieAgent", "TophhieDemo", "TophhieSimulator", "YAMLReader", "TophhieJSON"]),
         .executableTarget(name: "tophhie-watch", dependencies: ["TophhieCLI"]),
         // What several test targets share: a seeded generator, the repository's folders. Tests only.
         .target(name: "TophhieTestSupport"),
@@ -50,7 +52,8 @@ let package = Package(
         .testTarget(name: "TophhieRulesTests", dependencies: ["TophhieTestSupport", "TophhieRules", "YAMLReader", "TophhieJSON"]),
         .testTarget(name: "TophhieReplayTests", dependencies: ["TophhieTestSupport", "TophhieReplay", "TophhieRules", "TophhieCLI", "TophhieSimulator", "TophhieSystem", "TophhieJSON"]),
         .testTarget(name: "TophhieAgentTests", dependencies: ["TophhieReplay", "TophhieAgent", "TophhieSystem", "TophhieAuth", "TophhieRules", "TophhieSimulator", "LoopbackHTTP", "TophhieJSON"]),
-        .testTarget(name: "TophhieCLITests", dependencies: ["TophhieTestSupport", "TophhieCLI", "TophhieAgent", "TophhieDemo", "TophhieSystem", "TophhieSimulator", "LoopbackHTTP", "TophhieJSON"]),
+        .testTarget(name: "TophhieReportTests", dependencies: ["TophhieTestSupport", "TophhieReport", "TophhieRules", "TophhieJSON"]),
+        .testTarget(name: "TophhieCLITests", dependencies: ["TophhieTestSupport", "TophhieCLI", "TophhieReport", "TophhieAgent", "TophhieDemo", "TophhieSystem", "TophhieSimulator", "LoopbackHTTP", "TophhieJSON"]),
     ]
 )
 

@@ -1,9 +1,11 @@
 import Foundation
+import TophhieReport
 import TophhieAgent
 import TophhieAuth
 import TophhieJSON
 import TophhieRules
 import TophhieSimulator
+import TophhieSystem
 
 /// `tophhie-watch demo`: the simulated tenant, the real agent loop and the default rules, on an
 /// accelerated clock, with the alerts printed as they fire.
@@ -18,6 +20,8 @@ public struct DemoRunner: Sendable {
     public var pace: Double
     /// The evaluator the agent runs the rules with (`TOPHHIE_ENGINE`).
     public var engine: EngineChoice = .fast
+    /// Where to write the report of the demo's sign-ins at its end (`report`'s page); nil for none.
+    public var reportPath: String?
 
     public init(rulePaths: [String], write: @escaping @Sendable (String) -> Void, narrate: @escaping @Sendable (String) -> Void, colour: Bool = false, pace: Double = 0.05) {
         self.rulePaths = rulePaths
@@ -80,8 +84,17 @@ public struct DemoRunner: Sendable {
         })
         let cycles = Int(timeline.duration / configuration.pollInterval) + 1
         try await loop.run(maxCycles: cycles)
-        await tenant.stop()
         let alerts = recorder.all
+        if let reportPath {
+            // The page `report` writes, of the month the tenant holds and the alerts just told.
+            let from = clock.now().addingTimeInterval(-30 * 86_400)
+            let fetch = try await auth.fetchSignIns(since: from)
+            let digest = SignInDigest(signIns: fetch.events.compactMap { ReportSignIn(record: $0.json) }, alerts: alerts, from: from, to: clock.now())
+            let html = ReportPage.html(digest, generatedAt: clock.now(), version: ProductVersion.number)
+            try await BlockingWork.shared.run { try DurableFile.replace(reportPath, with: Array(html.utf8), mode: 0o600) }
+            narrate("\(Self.clockText(clock.now()))  ▶ the report of Jane's month: \(reportPath) (open it in a browser)")
+        }
+        await tenant.stop()
         narrate("\(Self.clockText(clock.now()))  ▶ done: \(cycles) polls over \(DurationText.text(timeline.duration)) of simulated time, \(alerts.filter { $0.kind == .detection }.count) alerts, \(alerts.filter { $0.kind == .notice }.count) notices")
         return alerts
     }

@@ -15,6 +15,7 @@ let registeredCommands: [any CLICommand.Type] = [
     RulesMatchCommand.self,
     RulesExportCommand.self,
     ReplayCommand.self,
+    ReportCommand.self,
     NotifyTestCommand.self,
     OutboxListCommand.self,
     OutboxRetryCommand.self,

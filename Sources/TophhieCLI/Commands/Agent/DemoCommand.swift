@@ -11,13 +11,15 @@ enum DemoCommand: CLICommand {
         options: [
             OptionSpec("rules", value: "PATH", repeatable: true, help: "rule files or folders (default: ./rules or $TOPHHIE_RULES)"),
             OptionSpec("fast", help: "no pauses between polls"),
+            OptionSpec("report", value: "FILE", help: "where to write the report page of the demo's month (default tophhie-watch-demo-report.html in $TMPDIR)"),
         ],
         discussion: """
         Starts a simulated tenant with a normal month of sign-ins, signs in with a device code, and
         runs the real agent loop on an accelerated clock (a 5-minute poll interval passes in a
         blink) while the story unfolds: a burst of failures from a new country that Graph
         publishes three hours late, a success after failures from one address, impossible travel,
-        and a throttling storm. Alerts print as they fire; the story goes to standard error.
+        and a throttling storm. Alerts print as they fire; the story goes to standard error. At
+        the end it writes the report page of the month ('tophhie-watch report') and names it.
 
         example:
           swift run tophhie-watch demo
@@ -30,6 +32,8 @@ enum DemoCommand: CLICommand {
         }
         var runner = DemoRunner(rulePaths: paths, write: io.out, narrate: { io.err($0 + "\n") }, colour: io.colourOnOutput, pace: arguments.flag("fast") ? 0 : 0.05)
         runner.engine = try EngineChoice.named(in: io)
+        let scratch = io.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        runner.reportPath = arguments.value("report") ?? (scratch as NSString).appendingPathComponent("tophhie-watch-demo-report.html")
         let alerts = try await runner.run()
         return alerts.contains { $0.kind == .detection } ? .ok : .failure
     }

@@ -1,0 +1,113 @@
+import Foundation
+import TophhieAuth
+import TophhieAgent
+import TophhieJSON
+import TophhieReplay
+import TophhieReport
+import TophhieRules
+import TophhieSystem
+
+/// `tophhie-watch report`: one self-contained HTML page of your sign-ins and what was odd.
+enum ReportCommand: CLICommand {
+    static let spec = CommandSpec(
+        path: ["report"],
+        summary: "Write one self-contained HTML page: a map, a timeline and the alerts of your sign-ins",
+        options: ConnectionOptions.specs + [
+            OptionSpec("since", value: "DURATION", help: "how far back, e.g. 7d or 30d (default 30d)"),
+            OptionSpec("out", value: "FILE", help: "where to write the page (default tophhie-watch-report-<date>.html here)"),
+            OptionSpec("from", value: "FILE", help: "read the sign-ins from a file or export (as replay reads it) instead of Graph"),
+            ConnectionOptions.rules,
+        ] + ExportInput.options,
+        discussion: """
+        Reads your sign-ins of the period from Graph (as 'history' does, both streams with
+        graph.api beta) or, with --from, from a file or export, runs the rules over them as the
+        agent would, and writes one HTML file: a summary, a world map of the places (circles
+        sized by sign-ins, coloured by outcome, impossible travel joined by lines, new places
+        ringed) with the same figures as a table, a timeline per day with the two streams apart
+        and the alerts marked, an hour-by-weekday grid, the alerts newest first with their
+        sign-ins, and the countries, devices, apps and addresses with when each was first and
+        last seen. The page loads nothing: no script, no font, no image, no request, and a
+        Content-Security-Policy that forbids them. Every name from the log is shown as text.
+        The file is written 0600: it holds your sign-in history.
+
+        examples:
+          tophhie-watch report
+          tophhie-watch report --since 7d --out week.html
+          tophhie-watch report --from InteractiveSignIns_2024-05-01_2024-05-31.csv
+        """)
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
+        var span: TimeInterval = 30 * 86_400
+        if let text = arguments.value("since") {
+            guard let duration = RuleDuration.parse(text), duration.interval > 0 else {
+                throw UsageError("option '--since' takes a duration like 7d or 30d, not '\(text)'")
+            }
+            span = duration.interval
+        }
+        let now = io.clock.now()
+        let rulePaths = arguments.values("rules").isEmpty ? ConnectionOptions.defaultRulePaths(io) : arguments.values("rules")
+        let rules = try RuleFiles.loadRunnable(rulePaths, io: io, arguments: arguments)
+        let scratchFolder = io.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var scratch: String?
+        var export: ExportConversion?
+        defer {
+            export?.remove()
+            if let scratch { try? FileManager.default.removeItem(atPath: scratch) }
+        }
+        let path: String
+        let to: Date
+        if let file = arguments.value("from") {
+            export = try await ExportInput.prepare(file, arguments: arguments, io: io, command: "report")
+            path = export?.path ?? file
+            to = now
+        } else {
+            // Graph's sign-ins of the period, written where replay reads them.
+            let configuration = try ConnectionOptions.agentConfiguration(arguments, io: io)
+            let auth = try configuration.authConfiguration()
+            let client = TophhieAuth(configuration: auth, transport: io.transport, clock: io.clock)
+            let fetch = try await client.fetchSignIns(since: now.addingTimeInterval(-span))
+            let file = (scratchFolder as NSString).appendingPathComponent("tophhie-report-\(UUID().uuidString).jsonl")
+            var lines = Data()
+            for event in fetch.events {
+                lines.append(event.json.canonicalData())
+                lines.append(UInt8(ascii: "\n"))
+            }
+            guard FileManager.default.createFile(atPath: file, contents: lines, attributes: [.posixPermissions: 0o600]) else {
+                throw UsageError("cannot write the sign-ins read to '\(file)'")
+            }
+            scratch = file
+            path = file
+            to = now
+        }
+        let input: ReportInput.Read
+        do { input = try await BlockingWork.shared.run { try ReportInput.read(path) } } catch let error as ReportInputError {
+            throw UsageError(error.description)
+        }
+        // A file's period ends at its last sign-in, not at today.
+        let end = arguments.value("from") == nil ? to : (input.signIns.map(\.time).max() ?? to)
+        let collected = AlertCollector()
+        do {
+            _ = try await Replay.run(path, rules: rules, settings: EngineSettings(), engine: try EngineChoice.named(in: io), write: { collected.add($0) })
+        } catch let error as ReplayFileError {
+            throw UsageError(error.message)
+        }
+        let digest = SignInDigest(signIns: input.signIns, alerts: collected.alerts, from: end.addingTimeInterval(-span), to: end)
+        let html = ReportPage.html(digest, generatedAt: now, version: ProductVersion.number)
+        let out = arguments.value("out") ?? "tophhie-watch-report-\(GraphTimestamp.filterText(now).prefix(10)).html"
+        do {
+            try await BlockingWork.shared.run { try DurableFile.replace(out, with: Array(html.utf8), mode: 0o600) }
+        } catch {
+            throw UsageError("cannot write the report to '\(out)': \(error)")
+        }
+        io.out("wrote \(out): \(digest.signIns) sign-ins, \(digest.places.count) places, \(digest.alerts.count) alerts, \(digest.days.count) days (\(html.utf8.count / 1024) KiB)\n")
+        return .ok
+    }
+}
+
+/// Alerts a replay writes, kept for the report.
+final class AlertCollector: @unchecked Sendable {
+    private let lock = NSLock()
+    private var kept: [Alert] = []
+    func add(_ alert: Alert) { lock.withLock { kept.append(alert) } }
+    var alerts: [Alert] { lock.withLock { kept } }
+}
