@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Checks the notifiers against real, independent peers (the second documented test command):
+#   - Chromium (Debian package) renders the report page headless and offline, and its DOM is read back
 #   - rsyslog (Debian package) receives the syslog notifier's RFC 5424 messages over UDP and TCP
 #     (octet-counted) and its RFC 3164 messages on a unix socket, and writes what it parsed;
 #   - the Python `standardwebhooks` library (PyPI, in a venv) verifies the webhook signatures.
@@ -192,6 +193,15 @@ if build_binary > "$WORK/build.log" 2>&1; then
     BINARY="$(swift build --show-bin-path)/tophhie-watch"
     check "pySigma-sqlite selects the same sign-ins as 'rules match' for each of SigmaHQ's Azure sign-in rules" \
         "$PYTHON" "$PEERS/sigma_agreement.py" "$BINARY" "$ROOT/../shared/sigma" "$WORK/sigma"
+    # --- Chromium ------------------------------------------------------------------------------
+    # The report page in a real browser, headless and offline: the demo's report rendered and its
+    # DOM read back, a hostile corpus's report holding nothing of the data as markup.
+    if ! command -v chromium >/dev/null 2>&1; then
+        echo "installing chromium (apt-get)"
+        apt_install chromium || echo "could not install chromium"
+    fi
+    check "the report renders in headless Chromium, offline, as written (scripts/peers/report_in_chromium.sh)" \
+        bash "$PEERS/report_in_chromium.sh" "$BINARY" "$WORK/report"
 else
     tail -20 "$WORK/build.log"
     check "the binary builds for the Sigma agreement check" false

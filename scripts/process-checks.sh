@@ -112,6 +112,13 @@ check "replay reads Azure Monitor's documented record" grep -q "as azure-monitor
 check "replay --strict stops at the record the agent would skip (exit 2)" test "$strict_rc" -eq 2
 check "  naming it" grep -q "log-analytics-signinlogs.json item 8: 'status.errorCode' is missing or not a whole number" "$WORK/strict.err"
 check "replay: with this agent's client id only the Azure CLI redemption from Lagos alerts" sh -c "test \$(grep -c '\[device-code-sign-in\]' '$WORK/redeem.out') = 1 && grep -q 'appId=04b07795-8ddb-461a-bbee-02f9e1bf7b46' '$WORK/redeem.out'"
+# The report: from Graph's sign-ins (the simulated tenant, signed in above) and from an export.
+"$BIN" report --since 30d --out "$WORK/report.html" >"$WORK/report.out" 2>"$WORK/report.err"; report_rc=$?
+check "report writes a page of the tenant's month (exit 0, 0600)" sh -c "test $report_rc -eq 0 && test \"\$(stat -c %a '$WORK/report.html')\" = 600 && grep -q '^wrote $WORK/report.html: ' '$WORK/report.out'"
+check "  with a circle per place it names" sh -c "test \$(grep -o '<circle class=\"place' '$WORK/report.html' | wc -l) -gt 0"
+"$BIN" report --from Tests/Contracts/exports/log-analytics-signinlogs.json --out "$WORK/export-report.html" >/dev/null 2>&1
+check "report --from an export shows its burst and its device-code sign-in" sh -c "grep -q 'Rule <code>failure-burst</code>' '$WORK/export-report.html' && grep -q 'Rule <code>device-code-sign-in</code>' '$WORK/export-report.html'"
+
 # The binary alone, from a folder with no rules in it and none installed beside it: the pack
 # built into it runs the demo, and 'rules export' writes it out.
 mkdir -p "$WORK/elsewhere"

@@ -113,20 +113,23 @@ public enum ReportPage {
 
     static func timeline(_ digest: SignInDigest) -> String {
         let width = 12.0, gap = 2.0, half = 90.0
-        let tallest = Double(max(1, digest.days.map { max($0.interactive.values.reduce(0, +), $0.nonInteractive.values.reduce(0, +)) }.max() ?? 1))
+        // Each stream to its own scale: an app's hourly refreshes would flatten the sign-ins a
+        // person makes.
+        let tallestUp = Double(max(1, digest.days.map { $0.interactive.values.reduce(0, +) }.max() ?? 1))
+        let tallestDown = Double(max(1, digest.days.map { $0.nonInteractive.values.reduce(0, +) }.max() ?? 1))
         let total = Double(digest.days.count) * (width + gap)
-        var svg = "<svg class=\"timeline\" viewBox=\"0 0 \(WorldMap.number(total + 40)) \(WorldMap.number(2 * half + 40))\" role=\"img\" aria-labelledby=\"timeline-title\"><title id=\"timeline-title\">Sign-ins per day: interactive above the line, non-interactive below; alerts marked</title>"
+        var svg = "<svg class=\"timeline\" viewBox=\"0 0 \(WorldMap.number(total + 40)) \(WorldMap.number(2 * half + 40))\" preserveAspectRatio=\"none\" role=\"img\" aria-labelledby=\"timeline-title\"><title id=\"timeline-title\">Sign-ins per day: interactive above the line, non-interactive below; alerts marked</title>"
         svg += "<line class=\"axis\" x1=\"0\" y1=\"\(WorldMap.number(half + 20))\" x2=\"\(WorldMap.number(total + 40))\" y2=\"\(WorldMap.number(half + 20))\"/>"
         for (index, day) in digest.days.enumerated() {
             let x = 20 + Double(index) * (width + gap)
             var up = half + 20, down = half + 20
             for outcome in [SignInOutcome.success, .interrupted, .failure] {
-                let a = Double(day.interactive[outcome] ?? 0) / tallest * half
+                let a = Double(day.interactive[outcome] ?? 0) / tallestUp * half
                 if a > 0 {
                     up -= a
                     svg += "<rect class=\"bar \(outcome.rawValue)\" x=\"\(WorldMap.number(x))\" y=\"\(WorldMap.number(up))\" width=\"\(WorldMap.number(width))\" height=\"\(WorldMap.number(a))\"><title>\(Self.day(day.start)) interactive: \(day.interactive[outcome] ?? 0) \(outcome.rawValue)</title></rect>"
                 }
-                let b = Double(day.nonInteractive[outcome] ?? 0) / tallest * half
+                let b = Double(day.nonInteractive[outcome] ?? 0) / tallestDown * half
                 if b > 0 {
                     svg += "<rect class=\"bar \(outcome.rawValue) non-interactive\" x=\"\(WorldMap.number(x))\" y=\"\(WorldMap.number(down))\" width=\"\(WorldMap.number(width))\" height=\"\(WorldMap.number(b))\"><title>\(Self.day(day.start)) non-interactive: \(day.nonInteractive[outcome] ?? 0) \(outcome.rawValue)</title></rect>"
                     down += b
@@ -154,8 +157,9 @@ public enum ReportPage {
         return """
         <section id="when">
         <h2>When</h2>
-        <figure>\(svg)<figcaption>Each day from \(day(digest.from)) to \(day(digest.to)): interactive sign-ins above the line, \
-        non-interactive ones (token refreshes, apps acting for you) below; <span class="key alert">▼</span> a day with alerts.</figcaption></figure>
+        <figure>\(svg)<figcaption>Each day from \(day(digest.from)) to \(day(digest.to)): interactive sign-ins above the line \
+        (at most \(Int(tallestUp)) a day), non-interactive ones (token refreshes, apps acting for you) below (at most \(Int(tallestDown)) a day), \
+        each to its own scale; ▼ a day with alerts.</figcaption></figure>
         \(grid)
         </section>
 
@@ -203,7 +207,7 @@ public enum ReportPage {
     body{margin:0 auto;max-width:1200px;padding:1rem;background:var(--bg);color:var(--fg);font:15px/1.45 system-ui,sans-serif}
     h1{margin:.2rem 0}h2{border-bottom:1px solid var(--line);padding-bottom:.2rem;margin-top:2rem}
     .summary{font-size:1.1rem}.beside{display:flex;gap:1rem;flex-wrap:wrap;align-items:flex-start}
-    figure{margin:0;flex:3 1 600px}svg{width:100%;height:auto}
+    figure{margin:0;flex:3 1 600px}svg{width:100%;height:auto}svg.timeline{height:220px}
     .land{fill:var(--land);stroke:var(--bg);stroke-width:.5}
     .place{fill-opacity:.75;stroke:var(--bg);stroke-width:.6}.place.new{stroke:var(--new);stroke-width:1.6}
     .success{fill:var(--success)}.failure{fill:var(--failure)}.interrupted{fill:var(--interrupted)}
@@ -211,7 +215,7 @@ public enum ReportPage {
     .axis{stroke:var(--muted);stroke-width:1}.alert-mark{fill:var(--fg)}
     figcaption{color:var(--muted);font-size:.9rem}.key::before{content:"";display:inline-block;width:.8em;height:.8em;margin-right:.25em;border-radius:50%;vertical-align:-.05em}
     .key.success::before{background:var(--success)}.key.failure::before{background:var(--failure)}.key.interrupted::before{background:var(--interrupted)}
-    .key.new::before{border:2px solid var(--new)}.key.trip::before{background:var(--trip);border-radius:0;height:.2em}.key.alert::before{display:none}
+    .key.new::before{border:2px solid var(--new)}.key.trip::before{background:var(--trip);border-radius:0;height:.2em}
     table{border-collapse:collapse;margin:.5rem 0;font-size:.9rem}caption{text-align:left;font-weight:600}
     th,td{border-bottom:1px solid var(--line);padding:.15rem .45rem;text-align:left;vertical-align:top;overflow-wrap:anywhere}
     td.n{text-align:right;font-variant-numeric:tabular-nums}.places-table{flex:1 1 280px}
