@@ -79,18 +79,21 @@ enum ReportCommand: CLICommand {
             path = file
             to = now
         }
-        let input: ReportInput.Read
-        do { input = try await BlockingWork.shared.run { try ReportInput.read(path) } } catch let error as ReportInputError {
-            throw UsageError(error.description)
-        }
-        // A file's period ends at its last sign-in, not at today.
-        let end = arguments.value("from") == nil ? to : (input.signIns.map(\.time).max() ?? to)
+        // The page's fields are read while the rules replay the same file: two passes side by side.
+        let reading = Task { try await BlockingWork.shared.run { try ReportInput.read(path) } }
         let collected = AlertCollector()
         do {
             _ = try await Replay.run(path, rules: rules, settings: EngineSettings(), engine: try EngineChoice.named(in: io), write: { collected.add($0) })
         } catch let error as ReplayFileError {
+            reading.cancel()
             throw UsageError(error.message)
         }
+        let input: ReportInput.Read
+        do { input = try await reading.value } catch let error as ReportInputError {
+            throw UsageError(error.description)
+        }
+        // A file's period ends at its last sign-in, not at today.
+        let end = arguments.value("from") == nil ? to : (input.signIns.map(\.time).max() ?? to)
         let digest = SignInDigest(signIns: input.signIns, alerts: collected.alerts, from: end.addingTimeInterval(-span), to: end)
         let html = ReportPage.html(digest, generatedAt: now, version: ProductVersion.number)
         let out = arguments.value("out") ?? "tophhie-watch-report-\(GraphTimestamp.filterText(now).prefix(10)).html"

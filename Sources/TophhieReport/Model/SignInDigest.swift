@@ -87,8 +87,11 @@ public struct SignInDigest: Sendable {
             outcomes[outcome, default: 0] += 1
             let day = min(dayCount - 1, max(0, Int(signIn.time.timeIntervalSince(firstDay) / 86_400)))
             if signIn.interactive { days[day].interactive[outcome, default: 0] += 1 } else { days[day].nonInteractive[outcome, default: 0] += 1 }
-            let parts = calendar.dateComponents([.weekday, .hour], from: signIn.time)
-            hours[((parts.weekday ?? 2) + 5) % 7][parts.hour ?? 0] += 1
+            // UTC by arithmetic: a calendar's components for each of 75,000 sign-ins took a third
+            // of a second. 1970-01-01 was a Thursday (3, counting Monday as 0).
+            let seconds = Int(signIn.time.timeIntervalSince1970.rounded(.down))
+            let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+            hours[((days % 7) + 7 + 3) % 7][(seconds - days * 86_400) / 3600] += 1
             if let latitude = signIn.latitude, let longitude = signIn.longitude {
                 // Places a few kilometres apart are one circle on a world map.
                 let key = "\(signIn.placeName)|\((latitude * 10).rounded())|\((longitude * 10).rounded())"
