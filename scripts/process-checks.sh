@@ -119,6 +119,22 @@ check "  with a circle per place it names" sh -c "test \$(grep -o '<circle class
 "$BIN" report --from Tests/Contracts/exports/log-analytics-signinlogs.json --out "$WORK/export-report.html" >/dev/null 2>&1
 check "report --from an export shows its burst and its device-code sign-in" sh -c "grep -q 'Rule <code>failure-burst</code>' '$WORK/export-report.html' && grep -q 'Rule <code>device-code-sign-in</code>' '$WORK/export-report.html'"
 
+# Acting on an alert: a sign-in with the 'respond' scopes (its own state directory), a
+# revocation with --yes, the notice, then a poll that says sign-in needed (exit 3) until a new
+# login, after which it polls cleanly. Without --yes and no terminal nothing is revoked (exit 2).
+RESPOND_ENV=(env TOPHHIE_STATE_DIR="$WORK/respond")
+"${RESPOND_ENV[@]}" "$BIN" login --scopes profile,history,respond >"$WORK/respond-login.out" 2>&1
+"${RESPOND_ENV[@]}" "$BIN" poll >/dev/null 2>&1
+"${RESPOND_ENV[@]}" "$BIN" respond --revoke-sessions </dev/null >/dev/null 2>"$WORK/respond-unasked.err"; unasked_rc=$?
+check "respond --revoke-sessions without --yes and no terminal revokes nothing (exit 2)" sh -c "test $unasked_rc -eq 2 && test ! -e '$WORK/respond/sessions-revoked.json'"
+"${RESPOND_ENV[@]}" "$BIN" respond --revoke-sessions --yes >"$WORK/respond.out" 2>&1; respond_rc=$?
+check "respond --revoke-sessions --yes revokes every session and tells the notifiers" sh -c "test $respond_rc -eq 0 && grep -q '^Revoked every session of ' '$WORK/respond.out' && grep -q 'tophhie.notice.sessions-revoked' '$WORK/respond.out'"
+"${RESPOND_ENV[@]}" "$BIN" poll >"$WORK/respond-poll.out" 2>&1; revoked_rc=$?
+check "  then poll says sign-in needed at once (exit 3)" test "$revoked_rc" -eq 3
+"${RESPOND_ENV[@]}" "$BIN" login --scopes profile,history,respond >/dev/null 2>&1
+"${RESPOND_ENV[@]}" "$BIN" poll >/dev/null 2>&1; clean_rc=$?
+check "  and after a new login polls cleanly" test "$clean_rc" -eq 0
+
 # The binary alone, from a folder with no rules in it and none installed beside it: the pack
 # built into it runs the demo, and 'rules export' writes it out.
 mkdir -p "$WORK/elsewhere"

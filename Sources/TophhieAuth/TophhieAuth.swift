@@ -123,6 +123,19 @@ public final class TophhieAuth: Sendable {
         return try await getUserProfile()
     }
 
+    /// Revokes every refresh token and browser session of the signed-in account
+    /// (`POST /me/revokeSignInSessions`), this agent's own refresh token included: it must sign
+    /// in again afterwards. Access tokens already issued live until they expire.
+    /// - Throws: `.sessionRevocation(status:graphCode:)` with the 403 cause in `accessGate`;
+    ///   `.interactionRequired` when `User.RevokeSessions.All` was never granted.
+    public func revokeSignInSessions() async throws {
+        let url = configuration.graphBaseURL.appendingPathComponent("me/revokeSignInSessions")
+        let reply = try await graph.send("POST", url, scope: TophhieScopes.revokeSessions, body: Data())
+        guard reply.status == 200 || reply.status == 204 else {
+            throw TophhieAuthError.sessionRevocation(status: reply.status, graphCode: GraphErrorBody.code(in: reply.body), ids: reply.ids)
+        }
+    }
+
     // MARK: Sign-in history
 
     /// The user's own object id, from the cache or `GET /me`.

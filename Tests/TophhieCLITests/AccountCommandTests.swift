@@ -3,6 +3,7 @@ import Testing
 import LoopbackHTTP
 import TophhieSystem
 import TophhieAgent
+import TophhieAuth
 import TophhieJSON
 import TophhieSimulator
 @testable import TophhieCLI
@@ -227,7 +228,7 @@ import TophhieSimulator
         (["profile", "set"], "tophhie-watch profile set: nothing to change: name at least one field, e.g. --city London or --clear job-title"),
         (["profile", "set", "--clear", "mail"], "tophhie-watch profile set: cannot clear 'mail': writable fields are display-name, given-name, surname, job-title, street-address, city, state, postal-code, country, preferred-language"),
         (["profile", "set", "--preferred-language", "english"], "tophhie-watch profile set: 'english' is not a BCP-47 language tag such as en-GB; see --list-languages"),
-        (["login", "--scopes", "everything"], "tophhie-watch login: unknown scope set 'everything'; use profile, history, profile-edit, member-edit or a scope name such as User.Read"),
+        (["login", "--scopes", "everything"], "tophhie-watch login: unknown scope set 'everything'; use profile, history, profile-edit, respond, member-edit or a scope name such as User.Read"),
         (["frobnicate"], "tophhie-watch: unknown command 'frobnicate'; see 'tophhie-watch --help'"),
         (["history", "--tenant", "../../evil"], "tophhie-watch history: the tenant '../../evil' is neither a tenant id"),
         (["login", "--client-id", "not a guid"], "tophhie-watch login: the client id 'not a guid' is not an application (client) id"),
@@ -270,6 +271,43 @@ import TophhieSimulator
         let (_, output) = await run(["status", "--config", file.path], [:])
         #expect(output.out.contains("Not signed in. Run 'tophhie-watch login --config \(file.path)'.\n"), "\(output.out)")
         #expect(ConfigHints.add("/a b.yml", to: "run 'tophhie-watch outbox retry --notifier x' or 'tophhie-watch login --config c'") == "run 'tophhie-watch outbox retry --notifier x --config \"/a b.yml\"' or 'tophhie-watch login --config c'")
+    }
+
+    /// `respond --revoke-sessions` revokes every session (the simulator refuses the old refresh
+    /// token, as Entra does), tells the notifiers, and the agent's next poll says sign-in needed
+    /// at once (exit 3), until a new login; without --yes and no terminal nothing is revoked.
+    @Test func respondRevokesEverySessionAndTheAgentMustSignInAgain() async throws {
+        let context = try await Self.tenant()
+        defer { try? FileManager.default.removeItem(atPath: context.stateDirectory) }
+        let rules = ["--rules", RulesTestPaths.rules]
+        #expect(await run(["login", "--scopes", "profile,history,respond"], context).0 == .ok)
+        #expect(await run(["poll"] + rules, context).0 == .ok)
+        let (unasked, refused) = await run(["respond", "--revoke-sessions"], context)
+        #expect(unasked == .usage)
+        #expect(refused.err.contains("pass --yes to do it without a terminal to ask on"), "\(refused.err)")
+        #expect(SessionRevocation.read(stateDirectory: URL(fileURLWithPath: context.stateDirectory)) == nil, "nothing revoked")
+
+        let (code, respond) = await run(["respond", "--revoke-sessions", "--yes"], context)
+        #expect(code == .ok, "\(respond.err)")
+        #expect(respond.out.contains("Revoked every session of jane@contoso.com at "), "\(respond.out)")
+        #expect(respond.out.contains("[tophhie.notice.sessions-revoked] Every session of the account was revoked"), "told through the notifier: \(respond.out)")
+        #expect(await context.tenant.userProperties["signInSessionsValidFromDateTime"] != nil)
+
+        let (after, poll) = await run(["poll"] + rules, context)
+        #expect(after == .signInNeeded, "\(poll.err)")
+        #expect(poll.out.contains("[tophhie.notice.sign-in-needed]") || poll.err.contains("sign-in needed"), "\(poll.out)\(poll.err)")
+        let (status, shown) = await run(["respond"], context)
+        #expect(status == .ok && shown.out.contains("Sessions were last revoked at "))
+
+        #expect(await run(["login", "--scopes", "profile,history,respond"], context).0 == .ok)
+        let (again, clean) = await run(["poll"] + rules, context)
+        #expect(again == .ok, "\(clean.err)")
+    }
+
+    @Test func aRefusedRevocationIsAccessDeniedWithTheFix() {
+        let (text, code) = ErrorReport.describe(TophhieAuthError.sessionRevocation(status: 403, graphCode: "Authorization_RequestDenied"))
+        #expect(code == .accessDenied)
+        #expect(text.contains("User.RevokeSessions.All with admin consent on the app registration, then 'tophhie-watch login --scopes respond'"), "\(text)")
     }
 
     @Test func everyCommandHasHelp() async {

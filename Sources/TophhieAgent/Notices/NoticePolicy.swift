@@ -39,6 +39,8 @@ public enum NoticeKind: String, Sendable, Equatable, Codable {
     case deadLettered = "dead-lettered"
     /// The rules loaded with warnings (a rule that may never fire); once per change of them.
     case rulesWarnings = "rules-warnings"
+    /// Every session of the account was revoked (`respond --revoke-sessions`).
+    case sessionsRevoked = "sessions-revoked"
 
     /// The notice that tells of a standing problem of this kind.
     init(_ problem: AgentProblem.Kind) {

@@ -92,6 +92,8 @@ public enum SystemNotice {
             return ("Alerts given up on", .high, "A notifier's receiver refused alerts for good, or they waited past the dead-letter age: \(detail)")
         case .clockSkew:
             return ("The host clock is wrong", .high, "\(detail.prefix(1).uppercased() + detail.dropFirst()): webhook receivers that check Standard Webhooks signatures refuse deliveries more than 5 minutes off. Meanwhile each poll counts as made at Graph's time (windows, alert times, the next read), so no sign-in is skipped; set the clock right (NTP, timedatectl)")
+        case .sessionsRevoked:
+            return ("Every session of the account was revoked", .high, "Every refresh token and browser session of the account was revoked (POST /me/revokeSignInSessions), this agent's own with them: \(detail). Monitoring stops until 'tophhie-watch login' is run again; next, change the password and review the account's security info")
         case .rulesWarnings:
             return ("Rules loaded with warnings", .medium, "Some rules may never fire as written; 'tophhie-watch rules check --strict' lists them: \(detail)")
         case .streamsRestored:

@@ -22,6 +22,9 @@ public enum AlertTextLine {
             parts.append("late-by=\(durationText(alert.lateBySeconds ?? 0))")
         }
         parts.append("id=\(e(alert.id))")
+        if let steps = AlertResponse.steps(for: alert) {
+            parts.append("— respond: " + steps.enumerated().map { "\($0.offset + 1)) \($0.element)" }.joined(separator: "; "))
+        }
         return parts.joined(separator: " ")
     }
 

@@ -159,6 +159,19 @@ public struct PollCycle: Sendable {
         // The engine's state, read only when there is something to process.
         var engineState: EngineState?
         do {
+            // After `respond --revoke-sessions`, this agent's own sign-in is dead: its access
+            // token may live an hour more, but monitoring is to say so now, not then.
+            let stateDirectory = store.file.deletingLastPathComponent()
+            if let revoked = try await BlockingWork.shared.run({ SessionRevocation.read(stateDirectory: stateDirectory) }) {
+                if state.sessionsRevokedTold != revoked.at {
+                    state.sessionsRevokedTold = revoked.at
+                    let detail = "at \(GraphTimestamp.alertText(revoked.at))\(revoked.alertID.map { " after alert \($0)" } ?? "")"
+                    outgoing.append(SystemNotice.alert(.sessionsRevoked, fingerprint: GraphTimestamp.graphText(revoked.at), detail: detail, since: revoked.at, now: now))
+                }
+                if let session = try await auth.currentSession(), session.signedInAt <= revoked.at {
+                    throw TophhieAuthError.interactionRequired(reason: "every session of the account was revoked at \(GraphTimestamp.alertText(revoked.at)) ('tophhie-watch respond'), this agent's sign-in with them")
+                }
+            }
             let processed = state.processed ?? ProcessedSignIns()
             let fetch = try await auth.fetchSignIns(plan.reads, api: plan.api, recognizer: processed)
             report.api = fetch.api
@@ -194,6 +207,7 @@ public struct PollCycle: Sendable {
                 report.newEvents = fetch.events.filter { before.hasSeen($0.id) == false }.count
                 engineState = outcome.state
                 report.alerts = outcome.alerts
+                Self.rememberHighAlerts(outcome.alerts, state: &state)
                 if let late = outcome.lateArrivals {
                     // Told once: the ids are remembered now, so the next sweep does not find them again.
                     report.lateArrivals = late
@@ -302,6 +316,14 @@ public struct PollCycle: Sendable {
         }
         state.reportedUnreadable = reported.isEmpty ? nil : reported
         return fresh
+    }
+
+    /// Keeps the newest high and critical detections for `respond` to list.
+    static func rememberHighAlerts(_ alerts: [Alert], state: inout AgentState) {
+        let high = alerts.filter { $0.kind == .detection && ($0.level == .high || $0.level == .critical) }
+        guard !high.isEmpty else { return }
+        let recent = high.map { RecentAlert(id: $0.id, rule: $0.rule.id, title: $0.rule.title, summary: $0.summary, detectedAt: $0.detectedAt) }
+        state.recentHighAlerts = Array((state.recentHighAlerts + recent).suffix(AgentState.recentHighAlertLimit))
     }
 
     /// One notice for a rule set's warnings when they differ from those last told, named by

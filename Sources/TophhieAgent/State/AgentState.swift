@@ -40,6 +40,11 @@ public struct AgentState: Codable, Sendable, Equatable {
     /// The rule warnings last told (`PollCycle.ruleWarnings`, hashed), so a set unchanged since
     /// is not told again.
     public var ruleWarningsTold: String?
+    /// The revocation (`SessionRevocation.at`) last told through the notifiers.
+    public var sessionsRevokedTold: Date?
+    /// The newest high and critical detections (at most `recentHighAlertLimit`), for `respond`.
+    public var recentHighAlerts: [RecentAlert] = []
+    public static let recentHighAlertLimit = 20
 
     /// The sign-ins the engine has processed, recognised from their bytes by the next poll. Nil
     /// until the first poll.
@@ -63,7 +68,7 @@ public struct AgentState: Codable, Sendable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case version, lastSuccessfulPoll, newestEventTime, learned, problem, reportedGapEnd, reportedUnreadable, lastSweep, processed, engineGeneration
-        case rereads, fallback, clockSkewSince, ruleWarningsTold
+        case rereads, fallback, clockSkewSince, ruleWarningsTold, sessionsRevokedTold, recentHighAlerts
         case engine
     }
 
@@ -84,6 +89,8 @@ public struct AgentState: Codable, Sendable, Equatable {
         fallback = try container.decodeIfPresent(StreamFallback.self, forKey: .fallback)
         clockSkewSince = try container.decodeIfPresent(Date.self, forKey: .clockSkewSince)
         ruleWarningsTold = try container.decodeIfPresent(String.self, forKey: .ruleWarningsTold)
+        sessionsRevokedTold = try container.decodeIfPresent(Date.self, forKey: .sessionsRevokedTold)
+        recentHighAlerts = try container.decodeIfPresent([RecentAlert].self, forKey: .recentHighAlerts) ?? []
         if version == 1 { inlineEngine = try container.decode(EngineState.self, forKey: .engine) }
     }
 
@@ -103,7 +110,18 @@ public struct AgentState: Codable, Sendable, Equatable {
         try container.encodeIfPresent(fallback, forKey: .fallback)
         try container.encodeIfPresent(clockSkewSince, forKey: .clockSkewSince)
         try container.encodeIfPresent(ruleWarningsTold, forKey: .ruleWarningsTold)
+        try container.encodeIfPresent(sessionsRevokedTold, forKey: .sessionsRevokedTold)
+        if !recentHighAlerts.isEmpty { try container.encode(recentHighAlerts, forKey: .recentHighAlerts) }
     }
+}
+
+/// A high or critical detection, as `respond` lists it.
+public struct RecentAlert: Codable, Sendable, Equatable {
+    public var id: String
+    public var rule: String
+    public var title: String
+    public var summary: String
+    public var detectedAt: Date
 }
 
 /// A condition that stops monitoring, remembered so its notice goes out once.

@@ -11,6 +11,8 @@ public enum TophhieScopes {
     public static let directoryRead = "Directory.Read.All"
     /// Always requested: without it the identity platform issues no refresh token.
     public static let offlineAccess = "offline_access"
+    /// Revoking every session of the signed-in account (`POST /me/revokeSignInSessions`).
+    public static let revokeSessions = "User.RevokeSessions.All"
     static let identityScopes: Set<String> = ["offline_access", "openid", "profile", "email"]
 
     /// Named sets for `login --scopes`: what each feature needs.
@@ -18,6 +20,7 @@ public enum TophhieScopes {
         ("profile", [userRead], "read your profile (User.Read)"),
         ("history", [auditLogRead, directoryRead], "read your sign-in history (AuditLog.Read.All and Directory.Read.All, admin consent)"),
         ("profile-edit", [userReadWrite], "edit your profile (User.ReadWrite)"),
+        ("respond", [revokeSessions], "revoke every session of your account after an alert (User.RevokeSessions.All, admin consent)"),
         ("member-edit", [directoryAccessAsUser], "edit your profile on a member account (Directory.AccessAsUser.All, admin consent)"),
     ]
 

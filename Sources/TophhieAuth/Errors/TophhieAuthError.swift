@@ -58,6 +58,8 @@ public enum TophhieAuthError: Error, Sendable, Equatable {
     case profileUpdate(status: Int, graphCode: String?, ids: GraphRequestIDs? = nil)
     /// `GET /auditLogs/signIns` failed with this HTTP status and Graph error code.
     case signInHistory(status: Int, graphCode: String?, ids: GraphRequestIDs? = nil)
+    /// `POST /me/revokeSignInSessions` failed with this HTTP status and Graph error code.
+    case sessionRevocation(status: Int, graphCode: String?, ids: GraphRequestIDs? = nil)
     /// The identity platform answered with an error that is not about interaction.
     case identity(status: Int, error: String, aadsts: [Int])
     /// `preferredLanguage` is not a BCP-47 language tag.
@@ -78,14 +80,14 @@ public enum TophhieAuthError: Error, Sendable, Equatable {
     public var needsSignIn: Bool {
         switch self {
         case .interactionRequired, .signIn: return true
-        case .profileFetch(let status, _, _), .profileUpdate(let status, _, _), .signInHistory(let status, _, _): return status == 401
+        case .profileFetch(let status, _, _), .profileUpdate(let status, _, _), .signInHistory(let status, _, _), .sessionRevocation(let status, _, _): return status == 401
         default: return false
         }
     }
 
     public var accessGate: GraphAccessGate? {
         switch self {
-        case .profileFetch(let status, let code, _), .signInHistory(let status, let code, _):
+        case .profileFetch(let status, let code, _), .signInHistory(let status, let code, _), .sessionRevocation(let status, let code, _):
             return GraphAccessGate.from(graphCode: code, status: status)
         case .profileUpdate(let status, let code, _):
             return GraphAccessGate.from(graphCode: code, status: status, isProfileUpdate: true)
@@ -122,6 +124,9 @@ extension TophhieAuthError: LocalizedError {
             return Self.graphMessage("updating your profile (PATCH /me)", status, code, ids, accessGate)
         case .signInHistory(let status, let code, let ids):
             return Self.graphMessage("reading your sign-in history (GET /auditLogs/signIns)", status, code, ids, accessGate)
+        case .sessionRevocation(let status, let code, let ids):
+            let text = Self.graphMessage("revoking your sessions (POST /me/revokeSignInSessions)", status, code, ids, accessGate)
+            return status == 403 ? text + "; revoking needs the delegated permission User.RevokeSessions.All with admin consent on the app registration, then 'tophhie-watch login --scopes respond'" : text
         case .identity(let status, let error, let codes):
             let aadsts = codes.isEmpty ? "" : " (AADSTS\(codes.map(String.init).joined(separator: ", AADSTS")))"
             return "the identity platform refused the request: HTTP \(status) \(error)\(aadsts)" + Self.identityHint(error, codes)

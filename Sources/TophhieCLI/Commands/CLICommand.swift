@@ -22,6 +22,9 @@ public struct CommandIO: Sendable {
     /// The system-wide config file looked for after the user's (`ConfigFileSearch`); tests
     /// point it where nothing is.
     public var systemConfigFile = ConfigFileSearch.systemFile
+    /// Reads a line typed on the terminal, for a question asked before something that cannot be
+    /// undone; nil when standard input is no terminal (then nothing may be asked).
+    public var readAnswer: (@Sendable () -> String?)?
 
     public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void, outIsTerminal: Bool = false, errIsTerminal: Bool = false, environment: [String: String] = [:], transport: any HTTPTransport = URLSessionTransport(), clock: any TophhieClock = SystemClock()) {
         self.transport = transport
@@ -46,6 +49,8 @@ public struct CommandIO: Sendable {
             errIsTerminal: ProcessFacts.isTerminal(StandardStream.error),
             environment: ProcessInfo.processInfo.environment)
         io.alertOut = { text in try StandardStream.write(text, to: StandardStream.output) }
+        // Standard input (descriptor 0) a person types on: a question may be asked.
+        if ProcessFacts.isTerminal(0) { io.readAnswer = { readLine() } }
         return io
     }
 }

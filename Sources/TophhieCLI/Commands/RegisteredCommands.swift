@@ -16,6 +16,7 @@ let registeredCommands: [any CLICommand.Type] = [
     RulesExportCommand.self,
     ReplayCommand.self,
     ReportCommand.self,
+    RespondCommand.self,
     NotifyTestCommand.self,
     OutboxListCommand.self,
     OutboxRetryCommand.self,

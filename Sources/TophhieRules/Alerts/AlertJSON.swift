@@ -10,8 +10,9 @@ import TophhieJSON
 ///  "firstEventTime":"…","group":{"userId":"…"},"id":"<32 hex>","kind":"detection",
 ///  "late":false,"lastEventTime":"…","lateBySeconds":10800,"level":"high",
 ///  "rule":{"author":…,"description":…,"id":"failure-burst","level":"medium","tags":[…],"title":"…"},
-///  "summary":"…"}
+///  "summary":"…","response":{"steps":["revoke every session…","change your password","…"]}}
 /// ```
+/// `response` is there only on alerts that mean a possible takeover (`AlertResponse`).
 /// Absent optional values are omitted, never `null`.
 public enum AlertJSON {
     /// The alert as a JSON value.
@@ -41,6 +42,7 @@ public enum AlertJSON {
         object["rule"] = .object(rule)
         if let late = alert.lateBySeconds { object["lateBySeconds"] = number(late) }
         if let resolves = alert.resolves { object["resolves"] = .string(resolves) }
+        if let steps = AlertResponse.steps(for: alert) { object["response"] = .object(["steps": .array(steps.map(JSONValue.string))]) }
         return .object(object)
     }
 

@@ -29,6 +29,25 @@ extension SimulatedTenant {
         }
     }
 
+    /// `POST /v1.0/me/revokeSignInSessions`, as Entra does it: every refresh token issued so far
+    /// is refused from now on (`invalid_grant`, AADSTS50173), and the user's
+    /// `signInSessionsValidFromDateTime` is now. Access tokens live until they expire. Needs
+    /// `User.RevokeSessions.All` (or a broader user-write permission).
+    func revokeSignInSessions(_ request: HTTPRequest, trace: RequestTrace) -> HTTPResponse {
+        let scopes: ScopeSet
+        switch authorize(request, trace: trace) {
+        case .denied(let response): return response
+        case .granted(let granted): scopes = granted
+        }
+        guard scopes.containsAny(["User.RevokeSessions.All", "User.ReadWrite.All", "Directory.AccessAsUser.All"]) else {
+            return GraphError.insufficientPrivileges.response(now: now(), trace: trace)
+        }
+        _ = tokens.revokeAllRefreshTokens()
+        user.profile["signInSessionsValidFromDateTime"] = .string(GraphTimestamp.graphText(now()))
+        let body: JSONValue = .object(["@odata.context": .string("\(host)/v1.0/$metadata#Edm.Boolean"), "value": .bool(true)])
+        return .json(200, data: body.canonicalData(), headers: trace.headers)
+    }
+
     /// `GET /v1.0/me`, honouring `$select`.
     func getMe(_ request: HTTPRequest, trace: RequestTrace) -> HTTPResponse {
         let scopes: ScopeSet

@@ -15,7 +15,7 @@ public struct SimulatedUser: Sendable, Equatable {
         "id", "userPrincipalName", "displayName", "givenName", "surname", "jobTitle", "mail", "mobilePhone",
         "officeLocation", "preferredLanguage", "businessPhones", "streetAddress", "city", "state", "postalCode",
         "country", "usageLocation", "companyName", "department", "employeeId", "otherMails", "aboutMe",
-        "accountEnabled", "userType", "createdDateTime",
+        "accountEnabled", "userType", "createdDateTime", "signInSessionsValidFromDateTime",
     ]
 
     /// The properties a signed-in user may change with `PATCH /me` in the simulator.

@@ -241,6 +241,8 @@ public actor SimulatedTenant: Service {
                 return getMe(request, trace: trace)
             case ("PATCH", ["me"]):
                 return patchMe(request, trace: trace)
+            case ("POST", ["me", "revokeSignInSessions"]):
+                return revokeSignInSessions(request, trace: trace)
             case ("GET", ["auditLogs", "signIns"]):
                 return listSignIns(request, trace: trace, eventFault: eventFault)
             case (_, ["me"]), (_, ["auditLogs", "signIns"]):

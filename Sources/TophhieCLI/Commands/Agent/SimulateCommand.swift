@@ -34,7 +34,7 @@ enum SimulateCommand: CLICommand {
                 "displayName": .string("Jane Doe"), "givenName": .string("Jane"), "surname": .string("Doe"),
                 "city": .string("London"), "country": .string("GB"), "preferredLanguage": .string("en-GB"),
             ]),
-            consentedScopes: ["User.Read", "User.ReadWrite", "AuditLog.Read.All", "Directory.Read.All"],
+            consentedScopes: ["User.Read", "User.ReadWrite", "AuditLog.Read.All", "Directory.Read.All", "User.RevokeSessions.All"],
             deviceCode: DeviceCodeSettings(autoApproveAfterSeconds: 3, expiresIn: 900, interval: 1),
             generate: [
                 SignInGeneration(pattern: .normalHistory, seed: 7, days: 14),
