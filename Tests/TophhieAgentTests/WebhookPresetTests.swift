@@ -221,6 +221,27 @@ import TophhieRules
         #expect(value.value(atPath: "routing_key") == .string("R0123456789abcdef0123456789abcde"))
     }
 
+    /// An alert that means a possible takeover carries the steps in every preset: a line in
+    /// each chat message, an annotation for Alertmanager, `response` in the JSON bodies; other
+    /// alerts do not.
+    @Test func takeoverAlertsCarryTheStepsInEveryPreset() throws {
+        var alert = NotifierTestAlerts.alert(id: "t-1")
+        alert.rule.id = "token-from-new-place"
+        let line = "Respond: 1) revoke every session of your account: tophhie-watch respond --revoke-sessions 2) change your password 3) say 'this wasn't me' for the sign-in and review your security info: https://mysignins.microsoft.com"
+        let key = try PagerDutyRoutingKey("R0123456789abcdef0123456789abcde")
+        for preset in [WebhookPreset.slack, .teamsWorkflows, .discord] {
+            let text = String(decoding: body(preset, alert).canonicalData(), as: UTF8.self)
+            #expect(text.contains("in 10m\\nRespond: 1") && text.contains("revoke every session of your account: tophhie-watch respond --revoke-sessions"), "\(preset): \(text)")
+        }
+        #expect(body(.alertmanager, alert).value(atPath: "alerts.0.annotations.response") == .string(line))
+        #expect(body(.generic, alert).value(atPath: "data.response.steps.0") == .string(AlertResponse.steps[0]))
+        #expect(body(.pagerDuty(routingKey: key), alert).value(atPath: "payload.custom_details.response.steps.1") == .string("change your password"))
+        #expect(AlertTextLine.body(alert).hasSuffix("— respond: 1) revoke every session of your account: tophhie-watch respond --revoke-sessions; 2) change your password; 3) say 'this wasn't me' for the sign-in and review your security info: https://mysignins.microsoft.com"))
+        let plain = NotifierTestAlerts.alert(id: "p-1")
+        #expect(body(.generic, plain).value(atPath: "data.response") == nil)
+        #expect(!AlertTextLine.body(plain).contains("respond:"))
+    }
+
     @Test func twoAlertsOfOneRuleAndGroupStayTwoAlerts() {
         let first = body(.alertmanager, NotifierTestAlerts.alert(id: "a-1"))
         let second = body(.alertmanager, NotifierTestAlerts.alert(id: "a-2"))

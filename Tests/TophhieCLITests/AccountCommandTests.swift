@@ -298,6 +298,9 @@ import TophhieSimulator
         #expect(poll.out.contains("[tophhie.notice.sign-in-needed]") || poll.err.contains("sign-in needed"), "\(poll.out)\(poll.err)")
         let (status, shown) = await run(["respond"], context)
         #expect(status == .ok && shown.out.contains("Sessions were last revoked at "))
+        let (_, statusShown) = await run(["status"], context)
+        #expect(statusShown.out.contains("Sessions:      all revoked at "), "\(statusShown.out)")
+        #expect(statusShown.out.contains("this agent must sign in again ('tophhie-watch login')"))
 
         #expect(await run(["login", "--scopes", "profile,history,respond"], context).0 == .ok)
         let (again, clean) = await run(["poll"] + rules, context)

@@ -123,7 +123,7 @@ public enum WebhookPreset: Sendable, Hashable {
     }
 
     static func slack(_ alert: Alert) -> JSONValue {
-        let summary = ControlCharacterEscaping.escape(alert.summary)
+        let summary = withResponse(alert)
         let fallback = slackEscape("\(title(alert)): \(summary)")
         let head = "*\(slackEscape(title(alert)))*\n\(slackEscape(summary))"
         let details = facts(alert).map { "*\(slackEscape($0.0)):* \(slackEscape($0.1))" }.joined(separator: "\n")
@@ -163,7 +163,7 @@ public enum WebhookPreset: Sendable, Hashable {
             "body": .array([
                 .object(["type": .string("TextBlock"), "text": .string(truncate(title(alert), Limits.teamsFactValue, .utf8)), "weight": .string("Bolder"),
                          "size": .string("Medium"), "wrap": .bool(true), "style": .string("heading"), "color": .string(colour)]),
-                .object(["type": .string("TextBlock"), "text": .string(truncate(markdownEscape(ControlCharacterEscaping.escape(alert.summary)), Limits.teamsText, .utf8)), "wrap": .bool(true)]),
+                .object(["type": .string("TextBlock"), "text": .string(truncate(markdownEscape(withResponse(alert)), Limits.teamsText, .utf8)), "wrap": .bool(true)]),
                 .object(["type": .string("FactSet"), "facts": .array(facts(alert).map { .object(["title": .string($0.0), "value": .string(truncate(markdownEscape($0.1), Limits.teamsFactValue, .utf8))]) })]),
             ]),
             // No `msteams` width hint: it is a Teams host extension the published card schema
@@ -201,7 +201,7 @@ public enum WebhookPreset: Sendable, Hashable {
         return .object([
             "embeds": .array([.object([
                 "title": .string(embedTitle),
-                "description": .string(truncate(markdownEscape(ControlCharacterEscaping.escape(alert.summary)), room, .utf16)),
+                "description": .string(truncate(markdownEscape(withResponse(alert)), room, .utf16)),
                 "color": .int(colour),
                 "timestamp": .string(GraphTimestamp.alertText(alert.detectedAt)),
                 "fields": .array(fields),
@@ -265,6 +265,21 @@ public enum WebhookPreset: Sendable, Hashable {
         return .object(members)
     }
 
+    /// The summary, and for an alert that means a possible takeover, the steps on a line of
+    /// their own: what a person reading the chat message does next.
+    /// The summary's control characters are shown as escapes; the line break before the steps,
+    /// which are the program's own text, is a real one.
+    static func withResponse(_ alert: Alert) -> String {
+        let summary = ControlCharacterEscaping.escape(alert.summary)
+        guard let steps = AlertResponse.steps(for: alert) else { return summary }
+        return summary + "\n" + responseLine(steps)
+    }
+
+    /// `Respond: 1) … 2) … 3) …`.
+    static func responseLine(_ steps: [String]) -> String {
+        "Respond: " + steps.enumerated().map { "\($0.offset + 1)) \($0.element)" }.joined(separator: " ")
+    }
+
     /// A Prometheus label name: `[a-zA-Z_][a-zA-Z0-9_]*`.
     static func labelName(_ field: String) -> String {
         var name = String(field.unicodeScalars.map { scalar -> Character in
@@ -286,6 +301,7 @@ public enum WebhookPreset: Sendable, Hashable {
             "alert_id": .string(alert.id),
         ]
         if let description = alert.rule.description { annotations["description"] = .string(description) }
+        if let steps = AlertResponse.steps(for: alert) { annotations["response"] = .string(responseLine(steps)) }
         let labelValues = JSONValue.object(labels.labels.mapValues(JSONValue.string))
         return .object([
             "version": .string("4"),

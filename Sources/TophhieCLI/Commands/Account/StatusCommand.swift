@@ -48,11 +48,18 @@ enum StatusCommand: CLICommand {
                 "looked": .array((search?.looked ?? []).map(JSONValue.string)),
             ])
             let rules = JSONValue.array(AgentSetup.rulePaths(agentConfiguration, environment: .init(variables: io.environment)).map(JSONValue.string))
-            io.out(JSONValue.object(["config": config, "rules": rules, "session": sessionValue, "agent": agent]).prettyText() + "\n")
+            let revoked = SessionRevocation.read(stateDirectory: agentConfiguration.stateDirectory).map { revocation -> JSONValue in
+                .object(["at": time(revocation.at), "alertId": revocation.alertID.map(JSONValue.string) ?? .null])
+            } ?? .null
+            io.out(JSONValue.object(["config": config, "rules": rules, "session": sessionValue, "agent": agent, "sessionsRevoked": revoked]).prettyText() + "\n")
             return session == nil ? .signInNeeded : .ok
         }
         if let search = agentConfiguration.search { io.out("Config:        \(search.description)\n") }
         io.out("Rules:         \(AgentSetup.describe(rulePaths: AgentSetup.rulePaths(agentConfiguration, environment: .init(variables: io.environment))))\n")
+        if let revoked = SessionRevocation.read(stateDirectory: agentConfiguration.stateDirectory) {
+            let stale = session.map { $0.signedInAt <= revoked.at } ?? true
+            io.out("Sessions:      all revoked at \(GraphTimestamp.alertText(revoked.at))\(revoked.alertID.map { " after alert \($0)" } ?? "")\(stale ? "; this agent must sign in again ('tophhie-watch login')" : "; signed in again since")\n")
+        }
         guard let session else {
             io.out("Not signed in. Run 'tophhie-watch login'.\n")
             printAgent(health, io: io)
