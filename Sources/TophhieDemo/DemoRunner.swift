@@ -68,7 +68,7 @@ public struct DemoRunner: Sendable {
 
         narrate("\(Self.clockText(clock.now()))  ▶ a simulated tenant on \(endpoints.authorityHost.absoluteString) with a normal month of Jane's sign-ins and her apps' hourly token refreshes")
         let auth = TophhieAuth(configuration: try configuration.authConfiguration(), clock: clock)
-        try await auth.signIn(scopes: [TophhieScopes.userRead, TophhieScopes.auditLogRead]) { prompt in
+        try await auth.signIn(scopes: [TophhieScopes.userRead, TophhieScopes.auditLogRead, TophhieScopes.revokeSessions]) { prompt in
             narrate("\(Self.clockText(clock.now()))  ▶ login: \(prompt.message) (approved automatically)")
         }
 
@@ -84,6 +84,21 @@ public struct DemoRunner: Sendable {
         })
         let cycles = Int(timeline.duration / configuration.pollInterval) + 1
         try await loop.run(maxCycles: cycles)
+        // Jane acts on the stolen-token alert: every session revoked (the thief's refresh token
+        // with them, and this agent's), the agent says it must sign in again, she does, and
+        // monitoring goes on.
+        narrate("\(Self.clockText(clock.now()))  ▶ Jane acts on the alert: tophhie-watch respond --revoke-sessions")
+        try await auth.revokeSignInSessions()
+        try await BlockingWork.shared.run { try SessionRevocation(at: clock.now(), alertID: recorder.all.last { $0.rule.id == "token-from-new-place" }?.id).write(stateDirectory: stateDirectory) }
+        let revoked = try await setup.cycle.run(now: clock.now())
+        recorder.add(revoked.alerts + revoked.notices)
+        narrate("\(Self.clockText(clock.now()))    poll: \(revoked.summary)")
+        try await auth.signIn(scopes: [TophhieScopes.userRead, TophhieScopes.auditLogRead, TophhieScopes.revokeSessions]) { _ in
+            narrate("\(Self.clockText(clock.now()))  ▶ Jane signs the agent in again (approved automatically)")
+        }
+        let resumed = try await setup.cycle.run(now: clock.now())
+        recorder.add(resumed.alerts + resumed.notices)
+        narrate("\(Self.clockText(clock.now()))    poll: \(resumed.summary)")
         let alerts = recorder.all
         if let reportPath {
             // The page `report` writes, of the month the tenant holds and the alerts just told.

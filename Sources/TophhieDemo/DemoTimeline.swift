@@ -101,7 +101,7 @@ public struct DemoTimeline: Sendable {
             tenantID: Self.tenantID,
             clientID: Self.clientID,
             user: SimulatedUser(id: account.userID, userPrincipalName: account.userPrincipalName, kind: .member, profile: ["displayName": .string(account.displayName)]),
-            consentedScopes: ["User.Read", "AuditLog.Read.All"],
+            consentedScopes: ["User.Read", "AuditLog.Read.All", "User.RevokeSessions.All"],
             deviceCode: DeviceCodeSettings(autoApproveAfterSeconds: 0, expiresIn: 900, interval: 1),
             signIns: month.map { ScenarioSignIn(event: $0, latencySeconds: 0) })
     }
