@@ -295,6 +295,14 @@ import TophhieSimulator
 
         let (after, poll) = await run(["poll"] + rules, context)
         #expect(after == .signInNeeded, "\(poll.err)")
+        // The simulator refuses the old refresh token as Entra does, once the access token expires.
+        let recorded = try Data(contentsOf: URL(fileURLWithPath: context.stateDirectory + "/sessions-revoked.json"))
+        try FileManager.default.removeItem(atPath: context.stateDirectory + "/sessions-revoked.json")
+        context.clock.advance(by: 2 * 3600)
+        let (expired, refusedPoll) = await run(["poll"] + rules, context)
+        #expect(expired == .signInNeeded)
+        #expect((refusedPoll.err + refusedPoll.out).contains("AADSTS50173"), "\(refusedPoll.err)\(refusedPoll.out)")
+        try recorded.write(to: URL(fileURLWithPath: context.stateDirectory + "/sessions-revoked.json"))
         #expect(poll.out.contains("[tophhie.notice.sign-in-needed]") || poll.err.contains("sign-in needed"), "\(poll.out)\(poll.err)")
         let (status, shown) = await run(["respond"], context)
         #expect(status == .ok && shown.out.contains("Sessions were last revoked at "))
