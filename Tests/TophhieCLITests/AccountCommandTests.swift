@@ -315,6 +315,20 @@ import TophhieSimulator
         #expect(again == .ok, "\(clean.err)")
     }
 
+    /// Without admin consent for User.RevokeSessions.All the sign-in says it was not granted, and
+    /// respond is refused as Graph refuses access (exit 4), naming the consent and the login.
+    @Test func respondWithoutConsentNamesTheFix() async throws {
+        let context = try await Self.tenant(consented: ["User.Read", "AuditLog.Read.All", "Directory.Read.All"])
+        defer { try? FileManager.default.removeItem(atPath: context.stateDirectory) }
+        let (loginCode, login) = await run(["login", "--scopes", "profile,history,respond"], context)
+        #expect(loginCode == .ok)
+        #expect(login.out.contains("Not granted: User.RevokeSessions.All — an administrator may need to consent on the app registration."), "\(login.out)")
+        let (code, respond) = await run(["respond", "--revoke-sessions", "--yes"], context)
+        #expect(code == .accessDenied, "\(respond.err)")
+        #expect(respond.err.contains("User.RevokeSessions.All with admin consent on the app registration, then 'tophhie-watch login --scopes respond'"), "\(respond.err)")
+        #expect(SessionRevocation.read(stateDirectory: URL(fileURLWithPath: context.stateDirectory)) == nil, "nothing revoked")
+    }
+
     @Test func aRefusedRevocationIsAccessDeniedWithTheFix() {
         let (text, code) = ErrorReport.describe(TophhieAuthError.sessionRevocation(status: 403, graphCode: "Authorization_RequestDenied"))
         #expect(code == .accessDenied)

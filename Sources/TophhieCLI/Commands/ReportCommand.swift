@@ -72,7 +72,8 @@ enum ReportCommand: CLICommand {
                 lines.append(event.json.canonicalData())
                 lines.append(UInt8(ascii: "\n"))
             }
-            guard FileManager.default.createFile(atPath: file, contents: lines, attributes: [.posixPermissions: 0o600]) else {
+            let written = lines
+            guard try await BlockingWork.shared.run({ FileManager.default.createFile(atPath: file, contents: written, attributes: [.posixPermissions: 0o600]) }) else {
                 throw UsageError("cannot write the sign-ins read to '\(file)'")
             }
             scratch = file

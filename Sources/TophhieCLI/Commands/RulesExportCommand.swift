@@ -1,5 +1,6 @@
 import Foundation
 import TophhieRules
+import TophhieSystem
 
 /// `tophhie-watch rules export DIR`: writes the pack built into the binary out, to tune.
 enum RulesExportCommand: CLICommand {
@@ -26,16 +27,20 @@ enum RulesExportCommand: CLICommand {
         guard arguments.positionals.count == 1, let folder = arguments.positionals.first else {
             throw UsageError(arguments.positionals.isEmpty ? "give the folder to write the rules to" : "give exactly one folder")
         }
-        let manager = FileManager.default
         let targets = BuiltInRulePack.files.map { (path: (folder as NSString).appendingPathComponent($0.name), text: $0.text) }
-        if !arguments.flag("force"), let existing = targets.first(where: { manager.fileExists(atPath: $0.path) }) {
-            throw UsageError("\(existing.path) exists; nothing was written (pass --force to overwrite)")
-        }
-        do {
-            try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            for target in targets { try Data(target.text.utf8).write(to: URL(fileURLWithPath: target.path)) }
-        } catch {
-            throw UsageError("cannot write to \(folder): \(error.localizedDescription)")
+        let force = arguments.flag("force")
+        // Files written on the blocking pool, not Swift's cooperative one.
+        try await BlockingWork.shared.run {
+            let manager = FileManager.default
+            if !force, let existing = targets.first(where: { manager.fileExists(atPath: $0.path) }) {
+                throw UsageError("\(existing.path) exists; nothing was written (pass --force to overwrite)")
+            }
+            do {
+                try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                for target in targets { try Data(target.text.utf8).write(to: URL(fileURLWithPath: target.path)) }
+            } catch {
+                throw UsageError("cannot write to \(folder): \(error.localizedDescription)")
+            }
         }
         io.out("wrote \(targets.count) files (\(BuiltInRulePack.ruleFileCount) rule files, their tests and README.md) to \(folder); point 'rules:' in the config at it\n")
         return .ok

@@ -2,6 +2,7 @@ import Foundation
 import TophhieAuth
 import TophhieAgent
 import TophhieJSON
+import TophhieSystem
 
 /// `status`: the session, the last poll, the standing problem and each outbox; read-only, never a token.
 enum StatusCommand: CLICommand {
@@ -26,6 +27,8 @@ enum StatusCommand: CLICommand {
         let session = try await auth.currentSession()
         let health = await AgentHealth.read(stateDirectory: agentConfiguration.stateDirectory, notifiers: agentConfiguration.notifiers.map(\.name), api: agentConfiguration.signInAPI)
         let cache = TokenCache(file: configuration.stateDirectory.appendingPathComponent("tokens.json"))
+        let stateDirectory = agentConfiguration.stateDirectory
+        let lastRevocation = try await BlockingWork.shared.run { SessionRevocation.read(stateDirectory: stateDirectory) }
         if arguments.flag("json") {
             func time(_ date: Date?) -> JSONValue { date.map { .string(GraphTimestamp.alertText($0)) } ?? .null }
             let sessionValue: JSONValue = session.map { session in
@@ -48,7 +51,7 @@ enum StatusCommand: CLICommand {
                 "looked": .array((search?.looked ?? []).map(JSONValue.string)),
             ])
             let rules = JSONValue.array(AgentSetup.rulePaths(agentConfiguration, environment: .init(variables: io.environment)).map(JSONValue.string))
-            let revoked = SessionRevocation.read(stateDirectory: agentConfiguration.stateDirectory).map { revocation -> JSONValue in
+            let revoked = lastRevocation.map { revocation -> JSONValue in
                 .object(["at": time(revocation.at), "alertId": revocation.alertID.map(JSONValue.string) ?? .null])
             } ?? .null
             io.out(JSONValue.object(["config": config, "rules": rules, "session": sessionValue, "agent": agent, "sessionsRevoked": revoked]).prettyText() + "\n")
@@ -56,7 +59,7 @@ enum StatusCommand: CLICommand {
         }
         if let search = agentConfiguration.search { io.out("Config:        \(search.description)\n") }
         io.out("Rules:         \(AgentSetup.describe(rulePaths: AgentSetup.rulePaths(agentConfiguration, environment: .init(variables: io.environment))))\n")
-        if let revoked = SessionRevocation.read(stateDirectory: agentConfiguration.stateDirectory) {
+        if let revoked = lastRevocation {
             let stale = session.map { $0.signedInAt <= revoked.at } ?? true
             io.out("Sessions:      all revoked at \(GraphTimestamp.alertText(revoked.at))\(revoked.alertID.map { " after alert \($0)" } ?? "")\(stale ? "; this agent must sign in again ('tophhie-watch login')" : "; signed in again since")\n")
         }

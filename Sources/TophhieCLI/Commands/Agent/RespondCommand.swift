@@ -41,7 +41,10 @@ enum RespondCommand: CLICommand {
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
         let configuration = try ConnectionOptions.agentConfiguration(arguments, io: io)
-        let state = try? StateStore(stateDirectory: configuration.stateDirectory).load()
+        let stateDirectory = configuration.stateDirectory
+        // Files read on the blocking pool, not Swift's cooperative one.
+        let state = try? await BlockingWork.shared.run { try StateStore(stateDirectory: stateDirectory).load() }
+        let lastRevocation = try await BlockingWork.shared.run { SessionRevocation.read(stateDirectory: stateDirectory) }
         let recent = (state?.recentHighAlerts ?? []).reversed()
         guard arguments.flag("revoke-sessions") else {
             if recent.isEmpty {
@@ -54,7 +57,7 @@ enum RespondCommand: CLICommand {
             }
             io.out("If one is not you, in this order:\n")
             for (index, step) in steps.enumerated() { io.out("  \(index + 1). \(step)\n") }
-            if let revoked = SessionRevocation.read(stateDirectory: configuration.stateDirectory) {
+            if let revoked = lastRevocation {
                 io.out("Sessions were last revoked at \(GraphTimestamp.alertText(revoked.at))\(revoked.alertID.map { " after alert \($0)" } ?? "").\n")
             }
             return .ok
@@ -62,6 +65,11 @@ enum RespondCommand: CLICommand {
         let auth = TophhieAuth(configuration: try configuration.authConfiguration(), transport: io.transport, clock: io.clock)
         guard let session = try await auth.currentSession() else {
             throw TophhieAuthError.interactionRequired(reason: "nobody is signed in")
+        }
+        // A permission the app was never granted is a refusal of access (exit 4), as Graph's 403
+        // would be: signing in again does not help until an administrator consents.
+        guard TophhieScopes.covers(session.grantedScopes, TophhieScopes.revokeSessions) else {
+            throw TophhieAuthError.sessionRevocation(status: 403, graphCode: "Authorization_RequestDenied")
         }
         if !arguments.flag("yes") {
             guard let answer = io.readAnswer else {
