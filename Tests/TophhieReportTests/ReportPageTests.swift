@@ -77,6 +77,24 @@ import TophhieRules
         #expect(html.contains("<caption>Sign-ins by weekday and hour (UTC)</caption>"))
     }
 
+    /// The timeline shades the days past the tenant's retention and the sign-ins an alert fired
+    /// on late.
+    @Test func theTimelineShadesRetentionAndLateArrivals() {
+        var (signIns, alerts) = Self.month()
+        alerts[0].late = true
+        let digest = SignInDigest(signIns: signIns, alerts: alerts, from: Self.start, to: Self.start.addingTimeInterval(30 * 86_400 - 1),
+                                  retentionFloor: Self.start.addingTimeInterval(23 * 86_400))
+        #expect(digest.bands.map(\.kind) == [.retention, .late])
+        #expect(digest.bands[0].to == Self.start.addingTimeInterval(23 * 86_400))
+        #expect(digest.bands[1].from == signIns[20].time && digest.bands[1].to == signIns[24].time)
+        let html = ReportPage.html(digest, generatedAt: Self.start, version: "9.9.9")
+        #expect(Self.occurrences(html, "<rect class=\"band retention\"") == 1)
+        #expect(Self.occurrences(html, "<rect class=\"band late\"") == 1)
+        #expect(html.contains("beyond the tenant&#39;s retention") || html.contains("beyond the tenant's retention"))
+        let (plain, _) = Self.page(signIns, Self.month().alerts)
+        #expect(plain.bands.isEmpty, "a file read whole has no retention floor, and no alert here was late")
+    }
+
     @Test func alertsAreNewestFirstWithTheirSignIns() throws {
         let (signIns, alerts) = Self.month()
         let (_, html) = Self.page(signIns, alerts)

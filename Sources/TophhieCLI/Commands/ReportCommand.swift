@@ -95,7 +95,12 @@ enum ReportCommand: CLICommand {
         }
         // A file's period ends at its last sign-in, not at today.
         let end = arguments.value("from") == nil ? to : (input.signIns.map(\.time).max() ?? to)
-        let digest = SignInDigest(signIns: input.signIns, alerts: collected.alerts, from: end.addingTimeInterval(-span), to: end)
+        // Read from Graph, the days past the tenant's retention are shaded: no sign-in can be there.
+        var floor: Date?
+        if arguments.value("from") == nil, let configuration = try? ConnectionOptions.agentConfiguration(arguments, io: io) {
+            floor = end.addingTimeInterval(-Double(configuration.retentionDays) * 86_400)
+        }
+        let digest = SignInDigest(signIns: input.signIns, alerts: collected.alerts, from: end.addingTimeInterval(-span), to: end, retentionFloor: floor)
         let html = ReportPage.html(digest, generatedAt: now, version: ProductVersion.number)
         let out = arguments.value("out") ?? "tophhie-watch-report-\(GraphTimestamp.filterText(now).prefix(10)).html"
         do {

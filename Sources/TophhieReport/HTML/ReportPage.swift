@@ -119,6 +119,17 @@ public enum ReportPage {
         let tallestDown = Double(max(1, digest.days.map { $0.nonInteractive.values.reduce(0, +) }.max() ?? 1))
         let total = Double(digest.days.count) * (width + gap)
         var svg = "<svg class=\"timeline\" viewBox=\"0 0 \(WorldMap.number(total + 40)) \(WorldMap.number(2 * half + 40))\" preserveAspectRatio=\"none\" role=\"img\" aria-labelledby=\"timeline-title\"><title id=\"timeline-title\">Sign-ins per day: interactive above the line, non-interactive below; alerts marked</title>"
+        // Bands behind the bars: days Graph no longer keeps, and sign-ins it published late.
+        let dayWidth = width + gap
+        let firstDay = digest.days.first?.start ?? digest.from
+        for band in digest.bands {
+            let x0 = 20 + band.from.timeIntervalSince(firstDay) / 86_400 * dayWidth
+            let x1 = max(x0 + 3, 20 + band.to.timeIntervalSince(firstDay) / 86_400 * dayWidth)
+            let label = band.kind == .retention
+                ? "Before \(GraphTimestamp.alertText(band.to)): beyond the tenant's retention, Graph no longer has these sign-ins"
+                : "\(GraphTimestamp.alertText(band.from)) to \(GraphTimestamp.alertText(band.to)): sign-ins Graph published late"
+            svg += "<rect class=\"band \(band.kind.rawValue)\" x=\"\(WorldMap.number(x0))\" y=\"0\" width=\"\(WorldMap.number(x1 - x0))\" height=\"\(WorldMap.number(2 * half + 40))\"><title>\(label)</title></rect>"
+        }
         svg += "<line class=\"axis\" x1=\"0\" y1=\"\(WorldMap.number(half + 20))\" x2=\"\(WorldMap.number(total + 40))\" y2=\"\(WorldMap.number(half + 20))\"/>"
         for (index, day) in digest.days.enumerated() {
             let x = 20 + Double(index) * (width + gap)
@@ -159,7 +170,8 @@ public enum ReportPage {
         <h2>When</h2>
         <figure>\(svg)<figcaption>Each day from \(day(digest.from)) to \(day(digest.to)): interactive sign-ins above the line \
         (at most \(Int(tallestUp)) a day), non-interactive ones (token refreshes, apps acting for you) below (at most \(Int(tallestDown)) a day), \
-        each to its own scale; ▼ a day with alerts.</figcaption></figure>
+        each to its own scale; ▼ a day with alerts; <span class="key band-late">shaded</span>: sign-ins Graph published late; \
+        <span class="key band-retention">grey</span>: beyond the tenant's retention.</figcaption></figure>
         \(grid)
         </section>
 
@@ -213,6 +225,8 @@ public enum ReportPage {
     .success{fill:var(--success)}.failure{fill:var(--failure)}.interrupted{fill:var(--interrupted)}
     .bar.non-interactive{fill-opacity:.6}.trip{stroke:var(--trip);stroke-width:1.5;stroke-dasharray:4 2}
     .axis{stroke:var(--muted);stroke-width:1}.alert-mark{fill:var(--fg)}
+    .band.retention{fill:var(--muted);fill-opacity:.18}.band.late{fill:var(--trip);fill-opacity:.22}
+    .key.band-late::before{background:var(--trip);opacity:.4;border-radius:0}.key.band-retention::before{background:var(--muted);opacity:.4;border-radius:0}
     figcaption{color:var(--muted);font-size:.9rem}.key::before{content:"";display:inline-block;width:.8em;height:.8em;margin-right:.25em;border-radius:50%;vertical-align:-.05em}
     .key.success::before{background:var(--success)}.key.failure::before{background:var(--failure)}.key.interrupted::before{background:var(--interrupted)}
     .key.new::before{border:2px solid var(--new)}.key.trip::before{background:var(--trip);border-radius:0;height:.2em}

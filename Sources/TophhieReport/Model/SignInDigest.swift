@@ -36,6 +36,15 @@ public struct SignInDigest: Sendable {
         public var isNew: Bool
     }
 
+    /// A stretch of the period the timeline shades: beyond the tenant's retention (Graph no longer
+    /// has those sign-ins), or sign-ins that Graph published late (an alert fired on them late).
+    public struct Band: Sendable, Hashable {
+        public enum Kind: String, Sendable { case retention, late }
+        public var kind: Kind
+        public var from: Date
+        public var to: Date
+    }
+
     /// Two places an impossible-travel alert joined.
     public struct Trip: Sendable, Hashable {
         public var from: (latitude: Double, longitude: Double)
@@ -62,12 +71,15 @@ public struct SignInDigest: Sendable {
     public var trips: [Trip] = []
     /// Detections, newest first (the agent's notices are not shown).
     public var alerts: [Alert] = []
+    public var bands: [Band] = []
 
     /// Counts `signIns` between `from` and `to` (each day from `from`'s UTC midnight) with the
     /// alerts about them. Values a first-seen alert names (`first location.countryOrRegion
     /// 'AU'`) are marked new.
     /// - Complexity: O(n log n) in the sign-ins.
-    public init(signIns given: [ReportSignIn], alerts: [Alert], from: Date, to: Date) {
+    /// - Parameter retentionFloor: the oldest time Graph still keeps sign-ins for (the tenant's
+    ///   retention), when the sign-ins came from Graph: older days are shaded as beyond it.
+    public init(signIns given: [ReportSignIn], alerts: [Alert], from: Date, to: Date, retentionFloor: Date? = nil) {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let inPeriod = given.filter { $0.time >= from && $0.time <= to }.sorted { ($0.time, $0.id) < ($1.time, $1.id) }
@@ -123,6 +135,10 @@ public struct SignInDigest: Sendable {
         for alert in self.alerts {
             let day = Int(alert.detectedAt.timeIntervalSince(firstDay) / 86_400)
             if days.indices.contains(day) { days[day].alerts += 1 }
+        }
+        if let floor = retentionFloor, floor > from { bands.append(Band(kind: .retention, from: from, to: min(floor, to))) }
+        for alert in self.alerts where alert.late {
+            bands.append(Band(kind: .late, from: max(from, alert.firstEventTime), to: min(to, alert.lastEventTime)))
         }
         let byID = Dictionary(inPeriod.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         trips = self.alerts.filter { $0.rule.id.contains("travel") }.compactMap { alert in
