@@ -105,8 +105,8 @@ public struct DemoRunner: Sendable {
             let from = clock.now().addingTimeInterval(-30 * 86_400)
             let fetch = try await auth.fetchSignIns(since: from)
             let digest = SignInDigest(signIns: fetch.events.compactMap { ReportSignIn(record: $0.json) }, alerts: alerts, from: from, to: clock.now())
-            let html = ReportPage.html(digest, generatedAt: clock.now(), version: ProductVersion.number)
-            try await BlockingWork.shared.run { try DurableFile.replace(reportPath, with: Array(html.utf8), mode: 0o600) }
+            let now = clock.now()
+            _ = try await BlockingWork.shared.run { try ReportPage.write(digest, to: reportPath, generatedAt: now) }
             narrate("\(Self.clockText(clock.now()))  ▶ the report of Jane's month: \(reportPath) (open it in a browser)")
         }
         await tenant.stop()

@@ -110,9 +110,19 @@ public struct TophhieSignInEvent: Codable, Sendable, Identifiable, Hashable {
     /// Whether the record's coordinates are no place's (a latitude past ±90, a longitude past
     /// ±180: an export that swapped them): the place is then unknown to every rule.
     public static func coordinatesOutOfRange(_ json: JSONValue) -> Bool {
-        let latitude = json.value(atPath: "location.geoCoordinates.latitude")?.doubleValue
-        let longitude = json.value(atPath: "location.geoCoordinates.longitude")?.doubleValue
-        return (latitude.map { abs($0) > 90 } ?? false) || (longitude.map { abs($0) > 180 } ?? false)
+        outOfRange(latitude: json.value(atPath: "location.geoCoordinates.latitude")?.doubleValue,
+                   longitude: json.value(atPath: "location.geoCoordinates.longitude")?.doubleValue)
+    }
+
+    /// Whether a latitude past ±90 or a longitude past ±180 is given (absent ones are not out of range).
+    public static func outOfRange(latitude: Double?, longitude: Double?) -> Bool {
+        (latitude.map { abs($0) > 90 } ?? false) || (longitude.map { abs($0) > 180 } ?? false)
+    }
+
+    /// An error code as the decoder reads it: a whole number, or one written as text (`"50126"`,
+    /// Log Analytics' `ResultType`); nil for anything else.
+    public static func errorCode(_ value: JSONValue?) -> Int64? {
+        value?.intValue ?? value?.stringValue.flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
     }
 
     /// Reads an event from Graph's JSON.
@@ -133,8 +143,7 @@ public struct TophhieSignInEvent: Codable, Sendable, Identifiable, Hashable {
             throw MalformedSignIn(id: id, problem: "'status' is missing or not an object")
         }
         // An export may write the code as text ("50126", Log Analytics' ResultType): the same number.
-        let given = statusObject["errorCode"]
-        guard let code = given?.intValue ?? given?.stringValue.flatMap({ Int64($0.trimmingCharacters(in: .whitespaces)) }), let errorCode = Int(exactly: code) else {
+        guard let code = Self.errorCode(statusObject["errorCode"]), let errorCode = Int(exactly: code) else {
             throw MalformedSignIn(id: id, problem: "'status.errorCode' is missing or not a whole number")
         }
         self.id = id

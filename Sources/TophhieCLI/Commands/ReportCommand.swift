@@ -55,14 +55,15 @@ enum ReportCommand: CLICommand {
             if let scratch { try? FileManager.default.removeItem(atPath: scratch) }
         }
         let path: String
-        let to: Date
+        // Read from Graph, the days past the tenant's retention are shaded: no sign-in can be there.
+        var retentionDays: Int?
         if let file = arguments.value("from") {
             export = try await ExportInput.prepare(file, arguments: arguments, io: io, command: "report")
             path = export?.path ?? file
-            to = now
         } else {
             // Graph's sign-ins of the period, written where replay reads them.
             let configuration = try ConnectionOptions.agentConfiguration(arguments, io: io)
+            retentionDays = configuration.retentionDays
             let auth = try configuration.authConfiguration()
             let client = TophhieAuth(configuration: auth, transport: io.transport, clock: io.clock)
             let fetch = try await client.fetchSignIns(since: now.addingTimeInterval(-span))
@@ -78,7 +79,6 @@ enum ReportCommand: CLICommand {
             }
             scratch = file
             path = file
-            to = now
         }
         // The page's fields are read while the rules replay the same file: two passes side by side.
         let reading = Task { try await BlockingWork.shared.run { try ReportInput.read(path) } }
@@ -94,21 +94,17 @@ enum ReportCommand: CLICommand {
             throw UsageError(error.description)
         }
         // A file's period ends at its last sign-in, not at today.
-        let end = arguments.value("from") == nil ? to : (input.signIns.map(\.time).max() ?? to)
-        // Read from Graph, the days past the tenant's retention are shaded: no sign-in can be there.
-        var floor: Date?
-        if arguments.value("from") == nil, let configuration = try? ConnectionOptions.agentConfiguration(arguments, io: io) {
-            floor = end.addingTimeInterval(-Double(configuration.retentionDays) * 86_400)
-        }
+        let end = arguments.value("from") == nil ? now : (input.signIns.map(\.time).max() ?? now)
+        let floor = retentionDays.map { end.addingTimeInterval(-Double($0) * 86_400) }
         let digest = SignInDigest(signIns: input.signIns, alerts: collected.alerts, from: end.addingTimeInterval(-span), to: end, retentionFloor: floor)
-        let html = ReportPage.html(digest, generatedAt: now, version: ProductVersion.number)
         let out = arguments.value("out") ?? "tophhie-watch-report-\(GraphTimestamp.filterText(now).prefix(10)).html"
+        let size: Int
         do {
-            try await BlockingWork.shared.run { try DurableFile.replace(out, with: Array(html.utf8), mode: 0o600) }
+            size = try await BlockingWork.shared.run { try ReportPage.write(digest, to: out, generatedAt: now) }
         } catch {
             throw UsageError("cannot write the report to '\(out)': \(error)")
         }
-        io.out("wrote \(out): \(digest.signIns) sign-ins, \(digest.places.count) places, \(digest.alerts.count) alerts, \(digest.days.count) days (\(html.utf8.count / 1024) KiB)\n")
+        io.out("wrote \(out): \(digest.signIns) sign-ins, \(digest.places.count) places, \(digest.alerts.count) alerts, \(digest.days.count) days (\(size / 1024) KiB)\n")
         return .ok
     }
 }

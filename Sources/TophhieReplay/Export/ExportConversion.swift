@@ -33,7 +33,7 @@ public struct ExportConversion: Sendable {
             throw ReplayFileError("\(file): not a sign-in file this reads; tried \(ExportFormat.described)")
         }
         let body = data.starts(with: [0xEF, 0xBB, 0xBF]) ? Data(data.dropFirst(3)) : data
-        let items: [(place: String, element: Result<JSONValue, MalformedSignIn>)]
+        let items: [(place: String, record: JSONValue)]
         switch format {
         case .graph:
             // Graph's own shape goes the fast ways; up to `checkedGraphSize` it is first checked
@@ -42,48 +42,45 @@ public struct ExportConversion: Sendable {
             guard data.count <= checkedGraphSize else { return nil }
             return try checkGraph(body, file: file, strict: strict, scratch: scratch)
         case .azureMonitor:
-            items = try jsonRecords(body, file: file, wrapper: "records").map { ($0.place, .success(ExportRecord.fromAzureMonitor($0.record))) }
+            items = try jsonRecords(body, file: file, wrapper: "records").map { ($0.place, ExportRecord.fromAzureMonitor($0.record)) }
         case .logAnalytics:
-            items = try jsonRecords(body, file: file, wrapper: "value").map { ($0.place, .success(ExportRecord.fromLogAnalytics($0.record))) }
+            items = try jsonRecords(body, file: file, wrapper: "value").map { ($0.place, ExportRecord.fromLogAnalytics($0.record)) }
         case .csv:
-            let table: CSVTable
-            do { table = try CSVTable(String(decoding: body, as: UTF8.self)) } catch let failure as CSVTable.Failure {
-                throw ReplayFileError("\(file): not valid CSV: \(failure)")
-            }
+            let table = try csvTable(body, file: file)
             items = table.rows.map { row in
                 let object = JSONValue.object(Dictionary(zip(table.header, row.fields.map(JSONValue.string)), uniquingKeysWith: { first, _ in first }))
-                return ("line \(row.line)", .success(ExportRecord.fromLogAnalytics(object)))
+                return ("line \(row.line)", ExportRecord.fromLogAnalytics(object))
             }
         case .adminCenterCSV:
-            let table: CSVTable
-            do { table = try CSVTable(String(decoding: body, as: UTF8.self)) } catch let failure as CSVTable.Failure {
-                throw ReplayFileError("\(file): not valid CSV: \(failure)")
-            }
+            let table = try csvTable(body, file: file)
             // The download's name says its stream: NonInteractiveSignIns_<from>_<to>.csv.
             let nonInteractive = (file as NSString).lastPathComponent.lowercased().contains("noninteractive")
             items = table.rows.map { row in
-                ("line \(row.line)", .success(ExportRecord.fromAdminCenter(Array(zip(table.header, row.fields)).map { (header: $0.0, text: $0.1) }, nonInteractive: nonInteractive)))
+                ("line \(row.line)", ExportRecord.fromAdminCenter(Array(zip(table.header, row.fields)).map { (header: $0.0, text: $0.1) }, nonInteractive: nonInteractive))
             }
         }
         var conversion = ExportConversion(path: "", format: format, records: 0, skipped: [], coordinatesDropped: 0)
         var kept: [JSONValue] = []
-        for (place, element) in items {
-            switch element {
-            case .success(var record):
-                do {
-                    _ = try TophhieSignInEvent(json: record)
-                } catch let malformed as MalformedSignIn {
-                    try conversion.skip(malformed, at: place, file: file, strict: strict)
-                    continue
-                }
-                if dropBadCoordinates(&record) { conversion.coordinatesDropped += 1 }
-                kept.append(record)
-            case .failure(let damaged):
-                try conversion.skip(damaged, at: place, file: file, strict: strict)
+        for (place, given) in items {
+            var record = given
+            do {
+                _ = try TophhieSignInEvent(json: record)
+            } catch let malformed as MalformedSignIn {
+                try conversion.skip(malformed, at: place, file: file, strict: strict)
+                continue
             }
+            if dropBadCoordinates(&record) { conversion.coordinatesDropped += 1 }
+            kept.append(record)
         }
         try conversion.write(kept, scratch: scratch)
         return conversion
+    }
+
+    /// A CSV export's table.
+    static func csvTable(_ body: Data, file: String) throws -> CSVTable {
+        do { return try CSVTable(String(decoding: body, as: UTF8.self)) } catch let failure as CSVTable.Failure {
+            throw ReplayFileError("\(file): not valid CSV: \(failure)")
+        }
     }
 
     /// Graph files larger than this go straight to the fast ways, unchecked record by record
@@ -202,9 +199,7 @@ public struct ExportConversion: Sendable {
     static func plainlyReads(_ slots: [JSONValue?]) -> Bool {
         guard case .string(let id)? = slots[0], !id.isEmpty, case .string(let time)? = slots[1], GraphTimestamp.parse(time) != nil,
               case .int? = slots[2] else { return false }
-        if let latitude = slots[3]?.doubleValue, abs(latitude) > 90 { return false }
-        if let longitude = slots[4]?.doubleValue, abs(longitude) > 180 { return false }
-        return true
+        return !TophhieSignInEvent.outOfRange(latitude: slots[3]?.doubleValue, longitude: slots[4]?.doubleValue)
     }
 
     /// A Graph file's records one by one, as the poll reads a page: a page's `value`, an

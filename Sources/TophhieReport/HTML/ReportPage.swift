@@ -1,6 +1,7 @@
 import Foundation
 import TophhieJSON
 import TophhieRules
+import TophhieSystem
 
 /// The report as one HTML page that needs nothing else: styles and the map inline, no script,
 /// and a Content-Security-Policy that lets the page load nothing at all.
@@ -45,6 +46,16 @@ public enum ReportPage {
 
         """
         return page
+    }
+
+    /// Writes the page for `digest` to `path` (0600: it holds a sign-in history), replacing
+    /// what was there atomically; blocks on the disk, so call it from the blocking pool.
+    /// - Returns: its size in bytes.
+    /// - Throws: `FileError` when it cannot be written.
+    public static func write(_ digest: SignInDigest, to path: String, generatedAt: Date) throws -> Int {
+        let bytes = Array(html(digest, generatedAt: generatedAt, version: ProductVersion.number).utf8)
+        try DurableFile.replace(path, with: bytes, mode: 0o600)
+        return bytes.count
     }
 
     static func day(_ date: Date) -> String { String(GraphTimestamp.filterText(date).prefix(10)) }

@@ -1,4 +1,5 @@
 import Foundation
+import TophhieAuth
 import TophhieJSON
 
 /// What the report shows of one sign-in: read from its record's fields, nothing else kept.
@@ -27,7 +28,7 @@ public struct ReportSignIn: Sendable, Hashable {
         self.city = city
         self.state = state
         self.country = country
-        let placed = latitude.map { abs($0) <= 90 } == true && longitude.map { abs($0) <= 180 } == true
+        let placed = latitude != nil && longitude != nil && !TophhieSignInEvent.outOfRange(latitude: latitude, longitude: longitude)
         self.latitude = placed ? latitude : nil
         self.longitude = placed ? longitude : nil
         self.device = device
@@ -48,8 +49,7 @@ public struct ReportSignIn: Sendable, Hashable {
     /// time, no whole error code), as the live poll's decoder skips it.
     init?(slots: [JSONValue?]) {
         guard case .string(let id)? = slots[0], !id.isEmpty, let timeText = slots[1]?.stringValue, let time = GraphTimestamp.parse(timeText) else { return nil }
-        let given = slots[2]
-        guard let code = given?.intValue ?? given?.stringValue.flatMap({ Int64($0.trimmingCharacters(in: .whitespaces)) }) else { return nil }
+        guard let code = TophhieSignInEvent.errorCode(slots[2]) else { return nil }
         var interactive = slots[3]?.boolValue ?? true
         if case .array(let types)? = slots[4], types.contains(.string("nonInteractiveUser")) { interactive = false }
         func text(_ index: Int) -> String { slots[index]?.stringValue ?? "" }

@@ -37,8 +37,6 @@ enum RespondCommand: CLICommand {
           tophhie-watch respond --revoke-sessions --yes --alert 1e06e1fc0c30e55ca0bcc6db404dd98a
         """)
 
-    static let steps = AlertResponse.steps
-
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
         let configuration = try ConnectionOptions.agentConfiguration(arguments, io: io)
         let stateDirectory = configuration.stateDirectory
@@ -56,7 +54,7 @@ enum RespondCommand: CLICommand {
                 }
             }
             io.out("If one is not you, in this order:\n")
-            for (index, step) in steps.enumerated() { io.out("  \(index + 1). \(step)\n") }
+            for (index, step) in AlertResponse.steps.enumerated() { io.out("  \(index + 1). \(step)\n") }
             if let revoked = lastRevocation {
                 io.out("Sessions were last revoked at \(GraphTimestamp.alertText(revoked.at))\(revoked.alertID.map { " after alert \($0)" } ?? "").\n")
             }
@@ -88,7 +86,7 @@ enum RespondCommand: CLICommand {
         try await BlockingWork.shared.run { try revocation.write(stateDirectory: configuration.stateDirectory) }
         io.out("Revoked every session of \(session.userPrincipalName ?? "the signed-in account") at \(GraphTimestamp.alertText(revocation.at)). This agent is signed out too: run 'tophhie-watch login' to watch again.\n")
         io.out("Next:\n")
-        for (index, step) in steps.dropFirst().enumerated() { io.out("  \(index + 1). \(step)\n") }
+        for (index, step) in AlertResponse.steps.dropFirst().enumerated() { io.out("  \(index + 1). \(step)\n") }
         // Tell the notifiers now when no agent holds the state directory; a running one tells
         // them on its next cycle (it reads the revocation every poll).
         if let lock = try? StateDirectoryLock.acquire(stateDirectory: configuration.stateDirectory) {
