@@ -26,22 +26,26 @@ let package = Package(
         .target(name: "LoopbackHTTP", dependencies: ["TophhieSystem"]),
         // The simulated tenant (identity + Graph): a socket-free handler, served over loopback or embedded.
         .target(name: "TophhieSimulator", dependencies: ["TophhieSystem", "TophhieJSON", "LoopbackHTTP"]),
-        // The rule language and the pure engine.
+        // The rule language and the plain evaluator the agent runs: what each rule means, once.
         .target(name: "TophhieRules", dependencies: ["YAMLReader", "TophhieJSON"]),
+        // Replay's fast engine (slots, memo, work-ahead) behind the same evaluator protocol,
+        // reaching the rule model through `package` access; held to the plain evaluator by the
+        // meaning tests.
+        .target(name: "TophhieRulesFast", dependencies: ["TophhieRules", "TophhieJSON"]),
         // Replay: reading a file of sign-ins (a Graph page, an array, JSON lines, a poll timeline) in
         // the engine's order, its index, the reading thread, and the alerts written as they come.
-        .target(name: "TophhieReplay", dependencies: ["TophhieSystem", "TophhieJSON", "TophhieRules", "TophhieAuth"]),
+        .target(name: "TophhieReplay", dependencies: ["TophhieSystem", "TophhieJSON", "TophhieRules", "TophhieRulesFast", "TophhieAuth"]),
         // The runtime: config, scheduler, state, outbox, notifiers. It does not link the simulator.
         // The HTML report: a page of one person's sign-ins, with the map it draws on.
         .target(name: "TophhieReport", dependencies: ["TophhieSystem", "TophhieJSON", "TophhieRules", "TophhieAuth"]),
-        .target(name: "TophhieAgent", dependencies: ["TophhieSystem", "TophhieAuth", "TophhieRules", "YAMLReader", "TophhieJSON"]),
+        .target(name: "TophhieAgent", dependencies: ["TophhieSystem", "TophhieAuth", "TophhieRules", "TophhieRulesFast", "YAMLReader", "TophhieJSON"]),
         // The scripted demo: the simulator and the agent on an accelerated clock.
         .target(name: "TophhieDemo", dependencies: ["TophhieAgent", "TophhieAuth", "TophhieRules", "TophhieJSON", "TophhieSimulator", "TophhieSystem", "TophhieReport"]),
         // The command tree.
-        .target(name: "TophhieCLI", dependencies: ["TophhieSystem", "TophhieAuth", "TophhieRules", "TophhieReplay", "TophhieReport", "TophhieAgent", "TophhieDemo", "TophhieSimulator", "YAMLReader", "TophhieJSON"]),
+        .target(name: "TophhieCLI", dependencies: ["TophhieSystem", "TophhieAuth", "TophhieRules", "TophhieRulesFast", "TophhieReplay", "TophhieReport", "TophhieAgent", "TophhieDemo", "TophhieSimulator", "YAMLReader", "TophhieJSON"]),
         .executableTarget(name: "tophhie-watch", dependencies: ["TophhieCLI"]),
         // What several test targets share: a seeded generator, the repository's folders. Tests only.
-        .target(name: "TophhieTestSupport"),
+        .target(name: "TophhieTestSupport", dependencies: ["TophhieRules", "TophhieJSON"]),
 
         .testTarget(name: "TophhieSystemTests", dependencies: ["TophhieSystem"]),
         .testTarget(name: "TophhieJSONTests", dependencies: ["TophhieJSON"]),
@@ -50,7 +54,10 @@ let package = Package(
         .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP", "TophhieSystem"]),
         .testTarget(name: "TophhieSimulatorTests", dependencies: ["TophhieSimulator", "TophhieSystem", "LoopbackHTTP", "TophhieJSON"]),
         .testTarget(name: "TophhieRulesTests", dependencies: ["TophhieTestSupport", "TophhieRules", "YAMLReader", "TophhieJSON"]),
-        .testTarget(name: "TophhieReplayTests", dependencies: ["TophhieTestSupport", "TophhieReplay", "TophhieRules", "TophhieCLI", "TophhieSimulator", "TophhieSystem", "TophhieJSON"]),
+        // The fast engine's own parts, the meaning table over both evaluators and every event
+        // type, and the seeded differential test.
+        .testTarget(name: "TophhieRulesFastTests", dependencies: ["TophhieTestSupport", "TophhieRules", "TophhieRulesFast", "TophhieAgent", "TophhieAuth", "YAMLReader", "TophhieJSON"]),
+        .testTarget(name: "TophhieReplayTests", dependencies: ["TophhieTestSupport", "TophhieReplay", "TophhieRules", "TophhieRulesFast", "TophhieCLI", "TophhieSimulator", "TophhieSystem", "TophhieJSON"]),
         .testTarget(name: "TophhieAgentTests", dependencies: ["TophhieReplay", "TophhieAgent", "TophhieSystem", "TophhieAuth", "TophhieRules", "TophhieSimulator", "LoopbackHTTP", "TophhieJSON"]),
         .testTarget(name: "TophhieReportTests", dependencies: ["TophhieTestSupport", "TophhieReport", "TophhieRules", "TophhieJSON"]),
         .testTarget(name: "TophhieCLITests", dependencies: ["TophhieTestSupport", "TophhieCLI", "TophhieReport", "TophhieAgent", "TophhieDemo", "TophhieSystem", "TophhieSimulator", "LoopbackHTTP", "TophhieJSON"]),

@@ -19,7 +19,7 @@ public struct DemoRunner: Sendable {
     /// Real seconds each simulated poll interval takes; 0 runs flat out (tests).
     public var pace: Double
     /// The evaluator the agent runs the rules with (`TOPHHIE_ENGINE`).
-    public var engine: EngineChoice = .fast
+    public var engine: EngineChoice = .plain
     /// Where to write the report of the demo's sign-ins at its end (`report`'s page); nil for none.
     public var reportPath: String?
 

@@ -1,6 +1,7 @@
 import Foundation
 import TophhieJSON
 import TophhieRules
+import TophhieRulesFast
 import TophhieSystem
 
 /// What a replay or a match of a file came to.
@@ -37,7 +38,7 @@ public enum Replay {
         // A poll timeline is read a poll at a time; anything else the streamed reader did not
         // take is read whole. For the fast engine only what the rules read is built.
         // The engine already built for the fast way: planning the rules again costs a compile.
-        let evaluator: any RuleEvaluator = choice == .fast ? engine : ReferenceEvaluator(rules: rules, settings: settings)
+        let evaluator: any RuleEvaluator = choice == .fast ? engine : PlainEvaluator(rules: rules, settings: settings)
         let projection = choice == .fast ? engine.eventProjection : .everything
         let timeline = try await BlockingWork.shared.run { StreamedTimeline.open(file, keeping: projection) }
         let input = timeline == nil ? try await BlockingWork.shared.run { try WholeReplayFile.read(file, keeping: projection) } : nil
@@ -82,7 +83,7 @@ public enum Replay {
     /// sign-in's time): the outcome, or nil with the reasons each gave way.
     private static func streamed(_ file: String, engine: Engine, choice: EngineChoice, writer: ReplayAlertWriter) -> (count: Int, notes: [String], outcome: EngineOutcome?) {
         guard choice == .fast else {
-            return (0, ["the reference evaluator reads the file whole, every field of each sign-in, and takes a poll at once"], nil)
+            return (0, ["the plain evaluator reads the file whole, every field of each sign-in, and takes a poll at once"], nil)
         }
         var notes: [String] = []
         // A large file in time order is first read from samples of it; when the second pass
@@ -117,17 +118,17 @@ public enum Replay {
     /// Which detection rules each sign-in of `file` satisfies, in file order, each (rule, id)
     /// once: what `rules match` lists.
     /// - Throws: `ReplayFileError` naming the file and the record that is wrong.
-    public static func matches(_ file: String, rules: RuleSet, engine choice: EngineChoice) async throws -> (outcome: ReplayOutcome, matches: [DetectionMatches.Match]) {
+    public static func matches(_ file: String, rules: RuleSet, engine choice: EngineChoice) async throws -> (outcome: ReplayOutcome, matches: [DetectionMatch]) {
         let engine = Engine(rules: rules)
         let matcher = DetectionMatches(rules: rules)
         // Streamed in one pass (a few batches of sign-ins in memory at a time) when the file
-        // allows; the reference evaluator reads the whole file and every field of each sign-in.
+        // allows; the plain evaluator reads the whole file and every field of each sign-in.
         if choice == .fast, let streamed = try await BlockingWork.shared.run({ StreamedMatch.run(file, engine: engine, matcher: matcher) }) {
             return (ReplayOutcome(events: streamed.count, polls: 1, alerts: 0, notes: ["matched in one pass, a batch at a time"]), streamed.matches)
         }
         let input = try await BlockingWork.shared.run { try WholeReplayFile.read(file, keeping: choice == .fast ? engine.eventProjection : .everything) }
         let events = input.polls.flatMap(\.events)
-        let matches = choice == .fast ? matcher.matches(events) : ReferenceMatching.matches(rules, events)
+        let matches = choice == .fast ? matcher.matches(events) : PlainMatching.matches(rules, events)
         return (ReplayOutcome(events: input.eventCount, polls: input.polls.count, alerts: 0, notes: ["read whole"]), matches)
     }
 }

@@ -95,7 +95,7 @@ struct AgentHarness {
     func cycle(store: StateStore? = nil, retentionDays: Int = 30, rules: String = AgentHarness.rulesText) throws -> PollCycle {
         let clock = self.clock
         let dispatch = try OutboxDispatch(stateDirectory: stateDirectory, notifiers: [(recorder, NotifierRoute())], now: { clock.now() }, sleep: { _ in }, random: { 0 })
-        return PollCycle(auth: auth(), engine: Engine(rules: try self.rules(rules)), store: store ?? StateStore(stateDirectory: stateDirectory), planner: PollPlanner(retentionDays: retentionDays, lookback: 86_400, api: api), dispatch: dispatch)
+        return PollCycle(auth: auth(), engine: PlainEvaluator(rules: try self.rules(rules)), store: store ?? StateStore(stateDirectory: stateDirectory), planner: PollPlanner(retentionDays: retentionDays, lookback: 86_400, api: api), dispatch: dispatch)
     }
 
     /// Failed sign-ins `spacing` seconds apart starting at `at`, visible after `latency`.

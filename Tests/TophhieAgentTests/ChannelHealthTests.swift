@@ -13,7 +13,7 @@ import TophhieSystem
         let clock = harness.clock
         let dispatch = try OutboxDispatch(stateDirectory: harness.stateDirectory, notifiers: [(hook, NotifierRoute()), (mail, NotifierRoute())],
                                           now: { clock.now() }, sleep: { _ in }, random: { 0 })
-        return PollCycle(auth: harness.auth(), engine: Engine(rules: try harness.rules()), store: StateStore(stateDirectory: harness.stateDirectory),
+        return PollCycle(auth: harness.auth(), engine: PlainEvaluator(rules: try harness.rules()), store: StateStore(stateDirectory: harness.stateDirectory),
                          planner: PollPlanner(retentionDays: 30, lookback: 86_400), dispatch: dispatch)
     }
 

@@ -97,7 +97,7 @@ import TophhieSimulator
             let gone = RecordingNotifier(name: "hook")
             let clock = harness.clock
             let dispatch = try OutboxDispatch(stateDirectory: harness.stateDirectory, notifiers: [(gone, NotifierRoute()), (harness.recorder, NotifierRoute())], now: { clock.now() }, sleep: { _ in }, random: { 0 })
-            let cycle = PollCycle(auth: harness.auth(), engine: Engine(rules: try harness.rules()), store: StateStore(stateDirectory: harness.stateDirectory), planner: PollPlanner(retentionDays: 30, lookback: 86_400), dispatch: dispatch)
+            let cycle = PollCycle(auth: harness.auth(), engine: PlainEvaluator(rules: try harness.rules()), store: StateStore(stateDirectory: harness.stateDirectory), planner: PollPlanner(retentionDays: 30, lookback: 86_400), dispatch: dispatch)
             _ = try await cycle.run(now: harness.clock.now())
             await harness.failures(6, at: harness.clock.now().addingTimeInterval(60))
             harness.clock.advance(by: 600)

@@ -31,7 +31,7 @@ import TophhieSimulator
         let later = start.addingTimeInterval(15 * 86_400)
         for i in 0..<6 { events.append(factory.signIn(at: later.addingTimeInterval(Double(i) * 31.7), place: .lagos, device: .unknownLinux, errorCode: 50126)) }
         events.append(factory.signIn(at: later.addingTimeInterval(900), place: .sydney, app: .legacyIMAP))
-        let engine = Engine(rules: RuleLoader.load(try RuleSource.read(paths: [repoRules])))
+        let engine = PlainEvaluator(rules: RuleLoader.load(try RuleSource.read(paths: [repoRules])))
         let outcome = engine.evaluate(EngineState(), events: try events.map(SignInEvents.event), now: later.addingTimeInterval(1000))
         #expect(!outcome.state.recent.isEmpty && !outcome.state.baselines.isEmpty && !outcome.state.episodes.isEmpty)
         var state = AgentState()

@@ -2,6 +2,7 @@ import Foundation
 import TophhieTestSupport
 import Testing
 import TophhieRules
+@testable import TophhieRulesFast
 @testable import TophhieCLI
 @testable import TophhieReplay
 

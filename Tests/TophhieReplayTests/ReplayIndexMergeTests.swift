@@ -2,6 +2,7 @@ import Foundation
 import TophhieTestSupport
 import Testing
 @testable import TophhieRules
+@testable import TophhieRulesFast
 @testable import TophhieReplay
 
 /// An index sorted in stretches and merged must give exactly the order of sorting it whole:

@@ -3,6 +3,7 @@ import TophhieTestSupport
 import Testing
 import TophhieJSON
 @testable import TophhieRules
+@testable import TophhieRulesFast
 @testable import TophhieReplay
 
 /// The first pass keeps 24 bytes a sign-in and no id: sign-ins sharing a time are put in the

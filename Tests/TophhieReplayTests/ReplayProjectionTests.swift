@@ -3,6 +3,7 @@ import TophhieTestSupport
 import Testing
 import TophhieJSON
 @testable import TophhieRules
+@testable import TophhieRulesFast
 import TophhieSimulator
 import TophhieSystem
 @testable import TophhieCLI
@@ -113,10 +114,10 @@ import TophhieSystem
         // projected tree there: the same ids carry one.)
         let (a, b) = (streamed.state, whole.state)
         let latest = try #require(replay.latest)
-        let kept = Set(b.seen.filter { $1 > latest.addingTimeInterval(-engine.horizon) }.ids)
-        #expect(kept.isSubset(of: Set(a.seen.ids)) && Set(a.seen.ids).isSubset(of: Set(b.seen.ids)))
+        let kept = Set(b.seen.filter { $1 > latest.addingTimeInterval(-engine.horizon) }.keys)
+        #expect(kept.isSubset(of: Set(a.seen.keys)) && Set(a.seen.keys).isSubset(of: Set(b.seen.keys)))
         #expect(a.seen.count < b.seen.count, "the checkpoints forgot nothing")
-        #expect(a.revisions.map { Set($0.ids) } == Set(a.seen.ids))
+        #expect(a.revisions.map { Set($0.keys) } == Set(a.seen.keys))
         #expect(Array(b.recent.suffix(a.recent.count)) == a.recent)
         #expect(a.baselines == b.baselines)
         #expect(a.familiar == b.familiar)

@@ -3,6 +3,7 @@ import TophhieTestSupport
 import Testing
 import TophhieJSON
 import TophhieRules
+@testable import TophhieRulesFast
 import TophhieSystem
 @testable import TophhieCLI
 @testable import TophhieReplay

@@ -1,32 +1,12 @@
 import Foundation
+import TophhieTestSupport
 import Testing
 import TophhieJSON
 @testable import TophhieRules
 
 @Suite(.timeLimit(.minutes(2))) struct EngineTests {
-    static let burstRules = """
-    title: Failed sign-in
-    id: failed
-    logsource: {product: azure, service: signinlogs}
-    detection:
-        selection:
-            ResultType: [50126, 50053]
-        condition: selection
-    ---
-    title: Burst of failures
-    id: burst
-    author: Test Author
-    tags: [attack.t1110]
-    correlation:
-        type: event_count
-        rules: [failed]
-        group-by: [userId]
-        timespan: 10m
-        condition: {gte: 5}
-    level: high
-    """
 
-    var engine: Engine { Engine(rules: loadRules(EngineTests.burstRules)) }
+    var engine: PlainEvaluator { PlainEvaluator(rules: loadRules(SampleRules.burst)) }
 
     @Test func fiveFailuresWhoseLastTwoArriveThreeHoursLateFireExactlyOnce() {
         let first = (0..<3).map { SignIn.failure(Double($0), id: "f\($0)") }
@@ -82,7 +62,7 @@ import TophhieJSON
         """)
         #expect(!rules.hasErrors, "\(rules.diagnostics)")
         let events = (0..<failures).map { SignIn.failure(Double($0), id: "f\($0)") }
-        let (_, found) = Engine(rules: rules).process(EngineState(), events: events, now: time(30))
+        let (_, found) = PlainEvaluator(rules: rules).process(EngineState(), events: events, now: time(30))
         #expect(found.filter { $0.rule.id == "failures" }.isEmpty == !alerts)
     }
 
@@ -104,7 +84,7 @@ import TophhieJSON
         correlation: {type: event_count, rules: [wrong, failure], group-by: [userId], timespan: 10m, condition: {gte: 3}}
         """)
         #expect(!rules.hasErrors, "\(rules.diagnostics)")
-        let engine = Engine(rules: rules)
+        let engine = PlainEvaluator(rules: rules)
         let two = (0..<2).map { SignIn.failure(Double($0), id: "f\($0)") }
         #expect(engine.process(EngineState(), events: two, now: time(30)).1.filter { $0.rule.id == "failures" }.isEmpty)
         let three = two + [SignIn.failure(2, id: "f2", code: 50053)]
@@ -166,7 +146,7 @@ import TophhieJSON
         // (t − 31 d, now]: the event exactly 31 days old is gone.
         #expect(state.seen.count == 31 * 144 - 1)
         #expect(state.revisions?.count == 31 * 144 - 1)
-        #expect(state.forgottenBefore == time(Double(40 * 1440)).addingTimeInterval(-engine.horizon))
+        #expect(state.forgottenBefore == time(Double(40 * 1440)).addingTimeInterval(-RuleGraph(engine.rules, settings: engine.settings).horizon))
     }
 
     @Test func eventsOlderThanTheHorizonAreIgnoredOnceForgotten() {
@@ -241,7 +221,7 @@ import TophhieJSON
             forget: 30d
         """)
         #expect(!rules.hasErrors, "\(rules.diagnostics)")
-        let engine = Engine(rules: rules)
+        let engine = PlainEvaluator(rules: rules)
         func signIn(_ day: Double, _ id: String, _ country: String) -> JSONRuleEvent {
             SignIn.at(day * 1440, id: id, ["location": .object(["countryOrRegion": .string(country)])])
         }
@@ -282,7 +262,7 @@ import TophhieJSON
             fields: [location.countryOrRegion]
             learning: {period: 14d, events: 10}
         """)
-        let engine = Engine(rules: rules)
+        let engine = PlainEvaluator(rules: rules)
         let home: [any RuleEvent] = baselineDays.enumerated().map { index, day in
             SignIn.at(day * 1440, id: "b\(index)", ["location": .object(["countryOrRegion": .string("PT")])])
         }
@@ -322,7 +302,7 @@ import TophhieJSON
     @Test func anAlertOnlyEventLeavesNoBaselineWhereThereWasNone() {
         let rules = loadRules(Self.placeRules)
         #expect(!rules.hasErrors, "\(rules.diagnostics)")
-        let engine = Engine(rules: rules)
+        let engine = PlainEvaluator(rules: rules)
         func signIn(_ minutes: Double, _ id: String, _ code: Int64, _ country: String, user: String = "u1") -> JSONRuleEvent {
             SignIn.at(minutes, id: id, ["status": .object(["errorCode": .int(code)]), "userId": .string(user),
                                         "location": .object(["countryOrRegion": .string(country)])])
@@ -345,7 +325,7 @@ import TophhieJSON
     /// A pass takes its first-seen rules' tables out of the state while it runs: they come back,
     /// an emptied one too, and the table of a rule the pack no longer has stays as it was.
     @Test func firstSeenTablesComeBackAndOthersStayAsTheyWere() {
-        let engine = Engine(rules: loadRules(Self.placeRules))
+        let engine = PlainEvaluator(rules: loadRules(Self.placeRules))
         func signIn(_ minutes: Double, _ id: String, _ code: Int64, _ country: String) -> JSONRuleEvent {
             SignIn.at(minutes, id: id, ["status": .object(["errorCode": .int(code)]), "userId": .string("u1"),
                                         "location": .object(["countryOrRegion": .string(country)])])
@@ -373,7 +353,7 @@ import TophhieJSON
         ("Se\u{301} 1 x", "Se\u{301} x"), (" \u{301}1 x", " \u{301}1 x"),
     ])
     func versionNumbersAreDroppedDottedOrNot(text: String, expected: String) {
-        #expect(EngineRun.withoutVersions(text) == expected)
+        #expect(PlainRun.withoutVersions(text) == expected)
     }
 
     @Test func valueCountTemporalAndChains() {
@@ -413,12 +393,12 @@ import TophhieJSON
             SignIn.at(20, id: "x4", ["ipAddress": .string("3.3.3.3"), "status": .object(["errorCode": .int(50126)])]),
             SignIn.at(30, id: "ok1"),
         ]
-        let (_, alerts) = Engine(rules: rules).process(EngineState(), events: events, now: time(40))
+        let (_, alerts) = PlainEvaluator(rules: rules).process(EngineState(), events: events, now: time(40))
         let byRule = Dictionary(grouping: alerts, by: \.rule.id)
         #expect(byRule["spray"]?.map { $0.events.map(\.id) } == nil, "spray feeds 'chain' and does not alert alone")
         #expect(byRule["chain"]?.map { $0.events.map(\.id) } == [["x1", "x2", "x3", "x4", "ok1"]])
         #expect(byRule["both"] == nil, "the success is ten minutes after the last failure")
-        let (_, close) = Engine(rules: rules).process(EngineState(), events: [events[0], SignIn.at(3, id: "ok2")], now: time(10))
+        let (_, close) = PlainEvaluator(rules: rules).process(EngineState(), events: [events[0], SignIn.at(3, id: "ok2")], now: time(10))
         #expect(close.map(\.rule.id) == ["both"])
     }
 
@@ -465,7 +445,7 @@ import TophhieJSON
             app(0, "c2", "u2", "C"), app(1, "a3", "u2", "A"),
             app(0, "a4", "u3", "A"), app(1, "b3", "u3", "B"), app(2, "c3", "u3", "C"),
         ]
-        let (_, alerts) = Engine(rules: rules).process(EngineState(), events: events, now: time(20))
+        let (_, alerts) = PlainEvaluator(rules: rules).process(EngineState(), events: events, now: time(20))
         let groups = Dictionary(grouping: alerts, by: \.rule.id).mapValues { $0.map { $0.group[0].value }.sorted() }
         #expect(groups["some"] == ["u1", "u2", "u3"])
         #expect(groups["every"] == ["u3"])
@@ -501,69 +481,23 @@ import TophhieJSON
             signIn(0, "f2", "u2", "198.51.100.1", failed: true), signIn(1, "s2", "U2", "198.51.100.1", failed: false),
             signIn(1, "s3", "u3", "198.51.100.1", failed: false),
         ] + (0..<20).map { signIn(2, "o\($0)", "other\($0)", "198.51.100.1", failed: false) }
-        let (_, alerts) = Engine(rules: rules).process(EngineState(), events: events, now: time(20))
+        let (_, alerts) = PlainEvaluator(rules: rules).process(EngineState(), events: events, now: time(20))
         #expect(alerts.map { $0.events.map(\.id) } == [["f2", "s2"]])
     }
 
-    /// A pass takes its travel rules' places and familiar places out of the state while it
-    /// runs: they come back; places a checkpoint empties leave no table, as before; another
-    /// rule's tables stay as they were.
-    @Test func travelTablesComeBackAndOthersStayAsTheyWere() throws {
-        let engine = Engine(rules: loadRules(Self.travelRules(timespan: "1h")))
-        func at(_ minutes: Double, _ id: String) -> JSONRuleEvent { Self.located(minutes, id, city: "Lisbon", 38.7, -9.1) }
-        var start = EngineState()
-        let detail = AlertEvent(id: "g1", time: time(0), errorCode: nil, app: nil, ipAddress: nil, location: "Oslo", device: nil)
-        start.places["gone"] = ["u9": [EngineState.Place(id: "g1", time: time(0), latitude: 59.9, longitude: 10.7, label: "Oslo", detail: detail)]]
-        start.familiar = ["gone": ["u9": ["oslo": EngineState.FamiliarPlace(days: [1], lastSeen: time(0))]]]
-        let (after, _) = engine.process(start, events: [at(10, "l1"), at(20, "l2")], now: time(25))
-        #expect(after.places["gone"] == start.places["gone"] && after.familiar?["gone"] == start.familiar?["gone"])
-        #expect(after.places["travel"]?["u1"]?.map(\.id) == ["l1", "l2"])
-        #expect(after.familiar?["travel"]?["u1"]?.count == 1)
-        // A pass whose checkpoint forgets every place of the rule (a day and the timespan on):
-        // no table is left for it.
-        var pass = engine.beginPass(after, now: time(30 * 60))
-        pass.add([SignIn.at(30 * 60, id: "n1", [:])])
-        pass.checkpoint(time(30 * 60))
-        let later = pass.finish().state
-        #expect(later.places["travel"] == nil)
-        #expect(later.places["gone"] == start.places["gone"] && later.familiar?["gone"] == start.familiar?["gone"])
-        // A state without familiar places gets them with its first located sign-in, as before.
-        let (fresh, _) = engine.process(EngineState(), events: [at(0, "f1")], now: time(5))
-        #expect(fresh.familiar?["travel"]?["u1"] != nil)
-    }
-
-    /// Successful sign-ins, and travel between them faster than 900 km/h over 500 km or more.
-    static func travelRules(timespan: String) -> String {
-        """
-        title: ok
-        id: ok
-        logsource: {product: azure, service: signinlogs}
-        detection: {selection: {ResultType: 0}, condition: selection}
-        ---
-        title: Travel
-        id: travel
-        correlation: {type: impossible_travel, rules: [ok], group-by: [userId], timespan: \(timespan), max-speed-kmh: 900, min-distance-km: 500}
-        """
-    }
-
-    /// A sign-in located at a city and its coordinates.
-    static func located(_ minutes: Double, _ id: String, city: String, _ lat: Double, _ lon: Double) -> JSONRuleEvent {
-        SignIn.at(minutes, id: id, ["location": .object(["city": .string(city), "geoCoordinates": .object(["latitude": .double(lat), "longitude": .double(lon)])])])
-    }
-
     @Test func impossibleTravelUsesSpeedAndMinimumDistance() {
-        let rules = loadRules(Self.travelRules(timespan: "24h"))
-        func at(_ minutes: Double, _ id: String, _ lat: Double, _ lon: Double) -> JSONRuleEvent { Self.located(minutes, id, city: id, lat, lon) }
-        let engine = Engine(rules: rules)
+        let rules = loadRules(SampleRules.travel(timespan: "24h"))
+        func at(_ minutes: Double, _ id: String, _ lat: Double, _ lon: Double) -> JSONRuleEvent { SignIn.located(minutes, id, city: id, lat, lon) }
+        let engine = PlainEvaluator(rules: rules)
         // London → New York (5570 km) in 3 h: 1857 km/h.
         let (_, fast) = engine.process(EngineState(), events: [at(0, "lon", 51.5, -0.13), at(180, "nyc", 40.71, -74.0)], now: time(200))
         #expect(fast.count == 1)
         #expect(fast.first?.summary.contains("km/h") == true)
         // The distance told is the haversine's, whichever of the pair came first.
-        let told = "\(Int(EngineRun.greatCircleKm(51.5, -0.13, 40.71, -74.0).rounded())) km from lon to nyc"
+        let told = "\(Int(PlainRun.greatCircleKm(51.5, -0.13, 40.71, -74.0).rounded())) km from lon to nyc"
         #expect(fast.first?.summary.hasPrefix(told) == true, "\(fast.first?.summary ?? "")")
         let (_, reversed) = engine.process(EngineState(), events: [at(180, "lon", 51.5, -0.13), at(0, "nyc", 40.71, -74.0)], now: time(200))
-        #expect(reversed.first?.summary.hasPrefix("\(Int(EngineRun.greatCircleKm(40.71, -74.0, 51.5, -0.13).rounded())) km from nyc to lon") == true,
+        #expect(reversed.first?.summary.hasPrefix("\(Int(PlainRun.greatCircleKm(40.71, -74.0, 51.5, -0.13).rounded())) km from nyc to lon") == true,
                 "\(reversed.first?.summary ?? "")")
         // Same pair eight hours apart: 696 km/h, possible.
         let (_, slow) = engine.process(EngineState(), events: [at(0, "lon", 51.5, -0.13), at(480, "nyc", 40.71, -74.0)], now: time(500))
@@ -572,45 +506,7 @@ import TophhieJSON
         let (state, none) = engine.process(EngineState(), events: [at(180, "nyc", 40.71, -74.0)], now: time(200))
         let (_, lateFast) = engine.process(state, events: [at(0, "lon", 51.5, -0.13)], now: time(400))
         #expect(none.isEmpty && lateFast.count == 1 && lateFast.first?.late == true)
-        #expect(abs(EngineRun.greatCircleKm(51.5, -0.13, 40.71, -74.0) - 5570) < 20)
-    }
-
-    /// The cheap bound that lets travel skip the trigonometry must never be under the distance,
-    /// or a real pair would be skipped: a grid over the globe, across the antimeridian and poles.
-    @Test func travelDistanceBoundIsNeverUnderTheDistance() {
-        var pairs = 0
-        for lat1 in stride(from: -90.0, through: 90.0, by: 7.5) {
-            for lon1 in stride(from: -180.0, through: 180.0, by: 15.0) {
-                for (dLat, dLon) in [(0.0, 0.0), (0.01, 0.01), (1.5, -3.25), (-40, 170), (12, 359.9), (-0.2, -359)] {
-                    let lat2 = max(-90, min(90, lat1 + dLat)), lon2 = max(-180, min(180, lon1 + dLon))
-                    let distance = EngineRun.greatCircleKm(lat1, lon1, lat2, lon2)
-                    let bound = EngineRun.greatCircleUpperBoundKm(lat1, lon1, lat2, lon2)
-                    #expect(bound >= distance, "\(lat1),\(lon1) → \(lat2),\(lon2): bound \(bound) < \(distance)")
-                    pairs += 1
-                }
-            }
-        }
-        #expect(pairs == 25 * 25 * 6)
-        // Across the antimeridian the short way round: 179.9 to -179.9 is 0.2°, not 359.8°.
-        #expect(EngineRun.greatCircleUpperBoundKm(0, 179.9, 0, -179.9) < 23)
-    }
-
-    /// Where travel cuts its places: the first at or after a time (and, when a checkpoint
-    /// forgets places, the first after it), found by halving, is the one a walk from the front
-    /// finds (times repeated, before all, after all, none).
-    @Test func theFirstPlaceNotBeforeATimeIsTheOneAWalkFinds() {
-        let start = Date(timeIntervalSince1970: 1_714_557_600)
-        let detail = AlertEvent(id: "p", time: start)
-        for count in [0, 1, 2, 7, 64] {
-            let places = (0..<count).map { n in
-                EngineState.Place(id: "p\(n)", time: start.addingTimeInterval(Double(n / 2) * 60), latitude: 0, longitude: 0, label: "", detail: detail)
-            }
-            for minute in -1...(count / 2 + 1) {
-                let time = start.addingTimeInterval(Double(minute) * 60 - (minute % 2 == 0 ? 0 : 30))
-                #expect(EngineRun.firstPlace(in: places, notBefore: time) == places.firstIndex { $0.time >= time }, "\(count) places, minute \(minute)")
-                #expect(EngineRun.firstPlace(in: places, after: time) == places.firstIndex { $0.time > time }, "\(count) places, after minute \(minute)")
-            }
-        }
+        #expect(abs(PlainRun.greatCircleKm(51.5, -0.13, 40.71, -74.0) - 5570) < 20)
     }
 
     @Test func alertEventsCarryReadableFields() {
@@ -621,13 +517,13 @@ import TophhieJSON
         detection: {selection: {ResultType: 50053}, condition: selection}
         """)
         let event = SignIn.event(#"{"id":"l1","createdDateTime":"2024-05-01T10:00:00.1234567Z","status":{"errorCode":50053},"appDisplayName":"Azure Portal","ipAddress":"198.51.100.4","location":{"city":"Porto","countryOrRegion":"PT"},"deviceDetail":{"browser":"Firefox 126.0","operatingSystem":"Linux"}}"#)
-        let (_, alerts) = Engine(rules: rules).process(EngineState(), events: [event], now: time(5))
+        let (_, alerts) = PlainEvaluator(rules: rules).process(EngineState(), events: [event], now: time(5))
         let e = alerts.first?.events.first
         #expect(e?.errorCode == 50053 && e?.app == "Azure Portal" && e?.ipAddress == "198.51.100.4")
         #expect(e?.location == "Porto, PT" && e?.device == "Firefox 126.0 on Linux")
         // Joined byte for byte, whatever the script; one part alone is shown alone.
         let far = SignIn.event(#"{"id":"l2","createdDateTime":"2024-05-01T10:01:00Z","status":{"errorCode":50053},"location":{"city":"S\u00e3o Paulo \u6771","countryOrRegion":"BR"},"deviceDetail":{"browser":"","operatingSystem":"iOS 17"}}"#)
-        let (_, farAlerts) = Engine(rules: rules).process(EngineState(), events: [far], now: time(5))
+        let (_, farAlerts) = PlainEvaluator(rules: rules).process(EngineState(), events: [far], now: time(5))
         #expect(farAlerts.first?.events.first?.location == "S\u{E3}o Paulo \u{6771}, BR")
         #expect(farAlerts.first?.events.first?.device == "iOS 17")
         let json = AlertJSON.line(alerts[0])

@@ -1,4 +1,5 @@
 import Foundation
+import TophhieTestSupport
 import Testing
 import TophhieJSON
 @testable import TophhieRules
@@ -47,9 +48,9 @@ import TophhieJSON
         min-distance-km: 500
     """
 
-    var engine: Engine {
+    var engine: PlainEvaluator {
         let rules = loadRules(EpisodeAndUpdateTests.packRules)
-        return Engine(rules: rules)
+        return PlainEvaluator(rules: rules)
     }
 
     static func risky(_ minutes: Double, id: String, risk: String, ip: String = "203.0.113.9", extra: [String: JSONValue] = [:]) -> JSONRuleEvent {
@@ -88,7 +89,7 @@ import TophhieJSON
         logsource: {product: azure, service: signinlogs}
         detection: {selection: {riskLevelAggregated: high}, condition: selection}
         """)
-        let engine = Engine(rules: rules)
+        let engine = PlainEvaluator(rules: rules)
         let (state, first) = engine.process(EngineState(), events: [EpisodeAndUpdateTests.risky(0, id: "s1", risk: "high")], now: time(5))
         let changed = EpisodeAndUpdateTests.risky(0, id: "s1", risk: "high", extra: ["mfaDetail": .object(["authMethod": .string("PhoneAppNotification")])])
         let (_, second) = engine.process(state, events: [changed], now: time(125))
@@ -155,7 +156,7 @@ import TophhieJSON
             EpisodeAndUpdateTests.risky(0, id: "r1", risk: "high", ip: "203.0.113.9"),
             EpisodeAndUpdateTests.risky(40, id: "r2", risk: "high", ip: "198.51.100.20"),
         ]
-        let (_, alerts) = Engine(rules: rules).process(EngineState(), events: events, now: time(60))
+        let (_, alerts) = PlainEvaluator(rules: rules).process(EngineState(), events: events, now: time(60))
         #expect(alerts.map { $0.events.map(\.id) } == [["r1"]])
         #expect(alerts.first?.group == [AlertGroupValue(field: "userId", value: "u1")])
     }

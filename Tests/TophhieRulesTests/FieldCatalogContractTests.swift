@@ -1,4 +1,5 @@
 import Foundation
+import TophhieTestSupport
 import Testing
 @testable import TophhieRules
 

@@ -1,11 +1,12 @@
 import Foundation
+import TophhieTestSupport
 import Testing
 import TophhieJSON
 @testable import TophhieRules
 
 /// Sign-ins Graph publishes after the lookback has passed them: found by a sweep, told once.
 @Suite(.timeLimit(.minutes(2))) struct LateArrivalTests {
-    var engine: Engine { Engine(rules: loadRules(EpisodeAndUpdateTests.packRules)) }
+    var engine: PlainEvaluator { PlainEvaluator(rules: loadRules(EpisodeAndUpdateTests.packRules)) }
 
     /// A state that has polled every hour for three days.
     func warmState() -> EngineState {

@@ -1,4 +1,5 @@
 import Testing
+import TophhieTestSupport
 @testable import TophhieRules
 
 /// Each problem in a rule file is reported at its exact line and column.

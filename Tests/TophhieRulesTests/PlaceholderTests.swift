@@ -1,4 +1,5 @@
 import Foundation
+import TophhieTestSupport
 import Testing
 import TophhieJSON
 @testable import TophhieRules
@@ -24,7 +25,7 @@ import TophhieJSON
             "id": .string("e-\(appID)"), "createdDateTime": .string("2024-05-01T10:00:00Z"),
             "originalTransferMethod": .string("deviceCodeFlow"), "appId": .string(appID),
         ]))
-        return !DetectionMatches(rules: set).matches([event]).isEmpty
+        return !PlainMatching.matches(set, [event]).isEmpty
     }
 
     @Test func theAgentsClientIDIsFilledInAtLoad() throws {

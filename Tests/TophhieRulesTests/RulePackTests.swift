@@ -1,4 +1,5 @@
 import Foundation
+import TophhieTestSupport
 import Testing
 @testable import TophhieRules
 
@@ -19,14 +20,14 @@ import Testing
         for id in RulePackTests.expectedIDs { #expect(ids.contains(id), "rule id \(id)") }
     }
 
-    @Test(arguments: EngineChoice.allCases) func everyCasePasses(engine: EngineChoice) throws {
+    @Test func everyCasePasses() throws {
         let set = RuleLoader.load(try RuleSource.read(paths: [RepoPaths.rules]), placeholders: .testing)
         let tests = try RuleSource.read(paths: [RepoPaths.rules], select: RuleSource.isTestFile)
         #expect(tests.count == RulePackTests.expectedIDs.count, "each rule has a tests file")
         var total = 0
         for source in tests {
             let file = try RuleTestFile(source: source)
-            let results = RuleTestRunner.run(file, rules: set, engine: engine)
+            let results = RuleTestRunner.run(file, rules: set)
             total += results.count
             #expect(results.contains { !$0.expected.isEmpty } && results.contains { $0.expected.isEmpty }, "\(source.path) has cases that fire and cases that must not")
             for result in results {
@@ -34,26 +35,6 @@ import Testing
             }
         }
         #expect(total >= 30)
-    }
-
-    /// Every rule's alerts, not only the rule under test's event ids: the same from both evaluators.
-    @Test func theReferenceGivesTheEnginesAlertsOnEveryCase() throws {
-        let set = RuleLoader.load(try RuleSource.read(paths: [RepoPaths.rules]), placeholders: .testing)
-        let engine = Engine(rules: set), reference = ReferenceEvaluator(rules: set)
-        var alerts = 0
-        for source in try RuleSource.read(paths: [RepoPaths.rules], select: RuleSource.isTestFile) {
-            for testCase in try RuleTestFile(source: source).cases {
-                var fastState = EngineState(), referenceState = EngineState()
-                for poll in testCase.polls {
-                    let fast = engine.evaluate(fastState, events: poll.events, now: poll.at, alertOnlyAfter: testCase.alertAfter)
-                    let expected = reference.evaluate(referenceState, events: poll.events, now: poll.at, alertOnlyAfter: testCase.alertAfter)
-                    #expect(ReferenceDifferentialTests.difference(fast, expected) == nil, "\(source.path): \(testCase.name)")
-                    alerts += expected.alerts.count
-                    (fastState, referenceState) = (fast.state, expected.state)
-                }
-            }
-        }
-        #expect(alerts >= 30)
     }
 
     @Test func aWrongExpectationIsReported() throws {

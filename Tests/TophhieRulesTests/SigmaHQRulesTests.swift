@@ -1,4 +1,5 @@
 import Foundation
+import TophhieTestSupport
 import Testing
 import TophhieJSON
 @testable import TophhieRules
@@ -72,7 +73,7 @@ import TophhieJSON
         var object = ["id": JSONValue.string("e1"), "createdDateTime": .string("2024-05-01T10:00:00Z"), "userId": .string("u1")]
         if case .object(let extra) = SignIn.json(fields) { object.merge(extra) { $1 } }
         let event = try SignInEvents.event(.object(object))
-        let engine = Engine(rules: RuleSet(detections: [rule]))
+        let engine = PlainEvaluator(rules: RuleSet(detections: [rule]))
         let (_, alerts) = engine.process(EngineState(), events: [event], now: event.eventTime.addingTimeInterval(60))
         #expect(alerts.count == 1, "\(file)")
         #expect(alerts.first?.rule.author == rule.metadata.author)

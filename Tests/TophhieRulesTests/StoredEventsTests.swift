@@ -1,4 +1,5 @@
 import Foundation
+import TophhieTestSupport
 import Testing
 import TophhieJSON
 @testable import TophhieRules
@@ -14,7 +15,7 @@ import TophhieJSON
     /// Five failures, one of them published twice in the batch with other content: a burst of
     /// five distinct sign-ins, not six.
     @Test func anUpdateWithinABatchIsStoredOnce() throws {
-        let engine = Engine(rules: loadRules(EpisodeAndUpdateTests.packRules))
+        let engine = PlainEvaluator(rules: loadRules(EpisodeAndUpdateTests.packRules))
         let events: [any RuleEvent] = [
             Self.failed(0, id: "f1"), Self.failed(1, id: "f2"), Self.failed(2, id: "f3"),
             Self.failed(3, id: "f4"), Self.failed(4, id: "f5"), Self.failed(4.5, id: "f3", city: "Leeds"),
@@ -29,7 +30,7 @@ import TophhieJSON
     /// A second poll holding a failure from before the first poll's last: the stored events
     /// stay in time order (a checkpoint cuts them by time from the front).
     @Test func aBatchReachingBackIsMergedInTimeOrder() {
-        let engine = Engine(rules: loadRules(EpisodeAndUpdateTests.packRules))
+        let engine = PlainEvaluator(rules: loadRules(EpisodeAndUpdateTests.packRules))
         let first = engine.evaluate(EngineState(), events: [Self.failed(0, id: "a"), Self.failed(5, id: "b"), Self.failed(9, id: "c")], now: time(10))
         let second = engine.evaluate(first.state, events: [Self.failed(7, id: "late"), Self.failed(11, id: "d")], now: time(12))
         let stored = second.state.recent.map { ($0.time, $0.id) }

@@ -3,11 +3,12 @@ import TophhieAuth
 import TophhieJSON
 import TophhieRules
 
-/// Live sign-ins feed the engine directly: the id, the event time and the original JSON.
+/// Live sign-ins feed the evaluators directly: the id, the event time and the original JSON,
+/// every string of which a keyword search reads, as replay's events are read.
 extension TophhieSignInEvent: RuleEvent {
     public var eventID: String { id }
     public var eventTime: Date { createdDateTime }
     public var revision: String? { JSONRuleEvent.revision(of: json) }
-    // Pre-split paths read the tree directly; the default joined them and split them again.
     public func field(at components: [String]) -> JSONValue? { json.value(at: components) }
+    public func keywordTexts() -> [String] { KeywordTexts.of(json) }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import TophhieAuth
 import TophhieRules
+import TophhieRulesFast
 import TophhieSystem
 
 /// Everything one configuration builds: the framework, the rules, the notifiers and their outboxes.
@@ -57,7 +58,7 @@ public struct AgentSetup: Sendable {
             try await clock.sleep(seconds: Double(parts.seconds) + Double(parts.attoseconds) / 1e18)
         }, budget: configuration.deliveryBudget)
         let choice: EngineChoice
-        do { choice = try EngineChoice(environment: environment.variables) } catch let error as EngineChoice.UnknownName { throw ConfigurationError(error.description) }
+        do { choice = try EngineChoice.forced(by: environment.variables) ?? .plain } catch let error as EngineChoice.UnknownName { throw ConfigurationError(error.description) }
         let engine = choice.evaluator(rules: rules, settings: EngineSettings(lookback: configuration.lookback))
         var cycle = PollCycle(auth: auth, engine: engine, store: StateStore(stateDirectory: configuration.stateDirectory), planner: PollPlanner(retentionDays: configuration.retentionDays, lookback: configuration.lookback, api: configuration.signInAPI), dispatch: dispatch)
         cycle.channelFailingAfter = configuration.channelFailingAfter

@@ -54,7 +54,7 @@ enum ReplayCommand: CLICommand {
         }
         let rulePaths = arguments.values("rules").isEmpty ? ConnectionOptions.defaultRulePaths(io) : arguments.values("rules")
         let set = try RuleFiles.loadRunnable(rulePaths, io: io, arguments: arguments)
-        let choice = try EngineChoice.named(in: io)
+        let choice = try EngineChoice.named(in: io, default: .fast)
         let export = try await ExportInput.prepare(file, arguments: arguments, io: io, command: "replay")
         defer { export?.remove() }
         if let export, export.records == 0 {

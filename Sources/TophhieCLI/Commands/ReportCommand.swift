@@ -84,7 +84,7 @@ enum ReportCommand: CLICommand {
         let reading = Task { try await BlockingWork.shared.run { try ReportInput.read(path) } }
         let collected = AlertCollector()
         do {
-            _ = try await Replay.run(path, rules: rules, settings: EngineSettings(), engine: try EngineChoice.named(in: io), write: { collected.add($0) })
+            _ = try await Replay.run(path, rules: rules, settings: EngineSettings(), engine: try EngineChoice.named(in: io, default: .plain), write: { collected.add($0) })
         } catch let error as ReplayFileError {
             reading.cancel()
             throw UsageError(error.message)

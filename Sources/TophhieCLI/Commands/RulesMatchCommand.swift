@@ -41,7 +41,7 @@ enum RulesMatchCommand: CLICommand {
         }
         let rulePaths = arguments.values("rules").isEmpty ? ConnectionOptions.defaultRulePaths(io) : arguments.values("rules")
         let set = try RuleFiles.loadRunnable(rulePaths, io: io, arguments: arguments)
-        func line(_ match: DetectionMatches.Match) -> String {
+        func line(_ match: DetectionMatch) -> String {
             if format == "json" {
                 let line: JSONValue = .object([
                     "rule": .string(match.ruleID), "title": .string(match.title),
@@ -51,7 +51,7 @@ enum RulesMatchCommand: CLICommand {
             }
             return ControlCharacterEscaping.escape("\(match.ruleID) \(match.eventID) \(GraphTimestamp.alertText(match.eventTime))") + "\n"
         }
-        let choice = try EngineChoice.named(in: io)
+        let choice = try EngineChoice.named(in: io, default: .fast)
         let export = try await ExportInput.prepare(file, arguments: arguments, io: io, command: "rules match")
         defer { export?.remove() }
         if let export, export.records == 0 {
@@ -60,7 +60,7 @@ enum RulesMatchCommand: CLICommand {
         }
         // The matches are gathered before any is printed, so a record found broken late prints
         // nothing half-way.
-        let found: (outcome: ReplayOutcome, matches: [DetectionMatches.Match])
+        let found: (outcome: ReplayOutcome, matches: [DetectionMatch])
         do {
             found = try await Replay.matches(export?.path ?? file, rules: set, engine: choice)
         } catch let error as ReplayFileError {

@@ -1,6 +1,7 @@
 import Foundation
 import TophhieAgent
 import TophhieRules
+import TophhieRulesFast
 
 /// `tophhie-watch rules test [PATH…]`: runs every rule's test cases.
 enum RulesTestCommand: CLICommand {
@@ -30,7 +31,7 @@ enum RulesTestCommand: CLICommand {
             io.err(ControlCharacterEscaping.escape(diagnostic.description) + "\n")
         }
         if set.hasErrors { return .usage }
-        let report = RuleTestReport.run(testSources: testSources, rules: set, engine: try EngineChoice.named(in: io))
+        let report = RuleTestReport.run(testSources: testSources, rules: set, engine: try EngineChoice.named(in: io, default: .plain))
         for line in report.lines(verbose: arguments.flag("verbose")) { io.out(ControlCharacterEscaping.escape(line) + "\n") }
         if !report.loadErrors.isEmpty { return .usage }
         return report.failed == 0 && report.passed > 0 ? .ok : .failure
@@ -44,8 +45,9 @@ struct RuleTestReport {
     var passed: Int { results.filter(\.passed).count }
     var failed: Int { results.count - passed }
 
-    static func run(testSources: [RuleSource], rules: RuleSet, engine: EngineChoice = .fast) -> RuleTestReport {
+    static func run(testSources: [RuleSource], rules: RuleSet, engine choice: EngineChoice = .plain) -> RuleTestReport {
         var report = RuleTestReport()
+        let engine = choice.evaluator(rules: rules)
         let known = Set(rules.detections.map(\.metadata.id) + rules.correlations.map(\.metadata.id))
         for source in testSources {
             do {

@@ -1,5 +1,6 @@
 import Foundation
 import TophhieRules
+import TophhieRulesFast
 import TophhieJSON
 
 /// The first pass of a streamed replay: where each sign-in of a file is, with its time, so the
@@ -84,12 +85,12 @@ public struct ReplayIndex: Sendable {
 
     /// A record read back in the second pass into the engine's slots.
     /// - Throws: `SignInEventError` when the bytes are no longer what the first pass saw.
-    public static func event(_ bytes: [UInt8], entry: Entry, layout: EventLayout) throws -> SlotEvent {
+    package static func event(_ bytes: [UInt8], entry: Entry, layout: EventLayout) throws -> SlotEvent {
         try bytes.withUnsafeBytes { try event($0, entry: entry, layout: layout) }
     }
 
     /// `event` over bytes lent for the call.
-    public static func event(_ bytes: UnsafeRawBufferPointer, entry: Entry, layout: EventLayout) throws -> SlotEvent {
+    package static func event(_ bytes: UnsafeRawBufferPointer, entry: Entry, layout: EventLayout) throws -> SlotEvent {
         guard bytes.count == Int(entry.length), let event = try? layout.event(bytes), event.eventTime == entry.time else {
             throw SignInEventError("the file changed while it was read (the sign-in at byte \(entry.offset) is not what it was)")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import TophhieRules
+import TophhieRulesFast
 
 /// Sorted stretches of a replay index merged into the engine's order, a block of each at a
 /// time: how a file in no time order is replayed when its index is too large to sort in memory

@@ -1,5 +1,6 @@
 import Foundation
 import TophhieRules
+import TophhieRulesFast
 
 /// A run of sign-ins side by side in a replay file, read back whole in the second pass.
 public struct ReplayRun: Sendable, Equatable {

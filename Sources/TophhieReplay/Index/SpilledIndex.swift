@@ -1,5 +1,6 @@
 import Foundation
 import TophhieRules
+import TophhieRulesFast
 import TophhieSystem
 
 /// The index of a file in no time order, kept on disk in sorted stretches rather than in memory:

@@ -1,5 +1,6 @@
 import Foundation
 import TophhieRules
+import TophhieRulesFast
 import TophhieJSON
 
 /// A replay file read into polls: what Graph returned, and when.

@@ -1,6 +1,7 @@
 import Foundation
 import TophhieJSON
 import TophhieRules
+import TophhieRulesFast
 import TophhieSystem
 
 /// A poll timeline `{"polls":[{"at","events"}…]}` read a poll at a time, so memory follows the

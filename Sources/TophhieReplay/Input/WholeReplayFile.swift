@@ -1,6 +1,7 @@
 import Foundation
 import TophhieJSON
 import TophhieRules
+import TophhieRulesFast
 
 /// A replay file read whole: the poll timeline, and any file the streamed reader does not take;
 /// its errors name the record that is wrong.

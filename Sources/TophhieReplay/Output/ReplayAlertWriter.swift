@@ -1,5 +1,6 @@
 import Foundation
 import TophhieRules
+import TophhieRulesFast
 
 /// Replay's alerts, written as the engine makes them final, so a replay holds none of them.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import TophhieJSON
 import TophhieRules
+import TophhieRulesFast
 import TophhieSystem
 
 /// The first pass over a large file in time order, its two halves read on two threads: split

@@ -1,6 +1,7 @@
 import Foundation
 import TophhieJSON
 import TophhieRules
+import TophhieRulesFast
 import TophhieSystem
 
 /// One batch of a streamed replay's sign-ins read from the file and parsed, on whichever thread

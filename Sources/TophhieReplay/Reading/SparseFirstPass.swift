@@ -1,6 +1,7 @@
 import Foundation
 import TophhieJSON
 import TophhieRules
+import TophhieRulesFast
 import TophhieSystem
 
 /// The first pass of a large file in time order without reading the whole of it: a sign-in is

@@ -1,6 +1,7 @@
 import Foundation
 import TophhieJSON
 import TophhieRules
+import TophhieRulesFast
 import TophhieSystem
 
 /// `rules match` over a Graph page, an array or JSON lines in one pass: matching needs no event
@@ -22,12 +23,12 @@ enum StreamedMatch {
     /// - Parameters:
     ///   - chunkSize: bytes read at a time (tests make it small to cut records apart).
     ///   - batchSize: sign-ins matched at a time.
-    static func run(_ path: String, engine: Engine, matcher: DetectionMatches, chunkSize: Int = 1 << 20, batchSize: Int = 2048) -> (count: Int, matches: [DetectionMatches.Match])? {
+    static func run(_ path: String, engine: Engine, matcher: DetectionMatches, chunkSize: Int = 1 << 20, batchSize: Int = 2048) -> (count: Int, matches: [DetectionMatch])? {
         guard let file = try? ReadableFile(path: path) else { return nil }
         for layout in [JSONElementSplitter.Layout.document, .lines] {
             var splitter = JSONElementSplitter(layout: layout, maxRecordLength: StreamedReplay.maxRecordLength)
-            let second = SecondThread<[DetectionMatches.Match]>()
-            var found: [[DetectionMatches.Match]] = []
+            let second = SecondThread<[DetectionMatch]>()
+            var found: [[DetectionMatch]] = []
             var batch = Batch()
             var count = 0
             var turn = 0
@@ -70,7 +71,7 @@ enum StreamedMatch {
             }
             // Each (rule, id) once, in file order, as the whole-file way tells them.
             var told = Set<String>()
-            var matches: [DetectionMatches.Match] = []
+            var matches: [DetectionMatch] = []
             for match in found.joined() where told.insert(match.ruleID + "\u{1F}" + match.eventID).inserted {
                 matches.append(match)
             }
@@ -81,7 +82,7 @@ enum StreamedMatch {
 
     /// One batch's matches, every one of them (the caller drops repeats).
     /// - Throws: `SignInEventError` for a record that is not a readable sign-in.
-    static func match(_ batch: Batch, engine: Engine, matcher: DetectionMatches) throws -> [DetectionMatches.Match] {
+    static func match(_ batch: Batch, engine: Engine, matcher: DetectionMatches) throws -> [DetectionMatch] {
         var events: [any RuleEvent] = []
         events.reserveCapacity(batch.ends.count)
         try batch.bytes.withUnsafeBytes { raw in

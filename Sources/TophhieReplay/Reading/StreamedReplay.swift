@@ -1,6 +1,7 @@
 import Foundation
 import TophhieJSON
-@_spi(ReplayReading) import TophhieRules
+import TophhieRules
+import TophhieRulesFast
 import TophhieSystem
 
 /// A single-poll replay file read in two passes, so memory follows the engine's windows rather

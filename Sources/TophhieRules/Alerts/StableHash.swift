@@ -48,28 +48,21 @@ public enum StableHash {
             low = product
         }
 
+        /// Adds a word's eight bytes, least significant first.
+        public mutating func add(word: UInt64) {
+            for shift in stride(from: 0, to: 64, by: 8) { add(UInt8(truncatingIfNeeded: word >> UInt64(shift))) }
+        }
+
         /// The 32 lower-case hex digits of the state, high word first.
         public var digest: String {
-            // Written into the string's own buffer: two `String(_:radix:)`, their padding and a
-            // concatenation cost about 4,400 instructions a digest, the half of hashing a
-            // sign-in's content that was not the hash.
-            let high = self.high, low = self.low
-            return String(unsafeUninitializedCapacity: 32) { buffer in
-                StableHash.writeHex(high, into: buffer, at: 0)
-                StableHash.writeHex(low, into: buffer, at: 16)
-                return 32
+            var digits: [UInt8] = []
+            digits.reserveCapacity(32)
+            for word in [high, low] {
+                for position in 0..<16 { digits.append(StableHash.hexDigits[Int((word >> UInt64(60 - 4 * position)) & 0xF)]) }
             }
+            return String(decoding: digits, as: UTF8.self)
         }
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
-
-    /// `value`'s 16 lower-case hex digits, zero-padded, into `buffer` from `offset`.
-    private static func writeHex(_ value: UInt64, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
-        for position in 0..<16 {
-            let nibble = Int((value >> UInt64(60 - 4 * position)) & 0xF)
-            buffer[offset + position] = hexDigits[nibble]
-        }
-    }
-
 }

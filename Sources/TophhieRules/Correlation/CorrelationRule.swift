@@ -28,7 +28,7 @@ public struct CorrelationRule: Sendable, Hashable {
     }
 
     /// The Graph path a grouping name reads for events of `rule` (an alias, else the name).
-    func groupPath(_ name: String, forRule rule: String) -> String {
+    package func groupPath(_ name: String, forRule rule: String) -> String {
         let field = aliases[name]?[rule] ?? name
         return SignInFieldCatalog.resolve(field).path
     }

@@ -7,6 +7,12 @@ public struct EngineOutcome: Sendable {
     public var alerts: [Alert]
     /// Never-seen sign-ins older than the windows; nil when there were none.
     public var lateArrivals: LateArrivals?
+
+    package init(state: EngineState, alerts: [Alert], lateArrivals: LateArrivals?) {
+        self.state = state
+        self.alerts = alerts
+        self.lateArrivals = lateArrivals
+    }
 }
 
 /// Sign-ins Graph published after the lookback had passed them, met by a sweep or a replay.

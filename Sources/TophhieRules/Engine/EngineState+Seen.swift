@@ -7,7 +7,6 @@ extension EngineState {
     /// Whether an event id is remembered with this content hash (`RuleEvent.revision`): the
     /// engine then skips that event when it comes again.
     public func hasProcessed(_ id: String, revision: String) -> Bool {
-        let key = HashedText(id)
-        return seen[key] != nil && revisions?[key] == revision
+        seen[id] != nil && revisions?[id] == revision
     }
 }

@@ -7,35 +7,35 @@ import Foundation
 public struct EngineState: Codable, Sendable, Equatable {
     public var version: Int = 1
     /// Event ids already processed, with their event times (for pruning).
-    var seen: IDTable<Date> = [:]
+    package var seen: [String: Date] = [:]
     /// Per processed id, a hash of its content: Graph re-publishes a sign-in under the same id
     /// when MFA results aggregate, a location is filled in or a risk is raised offline, and a
     /// changed hash makes the engine evaluate it again. Nil in states written before updates
     /// were followed; such ids take their hash from the next poll that re-reads them.
-    var revisions: IDTable<String>?
+    package var revisions: [String: String]?
     /// Per processed id, the rules that already told of it: single-event rules that alerted (or
     /// were suppressed) on it, so an update never alerts twice for the same finding, and travel
     /// rules whose alerted pair it was the far-away sign-in of.
-    var findings: IDTable<[String]>?
+    package var findings: [String: [String]]?
     /// Windows end here: a never-seen event at or before this time is a late arrival, evaluated
     /// by the rules that need no window and reported.
-    public internal(set) var forgottenBefore: Date?
+    public package(set) var forgottenBefore: Date?
     /// A never-seen id with an event time after this was truly never processed; before it, ids
     /// may have been forgotten (states written before ids were kept for `idMemory`).
-    public internal(set) var idMemoryFrom: Date?
+    public package(set) var idMemoryFrom: Date?
     /// Events that matched a rule feeding a correlation, sorted by (time, id).
-    var recent: [StoredEvent] = []
+    package var recent: [StoredEvent] = []
     /// Alerted episodes per rule and group, for suppression.
-    var episodes: [String: [Episode]] = [:]
+    package var episodes: [String: [Episode]] = [:]
     /// Per first-seen rule, per group: the learning counters and known values.
-    var baselines: [String: [String: Baseline]] = [:]
+    package var baselines: [String: [String: Baseline]] = [:]
     /// Per travel rule, per group: recent located sign-ins.
-    var places: [String: [String: [Place]]] = [:]
+    package var places: [String: [String: [Place]]] = [:]
     /// Per travel rule, per group, per place (its label, else its coordinates to 0.1°): the
     /// UTC days it was seen on, for familiarity. Nil in states from before familiar places.
-    var familiar: [String: [String: [String: FamiliarPlace]]]?
+    package var familiar: [String: [String: [String: FamiliarPlace]]]?
     /// The `now` of the last call.
-    public internal(set) var lastProcessed: Date?
+    public package(set) var lastProcessed: Date?
 
     public init() {}
 
@@ -47,50 +47,82 @@ public struct EngineState: Codable, Sendable, Equatable {
             + places.values.reduce(0) { $0 + $1.values.reduce(0) { $0 + $1.count } }
     }
 
-    struct StoredEvent: Codable, Sendable, Equatable {
-        var id: String
-        var time: Date
+    package struct StoredEvent: Codable, Sendable, Equatable {
+        package var id: String
+        package var time: Date
         /// Keys of the detection rules it matched, sorted.
-        var rules: [String]
+        package var rules: [String]
         /// The field values correlations and alerts need, by Graph path.
-        var values: StoredValues
+        package var values: [String: String]
         /// Stored by the run in progress (first processed, or processed again after an update):
         /// its windows may alert. Not written, and cleared when a run ends: a state given out
-        /// holds no run's marks. (A set of this run's ids, checked for each stored event and
-        /// pruned at each checkpoint, cost four hashes of each id.)
-        var isNew = false
+        /// holds no run's marks.
+        package var isNew = false
 
         private enum CodingKeys: String, CodingKey { case id, time, rules, values }
+
+        package init(id: String, time: Date, rules: [String], values: [String: String], isNew: Bool = false) {
+            self.id = id
+            self.time = time
+            self.rules = rules
+            self.values = values
+            self.isNew = isNew
+        }
     }
 
     /// One alerted episode: from its first event to its last plus the quiet period. A candidate
     /// that starts before `end` and ends after `start` minus the quiet period joins it, so the
     /// earlier half of a burst that arrives hours late joins the alert its later half raised.
-    struct Episode: Codable, Sendable, Equatable {
-        var start: Date
-        var end: Date
+    package struct Episode: Codable, Sendable, Equatable {
+        package var start: Date
+        package var end: Date
+
+        package init(start: Date, end: Date) {
+            self.start = start
+            self.end = end
+        }
     }
 
-    struct Baseline: Codable, Sendable, Equatable {
-        var learningStart: Date
-        var events: Int
+    package struct Baseline: Codable, Sendable, Equatable {
+        package var learningStart: Date
+        package var events: Int
         /// Value → last time seen (written as the object a `[String: Date]` is).
-        var known: IDTable<Date>
+        package var known: [String: Date]
+
+        package init(learningStart: Date, events: Int, known: [String: Date]) {
+            self.learningStart = learningStart
+            self.events = events
+            self.known = known
+        }
     }
 
-    struct FamiliarPlace: Codable, Sendable, Equatable {
+    package struct FamiliarPlace: Codable, Sendable, Equatable {
         /// Distinct days (days since 1970, UTC) it was seen on, ascending, the last 16 kept.
-        var days: [Int]
-        var lastSeen: Date
+        package var days: [Int]
+        package var lastSeen: Date
+
+        package init(days: [Int], lastSeen: Date) {
+            self.days = days
+            self.lastSeen = lastSeen
+        }
     }
 
-    struct Place: Codable, Sendable, Equatable {
-        var id: String
-        var time: Date
-        var latitude: Double
-        var longitude: Double
-        var label: String
+    package struct Place: Codable, Sendable, Equatable {
+        package var id: String
+        package var time: Date
+        package var latitude: Double
+        package var longitude: Double
+        package var label: String
         /// The readable fields, so the pair's alert can show both sign-ins.
-        var detail: AlertEvent
+        package var detail: AlertEvent
+
+        package init(id: String, time: Date, latitude: Double, longitude: Double, label: String, detail: AlertEvent) {
+            self.id = id
+            self.time = time
+            self.latitude = latitude
+            self.longitude = longitude
+            self.label = label
+            self.detail = detail
+        }
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// One poll's events through a rule set: the fast `Engine`, or the `ReferenceEvaluator` it is
-/// checked against. Both read and write the same `EngineState`.
+/// One poll's events through a rule set: the `PlainEvaluator` the agent runs, or replay's fast
+/// engine (`TophhieRulesFast`), held to it by the meaning tests. Both read and write the same
+/// `EngineState`, so either may follow the other.
 public protocol RuleEvaluator: Sendable {
     var settings: EngineSettings { get }
 
@@ -13,39 +14,33 @@ public protocol RuleEvaluator: Sendable {
     func evaluate(_ state: EngineState, events: [any RuleEvent], now: Date, alertOnlyAfter: Date?) -> EngineOutcome
 }
 
-extension Engine: RuleEvaluator {}
-extension ReferenceEvaluator: RuleEvaluator {}
+extension PlainEvaluator: RuleEvaluator {}
 
-/// Which evaluator runs the rules: `TOPHHIE_ENGINE=reference` makes `poll`, `run`, `replay`,
-/// `rules match` and `rules test` use the reference evaluator (the same output, slower), so
-/// anyone can compare the two on their own sign-ins.
+/// Which evaluator runs the rules. Each command has its own: the agent, `rules test`, the demo
+/// and the report run the plain one, `replay` and `rules match` the fast one;
+/// `TOPHHIE_ENGINE=plain` or `fast` forces either, so anyone can compare the two on their own
+/// sign-ins (the same output).
 public enum EngineChoice: String, Sendable, CaseIterable {
+    case plain
     case fast
-    case reference
 
     /// The name of the environment variable that chooses.
     public static let variable = "TOPHHIE_ENGINE"
 
-    /// The choice a process environment makes: unset or empty is `fast`.
+    /// The choice a process environment forces; nil when unset or empty. `reference`, the plain
+    /// evaluator's earlier name, is still read as `plain`.
     /// - Throws: `EngineChoice.UnknownName` for any other value.
-    public init(environment: [String: String]) throws {
+    public static func forced(by environment: [String: String]) throws -> EngineChoice? {
         let value = environment[EngineChoice.variable] ?? ""
-        guard !value.isEmpty else { self = .fast; return }
+        guard !value.isEmpty else { return nil }
+        if value == "reference" { return .plain }
         guard let choice = EngineChoice(rawValue: value) else { throw UnknownName(value: value) }
-        self = choice
+        return choice
     }
 
     /// A value of `TOPHHIE_ENGINE` that names no evaluator.
     public struct UnknownName: Error, Sendable, CustomStringConvertible {
         public var value: String
-        public var description: String { "\(EngineChoice.variable) must be 'reference' or 'fast' (or unset), not '\(value)'" }
-    }
-
-    /// This choice's evaluator for the rules.
-    public func evaluator(rules: RuleSet, settings: EngineSettings = EngineSettings()) -> any RuleEvaluator {
-        switch self {
-        case .fast: return Engine(rules: rules, settings: settings)
-        case .reference: return ReferenceEvaluator(rules: rules, settings: settings)
-        }
+        public var description: String { "\(EngineChoice.variable) must be 'plain' or 'fast' (or unset), not '\(value)'" }
     }
 }

@@ -1,36 +1,52 @@
 import Foundation
 import TophhieJSON
 
-/// What the engine needs of a sign-in: an id, an event time, and any field by Graph JSON path.
+/// What an evaluator needs of a sign-in: its id, its event time, any field by Graph JSON path,
+/// every string it holds (for keyword searches) and a hash of its content.
 ///
-/// Live polls, replay files and rule test cases all feed the engine through this one shape.
+/// Live polls, replay files and rule test cases all reach the evaluators through this one shape.
+/// Every member is required, with no default: an event type that cannot answer one (keyword
+/// texts above all) does not compile, rather than silently matching nothing.
 public protocol RuleEvent: Sendable {
     /// The Graph `signIn.id`; duplicates across polls share it.
     var eventID: String { get }
     /// `createdDateTime`: every window is in this time, never arrival time.
     var eventTime: Date { get }
-    /// The value at a Graph v1.0 dotted path (`status.errorCode`), `nil` when absent.
-    func field(_ path: String) -> JSONValue?
-    /// The value at a path already split at its dots; rules pre-split their field names.
+    /// The value at a path already split at its dots (`["status", "errorCode"]`), nil when
+    /// absent. A path through an array of objects gives the array of each element's value
+    /// (`JSONValue.value(at:)`).
     func field(at components: [String]) -> JSONValue?
-    /// The value at an interned path: what the engine and compiled rules call.
-    func field(slot: FieldSlot) -> JSONValue?
-    /// `field(slot:)?.scalarText`: what groups, baselines and kept values read. An event that
-    /// holds its values can hand the text over without copying the value around it first.
-    func text(slot: FieldSlot) -> String?
-    /// Every string in the event, for Sigma keyword searches that look at the whole record.
-    func searchableTexts() -> [String]
+    /// Every string value of the raw record, members in key order (`KeywordTexts.of`): what a
+    /// Sigma keyword search looks through.
+    func keywordTexts() -> [String]
     /// A hash of the event's content: when Graph re-publishes the id with other content, the
-    /// engine evaluates it again. Nil when the source cannot tell (updates are then ignored).
+    /// evaluators take it again. Nil when the source cannot tell (updates are then ignored).
     var revision: String? { get }
 }
 
 extension RuleEvent {
-    public var revision: String? { nil }
-    public func field(at components: [String]) -> JSONValue? { field(components.joined(separator: ".")) }
-    public func field(slot: FieldSlot) -> JSONValue? { field(at: slot.components) }
-    public func text(slot: FieldSlot) -> String? { field(slot: slot)?.scalarText }
-    public func searchableTexts() -> [String] { [] }
+    /// The value at a dotted Graph path (`status.errorCode`), nil when absent.
+    public func field(_ path: String) -> JSONValue? {
+        field(at: path.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
+    }
+}
+
+/// The strings a keyword search looks through, read alike from every kind of event.
+public enum KeywordTexts {
+    /// Every string value in `json`, depth first, an object's members in key order.
+    public static func of(_ json: JSONValue) -> [String] {
+        var texts: [String] = []
+        func walk(_ value: JSONValue) {
+            switch value {
+            case .string(let s): texts.append(s)
+            case .array(let items): items.forEach(walk)
+            case .object(let members): members.keys.sorted().forEach { walk(members[$0]!) }
+            default: break
+            }
+        }
+        walk(json)
+        return texts
+    }
 }
 
 /// A sign-in held as its original JSON: the shape replay files and test cases decode to.
@@ -44,8 +60,6 @@ public struct JSONRuleEvent: RuleEvent, Codable, Hashable {
         self.eventTime = eventTime
         self.json = json
     }
-
-    public func field(_ path: String) -> JSONValue? { json.value(atPath: path) }
 
     public func field(at components: [String]) -> JSONValue? { json.value(at: components) }
 
@@ -67,10 +81,10 @@ public struct JSONRuleEvent: RuleEvent, Codable, Hashable {
         case .bool(let b): state.add(b ? 0x74 : 0x66)
         case .int(let i):
             state.add(0x69)
-            withUnsafeBytes(of: i.littleEndian) { state.add($0) }
+            state.add(word: UInt64(bitPattern: i))
         case .double(let d):
             state.add(0x64)
-            withUnsafeBytes(of: d.bitPattern.littleEndian) { state.add($0) }
+            state.add(word: d.bitPattern)
         case .string(let s):
             state.add(0x73)
             state.add(s.utf8)
@@ -92,23 +106,11 @@ public struct JSONRuleEvent: RuleEvent, Codable, Hashable {
                 low &+= part.low
             }
             state.add(0x7B)
-            withUnsafeBytes(of: high.littleEndian) { state.add($0) }
-            withUnsafeBytes(of: low.littleEndian) { state.add($0) }
+            state.add(word: high)
+            state.add(word: low)
             state.add(0x7D)
         }
     }
 
-    public func searchableTexts() -> [String] {
-        var texts: [String] = []
-        func walk(_ value: JSONValue) {
-            switch value {
-            case .string(let s): texts.append(s)
-            case .array(let items): items.forEach(walk)
-            case .object(let members): members.keys.sorted().forEach { walk(members[$0]!) }
-            default: break
-            }
-        }
-        walk(json)
-        return texts
-    }
+    public func keywordTexts() -> [String] { KeywordTexts.of(json) }
 }

@@ -3,12 +3,13 @@ public struct Detection: Sendable, Hashable {
     public var searches: [String: SearchIdentifier]
     /// One or more conditions; a list in the rule means any of them.
     public var conditions: [ConditionExpression]
-    let names: [String]
+    package let names: [String]
     /// The searches in `names` order, so evaluation indexes instead of hashing names.
-    let ordered: [SearchIdentifier]
-    let compiled: [Compiled]
+    package let ordered: [SearchIdentifier]
+    /// `conditions` with their identifiers resolved to places in `names`.
+    package let compiled: [Compiled]
 
-    indirect enum Compiled: Sendable, Hashable {
+    package indirect enum Compiled: Sendable, Hashable {
         case search(Int)
         case not(Compiled)
         case and([Compiled])
@@ -55,32 +56,6 @@ public struct Detection: Sendable, Hashable {
         self.compiled = try conditions.map(compile)
     }
 
-    /// Whether the event satisfies any of the conditions.
-    ///
-    /// Each search is evaluated at most once per event.
-    public func matches(_ event: any RuleEvent) -> Bool {
-        var cache = [Bool?](repeating: nil, count: names.count)
-        func search(_ i: Int) -> Bool {
-            if let known = cache[i] { return known }
-            let result = ordered[i].matches(event)
-            cache[i] = result
-            return result
-        }
-        func evaluate(_ node: Compiled) -> Bool {
-            switch node {
-            case .search(let i): return search(i)
-            case .not(let inner): return !evaluate(inner)
-            case .and(let parts): return parts.allSatisfy(evaluate)
-            case .or(let parts): return parts.contains(where: evaluate)
-            case .atLeast(let n, let indices):
-                var count = 0
-                for i in indices where search(i) {
-                    count += 1
-                    if count >= n { return true }
-                }
-                return false
-            }
-        }
-        return compiled.contains(where: evaluate)
-    }
+    /// Whether the event satisfies any of the conditions (`PlainMatching`).
+    public func matches(_ event: any RuleEvent) -> Bool { PlainMatching.matches(self, event) }
 }

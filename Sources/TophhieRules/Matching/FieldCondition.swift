@@ -7,44 +7,30 @@ public struct FieldCondition: Sendable, Hashable {
     /// The Graph v1.0 path it reads (`status.errorCode`).
     public var path: String
     public var modifiers: [ValueModifier]
-    let components: [String]
-    /// What matching reads, behind one reference: matching many events reaches it in place,
-    /// where an entry held by value was copied whole out of its search for every event.
-    let plan: FieldMatchPlan
-    var slot: FieldSlot { plan.slot }
-    var matchers: [ValueMatcher] { plan.matchers }
-    var requireAll: Bool { plan.requireAll }
-    var negated: Bool { plan.negated }
+    /// `path` split at its dots.
+    package let components: [String]
+    /// The entry's values, each as the test it makes: any holds (every one with `requireAll`).
+    package let matchers: [ValueMatcher]
+    /// `|all`: every value must hold.
+    package let requireAll: Bool
+    /// `|neq`: a present, non-null value none of the values holds for.
+    package let negated: Bool
     /// Whether any text pattern compares case-sensitively (`cased` applies to the whole entry).
-    var anyCased: Bool { plan.anyCased }
-    /// For a long list of exact values (no wildcard, no other modifier): the lists as sets, so a
-    /// match is a lookup rather than a walk through the list.
-    var exactSets: ExactSets? { plan.exactSets }
+    package let anyCased: Bool
 
-    struct ExactSets: Sendable, Hashable {
-        /// Every value's folded text.
-        var texts: Set<String>
-        /// The folded texts of the values written as strings (`'50053'`): a number matches them
-        /// by its text; a value written as a number matches a number only by value.
-        var stringTexts: Set<String>
-        var numbers: Set<Double>
-    }
-
-    /// From this many exact values on, an entry matches through `exactSets`.
-    static let setThreshold = 8
-
-    enum ValueMatcher: Sendable, Hashable {
+    package enum ValueMatcher: Sendable, Hashable {
         case null
         case text(WildcardPattern, number: Double?)
         case regex(RegexMatcher)
         case cidr(CIDRBlock)
         case compare(Comparison, Double)
         case exists(Bool)
-        case fieldRef(FieldSlot, mode: FieldRefMode, caseSensitive: Bool)
+        /// `|fieldref`: the other field's path components.
+        case fieldRef([String], mode: FieldRefMode, caseSensitive: Bool)
     }
 
-    enum Comparison: String, Sendable, Hashable { case gt, gte, lt, lte }
-    enum FieldRefMode: Sendable, Hashable { case equal, contains, startsWith, endsWith }
+    package enum Comparison: String, Sendable, Hashable { case gt, gte, lt, lte }
+    package enum FieldRefMode: Sendable, Hashable { case equal, contains, startsWith, endsWith }
 
     /// Compiles an entry.
     /// - Parameters:
@@ -57,7 +43,6 @@ public struct FieldCondition: Sendable, Hashable {
         self.sourceField = sourceField
         self.path = path
         self.components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        let slot = FieldSlot.intern(components)
         var modifiers: [ValueModifier] = []
         for raw in rawModifiers {
             if let modifier = ValueModifier(rawValue: raw) ?? ValueModifier.aliases[raw] {
@@ -115,7 +100,7 @@ public struct FieldCondition: Sendable, Hashable {
                 guard case .string(let other) = value else { throw RuleCompileError("'fieldref' takes a field name, not \(value)") }
                 let mapped = SignInFieldCatalog.resolve(other).path
                 let mode: FieldRefMode = has.contains(.contains) ? .contains : has.contains(.startswith) ? .startsWith : has.contains(.endswith) ? .endsWith : .equal
-                matchers.append(.fieldRef(FieldSlot.intern(path: mapped), mode: mode, caseSensitive: cased))
+                matchers.append(.fieldRef(mapped.split(separator: ".", omittingEmptySubsequences: false).map(String.init), mode: mode, caseSensitive: cased))
             } else {
                 var text = value.text ?? ""
                 if has.contains(.contains) { text = "*" + text + "*" }
@@ -125,44 +110,23 @@ public struct FieldCondition: Sendable, Hashable {
                 matchers.append(.text(WildcardPattern(sigma: text, caseSensitive: cased), number: number))
             }
         }
-        let anyCased = matchers.contains { if case .text(let pattern, _) = $0 { return pattern.caseSensitive }; return false }
-        plan = FieldMatchPlan(slot: slot, matchers: matchers, requireAll: requireAll, negated: negated, anyCased: anyCased,
-                              exactSets: FieldCondition.exactSets(matchers, requireAll: requireAll, negated: negated, cased: anyCased))
-    }
-
-    private static func exactSets(_ matchers: [ValueMatcher], requireAll: Bool, negated: Bool, cased: Bool) -> ExactSets? {
-        guard matchers.count >= setThreshold, !requireAll, !negated, !cased else { return nil }
-        var sets = ExactSets(texts: [], stringTexts: [], numbers: [])
-        for matcher in matchers {
-            guard case .text(let pattern, let number) = matcher, pattern.isExact else { return nil }
-            let text = pattern.literal
-            sets.texts.insert(text)
-            if let number { sets.numbers.insert(number) } else { sets.stringTexts.insert(text) }
-        }
-        return sets
+        self.matchers = matchers
+        self.requireAll = requireAll
+        self.negated = negated
+        anyCased = matchers.contains { if case .text(let pattern, _) = $0 { return pattern.caseSensitive }; return false }
     }
 
     /// The Graph paths this entry reads: its field and any field it compares with.
-    var referencedPaths: [[String]] {
-        [components] + matchers.compactMap { if case .fieldRef(let other, _, _) = $0 { return other.components }; return nil }
+    package var referencedPaths: [[String]] {
+        [components] + matchers.compactMap { if case .fieldRef(let other, _, _) = $0 { return other }; return nil }
     }
 
-    /// Whether the event satisfies this entry.
-    public func matches(_ event: any RuleEvent) -> Bool {
-        let texts = SlotTexts()
-        texts.next()
-        return plan.matches(event, texts)
-    }
-
-    /// Whether the event satisfies this entry, reading its texts through the event's `texts`.
-    func matches(_ event: any RuleEvent, _ texts: SlotTexts) -> Bool { plan.matches(event, texts) }
-
-    /// Whether the event satisfies this entry, testing each value in turn (what `exactSets` speeds up).
-    func matchesEach(_ event: any RuleEvent, _ texts: SlotTexts) -> Bool { plan.matchesEach(event, texts) }
+    /// Whether the event satisfies this entry (`PlainMatching`).
+    public func matches(_ event: any RuleEvent) -> Bool { PlainMatching.matches(self, event) }
 
     /// The texts a value offers for string matching: a scalar's text, each element of an array
     /// (`[]` for an empty one), and an object's canonical JSON (Sentinel matches `Status has "…"` on the serialised object).
-    static func texts(_ value: JSONValue) -> [String] {
+    package static func texts(_ value: JSONValue) -> [String] {
         switch value {
         case .null: return []
         // An empty array offers its JSON text, so `'[]'` finds it as it does in Sentinel and in a
@@ -178,7 +142,7 @@ public struct FieldCondition: Sendable, Hashable {
     }
 
     /// A number, reading numeric strings too (`"50053"`); booleans are not numbers.
-    static func number(_ value: JSONValue) -> Double? {
+    package static func number(_ value: JSONValue) -> Double? {
         switch value {
         case .int(let i): return Double(i)
         case .double(let d): return d

@@ -8,7 +8,7 @@ public indirect enum SearchIdentifier: Sendable, Hashable {
     case keywords([WildcardPattern], requireAll: Bool)
 
     /// The Graph paths this search reads; nil for a keyword search, which reads every string.
-    var referencedPaths: [[String]]? {
+    package var referencedPaths: [[String]]? {
         switch self {
         case .allOf(let conditions): return conditions.flatMap(\.referencedPaths)
         case .anyOf(let alternatives):
@@ -22,26 +22,6 @@ public indirect enum SearchIdentifier: Sendable, Hashable {
         }
     }
 
-    public func matches(_ event: any RuleEvent) -> Bool {
-        let texts = SlotTexts()
-        texts.next()
-        return matches(event, texts)
-    }
-
-    /// Whether the event satisfies the search, reading its texts through the event's `texts`.
-    func matches(_ event: any RuleEvent, _ texts: SlotTexts) -> Bool {
-        switch self {
-        case .allOf(let conditions):
-            // By index: a closure over the elements copied each entry, strings and all.
-            for index in conditions.indices where !conditions[index].matches(event, texts) { return false }
-            return true
-        case .anyOf(let alternatives):
-            for index in alternatives.indices where alternatives[index].matches(event, texts) { return true }
-            return false
-        case .keywords(let patterns, let requireAll):
-            let texts = event.searchableTexts()
-            let found = { (pattern: WildcardPattern) in texts.contains { pattern.matches($0) } }
-            return requireAll ? patterns.allSatisfy(found) : patterns.contains(where: found)
-        }
-    }
+    /// Whether the event satisfies the search (`PlainMatching`).
+    public func matches(_ event: any RuleEvent) -> Bool { PlainMatching.matches(self, event) }
 }

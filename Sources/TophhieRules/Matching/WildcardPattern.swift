@@ -4,7 +4,7 @@
 /// backslash before anything else is itself literal (so `C:\Windows` needs no doubling).
 /// Characters are compared as Unicode scalars after lower-casing both sides unless `cased`.
 public struct WildcardPattern: Sendable, Hashable {
-    enum Piece: Sendable, Hashable {
+    package enum Piece: Sendable, Hashable {
         case literal([Unicode.Scalar])
         case anyRun
         case anyOne
@@ -12,7 +12,7 @@ public struct WildcardPattern: Sendable, Hashable {
 
     /// What the pattern's pieces amount to, its text apart (`literal`): reading an enum's text
     /// payload out for every test copied it (a retain and a release) for every event.
-    enum Shape: Sendable, Hashable {
+    package enum Shape: Sendable, Hashable {
         case exact
         case prefix
         case suffix
@@ -20,12 +20,12 @@ public struct WildcardPattern: Sendable, Hashable {
         case general
     }
 
-    let pieces: [Piece]
-    let shape: Shape
+    package let pieces: [Piece]
+    package let shape: Shape
     /// The text of an exact, prefix, suffix or contains shape; empty for a general one.
-    let literal: String
+    package let literal: String
     /// Whether the pattern has no wildcard: only equal text matches.
-    var isExact: Bool { shape == .exact }
+    package var isExact: Bool { shape == .exact }
     public let caseSensitive: Bool
 
     /// Compiles `text` (already unquoted YAML) with Sigma's wildcard and escape rules.
@@ -92,19 +92,28 @@ public struct WildcardPattern: Sendable, Hashable {
     public func matches(folded: String) -> Bool {
         switch shape {
         // UTF-8 is self-synchronising: byte comparisons agree with scalar comparisons.
-        case .exact: return UTF8Bytes.same(folded, literal)
-        case .prefix: return UTF8Bytes.hasPrefix(folded, literal)
-        case .suffix: return UTF8Bytes.hasSuffix(folded, literal)
+        case .exact: return folded.utf8.elementsEqual(literal.utf8)
+        case .prefix: return folded.utf8.starts(with: literal.utf8)
+        case .suffix: return folded.utf8.reversed().starts(with: literal.utf8.reversed())
         // Bytes, not String.contains (grapheme clusters): combining marks behave as in the
         // general matcher.
-        case .contains: return UTF8Bytes.contains(folded, literal)
+        case .contains: return WildcardPattern.bytes(of: folded, contain: literal)
         case .general: return generalMatch(Array(folded.unicodeScalars))
         }
     }
 
+    /// Whether `needle`'s UTF-8 bytes occur in `haystack`'s (an empty needle always does).
+    static func bytes(of haystack: String, contain needle: String) -> Bool {
+        let h = Array(haystack.utf8), n = Array(needle.utf8)
+        guard !n.isEmpty else { return true }
+        guard n.count <= h.count else { return false }
+        for start in 0...(h.count - n.count) where h[start] == n[0] && h[start..<(start + n.count)].elementsEqual(n) { return true }
+        return false
+    }
+
     private enum Step { case star, one, scalar(Unicode.Scalar) }
 
-    func generalMatch(_ subject: [Unicode.Scalar]) -> Bool {
+    package func generalMatch(_ subject: [Unicode.Scalar]) -> Bool {
         var steps: [Step] = []
         for piece in pieces {
             switch piece {

@@ -16,9 +16,9 @@ public enum RuleTestRunner {
     }
 
     /// Runs every case of `file`; each case starts from an empty state.
-    /// - Parameter engine: the evaluator that runs the rules.
-    public static func run(_ file: RuleTestFile, rules: RuleSet, settings: EngineSettings = EngineSettings(), engine choice: EngineChoice = .fast) -> [Result] {
-        let engine = choice.evaluator(rules: rules, settings: settings)
+    /// - Parameter engine: the evaluator that runs the rules (the plain one unless given).
+    public static func run(_ file: RuleTestFile, rules: RuleSet, engine: (any RuleEvaluator)? = nil) -> [Result] {
+        let engine = engine ?? PlainEvaluator(rules: rules)
         return file.cases.map { testCase in
             var state = EngineState()
             var fired: [[String]] = []

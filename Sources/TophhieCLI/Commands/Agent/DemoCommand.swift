@@ -31,7 +31,7 @@ enum DemoCommand: CLICommand {
             paths = ConnectionOptions.defaultRulePaths(io)
         }
         var runner = DemoRunner(rulePaths: paths, write: io.out, narrate: { io.err($0 + "\n") }, colour: io.colourOnOutput, pace: arguments.flag("fast") ? 0 : 0.05)
-        runner.engine = try EngineChoice.named(in: io)
+        runner.engine = try EngineChoice.named(in: io, default: .plain)
         let scratch = io.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         runner.reportPath = arguments.value("report") ?? (scratch as NSString).appendingPathComponent("tophhie-watch-demo-report.html")
         let alerts = try await runner.run()

@@ -1,0 +1,53 @@
+import Foundation
+import TophhieJSON
+import TophhieRules
+
+/// A sign-in's slot values in one allocation of their own (`SlotEvent`), freed by a loop made
+/// for their type, with the layout they were read into.
+///
+/// Not a `[JSONValue?]`: an array's storage is freed by the standard library's generic code,
+/// which destroys each element through its type's metadata, about 120 instructions a value,
+/// and freeing each batch's sign-ins was a ninth of a replay's reading thread.
+final class SlotValues: ManagedBuffer<SlotValues.Header, JSONValue?> {
+    struct Header {
+        let count: Int
+        /// Held here so an event can point into it without holding it (`SlotEvent.places`): a
+        /// copy of an event then retains one object, not two.
+        let layout: EventLayout?
+        /// Every string of the record, when the layout keeps them (`EventLayout.keepsKeywordTexts`).
+        var keywordTexts: [String]?
+    }
+
+    /// `count` slots, all nil, filled by `fill` (which may throw: the values are then freed).
+    /// - Parameter layout: the layout the values are read into, kept alive by them.
+    /// - Complexity: O(count).
+    static func make(count: Int, layout: EventLayout? = nil, fill: (UnsafeMutableBufferPointer<JSONValue?>) throws -> Void) rethrows -> SlotValues {
+        let made = unsafeDowncast(SlotValues.create(minimumCapacity: count) { _ in Header(count: count, layout: layout, keywordTexts: nil) }, to: SlotValues.self)
+        try made.withUnsafeMutablePointerToElements { elements in
+            elements.initialize(repeating: nil, count: count)
+            try fill(UnsafeMutableBufferPointer(start: elements, count: count))
+        }
+        return made
+    }
+
+    /// How many slots there are.
+    var count: Int { header.count }
+
+    /// The value of slot `place`, nil when absent.
+    @inline(__always) subscript(place: Int) -> JSONValue? {
+        withUnsafeMutablePointerToElements { $0[place] }
+    }
+
+    /// Runs `body` with the values, lent for the call.
+    @inline(__always) func withValues<T>(_ body: (UnsafeBufferPointer<JSONValue?>) throws -> T) rethrows -> T {
+        try withUnsafeMutablePointers { header, elements in try body(UnsafeBufferPointer(start: elements, count: header.pointee.count)) }
+    }
+
+    deinit {
+        // Each value moved out and dropped here, where its type is known: a destroy of the
+        // whole run (`deinitialize(count:)`) goes through the generic runtime again.
+        withUnsafeMutablePointers { header, elements in
+            for place in 0..<header.pointee.count { _ = (elements + place).move() }
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import TophhieTestSupport
+import Testing
+import TophhieJSON
+@testable import TophhieRules
+@testable import TophhieRulesFast
+
+/// A sign-in's slot values hold what was written into them, and a fill that fails gives none.
+@Suite struct SlotValuesTests {
+    @Test func valuesReadBackAsWritten() {
+        let written: [JSONValue?] = [.string("0000735f-5e1d"), nil, .int(50126), .double(51.5), .bool(true), .null,
+                                     .array([.string("a")]), .object(["k": .string("v")]), .string(String(repeating: "é", count: 40))]
+        let values = SlotValues.make(count: written.count) { slots in
+            for (place, value) in written.enumerated() { slots[place] = value }
+        }
+        #expect(values.count == written.count)
+        for place in written.indices { #expect(values[place] == written[place]) }
+        #expect(values.withValues { Array($0) } == written)
+    }
+
+    @Test func unfilledSlotsAreNil() {
+        let values = SlotValues.make(count: 3) { $0[1] = .string("x") }
+        #expect(values.withValues { Array($0) } == [nil, .string("x"), nil])
+        #expect(SlotValues.make(count: 0) { _ in }.count == 0)
+    }
+
+    struct Refused: Error, Equatable {}
+
+    @Test func aFillThatFailsThrowsItsError() {
+        #expect(throws: Refused()) {
+            _ = try SlotValues.make(count: 2) { slots in
+                slots[0] = .string("half written, then freed")
+                throw Refused()
+            }
+        }
+    }
+
+    /// A sign-in read into slots gives each slot's value as the parser's own list does.
+    @Test func aSignInReadIntoSlotsHoldsWhatTheParserReads() throws {
+        let layout = EventLayout(slots: [FieldSlot.intern(["status", "errorCode"]), FieldSlot.intern(["location", "city"]), FieldSlot.intern(["appDisplayName"])])
+        let record = #"{"id":"a1","createdDateTime":"2024-03-20T05:01:49Z","status":{"errorCode":50126},"location":{"city":"Évora"},"appDisplayName":null}"#
+        let bytes = Array(record.utf8)
+        let event = try layout.event(bytes)
+        let streamed = try bytes.withUnsafeBytes { try layout.event($0, from: 0, order: layout.memberOrder(), texts: layout.repeatedTexts()) }
+        let parsed = try JSONValue.parseSlots(bytes, layout: layout.json)
+        #expect(event.values.withValues { Array($0) } == parsed)
+        #expect(streamed.event.values.withValues { Array($0) } == parsed)
+        #expect(streamed.end == bytes.count)
+        #expect(event.eventID == "a1")
+        #expect(event.text(slot: FieldSlot.intern(["location", "city"])) == "Évora")
+    }
+
+    /// An event points into its layout without holding it: its values hold the layout, which
+    /// lives as long as they do, whoever else lets it go.
+    @Test func anEventsValuesKeepItsLayout() throws {
+        let city = FieldSlot.intern(["location", "city"])
+        weak var dropped: EventLayout?
+        var event: SlotEvent? = try {
+            let layout = EventLayout(slots: [city])
+            dropped = layout
+            return try layout.event(Array(#"{"id":"a1","createdDateTime":"2024-03-20T05:01:49Z","location":{"city":"Évora"}}"#.utf8))
+        }()
+        #expect(dropped != nil)
+        #expect(event?.text(slot: city) == "Évora")
+        event = nil
+        #expect(dropped == nil)
+    }
+}
