@@ -26,8 +26,11 @@ let package = Package(
         .target(name: "LoopbackHTTP", dependencies: ["TophhieSystem"]),
         // The simulated tenant (identity + Graph): a socket-free handler, served over loopback or embedded.
         .target(name: "TophhieSimulator", dependencies: ["TophhieSystem", "TophhieJSON", "LoopbackHTTP"]),
+        // `|re`'s matcher: a Thompson NFA run as a Pike VM, linear in the input, refusing what
+        // needs backtracking. The standard library only.
+        .target(name: "TophhieRegex"),
         // The rule language and the plain evaluator the agent runs: what each rule means, once.
-        .target(name: "TophhieRules", dependencies: ["YAMLReader", "TophhieJSON"]),
+        .target(name: "TophhieRules", dependencies: ["YAMLReader", "TophhieJSON", "TophhieRegex"]),
         // Replay's fast engine (slots, memo, work-ahead) behind the same evaluator protocol,
         // reaching the rule model through `package` access; held to the plain evaluator by the
         // meaning tests.
@@ -44,11 +47,15 @@ let package = Package(
         // The command tree.
         .target(name: "TophhieCLI", dependencies: ["TophhieSystem", "TophhieAuth", "TophhieRules", "TophhieRulesFast", "TophhieReplay", "TophhieReport", "TophhieAgent", "TophhieDemo", "TophhieSimulator", "YAMLReader", "TophhieJSON"]),
         .executableTarget(name: "tophhie-watch", dependencies: ["TophhieCLI"]),
+        // Times `|re`'s matcher beside NSRegularExpression (benchmarks/regex-benchmark.sh); not shipped.
+        .executableTarget(name: "RegexBenchmark", dependencies: ["TophhieRegex"]),
         // What several test targets share: a seeded generator, the repository's folders. Tests only.
         .target(name: "TophhieTestSupport", dependencies: ["TophhieRules", "TophhieJSON"]),
 
         .testTarget(name: "TophhieSystemTests", dependencies: ["TophhieSystem"]),
         .testTarget(name: "TophhieJSONTests", dependencies: ["TophhieJSON"]),
+        // Held to rust-lang/regex's published suite (Data/, cited there) and to ICU on generated cases.
+        .testTarget(name: "TophhieRegexTests", dependencies: ["TophhieRegex"], exclude: ["Data"]),
         .testTarget(name: "YAMLReaderTests", dependencies: ["YAMLReader", "TophhieSystem"]),
         .testTarget(name: "TophhieAuthTests", dependencies: ["TophhieAuth", "TophhieSystem", "TophhieSimulator", "LoopbackHTTP", "TophhieJSON"]),
         .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP", "TophhieSystem"]),

@@ -1,38 +1,30 @@
-import Foundation
+import TophhieRegex
 
-/// A compiled `|re` pattern. Case-sensitive unless `i`; `m` makes `^`/`$` match at lines; `s`
-/// lets `.` match newlines. Matching searches anywhere in the value, as Sigma backends do.
-public final class RegexMatcher: @unchecked Sendable, Hashable {
-    // NSRegularExpression is immutable after creation and documented thread-safe for matching,
-    // so sharing one instance across tasks is sound.
-    private let regex: NSRegularExpression
-    public let pattern: String
-    public let flags: String
+/// A compiled `|re` pattern, matched in time linear in the value (`LinearRegex`: no
+/// backtracking, so a hostile user agent cannot stall the agent, and no give-up, so a long value
+/// cannot slip past a rule). Case-sensitive unless `i` (Unicode simple case folding); `m` makes
+/// `^`/`$` match at lines; `s` lets `.` match newlines. Matching searches anywhere in the value,
+/// as Sigma backends do.
+package struct RegexMatcher: Sendable, Hashable {
+    private let regex: LinearRegex
+    package var pattern: String { regex.pattern }
 
-    /// - Throws: a message naming the pattern when it does not compile.
-    public init(pattern: String, ignoreCase: Bool, multiline: Bool, dotAll: Bool) throws {
-        var options: NSRegularExpression.Options = []
-        if ignoreCase { options.insert(.caseInsensitive) }
-        if multiline { options.insert(.anchorsMatchLines) }
-        if dotAll { options.insert(.dotMatchesLineSeparators) }
+    /// - Throws: `RuleCompileError` naming the pattern, the position and, for a construct that
+    ///   needs backtracking, what to write instead.
+    package init(pattern: String, ignoreCase: Bool, multiline: Bool, dotAll: Bool) throws {
+        var options: LinearRegex.Options = []
+        if ignoreCase { options.insert(.ignoreCase) }
+        if multiline { options.insert(.multiline) }
+        if dotAll { options.insert(.dotMatchesNewline) }
         do {
-            regex = try NSRegularExpression(pattern: pattern, options: options)
-        } catch {
-            throw RuleCompileError("regular expression '\(pattern)' does not compile")
+            regex = try LinearRegex(pattern, options: options)
+        } catch let error as RegexSyntaxError {
+            throw RuleCompileError("regular expression '\(pattern)' does not compile (at character \(error.offset + 1)): \(error.message)")
         }
-        self.pattern = pattern
-        self.flags = (ignoreCase ? "i" : "") + (multiline ? "m" : "") + (dotAll ? "s" : "")
     }
 
-    public func matches(_ text: String) -> Bool {
-        regex.firstMatch(in: text, options: [], range: NSRange(text.startIndex..., in: text)) != nil
-    }
-
-    public static func == (a: RegexMatcher, b: RegexMatcher) -> Bool { a.pattern == b.pattern && a.flags == b.flags }
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(pattern)
-        hasher.combine(flags)
-    }
+    /// Whether the pattern matches anywhere in `text`, whatever its length.
+    package func matches(_ text: String) -> Bool { regex.matches(text) }
 }
 
 /// A problem found while compiling a rule's values; the loader adds the file position.

@@ -23,7 +23,7 @@ package struct Engine: Sendable {
 
     /// The slots to read sign-ins into (`EventLayout.event`), so no object tree is built; nil
     /// when a keyword search reads every string of an event.
-    package var eventLayout: EventLayout? { plan.layout }
+    package var eventLayout: EventLayout? { plan.referencedPaths == nil ? nil : plan.layout }
 
     package init(rules: RuleSet, settings: EngineSettings = EngineSettings()) {
         self.rules = rules

@@ -66,8 +66,8 @@ final class EnginePlan: Sendable {
     /// Every Graph path any rule or the engine reads from an event; nil when a keyword search
     /// reads every string of it.
     let referencedPaths: [[String]]?
-    /// The slots a streamed event must carry; nil when a keyword search reads every string.
-    let layout: EventLayout?
+    /// The slots a streamed event must carry, and its every string when a keyword search reads them.
+    let layout: EventLayout
     /// How long windows stay open: lookback plus the longest timespan.
     let horizon: TimeInterval
     /// For each windowed correlation, how far back from a window's end its events can lie: its
@@ -221,16 +221,16 @@ final class EnginePlan: Sendable {
         keptSlots = paths.sorted().map { ($0, FieldSlot.intern(path: $0)) }
         keptNames = KeptNames(keptSlots.map(\.name), slots: keptSlots.map(\.slot))
 
-        var referenced: [[String]]? = [["id"], ["createdDateTime"], EngineRun.latitudePath, EngineRun.longitudePath] + keptSlots.map(\.slot.components)
+        var referenced: [[String]] = [["id"], ["createdDateTime"], EngineRun.latitudePath, EngineRun.longitudePath] + keptSlots.map(\.slot.components)
             + singleGroups.flatMap { $0.map(\.slot.components) } + groupSlots.flatMap { $0.map(\.components) } + firstSeenFieldSlots.flatMap { $0.map(\.components) }
+        var keywords = false
         for rule in detections {
             for search in rule.detection.searches.values {
-                guard let paths = search.referencedPaths else { referenced = nil; break }
-                referenced? += paths
+                if let paths = search.referencedPaths { referenced += paths } else { keywords = true }
             }
         }
-        referencedPaths = referenced
-        layout = referenced.map { paths in EventLayout(slots: paths.map(FieldSlot.intern)) }
+        referencedPaths = keywords ? nil : referenced
+        layout = EventLayout(slots: referenced.map(FieldSlot.intern), keepsKeywordTexts: keywords)
         horizon = settings.lookback + longest
     }
 }

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import TophhieAgent
+import TophhieAuth
+import TophhieJSON
+import TophhieTestSupport
+@testable import TophhieRules
+@testable import TophhieRulesFast
+
+/// The table of meaning (`Tests/Meaning`): every case against every evaluator and every event
+/// type, so a difference between the evaluators or at the event seam (a keyword search that
+/// one event type cannot answer) fails here.
+@Suite struct MeaningTableTests {
+    /// The kinds of event the evaluators meet.
+    enum EventType: String, CaseIterable, Sendable {
+        /// The live agent's sign-in.
+        case live
+        /// Replay's and the rule tests' sign-in held as its JSON.
+        case json
+        /// The fast engine's sign-in read into slots.
+        case slots
+    }
+
+    static var folder: String { RepoPaths.root.appendingPathComponent("Tests/Meaning").path }
+
+    /// Every case's name: `NAME.yml` beside `NAME.tests.yml`.
+    static var caseNames: [String] {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return files.filter { $0.hasSuffix(".tests.yml") }.map { String($0.dropLast(".tests.yml".count)) }.sorted()
+    }
+
+    @Test func theTableHasItsCases() {
+        #expect(Self.caseNames.count >= 8, "\(Self.caseNames)")
+    }
+
+    @Test(arguments: caseNames, EngineChoice.allCases)
+    func everyEventTypeGivesTheExpectedAlerts(name: String, evaluator choice: EngineChoice) throws {
+        let rules = RuleLoader.load(try RuleSource.read(paths: ["\(Self.folder)/\(name).yml"]), placeholders: .testing)
+        #expect(!rules.hasErrors, "\(rules.diagnostics)")
+        let file = try RuleTestFile(source: try #require(try RuleSource.read(paths: ["\(Self.folder)/\(name).tests.yml"], select: RuleSource.isTestFile).first))
+        let evaluator = choice.evaluator(rules: rules)
+        // The slots the fast engine reads these rules' sign-ins into, every string kept where a
+        // keyword search reads them.
+        let layout = Engine(rules: rules).plan.layout
+        for type in EventType.allCases {
+            for testCase in file.cases {
+                var state = EngineState()
+                var fired: [[String]] = []
+                for poll in testCase.polls {
+                    let events = try poll.events.map { try Self.event($0, as: type, layout: layout) }
+                    let outcome = evaluator.evaluate(state, events: events, now: poll.at, alertOnlyAfter: testCase.alertAfter)
+                    state = outcome.state
+                    fired += outcome.alerts.filter { $0.rule.id == file.rule }.map { $0.events.map(\.id).sorted() }
+                }
+                let expected = testCase.expected.sorted { $0.lexicographicallyPrecedes($1) }
+                #expect(fired.sorted { $0.lexicographicallyPrecedes($1) } == expected,
+                        "\(name).tests.yml:\(testCase.line) \(testCase.name): \(choice.rawValue) evaluator, \(type.rawValue) events")
+            }
+        }
+    }
+
+    /// A test case's sign-in as the given type.
+    static func event(_ event: JSONRuleEvent, as type: EventType, layout: EventLayout) throws -> any RuleEvent {
+        switch type {
+        case .json: return event
+        case .live: return try TophhieSignInEvent(json: event.json)
+        case .slots: return try layout.event(Array(event.json.canonicalData()))
+        }
+    }
+
+    /// The live event, replay's and the fast engine's give the same keyword texts: every
+    /// string of the record.
+    @Test func everyEventTypeGivesEveryStringOfTheRecord() throws {
+        let json = SignIn.json(#"{"id": "k", "createdDateTime": "2024-05-01T10:00:00Z", "status": {"errorCode": 0, "additionalDetails": "MFA"}, "userAgent": "python-requests/2.31", "authenticationDetails": [{"authenticationMethod": "Password"}], "isInteractive": true, "riskEventTypes": ["a", "b"]}"#)
+        let event = try SignInEvents.event(json)
+        let layout = EventLayout(slots: [FieldSlot.intern(["userAgent"])], keepsKeywordTexts: true)
+        let expected = ["Password", "2024-05-01T10:00:00Z", "k", "a", "b", "MFA", "python-requests/2.31"]
+        for type in EventType.allCases {
+            #expect(try Self.event(event, as: type, layout: layout).keywordTexts() == expected, "\(type)")
+        }
+    }
+}
