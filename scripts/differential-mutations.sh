@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Breaks the engine's fast paths on purpose, one change at a time, and checks that the
-# differential test (the engine against the reference evaluator) catches each. Run from a clean
+# differential test (the fast engine against the plain evaluator) catches each. Run from a clean
 # work tree: every change is put back, also when the script is stopped.
 #
 #   scripts/differential-mutations.sh            # every mutation (about 30 s each)
@@ -17,17 +17,17 @@ trap 'git checkout -q -- Sources' EXIT
 
 # file | text as it is | text broken | what the break is
 mutations=(
-  "Sources/TophhieRules/Correlation/WindowEvaluator.swift|while occurrences[start].time.timeIntervalSince(occurrence.time) <= -span {|while occurrences[start].time.timeIntervalSince(occurrence.time) < -span {|a window boundary moved: (t - timespan, t] closed at its start"
-  "Sources/TophhieRules/Matching/FieldMatchPlan.swift|case .gte: return actual >= threshold|case .gte: return actual > threshold|a modifier off by one: gte read as gt"
-  "Sources/TophhieRules/Engine/GroupKeyCache.swift|if let only, UTF8Bytes.same(value, only.value) { return only.key }|if let only { return only.key }|a cache that answers stale: the last group key, whatever the value"
-  "Sources/TophhieRules/Matching/MatchMemo.swift|if let slotted,|if let slotted, !slotted.eventID.isEmpty \|\||a cache that answers stale: the match memo's last answer for any sign-in read into slots"
-  "Sources/TophhieRules/Correlation/FirstSeenEvaluator.swift|&& time.timeIntervalSince(baseline.learningStart) >= settings.learningPeriod|&& time.timeIntervalSince(baseline.learningStart) > settings.learningPeriod|first-seen's learning period ends a moment late"
-  "Sources/TophhieRules/Engine/Engine.swift|episodes.firstIndex(where: { from <= \$0.end|episodes.firstIndex(where: { from < \$0.end|a suppression episode's end moved"
-  "Sources/TophhieRules/Correlation/TravelEvaluator.swift|return earlier >= spec.familiarAfterDays|return earlier > spec.familiarAfterDays|travel's familiar places off by one day"
-  "Sources/TophhieRules/Correlation/WindowEvaluator.swift|if let needed { cutoff = min(cutoff, needed) }|_ = needed|a checkpoint forgets what an open episode still needs"
-  "Sources/TophhieRules/Matching/FieldMatchPlan.swift|return sets.numbers.contains(actual) \|\| (!sets.stringTexts.isEmpty|return sets.numbers.contains(actual) \|\| (sets.stringTexts.isEmpty|the exact-value set path: a number never matches a value written as text"
-  "Sources/TophhieRules/Correlation/WindowEvaluator.swift|alertsReadyBefore = min(needed ?? watermark, watermark)|alertsReadyBefore = watermark|a replay writes alerts before the episodes left open could end earlier"
-  "Sources/TophhieRules/Correlation/TravelEvaluator.swift|\$0.gap < gap && \$0.label == buffer[i].detail.location|\$0.gap <= gap|travel's same-spot shortcut skips a sign-in at the same gap (or under another name)"
+  "Sources/TophhieRulesFast/Correlation/WindowEvaluator.swift|while occurrences[start].time.timeIntervalSince(occurrence.time) <= -span {|while occurrences[start].time.timeIntervalSince(occurrence.time) < -span {|a window boundary moved: (t - timespan, t] closed at its start"
+  "Sources/TophhieRulesFast/Matching/FieldMatchPlan.swift|case .gte: return actual >= threshold|case .gte: return actual > threshold|a modifier off by one: gte read as gt"
+  "Sources/TophhieRulesFast/Engine/GroupKeyCache.swift|if let only, UTF8Bytes.same(value, only.value) { return only.key }|if let only { return only.key }|a cache that answers stale: the last group key, whatever the value"
+  "Sources/TophhieRulesFast/Matching/MatchMemo.swift|if let slotted,|if let slotted, !slotted.eventID.isEmpty \|\||a cache that answers stale: the match memo's last answer for any sign-in read into slots"
+  "Sources/TophhieRulesFast/Correlation/FirstSeenEvaluator.swift|&& time.timeIntervalSince(baseline.learningStart) >= settings.learningPeriod|&& time.timeIntervalSince(baseline.learningStart) > settings.learningPeriod|first-seen's learning period ends a moment late"
+  "Sources/TophhieRulesFast/Engine/Engine.swift|episodes.firstIndex(where: { from <= \$0.end|episodes.firstIndex(where: { from < \$0.end|a suppression episode's end moved"
+  "Sources/TophhieRulesFast/Correlation/TravelEvaluator.swift|return earlier >= spec.familiarAfterDays|return earlier > spec.familiarAfterDays|travel's familiar places off by one day"
+  "Sources/TophhieRulesFast/Correlation/WindowEvaluator.swift|if let needed { cutoff = min(cutoff, needed) }|_ = needed|a checkpoint forgets what an open episode still needs"
+  "Sources/TophhieRulesFast/Matching/FieldMatchPlan.swift|return sets.numbers.contains(actual) \|\| (!sets.stringTexts.isEmpty|return sets.numbers.contains(actual) \|\| (sets.stringTexts.isEmpty|the exact-value set path: a number never matches a value written as text"
+  "Sources/TophhieRulesFast/Correlation/WindowEvaluator.swift|alertsReadyBefore = min(needed ?? watermark, watermark)|alertsReadyBefore = watermark|a replay writes alerts before the episodes left open could end earlier"
+  "Sources/TophhieRulesFast/Correlation/TravelEvaluator.swift|\$0.gap < gap && \$0.label == buffer[i].detail.location|\$0.gap <= gap|travel's same-spot shortcut skips a sign-in at the same gap (or under another name)"
 )
 
 only="${1:-}"

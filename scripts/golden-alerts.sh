@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # The alerts of the benchmark corpora, held to benchmarks/alert-hashes.txt: the release binary
-# with the fast engine and with the reference evaluator (TOPHHIE_ENGINE=reference) must both give
+# with the fast engine and with the plain evaluator (TOPHHIE_ENGINE=plain) must both give
 # exactly the lines recorded there. A change that means to change alerts changes that file in
 # the same commit (`scripts/golden-alerts.sh --write` writes it from the fast engine).
 #
-# Environment: ENGINES (default "fast reference"), CORPORA (where the generated files are kept,
+# Environment: ENGINES (default "fast plain"), CORPORA (where the generated files are kept,
 # default $TMPDIR/tophhie-bench), BIN (a tophhie-watch to use instead of building one).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
 export PATH="/opt/swift/usr/bin:$PATH"
-ENGINES="${ENGINES:-fast reference}"
+ENGINES="${ENGINES:-fast plain}"
 CORPORA="${CORPORA:-${TMPDIR:-/tmp}/tophhie-bench}"
 GOLDEN="$ROOT/benchmarks/alert-hashes.txt"
 SIGMA="$ROOT/../shared/sigma"

@@ -118,7 +118,7 @@ public enum Replay {
     /// Which detection rules each sign-in of `file` satisfies, in file order, each (rule, id)
     /// once: what `rules match` lists.
     /// - Throws: `ReplayFileError` naming the file and the record that is wrong.
-    public static func matches(_ file: String, rules: RuleSet, engine choice: EngineChoice) async throws -> (outcome: ReplayOutcome, matches: [DetectionMatch]) {
+    package static func matches(_ file: String, rules: RuleSet, engine choice: EngineChoice) async throws -> (outcome: ReplayOutcome, matches: [DetectionMatch]) {
         let engine = Engine(rules: rules)
         let matcher = DetectionMatches(rules: rules)
         // Streamed in one pass (a few batches of sign-ins in memory at a time) when the file

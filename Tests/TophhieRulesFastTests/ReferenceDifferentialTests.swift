@@ -1,13 +1,16 @@
 import Foundation
 import TophhieTestSupport
 import Testing
+import TophhieAgent
+import TophhieAuth
 import TophhieJSON
 @testable import TophhieRules
 @testable import TophhieRulesFast
 
-/// The fast engine against the reference evaluator on generated rules and sign-in streams: the
+/// The fast engine against the plain evaluator on generated rules and sign-in streams: the
 /// same alerts (ids, events, times, counts, summaries) and late arrivals, poll after poll, and
-/// for one replay-like pass taken in batches with checkpoints.
+/// for one replay-like pass taken in batches with checkpoints; and the plain evaluator fed the
+/// live agent's sign-ins against the same fed replay's.
 ///
 /// Seeds are fixed, so a run is repeatable; `TOPHHIE_DIFFERENTIAL_SEED=N` runs the cases from
 /// seed N instead (and `TOPHHIE_DIFFERENTIAL_CASES` how many), to explore further.
@@ -15,8 +18,8 @@ import TophhieJSON
     static let firstSeed: UInt64 = ProcessInfo.processInfo.environment["TOPHHIE_DIFFERENTIAL_SEED"].flatMap { UInt64($0) } ?? 20_261_205
     static let cases: Int = ProcessInfo.processInfo.environment["TOPHHIE_DIFFERENTIAL_CASES"].flatMap { Int($0) } ?? 150
 
-    @Test func pollAfterPollTheEngineGivesTheReferencesAlerts() {
-        var rulesLoaded = 0, rulesWritten = 0, alerts = 0
+    @Test func pollAfterPollTheEngineGivesTheReferencesAlerts() throws {
+        var rulesLoaded = 0, rulesWritten = 0, alerts = 0, decoded = 0, generatedEvents = 0
         for seed in ReferenceDifferentialTests.firstSeed..<ReferenceDifferentialTests.firstSeed + UInt64(ReferenceDifferentialTests.cases) {
             let generated = GeneratedCase(seed: seed)
             let rules = loadRules(generated.yaml)
@@ -24,21 +27,36 @@ import TophhieJSON
             rulesWritten += generated.yaml.components(separatedBy: "\n---\n").count
             let engine = Engine(rules: rules, settings: generated.settings)
             let reference = PlainEvaluator(rules: rules, settings: generated.settings)
-            var fastState = EngineState(), referenceState = EngineState()
+            var fastState = EngineState(), referenceState = EngineState(), liveState = EngineState(), decodableState = EngineState()
             for (number, poll) in generated.polls.enumerated() {
                 let learning = number == 0 ? generated.learnUntil : nil
                 let fast = engine.evaluate(fastState, events: poll.events, now: poll.at, alertOnlyAfter: learning)
                 let expected = reference.evaluate(referenceState, events: poll.events, now: poll.at, alertOnlyAfter: learning)
+                // The records the live agent decodes (it skips, and names, the others), as its own
+                // sign-ins and as replay's: the same outcome.
+                let decodable = poll.events.filter { (try? TophhieSignInEvent(json: $0.json)) != nil }
+                decoded += decodable.count
+                generatedEvents += poll.events.count
+                let live = reference.evaluate(liveState, events: try decodable.map { try TophhieSignInEvent(json: $0.json) }, now: poll.at, alertOnlyAfter: learning)
+                let asReplay = reference.evaluate(decodableState, events: decodable, now: poll.at, alertOnlyAfter: learning)
                 alerts += expected.alerts.count
                 if let difference = ReferenceDifferentialTests.difference(fast, expected) {
                     Issue.record("seed \(seed), poll \(number + 1) of \(generated.polls.count): \(difference)\nrules:\n\(generated.yaml)")
                     break
                 }
+                if let difference = ReferenceDifferentialTests.difference(live, asReplay) {
+                    Issue.record("seed \(seed), poll \(number + 1), live sign-ins: \(difference)\nrules:\n\(generated.yaml)")
+                    break
+                }
                 fastState = fast.state
                 referenceState = expected.state
+                liveState = live.state
+                decodableState = asReplay.state
             }
         }
-        // The generator must make rules that load and alert, or the comparison proves little.
+        // The generator must make rules that load and alert, and sign-ins the agent decodes, or
+        // the comparison proves little.
+        #expect(decoded * 2 >= generatedEvents, "only \(decoded) of \(generatedEvents) generated sign-ins decode as the agent's")
         #expect(rulesLoaded * 10 >= rulesWritten * 9, "only \(rulesLoaded) of \(rulesWritten) generated rules loaded")
         #expect(alerts >= ReferenceDifferentialTests.cases * 5, "only \(alerts) alerts in \(ReferenceDifferentialTests.cases) cases")
     }

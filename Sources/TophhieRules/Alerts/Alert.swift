@@ -10,7 +10,7 @@ public enum AlertLevel: String, Sendable, Codable, Hashable, CaseIterable, Compa
 }
 
 /// Whether an alert comes from a rule or from the agent about itself.
-public enum AlertKind: String, Sendable, Codable, Hashable {
+package enum AlertKind: String, Sendable, Codable, Hashable {
     /// A rule fired on sign-in events.
     case detection
     /// The agent reports on its own health: sign-in needed, access gate, coverage gap, recovery.
@@ -79,7 +79,7 @@ public struct AlertEvent: Sendable, Codable, Hashable {
 /// crash yields the same id and the outbox drops the copy.
 public struct Alert: Sendable, Codable, Hashable, Identifiable {
     public var id: String
-    public var kind: AlertKind
+    package var kind: AlertKind
     public var rule: AlertRule
     /// The level after any override in the rule's engine settings.
     public var level: AlertLevel
@@ -102,7 +102,7 @@ public struct Alert: Sendable, Codable, Hashable, Identifiable {
     /// of it, so receivers with incidents (PagerDuty) can resolve that one.
     public var resolves: String?
 
-    public init(id: String, kind: AlertKind = .detection, rule: AlertRule, level: AlertLevel, summary: String, group: [AlertGroupValue], events: [AlertEvent], eventCount: Int? = nil, firstEventTime: Date, lastEventTime: Date, detectedAt: Date, late: Bool, lateBySeconds: Double? = nil, resolves: String? = nil) {
+    package init(id: String, kind: AlertKind = .detection, rule: AlertRule, level: AlertLevel, summary: String, group: [AlertGroupValue], events: [AlertEvent], eventCount: Int? = nil, firstEventTime: Date, lastEventTime: Date, detectedAt: Date, late: Bool, lateBySeconds: Double? = nil, resolves: String? = nil) {
         self.id = id
         self.kind = kind
         self.rule = rule

@@ -2,7 +2,7 @@
 /// token used from a new place, a device code redeemed, a success after failures, a first factor
 /// or a single factor from a new place, a risky sign-in): the steps, in order, that the alert
 /// JSON carries as `response` and every text line ends with.
-public enum AlertResponse {
+package enum AlertResponse {
     /// The rules whose alerts mean a possible takeover.
     public static let takeoverRules: Set<String> = [
         "token-from-new-place", "device-code-sign-in", "success-after-failures", "first-factor-new-place",

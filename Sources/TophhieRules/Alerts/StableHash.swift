@@ -2,7 +2,7 @@
 ///
 /// Stability is all it needs: the same canonical text must give the same id on every run and
 /// platform, so the outbox can drop an alert replayed after a crash.
-public enum StableHash {
+package enum StableHash {
     /// The 32 lower-case hex digits of FNV-1a-128 over the UTF-8 bytes of `text`.
     public static func fnv1a128(_ text: String) -> String {
         fnv1a128(bytes: text.utf8)
@@ -16,7 +16,7 @@ public enum StableHash {
     }
 
     /// An FNV-1a-128 state that bytes are added to piece by piece.
-    public struct State {
+    package struct State {
         // offset basis 0x6c62272e07bb014262b821756295c58d, prime 2^88 + 2^8 + 0x3b.
         var high: UInt64 = 0x6c62_272e_07bb_0142
         var low: UInt64 = 0x62b8_2175_6295_c58d

@@ -1,5 +1,5 @@
 /// A parsed Sigma `condition`: search identifiers joined by `and`, `or`, `not` and quantifiers.
-public indirect enum ConditionExpression: Sendable, Hashable, CustomStringConvertible {
+package indirect enum ConditionExpression: Sendable, Hashable, CustomStringConvertible {
     case identifier(String)
     case not(ConditionExpression)
     case and([ConditionExpression])
@@ -27,7 +27,7 @@ public indirect enum ConditionExpression: Sendable, Hashable, CustomStringConver
 }
 
 /// How many of a quantifier's identifiers must hold.
-public enum ConditionQuantifier: Sendable, Hashable, CustomStringConvertible {
+package enum ConditionQuantifier: Sendable, Hashable, CustomStringConvertible {
     case atLeast(Int)
     case all
 
@@ -40,7 +40,7 @@ public enum ConditionQuantifier: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// What a quantifier ranges over: every identifier (`them`) or those matching a `*` pattern.
-public enum ConditionTarget: Sendable, Hashable, CustomStringConvertible {
+package enum ConditionTarget: Sendable, Hashable, CustomStringConvertible {
     case them
     case pattern(String)
 

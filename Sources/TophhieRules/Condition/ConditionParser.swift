@@ -1,5 +1,5 @@
 /// A condition that does not parse: what is wrong and the 1-based column in the condition text.
-public struct ConditionSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct ConditionSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
     public var column: Int
     public var message: String
 
@@ -15,7 +15,7 @@ public struct ConditionSyntaxError: Error, Sendable, Hashable, CustomStringConve
 /// parentheses.
 ///
 /// Keywords are case-insensitive (`AND`, `Not`), identifiers keep their case.
-public enum ConditionParser {
+package enum ConditionParser {
     /// Parses one condition string.
     /// - Throws: `ConditionSyntaxError` pointing at the offending token.
     /// - Complexity: O(length); nesting deeper than 64 levels is rejected.

@@ -1,7 +1,7 @@
 /// A Sigma correlation rule, or one of this project's two extensions.
 public struct CorrelationRule: Sendable, Hashable {
     public var metadata: RuleMetadata
-    public var kind: CorrelationKind
+    package var kind: CorrelationKind
     /// The ids or names of the rules whose matches feed it, in order (order matters for
     /// `temporal_ordered`).
     public var rules: [String]
@@ -9,13 +9,13 @@ public struct CorrelationRule: Sendable, Hashable {
     public var groupBy: [String]
     /// `aliases`: per alias, the field each referenced rule supplies it from.
     public var aliases: [String: [String: String]]
-    public var timespan: RuleDuration
-    public var condition: CorrelationCondition
+    package var timespan: RuleDuration
+    package var condition: CorrelationCondition
     /// Whether the referenced rules also alert on their own.
     public var generate: Bool
-    public var options: RuleEngineOptions
+    package var options: RuleEngineOptions
 
-    public init(metadata: RuleMetadata, kind: CorrelationKind, rules: [String], groupBy: [String], aliases: [String: [String: String]] = [:], timespan: RuleDuration, condition: CorrelationCondition, generate: Bool = false, options: RuleEngineOptions = RuleEngineOptions()) {
+    package init(metadata: RuleMetadata, kind: CorrelationKind, rules: [String], groupBy: [String], aliases: [String: [String: String]] = [:], timespan: RuleDuration, condition: CorrelationCondition, generate: Bool = false, options: RuleEngineOptions = RuleEngineOptions()) {
         self.metadata = metadata
         self.kind = kind
         self.rules = rules
@@ -35,7 +35,7 @@ public struct CorrelationRule: Sendable, Hashable {
 }
 
 /// The correlation types.
-public enum CorrelationKind: Sendable, Hashable {
+package enum CorrelationKind: Sendable, Hashable {
     /// How many matching events fall in the window.
     case eventCount
     /// How many distinct values of `field` the window's events carry.
@@ -62,7 +62,7 @@ public enum CorrelationKind: Sendable, Hashable {
 }
 
 /// Settings of a `first_seen` correlation.
-public struct FirstSeenSpec: Sendable, Hashable {
+package struct FirstSeenSpec: Sendable, Hashable {
     /// The fields whose combined value must be new (`location.countryOrRegion`, or OS + browser).
     public var fields: [String]
     /// Learning ends when both hold: this long after the group's first event…
@@ -89,7 +89,7 @@ public struct FirstSeenSpec: Sendable, Hashable {
 }
 
 /// Settings of an `impossible_travel` correlation.
-public struct TravelSpec: Sendable, Hashable {
+package struct TravelSpec: Sendable, Hashable {
     /// Faster than this between two sign-ins fires (km/h).
     public var maxSpeedKmh: Double
     /// Closer than this never fires: IP geolocation is coarse (km).
@@ -112,8 +112,8 @@ public struct TravelSpec: Sendable, Hashable {
 }
 
 /// A correlation's `condition`: one or two comparisons (a range), and for `value_count` the field.
-public struct CorrelationCondition: Sendable, Hashable, CustomStringConvertible {
-    public enum Operator: String, Sendable, Hashable, CaseIterable { case gt, gte, lt, lte, eq, neq }
+package struct CorrelationCondition: Sendable, Hashable, CustomStringConvertible {
+    package enum Operator: String, Sendable, Hashable, CaseIterable { case gt, gte, lt, lte, eq, neq }
     public var comparisons: [(Operator, Int)] {
         get { storage.map { ($0.op, $0.value) } }
         set { storage = newValue.map { Comparison(op: $0.0, value: $0.1) } }

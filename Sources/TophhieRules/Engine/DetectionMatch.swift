@@ -2,7 +2,7 @@ import Foundation
 
 /// One detection rule's match of one event, on its own: no windows, no suppression, no
 /// correlation. What `rules match` prints, and what a Sigma backend's query would select.
-public struct DetectionMatch: Sendable, Hashable {
+package struct DetectionMatch: Sendable, Hashable {
     public var ruleID: String
     public var title: String
     public var eventID: String

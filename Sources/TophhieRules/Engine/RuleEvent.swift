@@ -32,7 +32,7 @@ extension RuleEvent {
 }
 
 /// The strings a keyword search looks through, read alike from every kind of event.
-public enum KeywordTexts {
+package enum KeywordTexts {
     /// Every string value in `json`, depth first, an object's members in key order.
     public static func of(_ json: JSONValue) -> [String] {
         var texts: [String] = []

@@ -3,7 +3,7 @@ import TophhieJSON
 /// What a detection means, written plainly: the condition over the searches, each search over
 /// its entries, each entry over the value at its Graph path. No memo, no sets, no slots: the
 /// fast matchers (`DetectionMatcher`, `FieldMatchPlan`, `MatchMemo`) must give these answers.
-public enum PlainMatching {
+package enum PlainMatching {
     /// Whether `event` satisfies any of the detection's conditions.
     static func matches(_ detection: Detection, _ event: any RuleEvent) -> Bool {
         let names = detection.searches.keys.sorted()

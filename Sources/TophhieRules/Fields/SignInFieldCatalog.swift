@@ -1,5 +1,5 @@
 /// Which Graph version's `signIn` a rule set is checked against (`graph.api`).
-public enum SignInSchema: String, Sendable, CaseIterable {
+package enum SignInSchema: String, Sendable, CaseIterable {
     case beta
     case v1 = "v1.0"
 }
@@ -10,9 +10,9 @@ public enum SignInSchema: String, Sendable, CaseIterable {
 /// `DeviceDetail.isCompliant`); the agent reads Graph JSON (`status.errorCode`,
 /// `deviceDetail.isCompliant`). A beta property is used as it is; it warns only when the rules
 /// are checked against v1.0, whose events never carry it.
-public enum SignInFieldCatalog {
+package enum SignInFieldCatalog {
     /// How a rule's field name was understood.
-    public struct Resolution: Sendable, Hashable {
+    package struct Resolution: Sendable, Hashable {
         public var path: String
         /// Why the field may never match live v1.0 data, when it may not.
         public var warning: String?

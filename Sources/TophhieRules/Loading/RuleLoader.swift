@@ -12,14 +12,14 @@ public enum RuleLoader {
     ///   - refuseUnknownFields: a value test on a field neither Graph version has is an error
     ///     unless the rule allows it (the agent, `rules check`); else a warning (replay and
     ///     `rules match` over rule sets written for other sources).
-    public static func load(_ sources: [RuleSource], placeholders: RulePlaceholders = RulePlaceholders(), schema: SignInSchema = .beta, refuseUnknownFields: Bool = false) -> RuleSet {
+    package static func load(_ sources: [RuleSource], placeholders: RulePlaceholders = RulePlaceholders(), schema: SignInSchema = .beta, refuseUnknownFields: Bool = false) -> RuleSet {
         var set = RuleSet()
         for source in sources { set.merge(loadFile(source, placeholders: placeholders, schema: schema, refuseUnknownFields: refuseUnknownFields)) }
         return link(set)
     }
 
     /// Loads one file's documents without cross-file checks.
-    public static func loadFile(_ source: RuleSource, placeholders: RulePlaceholders = RulePlaceholders(), schema: SignInSchema = .beta, refuseUnknownFields: Bool = false) -> RuleSet {
+    package static func loadFile(_ source: RuleSource, placeholders: RulePlaceholders = RulePlaceholders(), schema: SignInSchema = .beta, refuseUnknownFields: Bool = false) -> RuleSet {
         var reader = RuleDocumentReader(file: source.path)
         reader.placeholders = placeholders
         reader.schema = schema

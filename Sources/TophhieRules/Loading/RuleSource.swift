@@ -62,7 +62,7 @@ public struct RuleSource: Sendable, Hashable {
 }
 
 /// A rule path that could not be read.
-public struct RuleFileError: Error, Sendable, CustomStringConvertible, LocalizedError {
+package struct RuleFileError: Error, Sendable, CustomStringConvertible, LocalizedError {
     public var path: String
     public var message: String
     public var description: String { "\(path): \(message)" }

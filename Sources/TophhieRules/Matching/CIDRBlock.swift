@@ -1,7 +1,7 @@
 import Foundation
 
 /// An IPv4 or IPv6 network (`10.0.0.0/8`, `2001:db8::/32`) for the `|cidr` modifier.
-public struct CIDRBlock: Sendable, Hashable, CustomStringConvertible {
+package struct CIDRBlock: Sendable, Hashable, CustomStringConvertible {
     /// The address as 16 bytes; IPv4 uses the first 4.
     let bytes: [UInt8]
     let prefix: Int

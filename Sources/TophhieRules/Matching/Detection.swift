@@ -1,5 +1,5 @@
 /// A rule's `detection:` block: named searches and the condition that combines them.
-public struct Detection: Sendable, Hashable {
+package struct Detection: Sendable, Hashable {
     public var searches: [String: SearchIdentifier]
     /// One or more conditions; a list in the rule means any of them.
     public var conditions: [ConditionExpression]

@@ -1,7 +1,7 @@
 import TophhieJSON
 
 /// One `field|modifiers: values` entry of a selection, compiled for matching.
-public struct FieldCondition: Sendable, Hashable {
+package struct FieldCondition: Sendable, Hashable {
     /// The name as written in the rule (`ResultType`).
     public var sourceField: String
     /// The Graph v1.0 path it reads (`status.errorCode`).

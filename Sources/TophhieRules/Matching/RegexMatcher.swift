@@ -28,7 +28,7 @@ package struct RegexMatcher: Sendable, Hashable {
 }
 
 /// A problem found while compiling a rule's values; the loader adds the file position.
-public struct RuleCompileError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct RuleCompileError: Error, Sendable, Hashable, CustomStringConvertible {
     public var message: String
     public init(_ message: String) { self.message = message }
     public var description: String { message }

@@ -3,7 +3,7 @@ import Foundation
 /// A value written in a rule, as YAML's core schema read it.
 ///
 /// Kept typed so `ResultType: 50053` can match the number `50053` and the text `"50053"` alike.
-public enum RuleValue: Sendable, Hashable, CustomStringConvertible {
+package enum RuleValue: Sendable, Hashable, CustomStringConvertible {
     case null
     case bool(Bool)
     case int(Int64)

@@ -2,7 +2,7 @@
 ///
 /// A map is the AND of its entries, a list of maps is the OR of the maps, and a list of plain
 /// values is a keyword search over every string in the event.
-public indirect enum SearchIdentifier: Sendable, Hashable {
+package indirect enum SearchIdentifier: Sendable, Hashable {
     case allOf([FieldCondition])
     case anyOf([SearchIdentifier])
     case keywords([WildcardPattern], requireAll: Bool)

@@ -1,6 +1,6 @@
 /// The Sigma value modifiers this engine implements (`field|contains|all: [...]`); `expand`
 /// is applied when a rule is read (`RulePlaceholders`).
-public enum ValueModifier: String, Sendable, Hashable, CaseIterable {
+package enum ValueModifier: String, Sendable, Hashable, CaseIterable {
     case contains, startswith, endswith, all
     case re, i, m, s
     case cidr

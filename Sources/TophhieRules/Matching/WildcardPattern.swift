@@ -3,7 +3,7 @@
 /// Sigma's escape rules: `\*` and `\?` are the literal characters, `\\` is one backslash, and a
 /// backslash before anything else is itself literal (so `C:\Windows` needs no doubling).
 /// Characters are compared as Unicode scalars after lower-casing both sides unless `cased`.
-public struct WildcardPattern: Sendable, Hashable {
+package struct WildcardPattern: Sendable, Hashable {
     package enum Piece: Sendable, Hashable {
         case literal([Unicode.Scalar])
         case anyRun

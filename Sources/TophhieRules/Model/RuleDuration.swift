@@ -1,7 +1,7 @@
 import Foundation
 
 /// A Sigma timespan such as `10m`, `1h`, `14d`: a whole number and one unit.
-public struct RuleDuration: Sendable, Hashable, Codable, CustomStringConvertible {
+package struct RuleDuration: Sendable, Hashable, Codable, CustomStringConvertible {
     public var seconds: Int64
     public var text: String
 

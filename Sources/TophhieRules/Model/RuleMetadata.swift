@@ -30,7 +30,7 @@ public struct RuleMetadata: Sendable, Hashable {
 
 /// Engine settings Sigma leaves to implementations, kept under the rule's `tophhie:` key so
 /// the rule file stays portable (rsigma keeps its own under `rsigma:` the same way).
-public struct RuleEngineOptions: Sendable, Hashable {
+package struct RuleEngineOptions: Sendable, Hashable {
     /// How long after an alert the same rule and group stay quiet, in event time. Nil means the
     /// default: the correlation's timespan, or no suppression for single-event rules.
     public var suppress: RuleDuration?
@@ -54,10 +54,10 @@ public struct RuleEngineOptions: Sendable, Hashable {
 /// A Sigma detection rule: one event in, match or not.
 public struct DetectionRule: Sendable, Hashable {
     public var metadata: RuleMetadata
-    public var detection: Detection
-    public var options: RuleEngineOptions
+    package var detection: Detection
+    package var options: RuleEngineOptions
 
-    public init(metadata: RuleMetadata, detection: Detection, options: RuleEngineOptions = RuleEngineOptions()) {
+    package init(metadata: RuleMetadata, detection: Detection, options: RuleEngineOptions = RuleEngineOptions()) {
         self.metadata = metadata
         self.detection = detection
         self.options = options

@@ -4,7 +4,7 @@
 ///
 /// It is named by the path `builtin:rules` wherever a rule path is taken (`--rules`, `rules:`,
 /// `TOPHHIE_RULES`), so a pack of one's own can extend it: `--rules builtin:rules --rules mine/`.
-public enum BuiltInRulePack {
+package enum BuiltInRulePack {
     /// The path that names the pack.
     public static let path = "builtin:rules"
 

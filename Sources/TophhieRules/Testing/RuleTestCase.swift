@@ -3,8 +3,8 @@ import TophhieJSON
 import YAMLReader
 
 /// One example from a `*.tests.yml` file: the polls to feed and the alerts that must result.
-public struct RuleTestCase: Sendable {
-    public struct Poll: Sendable {
+package struct RuleTestCase: Sendable {
+    package struct Poll: Sendable {
         public var at: Date
         public var events: [JSONRuleEvent]
     }
@@ -35,7 +35,7 @@ public struct RuleTestCase: Sendable {
 public struct RuleTestFile: Sendable {
     public var file: String
     public var rule: String
-    public var cases: [RuleTestCase]
+    package var cases: [RuleTestCase]
 
     /// Parses a test file.
     /// - Throws: `RuleDiagnostic` (as `RuleTestFileError`) at the offending node.
@@ -137,7 +137,7 @@ public struct RuleTestFile: Sendable {
 }
 
 /// A test file that cannot be read, located like any rule diagnostic.
-public struct RuleTestFileError: Error, Sendable, CustomStringConvertible {
+package struct RuleTestFileError: Error, Sendable, CustomStringConvertible {
     public var diagnostic: RuleDiagnostic
     init(_ diagnostic: RuleDiagnostic) { self.diagnostic = diagnostic }
     public var description: String { diagnostic.description }
