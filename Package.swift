@@ -55,7 +55,7 @@ let package = Package(
         .testTarget(name: "TophhieSystemTests", dependencies: ["TophhieSystem"]),
         .testTarget(name: "TophhieJSONTests", dependencies: ["TophhieJSON"]),
         // Held to rust-lang/regex's published suite (Data/, cited there) and to ICU on generated cases.
-        .testTarget(name: "TophhieRegexTests", dependencies: ["TophhieRegex"], exclude: ["Data"]),
+        .testTarget(name: "TophhieRegexTests", dependencies: ["TophhieRegex", "TophhieTestSupport"], exclude: ["Data"]),
         .testTarget(name: "YAMLReaderTests", dependencies: ["YAMLReader", "TophhieSystem"]),
         .testTarget(name: "TophhieAuthTests", dependencies: ["TophhieAuth", "TophhieSystem", "TophhieSimulator", "LoopbackHTTP", "TophhieJSON"]),
         .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP", "TophhieSystem"]),

@@ -30,7 +30,7 @@ budget() {
     printf 'graph:\n  api: %s\n' "$api" > "$dir/config.yml"
     export TOPHHIE_STATE_DIR="$dir/state" TOPHHIE_CONFIG="$dir/config.yml"
     "$BIN" login > "$dir/login.out" 2>&1
-    "$BIN" poll --quiet --rules "$ROOT/rules" > "$dir/first.out" 2>&1 || true
+    /usr/bin/time -f "%M" -o "$dir/first.kb" "$BIN" poll --quiet --rules "$ROOT/rules" > "$dir/first.out" 2>&1 || true
     "$BIN" poll --rules "$ROOT/rules" > "$dir/second.out" 2>&1 || true
     python3 - "$POLL_RUNS" "$CONTROL" "$BIN" poll --quiet --rules "$ROOT/rules" <<'PY'
 import json, resource, statistics, subprocess, sys, time, urllib.request
@@ -48,6 +48,7 @@ for _ in range(runs):
     requests.append(asked() - count)
 print(f"{statistics.median(cpu) * 1000:.1f} {statistics.median(wall) * 1000:.1f} {statistics.median(requests):.0f} {max(requests)}")
 PY
+    echo "$(( $(tail -n 1 "$dir/first.kb") / 1024 ))" > "$dir/first.mb"
 }
 read -r C_BETA T_BETA R_BETA X_BETA < <(budget beta)
 read -r C_V1 T_V1 R_V1 X_V1 < <(budget v1.0)
@@ -57,3 +58,4 @@ printf 'no-op poll, 2,500 interactive + 25,000 non-interactive sign-ins in the 2
 printf '  graph.api beta (both streams): %6.0f ms cpu, %6.0f ms wall, %s sign-in requests a poll (most %s)   (goal <= 60 ms cpu, <= 4 requests)\n' "$C_BETA" "$T_BETA" "$R_BETA" "$X_BETA"
 printf '  graph.api v1.0 (interactive):  %6.0f ms cpu, %6.0f ms wall, %s sign-in requests a poll (most %s)\n' "$C_V1" "$T_V1" "$R_V1" "$X_V1"
 printf '  re-reading the whole lookback every poll would ask %d requests a poll\n' "$WHOLE"
+printf 'first poll (the whole lookback learned, both streams): peak %s MB   (goal <= 100 MB)\n' "$(cat "$WORK/beta/first.mb")"

@@ -199,18 +199,19 @@ public final class TophhieAuth: Sendable {
     ///   - reads: what to read; a read of a stream `api` lacks is skipped.
     ///   - api: the version to read.
     ///   - recognizer: as for `fetchSignIns(since:until:recognizer:)`.
+    ///   - keeping: what of each decoded sign-in to keep; nil keeps each whole.
     /// - Throws: `.signInHistory` with Graph's status and code; `.malformedResponse`.
-    public func fetchSignIns(_ reads: [SignInRead], api: SignInLogAPI, recognizer: (any SignInRecognizer)? = nil) async throws -> SignInFetch {
+    public func fetchSignIns(_ reads: [SignInRead], api: SignInLogAPI, recognizer: (any SignInRecognizer)? = nil, keeping: SignInKeeping? = nil) async throws -> SignInFetch {
         do {
-            return try await read(reads, api: api, recognizer: recognizer)
+            return try await read(reads, api: api, recognizer: recognizer, keeping: keeping)
         } catch TophhieAuthError.signInHistory(let status, let code, _) where api == .beta && (status == 400 || status == 403) {
-            var fetch = try await read(reads, api: .v1, recognizer: recognizer)
+            var fetch = try await read(reads, api: .v1, recognizer: recognizer, keeping: keeping)
             fetch.fallback = SignInFallback(status: status, graphCode: code)
             return fetch
         }
     }
 
-    private func read(_ reads: [SignInRead], api: SignInLogAPI, recognizer: (any SignInRecognizer)?) async throws -> SignInFetch {
+    private func read(_ reads: [SignInRead], api: SignInLogAPI, recognizer: (any SignInRecognizer)?, keeping: SignInKeeping?) async throws -> SignInFetch {
         let now = clock.now()
         let retentionFloor = now.addingTimeInterval(-Double(configuration.retentionDays) * 86_400)
         // A minute inside Graph's limit, so the request is not refused for a 90-day-old bound.
@@ -229,7 +230,7 @@ public final class TophhieAuth: Sendable {
                 continue
             }
             let query = try SignInQuery(userID: userID, notBefore: lower, notAfter: read.notAfter, top: 1000, api: api, stream: read.stream)
-            let result = try await fetchPages(query, limit: nil, pageLimit: read.pageLimit, recognizer: recognizer, seenIDs: &seenIDs, into: &fetch)
+            let result = try await fetchPages(query, limit: nil, pageLimit: read.pageLimit, recognizer: recognizer, keeping: keeping, seenIDs: &seenIDs, into: &fetch)
             fetch.reads.append(SignInReadResult(read: read, pages: result.pages, oldest: result.oldest, complete: result.complete))
             fetch.lowerBound = min(fetch.lowerBound, lower)
             if read.notBefore < floor { fetch.requestedLowerBound = min(fetch.requestedLowerBound ?? read.notBefore, read.notBefore) }
@@ -243,7 +244,7 @@ public final class TophhieAuth: Sendable {
     /// - Returns: the pages read, the oldest event time read, and whether the log's end was reached.
     /// - Throws: `.malformedResponse` when a link repeats (Graph would be read in a loop) or
     ///   `maxPages` pages did not reach the end: a poll that cannot finish says so.
-    private func fetchPages(_ query: SignInQuery, limit: Int?, pageLimit: Int?, recognizer: (any SignInRecognizer)?,
+    private func fetchPages(_ query: SignInQuery, limit: Int?, pageLimit: Int?, recognizer: (any SignInRecognizer)?, keeping: SignInKeeping? = nil,
                             seenIDs: inout Set<String>, into fetch: inout SignInFetch) async throws -> (pages: Int, oldest: Date?, complete: Bool) {
         var url = query.url(graphBaseURL: configuration.graphBaseURL)
         var seenLinks: Set<String> = [url.absoluteString]
@@ -290,6 +291,7 @@ public final class TophhieAuth: Sendable {
                         do {
                             var event = try TophhieSignInEvent(json: json)
                             event.stream = stream
+                            if let keeping { event = event.keeping(keeping) }
                             oldest = min(oldest ?? event.createdDateTime, event.createdDateTime)
                             if seenIDs.insert(event.id).inserted {
                                 fetch.events.append(event)

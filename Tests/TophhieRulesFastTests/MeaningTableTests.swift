@@ -15,6 +15,8 @@ import TophhieTestSupport
     enum EventType: String, CaseIterable, Sendable {
         /// The live agent's sign-in.
         case live
+        /// The live agent's sign-in as a poll holds it: only the parts the rules read.
+        case liveKept
         /// Replay's and the rule tests' sign-in held as its JSON.
         case json
         /// The fast engine's sign-in read into slots.
@@ -47,7 +49,7 @@ import TophhieTestSupport
                 var state = EngineState()
                 var fired: [[String]] = []
                 for poll in testCase.polls {
-                    let events = try poll.events.map { try Self.event($0, as: type, layout: layout) }
+                    let events = try poll.events.map { try Self.event($0, as: type, layout: layout, keeping: evaluator.eventPaths) }
                     let outcome = evaluator.evaluate(state, events: events, now: poll.at, alertOnlyAfter: testCase.alertAfter)
                     state = outcome.state
                     fired += outcome.alerts.filter { $0.rule.id == file.rule }.map { $0.events.map(\.id).sorted() }
@@ -60,10 +62,14 @@ import TophhieTestSupport
     }
 
     /// A test case's sign-in as the given type.
-    static func event(_ event: JSONRuleEvent, as type: EventType, layout: EventLayout) throws -> any RuleEvent {
+    /// - Parameter keeping: the paths the evaluator reads (nil: every string).
+    static func event(_ event: JSONRuleEvent, as type: EventType, layout: EventLayout, keeping: [[String]]? = nil) throws -> any RuleEvent {
         switch type {
         case .json: return event
         case .live: return try TophhieSignInEvent(json: event.json)
+        case .liveKept:
+            let live = try TophhieSignInEvent(json: event.json)
+            return keeping.map { live.keeping(SignInKeeping(paths: $0, digest: { JSONRuleEvent.revision(of: $0) })) } ?? live
         case .slots: return try layout.event(Array(event.json.canonicalData()))
         }
     }
@@ -78,5 +84,17 @@ import TophhieTestSupport
         for type in EventType.allCases {
             #expect(try Self.event(event, as: type, layout: layout).keywordTexts() == expected, "\(type)")
         }
+    }
+
+    /// A poll keeps of each sign-in only what its rules read: the fields the decoder reads and
+    /// the rules' paths stay, the rest goes, and the revision is still the whole record's (a
+    /// change in a field no rule reads is still an update, as replay sees it).
+    @Test func aKeptSignInHoldsTheRulesFieldsAndTheWholeRecordsRevision() throws {
+        let json = SignIn.json(#"{"id": "k", "createdDateTime": "2024-05-01T10:00:00Z", "status": {"errorCode": 0}, "userAgent": "x", "authenticationDetails": [{"authenticationMethod": "Password", "succeeded": true}], "networkLocationDetails": [{"networkType": "trustedNamedLocation"}]}"#)
+        let live = try TophhieSignInEvent(json: json)
+        let kept = live.keeping(SignInKeeping(paths: [["authenticationDetails", "authenticationMethod"]], digest: { JSONRuleEvent.revision(of: $0) }))
+        #expect(kept.json == SignIn.json(#"{"id": "k", "createdDateTime": "2024-05-01T10:00:00Z", "status": {"errorCode": 0}, "authenticationDetails": [{"authenticationMethod": "Password"}]}"#))
+        #expect(kept.revision == JSONRuleEvent.revision(of: json) && kept.revision == live.revision)
+        #expect(kept.id == live.id && kept.status == live.status && kept.stream == live.stream)
     }
 }

@@ -25,7 +25,10 @@ public struct PollReport: Sendable {
     /// Sign-in log pages requested.
     public var requests: Int = 0
     /// Sign-ins decoded: those not recognised as processed before from their bytes.
-    public var decoded: [TophhieSignInEvent] = []
+    public var decoded = 0
+    /// The first few of them, as "id time stream", for a test's message: the report outlives
+    /// the poll's sign-ins, which a first poll holds tens of thousands of.
+    public var decodedExamples: [String] = []
     /// Of those, how many have coordinates no place has (the rules take the place as unknown).
     public var coordinatesOutOfRange = 0
 
@@ -173,10 +176,14 @@ public struct PollCycle: Sendable {
                 }
             }
             let processed = state.processed ?? ProcessedSignIns()
-            let fetch = try await auth.fetchSignIns(plan.reads, api: plan.api, recognizer: processed)
+            // Of each sign-in only what the rules read is held (a first poll may decode tens of
+            // thousands); with a keyword search, every record whole.
+            let keeping = engine.eventPaths.map { SignInKeeping(paths: $0, digest: { JSONRuleEvent.revision(of: $0) }) }
+            let fetch = try await auth.fetchSignIns(plan.reads, api: plan.api, recognizer: processed, keeping: keeping)
             report.api = fetch.api
             report.requests = fetch.pages
-            report.decoded = fetch.events
+            report.decoded = fetch.events.count
+            report.decodedExamples = fetch.events.prefix(3).map { "\($0.id) \($0.createdDateTime) \($0.stream)" }
             report.coordinatesOutOfRange = fetch.events.filter { TophhieSignInEvent.coordinatesOutOfRange($0.json) }.count
             // With the host clock ahead of Graph's, or more than the tolerance behind it, the poll
             // is made at Graph's time: the engine's windows, the alerts' times and the next

@@ -12,9 +12,15 @@ public protocol RuleEvaluator: Sendable {
     ///   - alertOnlyAfter: alerts whose last event is at or before this are withheld (learning).
     /// - Returns: the state, the alerts sorted by last event time, rule and id, and the late arrivals.
     func evaluate(_ state: EngineState, events: [any RuleEvent], now: Date, alertOnlyAfter: Date?) -> EngineOutcome
+
+    /// The Graph paths of a sign-in the rules and the evaluator read, as components; nil when a
+    /// keyword search reads every string. A caller holding many sign-ins may keep only these.
+    var eventPaths: [[String]]? { get }
 }
 
-extension PlainEvaluator: RuleEvaluator {}
+extension PlainEvaluator: RuleEvaluator {
+    public var eventPaths: [[String]]? { RuleGraph(rules, settings: settings).eventPaths }
+}
 
 /// Which evaluator runs the rules. Each command has its own: the agent, `rules test`, the demo
 /// and the report run the plain one, `replay` and `rules match` the fast one;

@@ -43,7 +43,7 @@ package enum PlainMatching {
     /// `|neq`, a present non-null value that none of them holds for.
     static func matches(_ entry: FieldCondition, _ event: any RuleEvent) -> Bool {
         let value = event.field(at: entry.components)
-        let tests = entry.matchers.map { holds($0, value, entry: entry, event: event) }
+        let tests = entry.matchers.map { holds($0, value, anyCased: entry.anyCased, event: event) }
         if entry.negated {
             guard let value, !value.isNull else { return false }
             return !tests.contains(true)
@@ -52,7 +52,8 @@ package enum PlainMatching {
     }
 
     /// One value of an entry against the event's value at the entry's path (nil when absent).
-    static func holds(_ matcher: FieldCondition.ValueMatcher, _ value: JSONValue?, entry: FieldCondition, event: any RuleEvent) -> Bool {
+    /// - Parameter anyCased: whether the entry compares its texts as they are (`cased`).
+    package static func holds(_ matcher: FieldCondition.ValueMatcher, _ value: JSONValue?, anyCased: Bool, event: any RuleEvent) -> Bool {
         switch matcher {
         case .exists(let wanted):
             // A JSON null is absent, as Sigma's backends and Sentinel read it.
@@ -69,7 +70,7 @@ package enum PlainMatching {
             }
             // `cased` applies to the whole entry: its texts are then compared as they are.
             let texts = FieldCondition.texts(value)
-            return entry.anyCased ? texts.contains { pattern.matches($0) } : texts.contains { pattern.matches(folded: $0.lowercased()) }
+            return anyCased ? texts.contains { pattern.matches($0) } : texts.contains { pattern.matches(folded: $0.lowercased()) }
         case .regex(let regex):
             guard let value else { return false }
             return FieldCondition.texts(value).contains { regex.matches($0) }

@@ -29,6 +29,18 @@ package struct RuleGraph: Sendable {
     package let keptPaths: [String]
     /// Lookback plus the longest window or travel timespan.
     package let horizon: TimeInterval
+    /// Every Graph path a rule or an evaluator reads from a sign-in (its id and time, travel's
+    /// coordinates, the kept, grouped, first-seen and tested fields), keyword searches apart.
+    package let readPaths: [[String]]
+    /// Whether a keyword search reads every string of a sign-in.
+    package let hasKeywordSearch: Bool
+
+    /// The paths of a sign-in the evaluators read; nil when a keyword search reads all of it.
+    package var eventPaths: [[String]]? { hasKeywordSearch ? nil : readPaths }
+
+    /// Travel's coordinates.
+    package static let latitudePath = ["location", "geoCoordinates", "latitude"]
+    package static let longitudePath = ["location", "geoCoordinates", "longitude"]
 
     package init(_ set: RuleSet, settings: EngineSettings) {
         detections = set.detections
@@ -102,6 +114,26 @@ package struct RuleGraph: Sendable {
         for c in travel { longest = max(longest, set.correlations[c].timespan.interval) }
         keptPaths = paths.sorted()
         horizon = settings.lookback + longest
+
+        func components(_ path: String) -> [String] { path.split(separator: ".", omittingEmptySubsequences: false).map(String.init) }
+        func resolved(_ name: String) -> [String] { components(SignInFieldCatalog.resolve(name).path) }
+        // In the fast engine's slot order: what is always read, then groups, then first-seen
+        // values, then what the searches test.
+        var read: [[String]] = [["id"], ["createdDateTime"], RuleGraph.latitudePath, RuleGraph.longitudePath] + keptPaths.map(components)
+        read += set.detections.flatMap { ($0.options.groupBy ?? RuleEngineOptions.defaultSingleEventGroup).map(resolved) }
+        read += set.correlations.flatMap { $0.groupBy.map(resolved) }
+        read += set.correlations.flatMap { rule -> [[String]] in
+            guard case .firstSeen(let spec) = rule.kind else { return [] }
+            return spec.fields.map(resolved)
+        }
+        var keywords = false
+        for rule in set.detections {
+            for search in rule.detection.searches.values {
+                if let paths = search.referencedPaths { read += paths } else { keywords = true }
+            }
+        }
+        readPaths = read
+        hasKeywordSearch = keywords
     }
 
     /// Whether correlation `c` refers to one of the detections an event matched.

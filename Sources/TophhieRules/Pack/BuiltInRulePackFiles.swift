@@ -153,8 +153,8 @@ pair with one unfamiliar place (an attacker's) still fires.
 
 Windows are sliding `(t − timespan, t]` in event time (`createdDateTime`), ending at each event.
 A window's group is shown as its first sign-in writes it (`BOB@…` and `bob@…` are one group).
-What each rule means is written plainly in the reference evaluator
-(`Sources/TophhieRules/Reference/`), which the engine is tested against.
+What each rule means is written plainly in the evaluator the agent runs
+(`Sources/TophhieRules/Evaluation/`), which replay's fast engine is tested against.
 A window stays open for its timespan plus the engine's lookback (24 h), so late events join it;
 ids are remembered as long. An alert is an episode, keyed by rule and group: any later candidate
 of the same rule and group that overlaps `[first event − suppress, last event + suppress]` joins

@@ -5,10 +5,8 @@ import TophhieRules
 /// between them exceeds a speed, ignoring pairs closer than a minimum distance and pairs of
 /// places both familiar to the group (seen on `familiar-after-days` earlier days).
 extension EngineRun {
-    static let latitudePath = ["location", "geoCoordinates", "latitude"]
-    static let longitudePath = ["location", "geoCoordinates", "longitude"]
-    static let latitudeSlot = FieldSlot.intern(latitudePath)
-    static let longitudeSlot = FieldSlot.intern(longitudePath)
+    static let latitudeSlot = FieldSlot.intern(RuleGraph.latitudePath)
+    static let longitudeSlot = FieldSlot.intern(RuleGraph.longitudePath)
 
     /// One located sign-in of a rule travel correlation `c` references, against the group's
     /// other places within the timespan.

@@ -1,6 +1,8 @@
 import TophhieRules
 
-extension Engine: RuleEvaluator {}
+extension Engine: RuleEvaluator {
+    package var eventPaths: [[String]]? { plan.referencedPaths }
+}
 
 extension EngineChoice {
     /// This choice's evaluator for the rules.

@@ -8,10 +8,7 @@ import TophhieRules
 /// where a struct inside the mutating run had each table it read retained and released.
 final class EnginePlan: Sendable {
     /// A referenced rule: a detection (index into `detections`) or a correlation.
-    enum Reference: Sendable, Hashable {
-        case detection(Int)
-        case correlation(Int)
-    }
+    typealias Reference = RuleReference
 
     let detections: [DetectionRule]
     /// Each detection's condition, held for matching (index as `detections`).
@@ -77,10 +74,6 @@ final class EnginePlan: Sendable {
     /// than this before it.
     let longestChain: TimeInterval
 
-    static let displayPaths = [
-        "status.errorCode", "appDisplayName", "ipAddress", "location.city", "location.countryOrRegion",
-        "deviceDetail.browser", "deviceDetail.operatingSystem",
-    ]
 
     /// A field name (Sigma taxonomy or Graph path) as the Graph path's components.
     static func components(_ name: String) -> [String] {
@@ -103,64 +96,20 @@ final class EnginePlan: Sendable {
                 (name, FieldSlot.intern(EnginePlan.components(name)))
             }
         }
-        var detectionIndex: [String: Int] = [:]
-        for (i, rule) in detections.enumerated() {
-            detectionIndex[rule.metadata.id] = detectionIndex[rule.metadata.id] ?? i
-            if let name = rule.metadata.name { detectionIndex[name] = detectionIndex[name] ?? i }
-        }
-        var correlationIndex: [String: Int] = [:]
-        for (i, rule) in correlations.enumerated() {
-            correlationIndex[rule.metadata.id] = correlationIndex[rule.metadata.id] ?? i
-            if let name = rule.metadata.name { correlationIndex[name] = correlationIndex[name] ?? i }
-        }
-        let references: [[Reference]] = correlations.map { rule in
-            rule.rules.compactMap { name in
-                if let d = detectionIndex[name] { return .detection(d) }
-                if let c = correlationIndex[name] { return .correlation(c) }
-                return nil
-            }
-        }
-
+        // What every evaluator works out alike: references, which rules stand alone, the
+        // windowed order, which detections feed windows, the kept paths and the horizon.
+        let graph = RuleGraph(rules, settings: settings)
+        let detectionIndex = graph.detectionIndex
+        let references = graph.references
         self.references = references
         firstSeenAlerting = correlations.map { rule in
             guard case .firstSeen(let spec) = rule.kind, let names = spec.alertOn else { return nil }
             let alerting = Set(names.compactMap { detectionIndex[$0] })
             return detections.indices.map(alerting.contains)
         }
-        var referencedDetections = Set<Int>(), generatedDetections = Set<Int>()
-        var referencedCorrelations = Set<Int>(), generatedCorrelations = Set<Int>()
-        for (i, refs) in references.enumerated() {
-            for ref in refs {
-                switch ref {
-                case .detection(let d):
-                    referencedDetections.insert(d)
-                    if correlations[i].generate { generatedDetections.insert(d) }
-                case .correlation(let c):
-                    referencedCorrelations.insert(c)
-                    if correlations[i].generate { generatedCorrelations.insert(c) }
-                }
-            }
-        }
-        isStandaloneDetection = detections.indices.map { !referencedDetections.contains($0) || generatedDetections.contains($0) }
-        standaloneCorrelations = Set(correlations.indices).subtracting(referencedCorrelations).union(generatedCorrelations)
-
-        // Depth-first order over correlation references; a cycle (rejected by the loader) is cut.
-        var order: [Int] = []
-        var state = [Int: Bool]()  // false = visiting, true = done
-        func visit(_ c: Int) {
-            if state[c] != nil { return }
-            state[c] = false
-            for case .correlation(let inner) in references[c] { visit(inner) }
-            state[c] = true
-            order.append(c)
-        }
-        correlations.indices.forEach(visit)
-        let windowedOrder = order.filter {
-            switch correlations[$0].kind {
-            case .eventCount, .valueCount, .temporal, .temporalOrdered: return true
-            default: return false
-            }
-        }
+        isStandaloneDetection = detections.indices.map(graph.standaloneDetections.contains)
+        standaloneCorrelations = graph.standaloneCorrelations
+        let windowedOrder = graph.windowed
         self.windowedOrder = windowedOrder
         var chainSpans: [Int: TimeInterval] = [:]
         for c in windowedOrder {
@@ -169,22 +118,10 @@ final class EnginePlan: Sendable {
         }
         self.chainSpans = chainSpans
         longestChain = chainSpans.values.max() ?? 0
-        firstSeen = correlations.indices.filter { if case .firstSeen = correlations[$0].kind { return true }; return false }
-        let travel = correlations.indices.filter { if case .impossibleTravel = correlations[$0].kind { return true }; return false }
-
+        firstSeen = graph.firstSeen
+        let travel = graph.travel
         self.travel = travel
-        var fed = Set<Int>()
-        func feed(_ c: Int, depth: Int) {
-            guard depth < 32 else { return }
-            for ref in references[c] {
-                switch ref {
-                case .detection(let d): fed.insert(d)
-                case .correlation(let inner): feed(inner, depth: depth + 1)
-                }
-            }
-        }
-        windowedOrder.forEach { feed($0, depth: 0) }
-        isFedDetection = detections.indices.map(fed.contains)
+        isFedDetection = detections.indices.map(graph.fedDetections.contains)
 
         groupSlots = correlations.map { rule in rule.groupBy.map { FieldSlot.intern(EnginePlan.components($0)) } }
         firstSeenFieldSlots = correlations.map { rule in
@@ -206,31 +143,11 @@ final class EnginePlan: Sendable {
             return seenRules.first { valueFields[$0] == valueFields[c] && ignoring[$0] == ignoring[c] } ?? c
         }
 
-        var paths = Set(EnginePlan.displayPaths)
-        var longest: TimeInterval = 0
-        for c in windowedOrder {
-            let rule = correlations[c]
-            for (position, ref) in references[c].enumerated() {
-                let name = rule.rules[position]
-                if case .detection = ref { rule.groupBy.forEach { paths.insert(rule.groupPath($0, forRule: name)) } }
-            }
-            if case .valueCount(let field) = rule.kind { paths.insert(SignInFieldCatalog.resolve(field).path) }
-            longest = max(longest, rule.timespan.interval)
-        }
-        for c in travel { longest = max(longest, correlations[c].timespan.interval) }
-        keptSlots = paths.sorted().map { ($0, FieldSlot.intern(path: $0)) }
+        keptSlots = graph.keptPaths.map { ($0, FieldSlot.intern(path: $0)) }
         keptNames = KeptNames(keptSlots.map(\.name), slots: keptSlots.map(\.slot))
 
-        var referenced: [[String]] = [["id"], ["createdDateTime"], EngineRun.latitudePath, EngineRun.longitudePath] + keptSlots.map(\.slot.components)
-            + singleGroups.flatMap { $0.map(\.slot.components) } + groupSlots.flatMap { $0.map(\.components) } + firstSeenFieldSlots.flatMap { $0.map(\.components) }
-        var keywords = false
-        for rule in detections {
-            for search in rule.detection.searches.values {
-                if let paths = search.referencedPaths { referenced += paths } else { keywords = true }
-            }
-        }
-        referencedPaths = keywords ? nil : referenced
-        layout = EventLayout(slots: referenced.map(FieldSlot.intern), keepsKeywordTexts: keywords)
-        horizon = settings.lookback + longest
+        referencedPaths = graph.eventPaths
+        layout = EventLayout(slots: graph.readPaths.map(FieldSlot.intern), keepsKeywordTexts: graph.hasKeywordSearch)
+        horizon = graph.horizon
     }
 }

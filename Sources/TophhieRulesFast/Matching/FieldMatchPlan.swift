@@ -69,9 +69,6 @@ final class FieldMatchPlan: Sendable, Hashable {
     /// From this many exact values on, an entry matches through `exactSets`.
     static let setThreshold = 8
 
-    /// Field references' other fields, interned.
-    private let otherSlots: [[String]: FieldSlot]
-
     /// The plan of one entry, its paths interned.
     convenience init(_ condition: FieldCondition) {
         self.init(slot: FieldSlot.intern(condition.components), matchers: condition.matchers, requireAll: condition.requireAll,
@@ -93,9 +90,6 @@ final class FieldMatchPlan: Sendable, Hashable {
 
     init(slot: FieldSlot, matchers: [FieldCondition.ValueMatcher], requireAll: Bool, negated: Bool, anyCased: Bool, exactSets: ExactSets?) {
         self.slot = slot
-        var others: [[String]: FieldSlot] = [:]
-        for case .fieldRef(let other, _, _) in matchers { others[other] = FieldSlot.intern(other) }
-        otherSlots = others
         self.matchers = matchers
         self.tests = matchers.map(ValueTest.init)
         testRefs = tests.map(Unretained.init)
@@ -208,43 +202,8 @@ final class FieldMatchPlan: Sendable, Hashable {
     }
 
     /// The tests the matching loop does not meet for every event: regular expressions, CIDR
-    /// blocks, comparisons and field references.
+    /// blocks, comparisons and field references, answered as the plain meaning answers them.
     private func matchOther(_ matcher: ValueMatcher, _ value: JSONValue?, _ event: any FastEvent) -> Bool {
-        switch matcher {
-        case .exists, .null, .text:
-            // `ValueTest` gives these kinds of their own (`match`): never sent here.
-            return false
-        case .regex(let regex):
-            guard let value else { return false }
-            return FieldCondition.texts(value).contains { regex.matches($0) }
-        case .cidr(let block):
-            guard let value else { return false }
-            return FieldCondition.texts(value).contains { block.contains($0) }
-        case .compare(let comparison, let threshold):
-            guard let value else { return false }
-            let candidates: [Double]
-            if case .array(let items) = value { candidates = items.compactMap(FieldCondition.number) } else { candidates = FieldCondition.number(value).map { [$0] } ?? [] }
-            return candidates.contains { actual in
-                switch comparison {
-                case .gt: return actual > threshold
-                case .gte: return actual >= threshold
-                case .lt: return actual < threshold
-                case .lte: return actual <= threshold
-                }
-            }
-        case .fieldRef(let otherPath, let mode, let caseSensitive):
-            guard let value, let otherSlot = otherSlots[otherPath], let other = event.field(slot: otherSlot), let otherText = other.scalarText else { return false }
-            let reference = caseSensitive ? otherText : otherText.lowercased()
-            return FieldCondition.texts(value).contains { text in
-                let subject = caseSensitive ? text : text.lowercased()
-                switch mode {
-                case .equal: return subject == reference
-                case .contains: return reference.isEmpty || subject.contains(reference)
-                case .startsWith: return subject.hasPrefix(reference)
-                case .endsWith: return subject.hasSuffix(reference)
-                }
-            }
-        }
+        PlainMatching.holds(matcher, value, anyCased: anyCased, event: event)
     }
-
 }
