@@ -43,7 +43,7 @@ public enum TophhieCommandLine {
                 (wantsHelp ? io.out : io.err)(overview(prefix: prefix))
                 return wantsHelp ? .ok : .usage
             }
-            io.err("tophhie-watch: unknown command '\(arguments.prefix { !$0.hasPrefix("-") }.joined(separator: " "))'; see 'tophhie-watch --help'\n")
+            io.err("tophhie-watch: unknown command '\(prefix.joined(separator: " "))'; see 'tophhie-watch --help'\n")
             return .usage
         }
         let spec = command.spec
@@ -54,8 +54,8 @@ public enum TophhieCommandLine {
                 io.out(HelpText.render(spec))
                 return .ok
             }
-            if let config = parsed.value("config") { io = ConfigHints.carrying(config, io) }
-            return try await command.run(parsed, io: io)
+            if parsed.declares(ConnectionOptions.configFile), let config = parsed.read(ConnectionOptions.configFile) { io = ConfigHints.carrying(config, io) }
+            return try await command.run(parsed: parsed, io: io)
         } catch let error as UsageError {
             io.err("\(spec.displayName): \(error.message)\nsee '\(spec.displayName) --help'\n")
             return .usage
