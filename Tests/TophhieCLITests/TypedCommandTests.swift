@@ -82,6 +82,21 @@ enum WiderProbeCommand: CLICommand {
     }
 
     @Test(arguments: [
+        (["rpelay"], "tophhie-watch: unknown command 'rpelay' (did you mean 'replay'?); see 'tophhie-watch --help'\n"),
+        (["rules", "chek", "rules/"], "tophhie-watch: unknown command 'rules chek rules/' (did you mean 'rules check'?); see 'tophhie-watch --help'\n"),
+        (["outbox", "retyr"], "tophhie-watch: unknown command 'outbox retyr' (did you mean 'outbox retry'?); see 'tophhie-watch --help'\n"),
+        (["help", "rpelay"], "tophhie-watch: no help for 'rpelay': no such command (did you mean 'replay'?); see 'tophhie-watch --help'\n"),
+        (["frobnicate"], "tophhie-watch: unknown command 'frobnicate'; see 'tophhie-watch --help'\n"),
+        (["history", "--josn"], "tophhie-watch history: unknown option '--josn' for 'tophhie-watch history' (did you mean '--json'?)\nsee 'tophhie-watch history --help'\n"),
+    ])
+    func aMistypedCommandOrOptionIsSuggestedItsNearestName(_ arguments: [String], _ message: String) async {
+        let (code, output) = await run(arguments)
+        #expect(code == .usage)
+        #expect(output.err == message)
+        #expect(output.out == "")
+    }
+
+    @Test(arguments: [
         (["history", "--stream", "tokens"], "tophhie-watch history: option '--stream' takes all, interactive or non-interactive, not 'tokens'\n"),
         (["replay", "x.json", "--lookback", "soon"], "tophhie-watch replay: option '--lookback' takes a duration like 24h or 90m, not 'soon'\n"),
         (["report", "--since", "0s"], "tophhie-watch report: option '--since' takes a duration like 7d or 30d, not '0s'\n"),

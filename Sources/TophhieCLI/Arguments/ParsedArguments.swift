@@ -9,7 +9,7 @@ public struct ParsedArguments: Sendable {
     public private(set) var wantsHelp = false
 
     /// Splits `arguments` by the spec's options.
-    /// - Throws: `UsageError` for an unknown option, a missing
+    /// - Throws: `UsageError` for an unknown option (with the nearest known one), a missing
     ///   value, a repeated single option, or a value its option does not take (naming what it takes).
     public init(_ arguments: [String], spec: CommandSpec) throws {
         let byName = Dictionary(spec.options.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
@@ -35,7 +35,8 @@ public struct ParsedArguments: Sendable {
                 name = String(name[..<equals])
             }
             guard let option = byName[name] else {
-                throw UsageError("unknown option '--\(name)' for '\(spec.displayName)'")
+                let meant = NearestName.nearest(name, among: spec.options.map(\.name)).map { " (did you mean '--\($0)'?)" } ?? ""
+                throw UsageError("unknown option '--\(name)' for '\(spec.displayName)'\(meant)")
             }
             if option.valueName == nil {
                 if inlineValue != nil { throw UsageError("option '--\(name)' takes no value") }
