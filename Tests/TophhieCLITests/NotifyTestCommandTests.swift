@@ -90,12 +90,11 @@ final class ReceivedBodies: @unchecked Sendable {
         defer { try? FileManager.default.removeItem(at: folder) }
         let config = folder.appendingPathComponent("config.yml")
         try "tenant: contoso.onmicrosoft.com\nclient_id: 5c3b2a10-1d2e-4f3a-8b9c-0d1e2f3a4b5c\nstate_dir: /srv/tophhie\n".write(to: config, atomically: true, encoding: .utf8)
-        let spec = PollCommand.spec
-        let fromFile = try ConnectionOptions.agentConfiguration(try ParsedArguments(["--config", config.path], spec: spec), io: CommandIO(out: { _ in }, err: { _ in }, environment: ["STATE_DIRECTORY": "/var/lib/tophhie-watch"]))
+        let fromFile = try ConnectionOptions.agentConfiguration(try ParsedOptions<ConnectionOptions>(parsing: ["--config", config.path]), io: CommandIO(out: { _ in }, err: { _ in }, environment: ["STATE_DIRECTORY": "/var/lib/tophhie-watch"]))
         #expect(fromFile.stateDirectory.path == "/srv/tophhie")
-        let fromFlag = try ConnectionOptions.agentConfiguration(try ParsedArguments(["--config", config.path, "--state-dir", "/tmp/x"], spec: spec), io: CommandIO(out: { _ in }, err: { _ in }, environment: ["STATE_DIRECTORY": "/var/lib/tophhie-watch"]))
+        let fromFlag = try ConnectionOptions.agentConfiguration(try ParsedOptions<ConnectionOptions>(parsing: ["--config", config.path, "--state-dir", "/tmp/x"]), io: CommandIO(out: { _ in }, err: { _ in }, environment: ["STATE_DIRECTORY": "/var/lib/tophhie-watch"]))
         #expect(fromFlag.stateDirectory.path == "/tmp/x")
-        let noFile = try ConnectionOptions.agentConfiguration(try ParsedArguments([], spec: spec), io: CommandIO(out: { _ in }, err: { _ in }, environment: ["STATE_DIRECTORY": "/var/lib/tophhie-watch"]))
+        let noFile = try ConnectionOptions.agentConfiguration(try ParsedOptions<ConnectionOptions>(parsing: []), io: CommandIO(out: { _ in }, err: { _ in }, environment: ["STATE_DIRECTORY": "/var/lib/tophhie-watch"]))
         #expect(noFile.stateDirectory.path == "/var/lib/tophhie-watch")
     }
 }

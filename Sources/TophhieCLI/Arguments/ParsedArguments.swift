@@ -1,14 +1,19 @@
-/// A command line split into options and positionals against a `CommandSpec`.
+/// A command line split into options and positionals against a `CommandSpec`, each value
+/// checked against its option's kind. Commands read it through `ParsedOptions`, by declaration.
 public struct ParsedArguments: Sendable {
     public private(set) var positionals: [String] = []
     private var values: [String: [String]] = [:]
     private var flags: Set<String> = []
+    /// The names the spec declares: a read of any other is a mistake in the program.
+    private let declared: Set<String>
     public private(set) var wantsHelp = false
 
     /// Splits `arguments` by the spec's options.
-    /// - Throws: `UsageError` for an unknown option, a missing value, or a repeated single option.
+    /// - Throws: `UsageError` for an unknown option (with the nearest known one), a missing
+    ///   value, a repeated single option, or a value its option does not take (naming what it takes).
     public init(_ arguments: [String], spec: CommandSpec) throws {
         let byName = Dictionary(spec.options.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        declared = Set(byName.keys)
         var index = 0
         var onlyPositionals = false
         while index < arguments.count {
@@ -30,7 +35,8 @@ public struct ParsedArguments: Sendable {
                 name = String(name[..<equals])
             }
             guard let option = byName[name] else {
-                throw UsageError("unknown option '--\(name)' for '\(spec.displayName)'")
+                let meant = NearestName.nearest(name, among: spec.options.map(\.name)).map { " (did you mean '--\($0)'?)" } ?? ""
+                throw UsageError("unknown option '--\(name)' for '\(spec.displayName)'\(meant)")
             }
             if option.valueName == nil {
                 if inlineValue != nil { throw UsageError("option '--\(name)' takes no value") }
@@ -50,26 +56,27 @@ public struct ParsedArguments: Sendable {
             if !option.repeatable, values[name] != nil {
                 throw UsageError("option '--\(name)' was given more than once")
             }
+            if !option.kind.accepts(value), let takes = option.kind.takes {
+                throw UsageError("option '--\(name)' takes \(takes), not '\(value)'")
+            }
             values[name, default: []].append(value)
         }
     }
 
-    /// The single value of `--name`, if given.
-    public func value(_ name: String) -> String? { values[name]?.last }
-
-    /// Every value of a repeatable `--name`, in order.
-    public func values(_ name: String) -> [String] { values[name] ?? [] }
-
-    /// Whether the flag `--name` was given.
-    public func flag(_ name: String) -> Bool { flags.contains(name) }
-
-    /// `--name` as a whole number within `range`.
-    /// - Throws: `UsageError` naming the option when it is not a number or out of range.
-    public func integer(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
-        guard let text = value(name) else { return nil }
-        guard let number = Int(text), range.contains(number) else {
-            throw UsageError("option '--\(name)' takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
-        }
-        return number
+    private init(declaring options: [OptionSpec]) {
+        declared = Set(options.map(\.name))
     }
+
+    /// Nothing given to options declared as `options`.
+    static func none(_ options: [OptionSpec]) -> ParsedArguments { ParsedArguments(declaring: options) }
+
+    /// The value of a declared option.
+    func read<Value>(_ option: Option<Value>) -> Value {
+        let name = option.spec.name
+        assert(declared.contains(name), "'--\(name)' is read but not declared by the command's options")
+        return option.convert(flags.contains(name) ? [""] : values[name] ?? [])
+    }
+
+    /// Whether the spec declares `option` (for what every command may or may not take: `--config`).
+    func declares<Value>(_ option: Option<Value>) -> Bool { declared.contains(option.spec.name) }
 }

@@ -55,9 +55,22 @@ public struct CommandIO: Sendable {
     }
 }
 
-/// A command: a spec for parsing and help, and a run that validates, then acts.
-public protocol CLICommand: Sendable {
-    static var spec: CommandSpec { get }
-    /// Runs with parsed arguments; throws `UsageError` for bad input, other errors for failures.
-    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode
+/// A command: what it says about itself, its options as one typed declaration, and a run
+/// that validates, then acts.
+protocol CLICommand: Sendable {
+    /// The options, declared once as properties; the spec, help, completion and parsing read them.
+    associatedtype Options: OptionGroup = NoOptions
+    static var about: CommandAbout { get }
+    /// Runs with the parsed options; throws `UsageError` for bad input, other errors for failures.
+    static func run(_ options: ParsedOptions<Options>, io: CommandIO) async throws -> ExitCode
+}
+
+extension CLICommand {
+    /// The command's spec: its `about` with the options its `Options` declares.
+    static var spec: CommandSpec { CommandSpec(about, options: Options.declarations) }
+
+    /// Runs with arguments parsed against `spec`.
+    static func run(parsed arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
+        try await run(ParsedOptions<Options>(arguments), io: io)
+    }
 }

@@ -29,7 +29,7 @@ public enum TophhieCommandLine {
                 io.out(overview(prefix: topic))
                 return .ok
             }
-            io.err("tophhie-watch: no help for '\(topic.joined(separator: " "))': no such command; see 'tophhie-watch --help'\n")
+            io.err("tophhie-watch: no help for '\(topic.joined(separator: " "))': no such command\(meant(topic)); see 'tophhie-watch --help'\n")
             return .usage
         }
         guard let (command, consumed) = find(arguments) else {
@@ -43,7 +43,7 @@ public enum TophhieCommandLine {
                 (wantsHelp ? io.out : io.err)(overview(prefix: prefix))
                 return wantsHelp ? .ok : .usage
             }
-            io.err("tophhie-watch: unknown command '\(arguments.prefix { !$0.hasPrefix("-") }.joined(separator: " "))'; see 'tophhie-watch --help'\n")
+            io.err("tophhie-watch: unknown command '\(prefix.joined(separator: " "))'\(meant(prefix)); see 'tophhie-watch --help'\n")
             return .usage
         }
         let spec = command.spec
@@ -54,8 +54,8 @@ public enum TophhieCommandLine {
                 io.out(HelpText.render(spec))
                 return .ok
             }
-            if let config = parsed.value("config") { io = ConfigHints.carrying(config, io) }
-            return try await command.run(parsed, io: io)
+            if parsed.declares(ConnectionOptions.configFile), let config = parsed.read(ConnectionOptions.configFile) { io = ConfigHints.carrying(config, io) }
+            return try await command.run(parsed: parsed, io: io)
         } catch let error as UsageError {
             io.err("\(spec.displayName): \(error.message)\nsee '\(spec.displayName) --help'\n")
             return .usage
@@ -76,6 +76,20 @@ public enum TophhieCommandLine {
             }
         }
         return best
+    }
+
+    /// ` (did you mean 'rules check'?)` for words a command is a letter or two from, by the
+    /// distance mistyped options are measured with; empty when none is that near.
+    static func meant(_ words: [String]) -> String {
+        var known: [String] = []
+        let paths = commands.map { $0.spec.path }
+        for word in words {
+            let next = paths.filter { $0.count > known.count && $0.starts(with: known) }.map { $0[known.count] }
+            if next.contains(word) { known.append(word); continue }
+            guard let nearest = NearestName.nearest(word, among: Array(Set(next))) else { return "" }
+            return " (did you mean '\((known + [nearest]).joined(separator: " "))'?)"
+        }
+        return ""
     }
 
     static func overview(prefix: [String]) -> String {

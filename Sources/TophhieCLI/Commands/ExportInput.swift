@@ -4,11 +4,9 @@ import TophhieSystem
 
 /// `--input FORMAT` and `--strict` for the commands that read sign-in files (`replay`,
 /// `rules match`): an export that is not Graph's own shape is read as Graph's records first.
-enum ExportInput {
-    static let options = [
-        OptionSpec("input", value: "graph|azure-monitor|log-analytics|csv", help: "read FILE as this format instead of telling it from the content"),
-        OptionSpec("strict", help: "stop at the first record the agent would skip, instead of skipping it and saying so"),
-    ]
+struct ExportInput: OptionGroup {
+    var format: Option<ExportFormat?> = .choice("input", among: ExportFormat.allCases, value: "graph|azure-monitor|log-analytics|csv", takes: ExportFormat.allCases.map(\.rawValue).joined(separator: ", "), help: "read FILE as this format instead of telling it from the content")
+    var strict: Option<Bool> = .flag("strict", help: "stop at the first record the agent would skip, instead of skipping it and saying so")
 
     static let discussion = """
         FILE may also be an export, told apart by its content: Azure Monitor diagnostic records
@@ -21,17 +19,11 @@ enum ExportInput {
         """
 
     /// The file to read: `file` itself, or a scratch file of Graph records made from the export.
-    /// - Throws: `UsageError` for an unknown `--input` or a file that is no format (naming those tried).
-    static func prepare(_ file: String, arguments: ParsedArguments, io: CommandIO, command: String) async throws -> ExportConversion? {
-        var forced: ExportFormat?
-        if let name = arguments.value("input") {
-            guard let format = ExportFormat(rawValue: name) else {
-                throw UsageError("option '--input' takes \(ExportFormat.allCases.map(\.rawValue).joined(separator: ", ")), not '\(name)'")
-            }
-            forced = format
-        }
+    /// - Throws: `UsageError` for a file that is no format (naming those tried).
+    static func prepare(_ file: String, options: ParsedOptions<ExportInput>, io: CommandIO, command: String) async throws -> ExportConversion? {
+        let forced = options.format
         let conversion: ExportConversion?
-        let strict = arguments.flag("strict")
+        let strict = options.strict
         let scratch = io.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         do {
             // Reading and writing files: on the blocking pool, not Swift's cooperative one.

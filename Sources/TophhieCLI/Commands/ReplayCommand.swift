@@ -7,17 +7,19 @@ import TophhieSystem
 
 /// `tophhie-watch replay FILE --rules PATH…`: runs the agent's per-poll pipeline over a file.
 enum ReplayCommand: CLICommand {
-    static let spec = CommandSpec(
+    struct Options: OptionGroup {
+        var rules: Option<[String]> = .list("rules", value: "PATH", kind: .path, help: "rule file or folder (default $TOPHHIE_RULES, ./rules, the installed rules, or the pack built in); repeatable")
+        var input = ExportInput()
+        var format = OutputFormat.option(help: "text lines (default) or one JSON alert per line")
+        var lookback: Option<TimeInterval?> = .duration("lookback", like: "24h or 90m", help: "how long windows wait for late events (default 24h)")
+        var verbose: Option<Bool> = .flag("verbose", help: "say how the file was read, and why each faster way gave way")
+    }
+
+    static let about = CommandAbout(
         path: ["replay"],
         summary: "Run rules over recorded sign-ins exactly as the agent would, and print the alerts.",
         positionals: "FILE",
-        options: [
-            OptionSpec("rules", value: "PATH", repeatable: true, help: "rule file or folder (default $TOPHHIE_RULES, ./rules, the installed rules, or the pack built in); repeatable"),
-            ExportInput.options[0], ExportInput.options[1],
-            OptionSpec("format", value: "text|json", help: "text lines (default) or one JSON alert per line"),
-            OptionSpec("lookback", value: "DURATION", help: "how long windows wait for late events (default 24h)"),
-            OptionSpec("verbose", help: "say how the file was read, and why each faster way gave way"),
-        ],
+        positionalKind: .file,
         discussion: """
         FILE is a Graph page {"value":[…]}, a JSON array or JSON lines of signIn objects (one poll
         at the latest event time), or a poll timeline {"polls":[{"at":"<ISO time>","events":[…]},…]}
@@ -37,25 +39,17 @@ enum ReplayCommand: CLICommand {
           tophhie-watch replay SigninLogs.csv
         """)
 
-    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
-        guard arguments.positionals.count == 1, let file = arguments.positionals.first else {
-            throw UsageError(arguments.positionals.isEmpty ? "give the replay FILE" : "give exactly one replay FILE")
+    static func run(_ options: ParsedOptions<Options>, io: CommandIO) async throws -> ExitCode {
+        guard options.positionals.count == 1, let file = options.positionals.first else {
+            throw UsageError(options.positionals.isEmpty ? "give the replay FILE" : "give exactly one replay FILE")
         }
-        let format = arguments.value("format") ?? "text"
-        guard format == "text" || format == "json" else {
-            throw UsageError("option '--format' takes 'text' or 'json', not '\(format)'")
-        }
+        let format = options.format
         var settings = EngineSettings()
-        if let text = arguments.value("lookback") {
-            guard let duration = RuleDuration.parse(text) else {
-                throw UsageError("option '--lookback' takes a duration like 24h or 90m, not '\(text)'")
-            }
-            settings.lookback = duration.interval
-        }
-        let rulePaths = arguments.values("rules").isEmpty ? ConnectionOptions.defaultRulePaths(io) : arguments.values("rules")
-        let set = try RuleFiles.loadRunnable(rulePaths, io: io, arguments: arguments)
+        if let lookback = options.lookback { settings.lookback = lookback }
+        let rulePaths = options.rules.isEmpty ? ConnectionOptions.defaultRulePaths(io) : options.rules
+        let set = try RuleFiles.loadRunnable(rulePaths, io: io)
         let choice = try EngineChoice.named(in: io, default: .fast)
-        let export = try await ExportInput.prepare(file, arguments: arguments, io: io, command: "replay")
+        let export = try await ExportInput.prepare(file, options: options.input, io: io, command: "replay")
         defer { export?.remove() }
         if let export, export.records == 0 {
             io.err("replay: 0 event(s), \(set.ruleCount) rule(s): no sign-in to read\n")
@@ -77,7 +71,7 @@ enum ReplayCommand: CLICommand {
             throw UsageError(error.message)
         }
         if progress { io.err("\u{1B}[2K") }
-        if arguments.flag("verbose") { outcome.notes.forEach { io.err("replay: \($0)\n") } }
+        if options.verbose { outcome.notes.forEach { io.err("replay: \($0)\n") } }
         io.err("replay: \(outcome.events) event(s) in \(outcome.polls) poll(s), \(set.ruleCount) rule(s): \(outcome.alerts) alert(s)\n")
         if let late = outcome.lateArrivals {
             io.err("replay: \(late.sentence(lookback: settings.lookback))\n")
@@ -86,8 +80,8 @@ enum ReplayCommand: CLICommand {
     }
 
     /// One alert as replay prints it: a JSON line, or the agent's stdout line.
-    static func line(_ alert: Alert, format: String) -> String {
-        (format == "json" ? ControlCharacterEscaping.hardenJSON(AlertJSON.line(alert)) : textLine(alert)) + "\n"
+    static func line(_ alert: Alert, format: OutputFormat) -> String {
+        (format == .json ? ControlCharacterEscaping.hardenJSON(AlertJSON.line(alert)) : textLine(alert)) + "\n"
     }
 
     static func textLine(_ alert: Alert) -> String {

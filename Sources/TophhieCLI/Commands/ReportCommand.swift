@@ -9,15 +9,18 @@ import TophhieSystem
 
 /// `tophhie-watch report`: one self-contained HTML page of your sign-ins and what was odd.
 enum ReportCommand: CLICommand {
-    static let spec = CommandSpec(
+    struct Options: OptionGroup {
+        var connection = ConnectionOptions()
+        var since: Option<TimeInterval?> = .duration("since", like: "7d or 30d", positive: true, help: "how far back, e.g. 7d or 30d (default 30d)")
+        var out: Option<String?> = .file("out", help: "where to write the page (default tophhie-watch-report-<date>.html here)")
+        var from: Option<String?> = .file("from", help: "read the sign-ins from a file or export (as replay reads it) instead of Graph")
+        var rules = ConnectionOptions.rules
+        var input = ExportInput()
+    }
+
+    static let about = CommandAbout(
         path: ["report"],
         summary: "Write one self-contained HTML page: a map, a timeline and the alerts of your sign-ins",
-        options: ConnectionOptions.specs + [
-            OptionSpec("since", value: "DURATION", help: "how far back, e.g. 7d or 30d (default 30d)"),
-            OptionSpec("out", value: "FILE", help: "where to write the page (default tophhie-watch-report-<date>.html here)"),
-            OptionSpec("from", value: "FILE", help: "read the sign-ins from a file or export (as replay reads it) instead of Graph"),
-            ConnectionOptions.rules,
-        ] + ExportInput.options,
         discussion: """
         Reads your sign-ins of the period from Graph (as 'history' does, both streams with
         graph.api beta) or, with --from, from a file or export, runs the rules over them as the
@@ -36,17 +39,11 @@ enum ReportCommand: CLICommand {
           tophhie-watch report --from InteractiveSignIns_2024-05-01_2024-05-31.csv
         """)
 
-    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
-        var span: TimeInterval = 30 * 86_400
-        if let text = arguments.value("since") {
-            guard let duration = RuleDuration.parse(text), duration.interval > 0 else {
-                throw UsageError("option '--since' takes a duration like 7d or 30d, not '\(text)'")
-            }
-            span = duration.interval
-        }
+    static func run(_ options: ParsedOptions<Options>, io: CommandIO) async throws -> ExitCode {
+        let span = options.since ?? 30 * 86_400
         let now = io.clock.now()
-        let rulePaths = arguments.values("rules").isEmpty ? ConnectionOptions.defaultRulePaths(io) : arguments.values("rules")
-        let rules = try RuleFiles.loadRunnable(rulePaths, io: io, arguments: arguments)
+        let rulePaths = options.rules.isEmpty ? ConnectionOptions.defaultRulePaths(io) : options.rules
+        let rules = try RuleFiles.loadRunnable(rulePaths, io: io, connection: options.connection)
         let scratchFolder = io.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var scratch: String?
         var export: ExportConversion?
@@ -57,12 +54,12 @@ enum ReportCommand: CLICommand {
         let path: String
         // Read from Graph, the days past the tenant's retention are shaded: no sign-in can be there.
         var retentionDays: Int?
-        if let file = arguments.value("from") {
-            export = try await ExportInput.prepare(file, arguments: arguments, io: io, command: "report")
+        if let file = options.from {
+            export = try await ExportInput.prepare(file, options: options.input, io: io, command: "report")
             path = export?.path ?? file
         } else {
             // Graph's sign-ins of the period, written where replay reads them.
-            let configuration = try ConnectionOptions.agentConfiguration(arguments, io: io)
+            let configuration = try ConnectionOptions.agentConfiguration(options.connection, rules: options.rules, io: io)
             retentionDays = configuration.retentionDays
             let auth = try configuration.authConfiguration()
             let client = TophhieAuth(configuration: auth, transport: io.transport, clock: io.clock)
@@ -94,10 +91,10 @@ enum ReportCommand: CLICommand {
             throw UsageError(error.description)
         }
         // A file's period ends at its last sign-in, not at today.
-        let end = arguments.value("from") == nil ? now : (input.signIns.map(\.time).max() ?? now)
+        let end = options.from == nil ? now : (input.signIns.map(\.time).max() ?? now)
         let floor = retentionDays.map { end.addingTimeInterval(-Double($0) * 86_400) }
         let digest = SignInDigest(signIns: input.signIns, alerts: collected.alerts, from: end.addingTimeInterval(-span), to: end, retentionFloor: floor)
-        let out = arguments.value("out") ?? "tophhie-watch-report-\(GraphTimestamp.filterText(now).prefix(10)).html"
+        let out = options.out ?? "tophhie-watch-report-\(GraphTimestamp.filterText(now).prefix(10)).html"
         let size: Int
         do {
             size = try await BlockingWork.shared.run { try ReportPage.write(digest, to: out, generatedAt: now) }

@@ -4,13 +4,17 @@ import TophhieRules
 
 /// `tophhie-watch rules check [PATH…]`: validates rule files and folders.
 enum RulesCheckCommand: CLICommand {
-    static let spec = CommandSpec(
+    struct Options: OptionGroup {
+        var quiet: Option<Bool> = .flag("quiet", help: "print errors only, not warnings and notes")
+        var strict: Option<Bool> = .flag("strict", help: "a warning fails the check too (exit 1)")
+        var api: Option<SignInSchema> = .choice("api", among: SignInSchema.allCases, default: .beta, help: "the Graph version the rules will read (default beta, as graph.api): a field it lacks is a warning")
+    }
+
+    static let about = CommandAbout(
         path: ["rules", "check"],
         summary: "Validate rule files and folders; every problem as file:line:col.",
         positionals: "[PATH…]",
-        options: [OptionSpec("quiet", help: "print errors only, not warnings and notes"),
-                  OptionSpec("strict", help: "a warning fails the check too (exit 1)"),
-                  OptionSpec("api", value: "beta|v1.0", help: "the Graph version the rules will read (default beta, as graph.api): a field it lacks is a warning")],
+        positionalKind: .path,
         discussion: """
         Reads Sigma detection and correlation rules (and this project's first_seen and
         impossible_travel extensions). Files ending in .tests.yml are test cases, not rules.
@@ -31,13 +35,11 @@ enum RulesCheckCommand: CLICommand {
           tophhie-watch rules check --api v1.0
         """)
 
-    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
-        let paths = arguments.positionals.isEmpty ? ConnectionOptions.defaultRulePaths(io) : arguments.positionals
+    static func run(_ options: ParsedOptions<Options>, io: CommandIO) async throws -> ExitCode {
+        let paths = options.positionals.isEmpty ? ConnectionOptions.defaultRulePaths(io) : options.positionals
         let sources = try RuleFiles.read(paths)
-        let apiText = arguments.value("api") ?? "beta"
-        guard let schema = SignInSchema(rawValue: apiText) else { throw UsageError("--api must be beta or v1.0, not '\(apiText)'") }
-        let set = RuleLoader.load(sources, placeholders: .testing, schema: schema, refuseUnknownFields: true)
-        let quiet = arguments.flag("quiet")
+        let set = RuleLoader.load(sources, placeholders: .testing, schema: options.api, refuseUnknownFields: true)
+        let quiet = options.quiet
         for diagnostic in set.diagnostics where !quiet || diagnostic.severity == .error {
             io.out(ControlCharacterEscaping.escape(diagnostic.description) + "\n")
         }
@@ -45,7 +47,7 @@ enum RulesCheckCommand: CLICommand {
         let warnings = set.diagnostics.filter { $0.severity == .warning }.count
         io.out("\(set.ruleCount) rule(s) loaded (\(set.detections.count) detection, \(set.correlations.count) correlation) from \(sources.count) file(s); \(set.skippedCount) skipped; \(errors) error(s), \(warnings) warning(s)\n")
         if errors > 0 { return .usage }
-        return arguments.flag("strict") && warnings > 0 ? .failure : .ok
+        return options.strict && warnings > 0 ? .failure : .ok
     }
 }
 
@@ -53,8 +55,9 @@ enum RulesCheckCommand: CLICommand {
 enum RuleFiles {
     /// The rules for a command that runs them: every error printed, then a usage error.
     /// `%tophhie_client_id%` is the configured client id (config file or `TOPHHIE_CLIENT_ID`).
-    static func loadRunnable(_ paths: [String], io: CommandIO, arguments: ParsedArguments) throws -> RuleSet {
-        let clientID = (try? ConnectionOptions.agentConfiguration(arguments, io: io))?.clientID
+    /// - Parameter connection: the command's connection options, when it takes them.
+    static func loadRunnable(_ paths: [String], io: CommandIO, connection: ParsedOptions<ConnectionOptions> = .none) throws -> RuleSet {
+        let clientID = (try? ConnectionOptions.agentConfiguration(connection, io: io))?.clientID
         let set = RuleLoader.load(try read(paths), placeholders: .agent(clientID: clientID))
         let errors = set.diagnostics.filter { $0.severity == .error }
         guard errors.isEmpty else {

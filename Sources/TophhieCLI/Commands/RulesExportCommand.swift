@@ -4,11 +4,15 @@ import TophhieSystem
 
 /// `tophhie-watch rules export DIR`: writes the pack built into the binary out, to tune.
 enum RulesExportCommand: CLICommand {
-    static let spec = CommandSpec(
+    struct Options: OptionGroup {
+        var force: Option<Bool> = .flag("force", help: "overwrite files of the same name in DIR")
+    }
+
+    static let about = CommandAbout(
         path: ["rules", "export"],
         summary: "Write the rule pack built into the binary to a folder, to tune it.",
         positionals: "DIR",
-        options: [OptionSpec("force", help: "overwrite files of the same name in DIR")],
+        positionalKind: .directory,
         discussion: """
         Writes every rule, its test cases and the pack's README to DIR (created when missing).
         Point 'rules:' in the config (or --rules, or TOPHHIE_RULES) at DIR to use the copy; the
@@ -23,12 +27,12 @@ enum RulesExportCommand: CLICommand {
           tophhie-watch rules check ~/.config/tophhie-watch/rules
         """)
 
-    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
-        guard arguments.positionals.count == 1, let folder = arguments.positionals.first else {
-            throw UsageError(arguments.positionals.isEmpty ? "give the folder to write the rules to" : "give exactly one folder")
+    static func run(_ options: ParsedOptions<Options>, io: CommandIO) async throws -> ExitCode {
+        guard options.positionals.count == 1, let folder = options.positionals.first else {
+            throw UsageError(options.positionals.isEmpty ? "give the folder to write the rules to" : "give exactly one folder")
         }
         let targets = BuiltInRulePack.files.map { (path: (folder as NSString).appendingPathComponent($0.name), text: $0.text) }
-        let force = arguments.flag("force")
+        let force = options.force
         // Files written on the blocking pool, not Swift's cooperative one.
         try await BlockingWork.shared.run {
             let manager = FileManager.default

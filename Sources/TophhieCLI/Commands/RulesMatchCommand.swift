@@ -7,15 +7,17 @@ import TophhieSystem
 
 /// `tophhie-watch rules match FILE`: which sign-ins each detection rule selects, on its own.
 enum RulesMatchCommand: CLICommand {
-    static let spec = CommandSpec(
+    struct Options: OptionGroup {
+        var rules: Option<[String]> = .list("rules", value: "PATH", kind: .path, help: "rule file or folder (default $TOPHHIE_RULES, ./rules, the installed rules, or the pack built in); repeatable")
+        var input = ExportInput()
+        var format = OutputFormat.option(help: "text lines (default) or one JSON object per line")
+    }
+
+    static let about = CommandAbout(
         path: ["rules", "match"],
         summary: "List the sign-ins each detection rule selects, without windows or suppression.",
         positionals: "FILE",
-        options: [
-            OptionSpec("rules", value: "PATH", repeatable: true, help: "rule file or folder (default $TOPHHIE_RULES, ./rules, the installed rules, or the pack built in); repeatable"),
-            ExportInput.options[0], ExportInput.options[1],
-            OptionSpec("format", value: "text|json", help: "text lines (default) or one JSON object per line"),
-        ],
+        positionalKind: .file,
         discussion: """
         Reads FILE as replay does (a Graph page, a JSON array, JSON lines or a poll timeline) and
         prints every (rule, sign-in) pair where the rule's detection condition holds: what a
@@ -31,18 +33,15 @@ enum RulesMatchCommand: CLICommand {
           tophhie-watch rules match signins.json --rules ~/sigma/rules/cloud/azure --format json
         """)
 
-    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
-        guard arguments.positionals.count == 1, let file = arguments.positionals.first else {
-            throw UsageError(arguments.positionals.isEmpty ? "give the sign-in FILE" : "give exactly one sign-in FILE")
+    static func run(_ options: ParsedOptions<Options>, io: CommandIO) async throws -> ExitCode {
+        guard options.positionals.count == 1, let file = options.positionals.first else {
+            throw UsageError(options.positionals.isEmpty ? "give the sign-in FILE" : "give exactly one sign-in FILE")
         }
-        let format = arguments.value("format") ?? "text"
-        guard format == "text" || format == "json" else {
-            throw UsageError("option '--format' takes 'text' or 'json', not '\(format)'")
-        }
-        let rulePaths = arguments.values("rules").isEmpty ? ConnectionOptions.defaultRulePaths(io) : arguments.values("rules")
-        let set = try RuleFiles.loadRunnable(rulePaths, io: io, arguments: arguments)
+        let format = options.format
+        let rulePaths = options.rules.isEmpty ? ConnectionOptions.defaultRulePaths(io) : options.rules
+        let set = try RuleFiles.loadRunnable(rulePaths, io: io)
         func line(_ match: DetectionMatch) -> String {
-            if format == "json" {
+            if format == .json {
                 let line: JSONValue = .object([
                     "rule": .string(match.ruleID), "title": .string(match.title),
                     "event": .string(match.eventID), "time": .string(GraphTimestamp.alertText(match.eventTime)),
@@ -52,7 +51,7 @@ enum RulesMatchCommand: CLICommand {
             return ControlCharacterEscaping.escape("\(match.ruleID) \(match.eventID) \(GraphTimestamp.alertText(match.eventTime))") + "\n"
         }
         let choice = try EngineChoice.named(in: io, default: .fast)
-        let export = try await ExportInput.prepare(file, arguments: arguments, io: io, command: "rules match")
+        let export = try await ExportInput.prepare(file, options: options.input, io: io, command: "rules match")
         defer { export?.remove() }
         if let export, export.records == 0 {
             io.err("rules match: 0 event(s), \(set.ruleCount) rule(s): no sign-in to read\n")

@@ -5,11 +5,15 @@ import TophhieRulesFast
 
 /// `tophhie-watch rules test [PATH…]`: runs every rule's test cases.
 enum RulesTestCommand: CLICommand {
-    static let spec = CommandSpec(
+    struct Options: OptionGroup {
+        var verbose: Option<Bool> = .flag("verbose", help: "list passing cases too")
+    }
+
+    static let about = CommandAbout(
         path: ["rules", "test"],
         summary: "Run the rules' test cases (*.tests.yml) and report any mismatch.",
         positionals: "[PATH…]",
-        options: [OptionSpec("verbose", help: "list passing cases too")],
+        positionalKind: .path,
         discussion: """
         Loads every rule under PATH (default $TOPHHIE_RULES, ./rules, the installed rules, or the pack built in), then runs each *.tests.yml file beside them:
         each case feeds its events (or polls) to a fresh engine and compares the alerts of the
@@ -23,8 +27,8 @@ enum RulesTestCommand: CLICommand {
           tophhie-watch rules test rules/failure-burst.yml rules/failure-burst.tests.yml
         """)
 
-    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
-        let paths = arguments.positionals.isEmpty ? ConnectionOptions.defaultRulePaths(io) : arguments.positionals
+    static func run(_ options: ParsedOptions<Options>, io: CommandIO) async throws -> ExitCode {
+        let paths = options.positionals.isEmpty ? ConnectionOptions.defaultRulePaths(io) : options.positionals
         let set = RuleLoader.load(try RuleFiles.read(paths), placeholders: .testing, refuseUnknownFields: true)
         let testSources = try RuleFiles.read(paths, select: RuleSource.isTestFile)
         for diagnostic in set.diagnostics where diagnostic.severity == .error {
@@ -32,7 +36,7 @@ enum RulesTestCommand: CLICommand {
         }
         if set.hasErrors { return .usage }
         let report = RuleTestReport.run(testSources: testSources, rules: set, engine: try EngineChoice.named(in: io, default: .plain))
-        for line in report.lines(verbose: arguments.flag("verbose")) { io.out(ControlCharacterEscaping.escape(line) + "\n") }
+        for line in report.lines(verbose: options.verbose) { io.out(ControlCharacterEscaping.escape(line) + "\n") }
         if !report.loadErrors.isEmpty { return .usage }
         return report.failed == 0 && report.passed > 0 ? .ok : .failure
     }

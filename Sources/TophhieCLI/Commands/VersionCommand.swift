@@ -3,7 +3,7 @@ import TophhieSystem
 
 /// `version`: the one version string (also `--version` and `-V`).
 enum VersionCommand: CLICommand {
-    static let spec = CommandSpec(
+    static let about = CommandAbout(
         path: ["version"],
         summary: "Print the version",
         discussion: """
@@ -14,8 +14,8 @@ enum VersionCommand: CLICommand {
           tophhie-watch version
         """)
 
-    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
-        guard arguments.positionals.isEmpty else { throw UsageError("'version' takes no arguments") }
+    static func run(_ options: ParsedOptions<NoOptions>, io: CommandIO) async throws -> ExitCode {
+        guard options.positionals.isEmpty else { throw UsageError("'version' takes no arguments") }
         io.out(ProductVersion.line)
         return .ok
     }

@@ -6,10 +6,15 @@ import TophhieSystem
 
 /// `doctor`: checks each gate between you and your sign-in log, in order, and says how to fix the first that fails.
 enum DoctorCommand: CLICommand {
-    static let spec = CommandSpec(
+    struct Options: OptionGroup {
+        var connection = ConnectionOptions()
+        var rules = ConnectionOptions.rules
+        var json: Option<Bool> = .flag("json", help: "print the checks as one JSON object")
+    }
+
+    static let about = CommandAbout(
         path: ["doctor"],
         summary: "Check configuration, rules, notifiers, token, scopes, /me, licence, role and consent, and say what to fix",
-        options: ConnectionOptions.specs + [ConnectionOptions.rules, OptionSpec("json", help: "print the checks as one JSON object")],
         discussion: """
         Checks, in order: the configuration; the rules (they load, without errors); each notifier
         (its options and secret files); the token cache (present, mode 0600); a silent token
@@ -32,10 +37,10 @@ enum DoctorCommand: CLICommand {
         var fix: String?
     }
 
-    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
-        let json = arguments.flag("json")
+    static func run(_ options: ParsedOptions<Options>, io: CommandIO) async throws -> ExitCode {
+        let json = options.json
         var checks: [Check] = []
-        let code = try await check(arguments, io: io) { checks.append($0) }
+        let code = try await check(options, io: io) { checks.append($0) }
         if json {
             let list = checks.map { check -> JSONValue in
                 var object: [String: JSONValue] = ["status": .string(check.status), "check": .string(String(check.text.prefix { $0 != ":" })), "detail": .string(check.text)]
@@ -54,7 +59,7 @@ enum DoctorCommand: CLICommand {
         return code
     }
 
-    static func check(_ arguments: ParsedArguments, io: CommandIO, record: (Check) -> Void) async throws -> ExitCode {
+    static func check(_ options: ParsedOptions<Options>, io: CommandIO, record: (Check) -> Void) async throws -> ExitCode {
         func pass(_ text: String) { record(Check(status: "ok", text: text)) }
         func fail(_ text: String, fix: String) { record(Check(status: "fail", text: text, fix: fix)) }
         func warn(_ text: String) { record(Check(status: "warn", text: text)) }
@@ -62,7 +67,7 @@ enum DoctorCommand: CLICommand {
         let configuration: TophhieConfiguration
         let agentConfiguration: AgentConfiguration
         do {
-            agentConfiguration = try ConnectionOptions.agentConfiguration(arguments, io: io)
+            agentConfiguration = try ConnectionOptions.agentConfiguration(options.connection, rules: options.rules, io: io)
             configuration = try agentConfiguration.authConfiguration()
             pass("configuration: tenant \(configuration.tenant), client \(configuration.clientID), authority \(configuration.authority.absoluteString), Graph \(configuration.graphBaseURL.absoluteString)")
         } catch {

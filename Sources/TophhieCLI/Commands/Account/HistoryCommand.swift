@@ -5,14 +5,31 @@ import TophhieJSON
 
 /// `history`: your recent sign-ins as a table or JSON.
 enum HistoryCommand: CLICommand {
-    static let spec = CommandSpec(
+    /// Which sign-ins `--stream` asks for.
+    enum Stream: String, Sendable, CaseIterable {
+        case all, interactive
+        case nonInteractive = "non-interactive"
+
+        /// The streams to read; nil for every stream the API has.
+        var streams: [SignInStream]? {
+            switch self {
+            case .all: nil
+            case .interactive: [.interactive]
+            case .nonInteractive: [.nonInteractive]
+            }
+        }
+    }
+
+    struct Options: OptionGroup {
+        var connection = ConnectionOptions()
+        var top: Option<Int> = .integer("top", in: 1...10_000, default: 20, help: "how many sign-ins, 1 to 10000 (default 20)")
+        var json: Option<Bool> = .flag("json", help: "print the events as Graph sent them, one JSON object per line")
+        var stream: Option<Stream> = .choice("stream", among: Stream.allCases, default: .all, help: "which sign-ins: yours (interactive), your apps' token renewals (non-interactive), or both (default)")
+    }
+
+    static let about = CommandAbout(
         path: ["history"],
         summary: "List your recent sign-ins, newest first (GET /auditLogs/signIns, self-filtered)",
-        options: ConnectionOptions.specs + [
-            OptionSpec("top", value: "N", help: "how many sign-ins, 1 to 10000 (default 20)"),
-            OptionSpec("json", help: "print the events as Graph sent them, one JSON object per line"),
-            OptionSpec("stream", value: "all|interactive|non-interactive", help: "which sign-ins: yours (interactive), your apps' token renewals (non-interactive), or both (default)"),
-        ],
         discussion: """
         Reads only your own sign-ins: every request carries $filter=userId eq '<your object id>'.
         Needs AuditLog.Read.All (admin consent), an Entra ID P1/P2 tenant, and, on most tenants, a
@@ -29,18 +46,10 @@ enum HistoryCommand: CLICommand {
           tophhie-watch history --top 100 --json | jq .ipAddress
         """)
 
-    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
-        let top = try arguments.integer("top", in: 1...10_000) ?? 20
-        let auth = TophhieAuth(configuration: try ConnectionOptions.authConfiguration(arguments, io: io), transport: io.transport, clock: io.clock)
-        let streams: [SignInStream]?
-        switch arguments.value("stream") ?? "all" {
-        case "all": streams = nil
-        case "interactive": streams = [.interactive]
-        case "non-interactive": streams = [.nonInteractive]
-        case let other: throw UsageError("option '--stream' takes all, interactive or non-interactive, not '\(other)'")
-        }
-        let events = try await auth.getSignInHistory(top: top, streams: streams)
-        if arguments.flag("json") {
+    static func run(_ options: ParsedOptions<Options>, io: CommandIO) async throws -> ExitCode {
+        let auth = TophhieAuth(configuration: try ConnectionOptions.authConfiguration(options.connection, io: io), transport: io.transport, clock: io.clock)
+        let events = try await auth.getSignInHistory(top: options.top, streams: options.stream.streams)
+        if options.json {
             // JSONEncoder escapes C0 only; DEL, C1, bidi and line separators from device names
             // would still reach a terminal.
             for event in events { io.out(ControlCharacterEscaping.hardenJSON(String(decoding: event.json.canonicalData(), as: UTF8.self)) + "\n") }

@@ -6,12 +6,14 @@ import TophhieSystem
 
 /// `login`: device-code sign-in.
 enum LoginCommand: CLICommand {
-    static let spec = CommandSpec(
+    struct Options: OptionGroup {
+        var connection = ConnectionOptions()
+        var scopes: Option<[String]> = .list("scopes", value: "SETS", help: "what to request besides profile,history and the scopes already granted, comma-separated: \(TophhieScopes.sets.map(\.name).joined(separator: ", ")) or scope names")
+    }
+
+    static let about = CommandAbout(
         path: ["login"],
         summary: "Sign in with a device code and keep a refresh token for the agent",
-        options: ConnectionOptions.specs + [
-            OptionSpec("scopes", value: "SETS", repeatable: true, help: "what to request besides profile,history and the scopes already granted, comma-separated: \(TophhieScopes.sets.map(\.name).joined(separator: ", ")) or scope names"),
-        ],
         discussion: """
         Prints a code and a web address; open the address on any device, enter the code and sign in.
         offline_access is always requested so the agent can refresh silently. Named sets are added
@@ -25,9 +27,9 @@ enum LoginCommand: CLICommand {
           tophhie-watch login --scopes profile,history,profile-edit
         """)
 
-    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
-        let configuration = try ConnectionOptions.authConfiguration(arguments, io: io)
-        let names = arguments.values("scopes").flatMap { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }
+    static func run(_ options: ParsedOptions<Options>, io: CommandIO) async throws -> ExitCode {
+        let configuration = try ConnectionOptions.authConfiguration(options.connection, io: io)
+        let names = options.scopes.flatMap { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }
         let named: [String]
         do { named = try TophhieScopes.resolve(names) } catch let error as TophhieAuthError {
             throw UsageError(error.localizedDescription.replacingOccurrences(of: "configuration: ", with: ""))
@@ -67,14 +69,15 @@ enum LoginCommand: CLICommand {
 
 /// `logout`: forget the signed-in user.
 enum LogoutCommand: CLICommand {
-    static let spec = CommandSpec(
+    typealias Options = ConnectionOptions
+
+    static let about = CommandAbout(
         path: ["logout"],
         summary: "Delete the token cache (the agent stops until the next login)",
-        options: ConnectionOptions.specs,
         discussion: "example:\n  tophhie-watch logout")
 
-    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
-        let configuration = try ConnectionOptions.authConfiguration(arguments, io: io)
+    static func run(_ options: ParsedOptions<ConnectionOptions>, io: CommandIO) async throws -> ExitCode {
+        let configuration = try ConnectionOptions.authConfiguration(options, io: io)
         let auth = TophhieAuth(configuration: configuration, transport: io.transport, clock: io.clock)
         let had = try await auth.currentSession() != nil
         try await auth.signOut()

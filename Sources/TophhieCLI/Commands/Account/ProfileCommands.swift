@@ -4,16 +4,20 @@ import TophhieAgent
 
 /// `profile show`: the signed-in user's profile.
 enum ProfileShowCommand: CLICommand {
-    static let spec = CommandSpec(
+    struct Options: OptionGroup {
+        var connection = ConnectionOptions()
+        var json: Option<Bool> = .flag("json", help: "print the profile as JSON")
+    }
+
+    static let about = CommandAbout(
         path: ["profile", "show"],
         summary: "Show your profile (GET /me)",
-        options: ConnectionOptions.specs + [OptionSpec("json", help: "print the profile as JSON")],
         discussion: "example:\n  tophhie-watch profile show")
 
-    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
-        let auth = TophhieAuth(configuration: try ConnectionOptions.authConfiguration(arguments, io: io), transport: io.transport, clock: io.clock)
+    static func run(_ options: ParsedOptions<Options>, io: CommandIO) async throws -> ExitCode {
+        let auth = TophhieAuth(configuration: try ConnectionOptions.authConfiguration(options.connection, io: io), transport: io.transport, clock: io.clock)
         let profile = try await auth.getUserProfile()
-        if arguments.flag("json") {
+        if options.json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
             io.out(ControlCharacterEscaping.hardenJSON(String(decoding: try encoder.encode(profile), as: UTF8.self)) + "\n")
@@ -34,13 +38,17 @@ enum ProfileSetCommand: CLICommand {
         ("preferred-language", "preferredLanguage"),
     ]
 
-    static let spec = CommandSpec(
+    struct Options: OptionGroup {
+        var connection = ConnectionOptions()
+        /// One `--display-name TEXT` … per writable field, in `fieldFlags`' order.
+        var fields: [Option<String?>] = ProfileSetCommand.fieldFlags.map { .text($0.flag, value: "TEXT", help: "set \($0.field)") }
+        var clear: Option<[String]> = .list("clear", value: "FIELD", help: "clear a field (flag or Graph name, e.g. --clear job-title)")
+        var listLanguages: Option<Bool> = .flag("list-languages", help: "list the language tags offered for --preferred-language")
+    }
+
+    static let about = CommandAbout(
         path: ["profile", "set"],
         summary: "Change profile fields (PATCH /me); untouched fields are never sent",
-        options: ConnectionOptions.specs + fieldFlags.map { OptionSpec($0.flag, value: "TEXT", help: "set \($0.field)") } + [
-            OptionSpec("clear", value: "FIELD", repeatable: true, help: "clear a field (flag or Graph name, e.g. --clear job-title)"),
-            OptionSpec("list-languages", help: "list the language tags offered for --preferred-language"),
-        ],
         discussion: """
         Only the fields you name are sent; --clear sends null for a field. After the change the
         profile is read again and shown as Graph now has it.
@@ -53,19 +61,19 @@ enum ProfileSetCommand: CLICommand {
           tophhie-watch profile set --preferred-language en-GB --clear job-title
         """)
 
-    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
-        if arguments.flag("list-languages") {
+    static func run(_ options: ParsedOptions<Options>, io: CommandIO) async throws -> ExitCode {
+        if options.listLanguages {
             for language in TophhieLanguages.all { io.out("\(language.tag.padding(toLength: 12, withPad: " ", startingAt: 0))\(language.name)\n") }
             return .ok
         }
-        let update = try makeUpdate(arguments)
+        let update = try makeUpdate(options)
         guard update.hasChanges else {
             throw UsageError("nothing to change: name at least one field, e.g. --city London or --clear job-title")
         }
         if let tag = update.preferredLanguage, !tag.isEmpty, !TophhieLanguages.isValidTag(tag) {
             throw UsageError("'\(tag)' is not a BCP-47 language tag such as en-GB; see --list-languages")
         }
-        let auth = TophhieAuth(configuration: try ConnectionOptions.authConfiguration(arguments, io: io), transport: io.transport, clock: io.clock)
+        let auth = TophhieAuth(configuration: try ConnectionOptions.authConfiguration(options.connection, io: io), transport: io.transport, clock: io.clock)
         let profile = try await auth.updateProfile(update)
         io.out("Updated: \(update.changes.map { $0.value == nil ? "\($0.field) (cleared)" : $0.field }.joined(separator: ", "))\n\n")
         io.out(ProfileText.render(profile))
@@ -74,19 +82,21 @@ enum ProfileSetCommand: CLICommand {
 
     /// The update the flags describe.
     /// - Throws: `UsageError` for an unknown field, or a field both set and cleared.
-    static func makeUpdate(_ arguments: ParsedArguments) throws -> TophhieProfileUpdate {
+    static func makeUpdate(_ options: ParsedOptions<Options>) throws -> TophhieProfileUpdate {
         var update = TophhieProfileUpdate()
-        for (flag, field) in fieldFlags {
-            if let value = arguments.value(flag) {
+        let given = options.declared.fields.map { options[$0] }
+        for ((flag, field), value) in zip(fieldFlags, given) {
+            if let value {
                 guard !value.isEmpty else { throw UsageError("--\(flag) needs a value; to clear the field use --clear \(flag)") }
                 update.set(field, to: value)
             }
         }
-        for name in arguments.values("clear") {
-            guard let entry = fieldFlags.first(where: { $0.flag == name || $0.field == name }) else {
+        for name in options.clear {
+            guard let index = fieldFlags.firstIndex(where: { $0.flag == name || $0.field == name }) else {
                 throw UsageError("cannot clear '\(name)': writable fields are \(fieldFlags.map(\.flag).joined(separator: ", "))")
             }
-            if arguments.value(entry.flag) != nil { throw UsageError("\(entry.flag) is both set and cleared") }
+            let entry = fieldFlags[index]
+            if given[index] != nil { throw UsageError("\(entry.flag) is both set and cleared") }
             update.set(entry.field, to: "")
         }
         return update

@@ -6,10 +6,14 @@ import TophhieSystem
 
 /// `status`: the session, the last poll, the standing problem and each outbox; read-only, never a token.
 enum StatusCommand: CLICommand {
-    static let spec = CommandSpec(
+    struct Options: OptionGroup {
+        var connection = ConnectionOptions()
+        var json: Option<Bool> = .flag("json", help: "print it all as one JSON object")
+    }
+
+    static let about = CommandAbout(
         path: ["status"],
         summary: "Show who is signed in, the granted scopes, the last poll, problems and outboxes",
-        options: ConnectionOptions.specs + [OptionSpec("json", help: "print it all as one JSON object")],
         discussion: """
         Reads the token cache, the agent state and the outboxes only: no network, no lock, nothing
         written, so it is safe beside a running agent. Tokens are never printed. Exits 3 when
@@ -20,8 +24,8 @@ enum StatusCommand: CLICommand {
           tophhie-watch status --json | jq .agent.lastSuccessfulPoll
         """)
 
-    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
-        let agentConfiguration = try ConnectionOptions.agentConfiguration(arguments, io: io)
+    static func run(_ options: ParsedOptions<Options>, io: CommandIO) async throws -> ExitCode {
+        let agentConfiguration = try ConnectionOptions.agentConfiguration(options.connection, io: io)
         let configuration = try agentConfiguration.authConfiguration()
         let auth = TophhieAuth(configuration: configuration, transport: io.transport, clock: io.clock)
         let session = try await auth.currentSession()
@@ -29,7 +33,7 @@ enum StatusCommand: CLICommand {
         let cache = TokenCache(file: configuration.stateDirectory.appendingPathComponent("tokens.json"))
         let stateDirectory = agentConfiguration.stateDirectory
         let lastRevocation = try await BlockingWork.shared.run { SessionRevocation.read(stateDirectory: stateDirectory) }
-        if arguments.flag("json") {
+        if options.json {
             func time(_ date: Date?) -> JSONValue { date.map { .string(GraphTimestamp.alertText($0)) } ?? .null }
             let sessionValue: JSONValue = session.map { session in
                 .object([

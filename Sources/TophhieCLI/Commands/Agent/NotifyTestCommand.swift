@@ -5,13 +5,15 @@ import TophhieJSON
 
 /// `notify test`: a sample alert through the configured notifiers, each result reported.
 enum NotifyTestCommand: CLICommand {
-    static let spec = CommandSpec(
+    struct Options: OptionGroup {
+        var connection = ConnectionOptions()
+        var notifier: Option<String?> = .text("notifier", value: "NAME", help: "only this notifier")
+        var json: Option<Bool> = .flag("json", help: "print one JSON object: each notifier's result")
+    }
+
+    static let about = CommandAbout(
         path: ["notify", "test"],
         summary: "Send a sample alert through the configured notifiers and report each result",
-        options: ConnectionOptions.specs + [
-            OptionSpec("notifier", value: "NAME", help: "only this notifier"),
-            OptionSpec("json", help: "print one JSON object: each notifier's result"),
-        ],
         discussion: """
         Sends directly (not through the outbox) so you see each receiver's answer at once. The
         sample is a high-level 'failure-burst' alert with made-up events; its id starts with
@@ -34,17 +36,17 @@ enum NotifyTestCommand: CLICommand {
         return Alert(id: "test-\(Int(now.timeIntervalSince1970))-\(UUID().uuidString.prefix(8).lowercased())", rule: AlertRule(id: "failure-burst", title: "Burst of failed sign-ins (test alert)", level: .high, tags: ["attack.credential-access", "attack.t1110"], author: "Tophhie Watch"), level: .high, summary: "TEST: 5 failed sign-ins from 203.0.113.0/24 in 5m — sent by 'tophhie-watch notify test'", group: [AlertGroupValue(field: "userPrincipalName", value: "jane@contoso.com")], events: events, firstEventTime: events.first!.time, lastEventTime: events.last!.time, detectedAt: now, late: false)
     }
 
-    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
-        let configuration = try ConnectionOptions.agentConfiguration(arguments, io: io)
+    static func run(_ options: ParsedOptions<Options>, io: CommandIO) async throws -> ExitCode {
+        let configuration = try ConnectionOptions.agentConfiguration(options.connection, io: io)
         var entries = configuration.notifiers
-        if let only = arguments.value("notifier") {
+        if let only = options.notifier {
             entries = entries.filter { $0.name == only }
             guard !entries.isEmpty else {
                 throw UsageError("no notifier named '\(only)'; configured: \(configuration.notifiers.map(\.name).joined(separator: ", "))")
             }
         }
         let clock = io.clock
-        let json = arguments.flag("json")
+        let json = options.json
         // With --json, standard output carries the one result object; a stdout notifier's sample
         // alert goes to standard error instead.
         let err = io.err, alertOut = io.alertOut

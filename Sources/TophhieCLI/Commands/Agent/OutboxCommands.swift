@@ -4,13 +4,15 @@ import TophhieJSON
 
 /// `outbox list`: what each notifier has queued and given up on.
 enum OutboxListCommand: CLICommand {
-    static let spec = CommandSpec(
+    struct Options: OptionGroup {
+        var connection = ConnectionOptions()
+        var notifier: Option<String?> = .text("notifier", value: "NAME", help: "only this notifier")
+        var json: Option<Bool> = .flag("json", help: "print one JSON object")
+    }
+
+    static let about = CommandAbout(
         path: ["outbox", "list"],
         summary: "List each notifier's pending alerts and dead letters",
-        options: ConnectionOptions.specs + [
-            OptionSpec("notifier", value: "NAME", help: "only this notifier"),
-            OptionSpec("json", help: "print one JSON object"),
-        ],
         discussion: """
         Reads the outboxes only (nothing is written, no lock), so it is safe beside a running
         agent. A dead letter is an alert a notifier gave up on: a body the receiver refused, or
@@ -21,16 +23,16 @@ enum OutboxListCommand: CLICommand {
           tophhie-watch outbox list --notifier siem --json
         """)
 
-    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
-        let configuration = try ConnectionOptions.agentConfiguration(arguments, io: io)
-        let names = try OutboxCommandSupport.notifierNames(arguments, configuration)
+    static func run(_ options: ParsedOptions<Options>, io: CommandIO) async throws -> ExitCode {
+        let configuration = try ConnectionOptions.agentConfiguration(options.connection, io: io)
+        let names = try OutboxCommandSupport.notifierNames(only: options.notifier, configuration)
         var channels: [JSONValue] = []
         for name in names {
             let store = try OutboxStore(stateDirectory: configuration.stateDirectory.path, notifier: name, repair: false)
             let pending = try await store.pendingEntries()
             let dead = try await store.deadLetters()
             let status = await store.status
-            if arguments.flag("json") {
+            if options.json {
                 func time(_ date: Date?) -> JSONValue { date.map { .string(GraphTimestamp.alertText($0)) } ?? .null }
                 channels.append(.object([
                     "name": .string(name),
@@ -52,20 +54,22 @@ enum OutboxListCommand: CLICommand {
                 io.out("  dead     \(letter.alert.id)  \(letter.alert.rule.id)  \(GraphTimestamp.filterText(letter.at))  \(letter.reason)\n")
             }
         }
-        if arguments.flag("json") { io.out(JSONValue.object(["notifiers": .array(channels)]).prettyText() + "\n") }
+        if options.json { io.out(JSONValue.object(["notifiers": .array(channels)]).prettyText() + "\n") }
         return .ok
     }
 }
 
 /// `outbox retry`: dead letters back in the queue, delivered by the next poll.
 enum OutboxRetryCommand: CLICommand {
-    static let spec = CommandSpec(
+    struct Options: OptionGroup {
+        var connection = ConnectionOptions()
+        var notifier: Option<String?> = .text("notifier", value: "NAME", help: "only this notifier's dead letters")
+        var id: Option<[String]> = .list("id", value: "ALERT", help: "only these alert ids (default: all)")
+    }
+
+    static let about = CommandAbout(
         path: ["outbox", "retry"],
         summary: "Queue dead-lettered alerts again; the next poll delivers them",
-        options: ConnectionOptions.specs + [
-            OptionSpec("notifier", value: "NAME", help: "only this notifier's dead letters"),
-            OptionSpec("id", value: "ALERT", repeatable: true, help: "only these alert ids (default: all)"),
-        ],
         discussion: """
         Takes the state-directory lock, so stop a running daemon first (its outboxes are open).
         A requeued alert starts a fresh 3-day age and keeps its id: receivers that dedupe by
@@ -76,12 +80,12 @@ enum OutboxRetryCommand: CLICommand {
           tophhie-watch outbox retry --id 9f0c2d…
         """)
 
-    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
-        let configuration = try ConnectionOptions.agentConfiguration(arguments, io: io)
-        let names = try OutboxCommandSupport.notifierNames(arguments, configuration)
+    static func run(_ options: ParsedOptions<Options>, io: CommandIO) async throws -> ExitCode {
+        let configuration = try ConnectionOptions.agentConfiguration(options.connection, io: io)
+        let names = try OutboxCommandSupport.notifierNames(only: options.notifier, configuration)
         let lock = try OutboxCommandSupport.lock(configuration)
         defer { lock.release() }
-        let ids = arguments.values("id")
+        let ids = options.id
         var found = Set<String>()
         for name in names {
             let store = try OutboxStore(stateDirectory: configuration.stateDirectory.path, notifier: name)
@@ -106,11 +110,12 @@ enum OutboxRetryCommand: CLICommand {
 
 /// `outbox enable`: a notifier its receiver disabled (HTTP 410) sends again.
 enum OutboxEnableCommand: CLICommand {
-    static let spec = CommandSpec(
+    typealias Options = ConnectionOptions
+
+    static let about = CommandAbout(
         path: ["outbox", "enable"],
         summary: "Re-enable a notifier its receiver disabled with HTTP 410, once the receiver is fixed",
         positionals: "NAME",
-        options: ConnectionOptions.specs,
         discussion: """
         Alerts queued while it was disabled are delivered by the next poll, in order. Also forgets
         a pending Retry-After. Takes the state-directory lock, so stop a running daemon first.
@@ -119,9 +124,9 @@ enum OutboxEnableCommand: CLICommand {
           tophhie-watch outbox enable team-chat
         """)
 
-    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
-        let configuration = try ConnectionOptions.agentConfiguration(arguments, io: io)
-        guard arguments.positionals.count == 1, let name = arguments.positionals.first else {
+    static func run(_ options: ParsedOptions<ConnectionOptions>, io: CommandIO) async throws -> ExitCode {
+        let configuration = try ConnectionOptions.agentConfiguration(options, io: io)
+        guard options.positionals.count == 1, let name = options.positionals.first else {
             throw UsageError("name one notifier: tophhie-watch outbox enable NAME")
         }
         guard configuration.notifiers.contains(where: { $0.name == name }) else {
@@ -141,9 +146,9 @@ enum OutboxEnableCommand: CLICommand {
 /// What the outbox commands share.
 enum OutboxCommandSupport {
     /// The configured notifier names, or the one `--notifier` names.
-    static func notifierNames(_ arguments: ParsedArguments, _ configuration: AgentConfiguration) throws -> [String] {
+    static func notifierNames(only: String?, _ configuration: AgentConfiguration) throws -> [String] {
         let all = configuration.notifiers.map(\.name)
-        guard let only = arguments.value("notifier") else { return all }
+        guard let only else { return all }
         guard all.contains(only) else { throw UsageError("no notifier named '\(only)'; configured: \(all.joined(separator: ", "))") }
         return [only]
     }

@@ -5,13 +5,15 @@ import TophhieAuth
 
 /// `poll`: one cycle, for cron.
 enum PollCommand: CLICommand {
-    static let spec = CommandSpec(
+    struct Options: OptionGroup {
+        var connection = ConnectionOptions()
+        var rules = ConnectionOptions.rules
+        var quiet: Option<Bool> = .flag("quiet", help: "print nothing on a cycle that went well (for cron, which mails any output); problems still go to standard error")
+    }
+
+    static let about = CommandAbout(
         path: ["poll"],
         summary: "Run one poll cycle (for cron or a systemd timer) and deliver its alerts",
-        options: ConnectionOptions.specs + [
-            ConnectionOptions.rules,
-            OptionSpec("quiet", help: "print nothing on a cycle that went well (for cron, which mails any output); problems still go to standard error"),
-        ],
         discussion: """
         Locks the state directory, reads your sign-ins since a lookback before the last poll
         (default 24 h, never past retention), runs the rules, appends alerts to each notifier's
@@ -28,9 +30,9 @@ enum PollCommand: CLICommand {
           */5 * * * * tophhie-watch poll --quiet --config ~/.config/tophhie-watch/config.yml
         """)
 
-    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
-        let configuration = try ConnectionOptions.agentConfiguration(arguments, io: io)
-        let quiet = arguments.flag("quiet")
+    static func run(_ options: ParsedOptions<Options>, io: CommandIO) async throws -> ExitCode {
+        let configuration = try ConnectionOptions.agentConfiguration(options.connection, rules: options.rules, io: io)
+        let quiet = options.quiet
         let log = AgentLog.writer(io)
         // Quiet: what would be said about a cycle that went well waits for the cycle's outcome.
         let held = HeldLines()
@@ -70,10 +72,14 @@ enum RunCommand: CLICommand {
     /// Seconds a graceful stop may take before the cycle is cancelled.
     static let gracePeriod: Double = 30
 
-    static let spec = CommandSpec(
+    struct Options: OptionGroup {
+        var connection = ConnectionOptions()
+        var rules = ConnectionOptions.rules
+    }
+
+    static let about = CommandAbout(
         path: ["run"],
         summary: "Poll every interval until stopped (daemon mode; SIGHUP reloads, SIGTERM stops)",
-        options: ConnectionOptions.specs + [ConnectionOptions.rules],
         discussion: """
         Holds the state-directory lock for its whole life and polls every poll.interval (default
         5m) plus up to poll.jitter. SIGTERM or SIGINT lets the current cycle finish, then exits 0;
@@ -85,8 +91,8 @@ enum RunCommand: CLICommand {
           systemctl start tophhie-watch   (see examples/systemd/)
         """)
 
-    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
-        let configuration = try ConnectionOptions.agentConfiguration(arguments, io: io)
+    static func run(_ options: ParsedOptions<Options>, io: CommandIO) async throws -> ExitCode {
+        let configuration = try ConnectionOptions.agentConfiguration(options.connection, rules: options.rules, io: io)
         let log = AgentLog.writer(io)
         // A second daemon on the same state directory is a mistake to show (systemd marks the
         // unit failed), where a second cron poll is not.
@@ -96,7 +102,7 @@ enum RunCommand: CLICommand {
         let setup = try AgentSetup.build(configuration, environment: environment)
         AgentLog.warnings(setup, log: log)
         let loop = AgentLoop(setup: setup, rebuild: {
-            try AgentSetup.build(try ConnectionOptions.agentConfiguration(arguments, io: io), environment: environment)
+            try AgentSetup.build(try ConnectionOptions.agentConfiguration(options.connection, rules: options.rules, io: io), environment: environment)
         }, clock: SystemClock(), log: log)
         log("running: \(setup.rules.ruleCount) rules, \(configuration.notifiers.count) notifier\(configuration.notifiers.count == 1 ? "" : "s"), every \(DurationText.text(configuration.pollInterval)) (+ up to \(DurationText.text(configuration.pollJitter)))")
         // SIGTERM finishes the cycle; a second signal, or 30 s, stops it where it is (the outbox and

@@ -8,14 +8,16 @@ import TophhieRules
 /// `respond`: what to do about an alert that means the account may be in someone else's hands,
 /// and the one thing the agent can do itself: revoke every session of the account.
 enum RespondCommand: CLICommand {
-    static let spec = CommandSpec(
+    struct Options: OptionGroup {
+        var connection = ConnectionOptions()
+        var revokeSessions: Option<Bool> = .flag("revoke-sessions", help: "revoke every refresh token and browser session of the signed-in account (POST /me/revokeSignInSessions)")
+        var yes: Option<Bool> = .flag("yes", help: "do not ask before revoking (for scripts)")
+        var alert: Option<String?> = .text("alert", value: "ID", help: "the alert that prompted it, recorded with the revocation (default: the newest high alert)")
+    }
+
+    static let about = CommandAbout(
         path: ["respond"],
         summary: "Say what to do about the newest high alerts; --revoke-sessions signs the account out everywhere",
-        options: ConnectionOptions.specs + [
-            OptionSpec("revoke-sessions", help: "revoke every refresh token and browser session of the signed-in account (POST /me/revokeSignInSessions)"),
-            OptionSpec("yes", help: "do not ask before revoking (for scripts)"),
-            OptionSpec("alert", value: "ID", help: "the alert that prompted it, recorded with the revocation (default: the newest high alert)"),
-        ],
         discussion: """
         Without --revoke-sessions, lists the newest high and critical alerts the agent raised
         and the steps, in order. With it, revokes every refresh token and browser session of
@@ -37,14 +39,14 @@ enum RespondCommand: CLICommand {
           tophhie-watch respond --revoke-sessions --yes --alert 1e06e1fc0c30e55ca0bcc6db404dd98a
         """)
 
-    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
-        let configuration = try ConnectionOptions.agentConfiguration(arguments, io: io)
+    static func run(_ options: ParsedOptions<Options>, io: CommandIO) async throws -> ExitCode {
+        let configuration = try ConnectionOptions.agentConfiguration(options.connection, io: io)
         let stateDirectory = configuration.stateDirectory
         // Files read on the blocking pool, not Swift's cooperative one.
         let state = try? await BlockingWork.shared.run { try StateStore(stateDirectory: stateDirectory).load() }
         let lastRevocation = try await BlockingWork.shared.run { SessionRevocation.read(stateDirectory: stateDirectory) }
         let recent = (state?.recentHighAlerts ?? []).reversed()
-        guard arguments.flag("revoke-sessions") else {
+        guard options.revokeSessions else {
             if recent.isEmpty {
                 io.out("No high or critical alert has been raised in this state directory.\n")
             } else {
@@ -69,7 +71,7 @@ enum RespondCommand: CLICommand {
         guard TophhieScopes.covers(session.grantedScopes, TophhieScopes.revokeSessions) else {
             throw TophhieAuthError.sessionRevocation(status: 403, graphCode: "Authorization_RequestDenied")
         }
-        if !arguments.flag("yes") {
+        if !options.yes {
             guard let answer = io.readAnswer else {
                 throw UsageError("revoking signs \(session.userPrincipalName ?? "the account") out everywhere; pass --yes to do it without a terminal to ask on")
             }
@@ -82,7 +84,7 @@ enum RespondCommand: CLICommand {
             }
         }
         try await auth.revokeSignInSessions()
-        let revocation = SessionRevocation(at: io.clock.now(), alertID: arguments.value("alert") ?? recent.first?.id)
+        let revocation = SessionRevocation(at: io.clock.now(), alertID: options.alert ?? recent.first?.id)
         try await BlockingWork.shared.run { try revocation.write(stateDirectory: configuration.stateDirectory) }
         io.out("Revoked every session of \(session.userPrincipalName ?? "the signed-in account") at \(GraphTimestamp.alertText(revocation.at)). This agent is signed out too: run 'tophhie-watch login' to watch again.\n")
         io.out("Next:\n")

@@ -6,13 +6,14 @@ import TophhieAgent
 
 /// `simulate`: a simulated tenant on loopback for trying every command without Entra.
 enum SimulateCommand: CLICommand {
-    static let spec = CommandSpec(
+    struct Options: OptionGroup {
+        var port: Option<Int> = .integer("port", in: 0...65_535, default: 0, help: "port on 127.0.0.1 (default: any free port)")
+        var scenario: Option<String?> = .file("scenario", help: "scenario JSON (default: a premium tenant with two weeks of history; see examples/scenarios/)")
+    }
+
+    static let about = CommandAbout(
         path: ["simulate"],
         summary: "Serve a simulated Entra tenant and Graph on a loopback port (no tenant needed)",
-        options: [
-            OptionSpec("port", value: "N", help: "port on 127.0.0.1 (default: any free port)"),
-            OptionSpec("scenario", value: "FILE", help: "scenario JSON (default: a premium tenant with two weeks of history; see examples/scenarios/)"),
-        ],
         discussion: """
         Prints the settings to point the CLI (or any HTTP client) at, then serves until Ctrl-C.
         Device codes are approved automatically after 3 seconds in the default scenario; a
@@ -42,10 +43,10 @@ enum SimulateCommand: CLICommand {
             ])
     }
 
-    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> ExitCode {
-        let port = UInt16(try arguments.integer("port", in: 0...65_535) ?? 0)
+    static func run(_ options: ParsedOptions<Options>, io: CommandIO) async throws -> ExitCode {
+        let port = UInt16(options.port)
         let scenario: SimulatorScenario
-        if let file = arguments.value("scenario") {
+        if let file = options.scenario {
             do { scenario = try SimulatorScenario.load(from: URL(fileURLWithPath: file)) } catch {
                 throw UsageError("\(error)")
             }
