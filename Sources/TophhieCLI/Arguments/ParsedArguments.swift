@@ -1,3 +1,5 @@
+import TophhieRules
+
 /// A command line split into options and positionals against a `CommandSpec`, each value
 /// checked against its option's kind. Commands read it through `ParsedOptions`, by declaration.
 public struct ParsedArguments: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import TophhieRules
 import TophhieSystem
 
 /// Finds the command a command line names and runs it, mapping failures to exit codes.

@@ -1,10 +1,10 @@
 /// The known name a misspelt one was meant to be: `levle` is `level`, `supress` is `suppress`.
-enum NearestName {
+package enum NearestName {
     /// The name among `known` within an edit of `name` (a letter inserted, removed, changed, or
     /// two swapped, case aside), or two for names of six letters or more; the closest first. Nil
     /// when none is that close, or `name` is shorter than four letters: short words are that
     /// close to too many others (`note` is two edits from `name`).
-    static func nearest(_ name: String, among known: [String]) -> String? {
+    package static func nearest(_ name: String, among known: [String]) -> String? {
         guard name.count >= 4 else { return nil }
         let word = Array(name.lowercased())
         let allowed = word.count >= 6 ? 2 : 1
@@ -14,7 +14,7 @@ enum NearestName {
     }
 
     /// Edits from `a` to `b`, a swap of two neighbours counting as one (optimal string alignment).
-    static func distance(_ a: [Character], _ b: [Character]) -> Int {
+    package static func distance(_ a: [Character], _ b: [Character]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
