@@ -26,7 +26,7 @@ public enum TophhieCommandLine {
                 io.out(HelpText.render(command.spec))
                 return .ok
             }
-            if commands.contains(where: { $0.spec.path.starts(with: topic) }) {
+            if commands.contains(where: { $0.about.path.starts(with: topic) }) {
                 io.out(overview(prefix: topic))
                 return .ok
             }
@@ -39,7 +39,7 @@ public enum TophhieCommandLine {
                 return .ok
             }
             let prefix = Array(arguments.prefix { !$0.hasPrefix("-") })
-            if commands.contains(where: { $0.spec.path.starts(with: prefix) && !prefix.isEmpty }) {
+            if commands.contains(where: { $0.about.path.starts(with: prefix) && !prefix.isEmpty }) {
                 let wantsHelp = arguments.contains("--help") || arguments.contains("-h")
                 (wantsHelp ? io.out : io.err)(overview(prefix: prefix))
                 return wantsHelp ? .ok : .usage
@@ -71,7 +71,7 @@ public enum TophhieCommandLine {
     static func find(_ arguments: [String]) -> (any CLICommand.Type, Int)? {
         var best: (any CLICommand.Type, Int)?
         for command in commands {
-            let path = command.spec.path
+            let path = command.about.path
             if arguments.count >= path.count, Array(arguments.prefix(path.count)) == path, path.count > (best?.1 ?? 0) {
                 best = (command, path.count)
             }
@@ -83,7 +83,7 @@ public enum TophhieCommandLine {
     /// distance mistyped options are measured with; empty when none is that near.
     static func meant(_ words: [String]) -> String {
         var known: [String] = []
-        let paths = commands.map { $0.spec.path }
+        let paths = commands.map { $0.about.path }
         for word in words {
             let next = paths.filter { $0.count > known.count && $0.starts(with: known) }.map { $0[known.count] }
             if next.contains(word) { known.append(word); continue }
@@ -102,11 +102,11 @@ public enum TophhieCommandLine {
             "",
             "commands:",
         ]
-        let shown = commands.filter { $0.spec.path.starts(with: prefix) }
-        let width = (shown.map { $0.spec.path.joined(separator: " ").count }.max() ?? 0) + 3
+        let shown = commands.filter { $0.about.path.starts(with: prefix) }
+        let width = (shown.map { $0.about.path.joined(separator: " ").count }.max() ?? 0) + 3
         for command in shown {
-            let name = command.spec.path.joined(separator: " ")
-            lines.append("  " + name.padding(toLength: width, withPad: " ", startingAt: 0) + command.spec.summary)
+            let name = command.about.path.joined(separator: " ")
+            lines.append("  " + name.padding(toLength: width, withPad: " ", startingAt: 0) + command.about.summary)
         }
         lines.append("")
         lines.append("Run 'tophhie-watch help <command>' or 'tophhie-watch <command> --help' for a command's options.")
