@@ -92,7 +92,7 @@ public enum Replay {
         if let sparse = StreamedReplay.openSparse(file) {
             writer.beginAttempt()
             do {
-                let read = try sparse.evaluateCounting(engine, emit: writer.emit)
+                let read = try sparse.evaluateCounting(engine, keepingState: false, emit: writer.emit)
                 return (read.count, ["read from samples of its runs, in two passes"], read.outcome)
             } catch {
                 notes.append("reading from samples gave way: \(error)")
@@ -106,7 +106,7 @@ public enum Replay {
         }
         writer.beginAttempt()
         do {
-            let read = try replay.evaluateCounting(engine, emit: writer.emit)
+            let read = try replay.evaluateCounting(engine, keepingState: false, emit: writer.emit)
             return (read.count, notes + ["read in two passes"], read.outcome)
         } catch {
             // The whole-file way names the record that no longer reads as it did.

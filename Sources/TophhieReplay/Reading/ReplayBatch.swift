@@ -9,13 +9,13 @@ import TophhieSystem
 enum ReplayBatch {
     /// One batch's sign-ins: into the engine's slots when its rules name their fields, whole
     /// when a keyword search reads every string.
-    static func read(_ entries: ArraySlice<ReplayIndex.Entry>, file: ReadableFile, engine: Engine) throws -> [any RuleEvent] {
-        var events: [any RuleEvent] = []
+    static func read(_ entries: ArraySlice<ReplayIndex.Entry>, file: ReadableFile, engine: Engine) throws -> [any FastEvent] {
+        var events: [any FastEvent] = []
         events.reserveCapacity(entries.count)
         guard let layout = engine.eventLayout else {
             let projection = engine.eventProjection
             for entry in entries {
-                events.append(try ReplayIndex.event(try file.read(at: entry.offset, count: Int(entry.length)), entry: entry, keeping: projection))
+                events.append(fastEvent(try ReplayIndex.event(try file.read(at: entry.offset, count: Int(entry.length)), entry: entry, keeping: projection)))
             }
             return events
         }
@@ -43,7 +43,7 @@ enum ReplayBatch {
     /// One run's sign-ins, read whole and parsed record after record (split again first when the
     /// rules read whole records), in the engine's order (time, id, place).
     /// - Throws: `SignInEventError` when the run no longer holds what the first pass found.
-    static func read(_ run: ReplayRun, layout: JSONElementSplitter.Layout, file: ReadableFile, engine: Engine) throws -> [any RuleEvent] {
+    static func read(_ run: ReplayRun, layout: JSONElementSplitter.Layout, file: ReadableFile, engine: Engine) throws -> [any FastEvent] {
         let bytes = try file.read(at: run.start, count: run.end - run.start)
         let changed = SignInEventError("the file changed while it was read (the sign-ins from byte \(run.start) are not what they were)")
         guard bytes.count == run.end - run.start else { throw changed }
@@ -83,12 +83,12 @@ enum ReplayBatch {
             // Taken from the end, not mapped: mapping copied each event (its id, values and
             // layout retained) into its box and then released the original.
             ReplayBatch.putInEngineOrderFromTheEnd(&found)
-            var events: [any RuleEvent] = []
+            var events: [any FastEvent] = []
             events.reserveCapacity(found.count)
             while let next = found.popLast() { events.append(next.event) }
             return events
         }
-        var found: [(event: any RuleEvent, offset: Int)] = []
+        var found: [(event: any FastEvent, offset: Int)] = []
         found.reserveCapacity(max(0, run.count))
         var splitter = JSONElementSplitter(layout: layout)
         // Records between their first and last byte: an array's elements once bracketed, or lines.
@@ -135,9 +135,9 @@ enum ReplayBatch {
 
     /// One record as the engine reads it: into its slots when its rules name their fields, else
     /// kept as far as they read; nil when it is not a readable sign-in.
-    static func event(_ record: UnsafeRawBufferPointer, engine: Engine) -> (any RuleEvent)? {
+    static func event(_ record: UnsafeRawBufferPointer, engine: Engine) -> (any FastEvent)? {
         if let slots = engine.eventLayout { return try? slots.event(record) }
-        guard let json = try? JSONValue.parse(record, keeping: engine.eventProjection) else { return nil }
-        return try? SignInEvents.event(json)
+        guard let json = try? JSONValue.parse(record, keeping: engine.eventProjection), let event = try? SignInEvents.event(json) else { return nil }
+        return fastEvent(event)
     }
 }

@@ -154,7 +154,8 @@ struct StreamedReplay {
     /// `evaluate`, with the number of sign-ins read.
     /// - Parameter emit: given, takes the alerts as they become final (`EnginePass.takeAlerts`),
     ///   in their final order, and the outcome holds none: memory does not grow with the alerts.
-    func evaluateCounting(_ engine: Engine, batchSize: Int = 4096, emit: (([Alert]) -> Void)? = nil) throws -> (outcome: EngineOutcome, count: Int) {
+    /// - Parameter keepingState: false leaves the outcome's state empty (`EnginePass.finish`).
+    func evaluateCounting(_ engine: Engine, batchSize: Int = 4096, keepingState: Bool = true, emit: (([Alert]) -> Void)? = nil) throws -> (outcome: EngineOutcome, count: Int) {
         var pass = engine.beginPass(EngineState(), now: latest ?? Date(timeIntervalSince1970: 0))
         var taken: [Alert] = []
         var read = 0
@@ -214,7 +215,7 @@ struct StreamedReplay {
         }
         if !carried.isEmpty { pass.add(prepared: carried) }
         read += carried.count
-        var outcome = pass.finish()
+        var outcome = pass.finish(keepingState: keepingState)
         if let emit {
             emit(outcome.alerts)
             outcome.alerts = []

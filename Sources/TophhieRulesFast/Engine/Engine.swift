@@ -140,7 +140,10 @@ package struct EnginePass {
     /// Evaluates the windows over everything added and prunes the state.
     /// - Returns: the new state, the alerts not taken (`takeAlerts`) sorted by last event time,
     ///   rule and id, and the late arrivals.
-    package consuming func finish() -> EngineOutcome {
+    /// - Parameter keepingState: false when the caller has no use for the state (a replay that
+    ///   ends with the file): the outcome's state is then empty, and the pass's is not turned
+    ///   back into the plain one (a dictionary of every id of the file).
+    package consuming func finish(keepingState: Bool = true) -> EngineOutcome {
         run.evaluateWindows()
         run.settle()
         run.prune()
@@ -149,7 +152,7 @@ package struct EnginePass {
         let all = run.lateEvaluated + run.lateUnreachable
         let late = all.isEmpty ? nil : LateArrivals(evaluated: run.lateEvaluated.count, unreachable: run.lateUnreachable.count,
                                                       earliest: all.min()!, latest: all.max()!)
-        return EngineOutcome(state: run.state.plain, alerts: alerts, lateArrivals: late)
+        return EngineOutcome(state: keepingState ? run.state.plain : EngineState(), alerts: alerts, lateArrivals: late)
     }
 }
 

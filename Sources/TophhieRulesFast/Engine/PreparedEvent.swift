@@ -93,12 +93,17 @@ extension Engine {
     /// no time for to the engine as it takes them. Matching is a tenth of reading a sign-in,
     /// and whichever thread has room now does it.
     package func prepareLater(_ events: consuming [any RuleEvent]) -> [PreparedEvent] {
+        prepareLater(events.map(fastEvent))
+    }
+
+    /// `prepareLater` of events already read as the fast engine reads them (a replay's).
+    package func prepareLater(_ events: consuming [any FastEvent]) -> [PreparedEvent] {
         var prepared: [PreparedEvent] = []
         prepared.reserveCapacity(events.count)
         // Each event moved out of the batch and into its prepared event: mapping lent each one
         // and the prepared event took a copy (its box retained, and released with the batch).
         events.reverse()
-        while let event = events.popLast() { prepared.append(PreparedEvent(event: fastEvent(event), matched: nil)) }
+        while let event = events.popLast() { prepared.append(PreparedEvent(event: event, matched: nil)) }
         return prepared
     }
 }

@@ -26,6 +26,6 @@ struct PathEvent: FastEvent {
 }
 
 /// `event` as the fast engine reads it: itself when it reads by slot, else wrapped.
-func fastEvent(_ event: any RuleEvent) -> any FastEvent {
+package func fastEvent(_ event: any RuleEvent) -> any FastEvent {
     (event as? any FastEvent) ?? PathEvent(event: event)
 }
