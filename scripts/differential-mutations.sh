@@ -18,7 +18,7 @@ trap 'git checkout -q -- Sources' EXIT
 # file | text as it is | text broken | what the break is
 mutations=(
   "Sources/TophhieRulesFast/Correlation/WindowEvaluator.swift|while occurrences[start].time.timeIntervalSince(occurrence.time) <= -span {|while occurrences[start].time.timeIntervalSince(occurrence.time) < -span {|a window boundary moved: (t - timespan, t] closed at its start"
-  "Sources/TophhieRulesFast/Matching/FieldMatchPlan.swift|case .gte: return actual >= threshold|case .gte: return actual > threshold|a modifier off by one: gte read as gt"
+  "Sources/TophhieRulesFast/Matching/FieldMatchPlan.swift|case .int(let i): return exactNumbers.contains(Double(i))|case .int(let i): return exactNumbers.contains(Double(i)) \|\| i == 0|the exact-number shortcut: a zero matches any list of numbers"
   "Sources/TophhieRulesFast/Engine/GroupKeyCache.swift|if let only, UTF8Bytes.same(value, only.value) { return only.key }|if let only { return only.key }|a cache that answers stale: the last group key, whatever the value"
   "Sources/TophhieRulesFast/Matching/MatchMemo.swift|if let slotted,|if let slotted, !slotted.eventID.isEmpty \|\||a cache that answers stale: the match memo's last answer for any sign-in read into slots"
   "Sources/TophhieRulesFast/Correlation/FirstSeenEvaluator.swift|&& time.timeIntervalSince(baseline.learningStart) >= settings.learningPeriod|&& time.timeIntervalSince(baseline.learningStart) > settings.learningPeriod|first-seen's learning period ends a moment late"
