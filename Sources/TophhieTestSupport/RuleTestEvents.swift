@@ -27,12 +27,16 @@ public enum SignIn {
         at(minutes, id: id, ["status": .object(["errorCode": .int(code)])])
     }
 
-    public static func json(_ text: String) -> JSONValue {
-        try! JSONValue.parse(Data(text.utf8))
+    /// JSON written in a test.
+    /// - Throws: the parser's error, naming where the text is not JSON.
+    public static func json(_ text: String) throws -> JSONValue {
+        try JSONValue.parse(Data(text.utf8))
     }
 
-    public static func event(_ text: String) -> JSONRuleEvent {
-        try! SignInEvents.event(json(text))
+    /// A sign-in written in a test as JSON.
+    /// - Throws: the parser's error, or `SignInEventError` when it lacks an id or time.
+    public static func event(_ text: String) throws -> JSONRuleEvent {
+        try SignInEvents.event(json(text))
     }
 }
 

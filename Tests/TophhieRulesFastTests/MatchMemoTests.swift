@@ -225,7 +225,7 @@ import TophhieJSON
         }
         let events: [any RuleEvent] = try texts.map { try layout.event(Array($0.utf8)) }
         let prepared = engine.prepare(events)
-        let expected = texts.map { text in PlainMatching.matches(set.detections[0].detection, SignIn.event(text)) ? [0] : [] }
+        let expected = try texts.map { text in PlainMatching.matches(set.detections[0].detection, try SignIn.event(text)) ? [0] : [] }
         #expect(prepared.map { $0.matched ?? [] } == expected)
         #expect(expected.filter { !$0.isEmpty }.count == 20)
     }

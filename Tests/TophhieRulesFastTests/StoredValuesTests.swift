@@ -26,18 +26,22 @@ import TophhieJSON
         #expect(decoded.names !== Self.names)
     }
 
-    @Test func adoptingSharesOnlyAnEqualListOfNames() throws {
-        var same = StoredValues(["userId": "u1", "ipAddress": "10.0.0.1", "appDisplayName": "Outlook"])
-        #expect(same.names !== Self.names)
-        same.adopt(Self.names)
-        #expect(same.names === Self.names)
-        #expect(same.text(at: 1, of: Self.names) == "10.0.0.1" && same["userId"] == "u1")
-
-        // Two of the three names: not adopted, or a place would read the wrong text.
-        var fewer = StoredValues(["userId": "u1", "ipAddress": "10.0.0.1"])
-        fewer.adopt(Self.names)
-        #expect(fewer.names !== Self.names)
-        #expect(fewer.text(at: 2, of: Self.names) == "u1" && fewer.text(at: 0, of: Self.names) == nil)
+    /// A plain state's stored events are taken under the plan's names, read by place, when the
+    /// plan keeps every path they name; one naming a path the plan lacks keeps its own table.
+    @Test func aPlainStatesEventsAreReadUnderThePlansNames() {
+        var plain = EngineState()
+        plain.recent = [
+            EngineState.StoredEvent(id: "a", time: Date(timeIntervalSince1970: 0), rules: ["r"], values: ["userId": "u1", "ipAddress": "10.0.0.1", "appDisplayName": "Outlook"]),
+            EngineState.StoredEvent(id: "b", time: Date(timeIntervalSince1970: 1), rules: ["r"], values: ["userId": "u1", "ipAddress": "10.0.0.1"]),
+            EngineState.StoredEvent(id: "c", time: Date(timeIntervalSince1970: 2), rules: ["r"], values: ["userId": "u1", "location.city": "Oslo"]),
+        ]
+        let fast = FastState(plain, names: Self.names)
+        #expect(fast.recent[0].values.names === Self.names && fast.recent[1].values.names === Self.names)
+        #expect(fast.recent[0].values.text(at: 1, of: Self.names) == "10.0.0.1" && fast.recent[0].values["userId"] == "u1")
+        #expect(fast.recent[1].values.text(at: 2, of: Self.names) == "u1" && fast.recent[1].values.text(at: 0, of: Self.names) == nil)
+        #expect(fast.recent[2].values.names !== Self.names && fast.recent[2].values["location.city"] == "Oslo")
+        #expect(fast.recent[2].values.text(at: 2, of: Self.names) == "u1")
+        #expect(fast.plain == plain)
     }
 
     @Test func valuesAreEqualWhenTheirTablesAre() {

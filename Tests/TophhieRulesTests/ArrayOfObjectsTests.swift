@@ -47,12 +47,12 @@ import TophhieJSON
         evaluate(events).map { "\($0.rule.id) \($0.events[0].id)" }.sorted()
     }
 
-    @Test func anyElementsValueSatisfiesTheCondition() {
+    @Test func anyElementsValueSatisfiesTheCondition() throws {
         let set = loadRules(Self.rules)
         #expect(set.diagnostics.isEmpty, "\(set.diagnostics)")
         let engine = PlainEvaluator(rules: set)
         let now = time(10)
-        let trees: [any RuleEvent] = Self.signIns.map { SignIn.event($0) }
+        let trees: [any RuleEvent] = try Self.signIns.map { try SignIn.event($0) }
         let expected = ["blocked-by-legacy-policy s1", "ca-policy-failed s1", "ca-policy-failed s4"]
         #expect(Self.matched(trees) { engine.evaluate(EngineState(), events: $0, now: now).alerts } == expected)
     }

@@ -146,7 +146,7 @@ import TophhieJSON
         // (t − 31 d, now]: the event exactly 31 days old is gone.
         #expect(state.seen.count == 31 * 144 - 1)
         #expect(state.revisions?.count == 31 * 144 - 1)
-        #expect(state.forgottenBefore == time(Double(40 * 1440)).addingTimeInterval(-RuleGraph(engine.rules, settings: engine.settings).horizon))
+        #expect(state.forgottenBefore == time(Double(40 * 1440)).addingTimeInterval(-engine.graph.horizon))
     }
 
     @Test func eventsOlderThanTheHorizonAreIgnoredOnceForgotten() {
@@ -509,20 +509,20 @@ import TophhieJSON
         #expect(abs(PlainRun.greatCircleKm(51.5, -0.13, 40.71, -74.0) - 5570) < 20)
     }
 
-    @Test func alertEventsCarryReadableFields() {
+    @Test func alertEventsCarryReadableFields() throws {
         let rules = loadRules("""
         title: Lockout
         id: lockout
         logsource: {product: azure, service: signinlogs}
         detection: {selection: {ResultType: 50053}, condition: selection}
         """)
-        let event = SignIn.event(#"{"id":"l1","createdDateTime":"2024-05-01T10:00:00.1234567Z","status":{"errorCode":50053},"appDisplayName":"Azure Portal","ipAddress":"198.51.100.4","location":{"city":"Porto","countryOrRegion":"PT"},"deviceDetail":{"browser":"Firefox 126.0","operatingSystem":"Linux"}}"#)
+        let event = try SignIn.event(#"{"id":"l1","createdDateTime":"2024-05-01T10:00:00.1234567Z","status":{"errorCode":50053},"appDisplayName":"Azure Portal","ipAddress":"198.51.100.4","location":{"city":"Porto","countryOrRegion":"PT"},"deviceDetail":{"browser":"Firefox 126.0","operatingSystem":"Linux"}}"#)
         let (_, alerts) = PlainEvaluator(rules: rules).process(EngineState(), events: [event], now: time(5))
         let e = alerts.first?.events.first
         #expect(e?.errorCode == 50053 && e?.app == "Azure Portal" && e?.ipAddress == "198.51.100.4")
         #expect(e?.location == "Porto, PT" && e?.device == "Firefox 126.0 on Linux")
         // Joined byte for byte, whatever the script; one part alone is shown alone.
-        let far = SignIn.event(#"{"id":"l2","createdDateTime":"2024-05-01T10:01:00Z","status":{"errorCode":50053},"location":{"city":"S\u00e3o Paulo \u6771","countryOrRegion":"BR"},"deviceDetail":{"browser":"","operatingSystem":"iOS 17"}}"#)
+        let far = try SignIn.event(#"{"id":"l2","createdDateTime":"2024-05-01T10:01:00Z","status":{"errorCode":50053},"location":{"city":"S\u00e3o Paulo \u6771","countryOrRegion":"BR"},"deviceDetail":{"browser":"","operatingSystem":"iOS 17"}}"#)
         let (_, farAlerts) = PlainEvaluator(rules: rules).process(EngineState(), events: [far], now: time(5))
         #expect(farAlerts.first?.events.first?.location == "S\u{E3}o Paulo \u{6771}, BR")
         #expect(farAlerts.first?.events.first?.device == "iOS 17")

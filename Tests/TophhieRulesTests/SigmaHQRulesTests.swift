@@ -71,7 +71,7 @@ import TophhieJSON
     func v1RulesFireOnMatchingEvents(_ file: String, _ fields: String) throws {
         let rule = try #require(SigmaHQRulesTests.set.detections.first { $0.metadata.file.hasSuffix(file) })
         var object = ["id": JSONValue.string("e1"), "createdDateTime": .string("2024-05-01T10:00:00Z"), "userId": .string("u1")]
-        if case .object(let extra) = SignIn.json(fields) { object.merge(extra) { $1 } }
+        if case .object(let extra) = try SignIn.json(fields) { object.merge(extra) { $1 } }
         let event = try SignInEvents.event(.object(object))
         let engine = PlainEvaluator(rules: RuleSet(detections: [rule]))
         let (_, alerts) = engine.process(EngineState(), events: [event], now: event.eventTime.addingTimeInterval(60))

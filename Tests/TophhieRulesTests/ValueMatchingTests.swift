@@ -5,7 +5,7 @@ import TophhieJSON
 @testable import TophhieRules
 
 @Suite(.timeLimit(.minutes(2))) struct ValueMatchingTests {
-    static let event = SignIn.event(#"""
+    static let event = try! SignIn.event(#"""
     {"id":"e1","createdDateTime":"2024-05-01T10:00:00Z","userPrincipalName":"Ada@Contoso.com",
      "userDisplayName":"ada@contoso.com","appDisplayName":"Microsoft Office 365 Portal",
      "ipAddress":"203.0.113.9","clientAppUsed":"Exchange ActiveSync","path":"C:\\Windows\\*star",

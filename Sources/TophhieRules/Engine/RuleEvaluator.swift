@@ -19,7 +19,7 @@ public protocol RuleEvaluator: Sendable {
 }
 
 extension PlainEvaluator: RuleEvaluator {
-    public var eventPaths: [[String]]? { RuleGraph(rules, settings: settings).eventPaths }
+    public var eventPaths: [[String]]? { graph.eventPaths }
 }
 
 /// Which evaluator runs the rules. Each command has its own: the agent, `rules test`, the demo

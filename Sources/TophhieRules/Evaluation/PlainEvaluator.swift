@@ -22,10 +22,13 @@ import TophhieJSON
 public struct PlainEvaluator: Sendable {
     public let rules: RuleSet
     public let settings: EngineSettings
+    /// The rules' references, order and read paths, worked out once for every poll.
+    package let graph: RuleGraph
 
     public init(rules: RuleSet, settings: EngineSettings = EngineSettings()) {
         self.rules = rules
         self.settings = settings
+        graph = RuleGraph(rules, settings: settings)
     }
 
     /// Runs one poll's events (any order) through every rule.
@@ -36,7 +39,7 @@ public struct PlainEvaluator: Sendable {
     ///   - alertOnlyAfter: alerts whose last event is at or before this are withheld (learning).
     /// - Returns: the state, the alerts sorted by last event time, rule and id, and the late arrivals.
     public func evaluate(_ state: EngineState, events: [any RuleEvent], now: Date, alertOnlyAfter: Date? = nil) -> EngineOutcome {
-        var run = PlainRun(rules: RuleGraph(rules, settings: settings), settings: settings, state: state, now: now, alertOnlyAfter: alertOnlyAfter)
+        var run = PlainRun(rules: graph, settings: settings, state: state, now: now, alertOnlyAfter: alertOnlyAfter)
         run.ingest(events)
         run.evaluateWindows()
         run.prune()

@@ -34,28 +34,6 @@ package struct Engine: Sendable {
     /// How long windows, ids and episodes are kept: the lookback plus the longest timespan.
     package var horizon: TimeInterval { plan.horizon }
 
-    /// Runs one poll's events through every rule.
-    /// - Parameters:
-    ///   - state: what the previous call returned (`EngineState()` the first time).
-    ///   - events: the poll's events in any order; ids already processed are ignored.
-    ///   - now: the wall-clock time of the poll, supplied by the caller (`detectedAt`).
-    /// - Returns: the new state, and the alerts sorted by last event time, rule and id.
-    /// - Complexity: O(n·r) matching for n new events and r rules, plus O(w) per window sweep.
-    package func process(_ state: EngineState, events: [any RuleEvent], now: Date) -> (EngineState, [Alert]) {
-        process(state, events: events, now: now, alertOnlyAfter: nil)
-    }
-
-    /// Runs one poll, learning from every event but alerting only on those after an instant.
-    ///
-    /// The agent's first run passes the start of the live period as `alertOnlyAfter`: history
-    /// before it builds baselines (known countries, devices) and fills windows without alerting;
-    /// episodes it would have alerted on are recorded so they do not alert later either.
-    /// - Parameter alertOnlyAfter: alerts whose last event is at or before this are withheld; nil alerts on all.
-    package func process(_ state: EngineState, events: [any RuleEvent], now: Date, alertOnlyAfter: Date?) -> (EngineState, [Alert]) {
-        let outcome = evaluate(state, events: events, now: now, alertOnlyAfter: alertOnlyAfter)
-        return (outcome.state, outcome.alerts)
-    }
-
     /// Runs one poll and also says which never-seen sign-ins arrived after their windows closed.
     /// - Returns: the new state, the alerts, and the late arrivals (nil when there were none).
     package func evaluate(_ state: EngineState, events: [any RuleEvent], now: Date, alertOnlyAfter: Date? = nil) -> EngineOutcome {

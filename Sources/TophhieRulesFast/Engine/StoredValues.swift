@@ -102,12 +102,6 @@ struct StoredValues: Sendable, Equatable {
         return table
     }
 
-    /// These values under `shared` instead of an equal list of their own: a decoded state's
-    /// events then read by place as the plan's own do.
-    mutating func adopt(_ shared: KeptNames) {
-        if names !== shared, names.list == shared.list { names = shared }
-    }
-
     static func == (a: StoredValues, b: StoredValues) -> Bool {
         if a.names === b.names || a.names.list == b.names.list { return a.texts == b.texts }
         return a.table == b.table
