@@ -167,7 +167,8 @@ public final class TophhieAuth: Sendable {
         for stream in api.streams where streams?.contains(stream) ?? true {
             let query = try SignInQuery(userID: userID, top: min(top, 1000), api: api, stream: stream)
             var fetch = SignInFetch(events: [], skipped: [], lowerBound: .distantPast, requestedLowerBound: nil, pages: 0, duplicatesDropped: 0)
-            _ = try await fetchPages(query, limit: top, pageLimit: nil, recognizer: nil, seenIDs: &seenIDs, into: &fetch)
+            var texts = SharedTexts()
+            _ = try await fetchPages(query, limit: top, pageLimit: nil, recognizer: nil, texts: &texts, seenIDs: &seenIDs, into: &fetch)
             events += fetch.events
         }
         // Newest first across the streams, as Graph orders each.
@@ -221,6 +222,7 @@ public final class TophhieAuth: Sendable {
         var fetch = SignInFetch(events: [], skipped: [], lowerBound: .distantFuture, requestedLowerBound: nil, pages: 0, duplicatesDropped: 0)
         fetch.api = api
         var seenIDs: Set<String> = []
+        var texts = SharedTexts()
         // The sign-in log answers slowly; on a new connection that wait would cost CPU throughout.
         try await graph.openConnection(for: TophhieScopes.auditLogRead)
         for read in reads where api.streams.contains(read.stream) {
@@ -230,7 +232,7 @@ public final class TophhieAuth: Sendable {
                 continue
             }
             let query = try SignInQuery(userID: userID, notBefore: lower, notAfter: read.notAfter, top: 1000, api: api, stream: read.stream)
-            let result = try await fetchPages(query, limit: nil, pageLimit: read.pageLimit, recognizer: recognizer, keeping: keeping, seenIDs: &seenIDs, into: &fetch)
+            let result = try await fetchPages(query, limit: nil, pageLimit: read.pageLimit, recognizer: recognizer, keeping: keeping, texts: &texts, seenIDs: &seenIDs, into: &fetch)
             fetch.reads.append(SignInReadResult(read: read, pages: result.pages, oldest: result.oldest, complete: result.complete))
             fetch.lowerBound = min(fetch.lowerBound, lower)
             if read.notBefore < floor { fetch.requestedLowerBound = min(fetch.requestedLowerBound ?? read.notBefore, read.notBefore) }
@@ -245,10 +247,10 @@ public final class TophhieAuth: Sendable {
     /// - Throws: `.malformedResponse` when a link repeats (Graph would be read in a loop) or
     ///   `maxPages` pages did not reach the end: a poll that cannot finish says so.
     private func fetchPages(_ query: SignInQuery, limit: Int?, pageLimit: Int?, recognizer: (any SignInRecognizer)?, keeping: SignInKeeping? = nil,
-                            seenIDs: inout Set<String>, into fetch: inout SignInFetch) async throws -> (pages: Int, oldest: Date?, complete: Bool) {
+                            texts: inout SharedTexts, seenIDs: inout Set<String>, into fetch: inout SignInFetch) async throws -> (pages: Int, oldest: Date?, complete: Bool) {
         var url = query.url(graphBaseURL: configuration.graphBaseURL)
         var seenLinks: Set<String> = [url.absoluteString]
-        let eventsBefore = fetch.events.count
+        let eventsBefore = fetch.decoded
         var pages = 0
         var oldest: Date?
         while true {
@@ -291,10 +293,9 @@ public final class TophhieAuth: Sendable {
                         do {
                             var event = try TophhieSignInEvent(json: json)
                             event.stream = stream
-                            if let keeping { event = event.keeping(keeping) }
                             oldest = min(oldest ?? event.createdDateTime, event.createdDateTime)
                             if seenIDs.insert(event.id).inserted {
-                                fetch.events.append(event)
+                                if let keeping { fetch.kept.append(keeping.keep(event, texts: &texts)) } else { fetch.events.append(event) }
                                 if let key { fetch.records.append(SignInRecord(id: event.id, createdDateTime: event.createdDateTime, key: key, recognised: false)) }
                             } else {
                                 fetch.duplicatesDropped += 1
@@ -305,7 +306,7 @@ public final class TophhieAuth: Sendable {
                     case .damaged(let id, let error):
                         fetch.skipped.append(MalformedSignIn.damaged(id: id, error))
                     }
-                    if let limit, fetch.events.count - eventsBefore >= limit {
+                    if let limit, fetch.decoded - eventsBefore >= limit {
                         reachedLimit = true
                         return [:]
                     }

@@ -51,27 +51,3 @@ public struct JSONProjection: Sendable, Equatable {
         return result
     }
 }
-
-extension JSONValue {
-    /// The parts of this value `projection` keeps, as `parse(_:keeping:)` would have built them:
-    /// members it names (each projected in turn), every element of an array projected alike,
-    /// scalars as they are.
-    public func projected(_ projection: JSONProjection) -> JSONValue {
-        if projection.whole { return self }
-        switch self {
-        case .object(let members):
-            var kept: [String: JSONValue] = [:]
-            // Sized for what is kept: grown one member at a time, the tables of tens of
-            // thousands of kept sign-ins ended twice the size they need.
-            kept.reserveCapacity(projection.children.keys.reduce(0) { members[$1] == nil ? $0 : $0 + 1 })
-            for (key, child) in projection.children {
-                if let member = members[key] { kept[key] = member.projected(child) }
-            }
-            return .object(kept)
-        case .array(let items):
-            return .array(items.map { $0.projected(projection) })
-        default:
-            return self
-        }
-    }
-}

@@ -19,7 +19,7 @@ public struct JSONValueEncoder: Sendable {
     /// gives, written without building the `JSONValue` in between.
     /// - Throws: as `encode`.
     public func encodeBytes<T: Encodable>(_ value: T) throws -> [UInt8] {
-        let root = EncodingNode()
+        let root = EncodingNode(writesAsItGoes: true)
         try root.encode(value, codingPath: [])
         var out: [UInt8] = []
         root.write(into: &out)
@@ -28,11 +28,20 @@ public struct JSONValueEncoder: Sendable {
 }
 
 /// One value under construction; containers write into it by reference.
+///
+/// Writing bytes, a value whose `encode(to:)` has returned is written at once and its subtree
+/// dropped: only the values still open are nodes. A state of tens of thousands of remembered
+/// sign-ins, a tree of nodes, took three times the memory of the poll that made it.
 final class EncodingNode {
-    private enum Kind { case unset, scalar(JSONValue), object, array }
+    private enum Kind { case unset, scalar(JSONValue), object, array, written([UInt8]) }
     private var kind = Kind.unset
     private var members: [String: EncodingNode] = [:]
     private var items: [EncodingNode] = []
+    /// Whether finished values are written to bytes as they finish (`encodeBytes`); a tree
+    /// built for its `JSONValue` keeps them.
+    private let writesAsItGoes: Bool
+
+    init(writesAsItGoes: Bool = false) { self.writesAsItGoes = writesAsItGoes }
 
     var value: JSONValue {
         switch kind {
@@ -40,6 +49,7 @@ final class EncodingNode {
         case .scalar(let v): return v
         case .object: return .object(members.mapValues(\.value))
         case .array: return .array(items.map(\.value))
+        case .written(let bytes): return (try? JSONValue.parse(Data(bytes))) ?? .null
         }
     }
 
@@ -52,12 +62,27 @@ final class EncodingNode {
         case .scalar(let v): JSONWriter.write(v, into: &out)
         case .array: JSONWriter.writeArray(items, into: &out) { $0.write(into: &$1) }
         case .object: JSONWriter.writeObject(members, into: &out) { $0.write(into: &$1) }
+        case .written(let bytes): out.append(contentsOf: bytes)
+        }
+    }
+
+    /// Writes a finished value's bytes and drops its subtree, when writing as it goes.
+    private func finish() {
+        guard writesAsItGoes else { return }
+        switch kind {
+        case .object, .array:
+            var out: [UInt8] = []
+            write(into: &out)
+            kind = .written(out)
+            members = [:]
+            items = []
+        default: break
         }
     }
 
     func member(_ key: String) -> EncodingNode {
         if case .object = kind {} else { kind = .object; members = [:] }
-        let node = EncodingNode()
+        let node = EncodingNode(writesAsItGoes: writesAsItGoes)
         members[key] = node
         return node
     }
@@ -69,7 +94,7 @@ final class EncodingNode {
 
     func appendItem() -> EncodingNode {
         if case .array = kind {} else { kind = .array; items = [] }
-        let node = EncodingNode()
+        let node = EncodingNode(writesAsItGoes: writesAsItGoes)
         items.append(node)
         return node
     }
@@ -94,6 +119,7 @@ final class EncodingNode {
             set(.bool(value as! Bool))
         } else {
             try value.encode(to: NodeEncoder(node: self, codingPath: codingPath()))
+            finish()
         }
     }
 

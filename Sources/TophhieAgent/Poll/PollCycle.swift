@@ -178,13 +178,14 @@ public struct PollCycle: Sendable {
             let processed = state.processed ?? ProcessedSignIns()
             // Of each sign-in only what the rules read is held (a first poll may decode tens of
             // thousands); with a keyword search, every record whole.
-            let keeping = engine.eventPaths.map { SignInKeeping(paths: $0, digest: { JSONRuleEvent.revision(of: $0) }) }
+            let keeping = SignInKeeping(paths: engine.eventPaths, digest: { JSONRuleEvent.revision(of: $0) })
             let fetch = try await auth.fetchSignIns(plan.reads, api: plan.api, recognizer: processed, keeping: keeping)
+            let events = fetch.kept
             report.api = fetch.api
             report.requests = fetch.pages
-            report.decoded = fetch.events.count
-            report.decodedExamples = fetch.events.prefix(3).map { "\($0.id) \($0.createdDateTime) \($0.stream)" }
-            report.coordinatesOutOfRange = fetch.events.filter { TophhieSignInEvent.coordinatesOutOfRange($0.json) }.count
+            report.decoded = events.count
+            report.decodedExamples = events.prefix(3).map { "\($0.id) \($0.createdDateTime) \($0.stream)" }
+            report.coordinatesOutOfRange = events.count(where: \.coordinatesOutOfRange)
             // With the host clock ahead of Graph's, or more than the tolerance behind it, the poll
             // is made at Graph's time: the engine's windows, the alerts' times and the next
             // poll's reads are placed by it, so no sign-in falls between and none waits.
@@ -198,7 +199,7 @@ public struct PollCycle: Sendable {
             }
             // Sign-ins recognised from their bytes are ones the engine would skip: with nothing
             // else, it has nothing to do and its state stays as it is, unread.
-            if !fetch.events.isEmpty || plan.learning {
+            if !events.isEmpty || plan.learning {
                 var before: EngineState
                 let loaded = state
                 do { before = try await BlockingWork.shared.run { try store.loadEngine(of: loaded) } } catch let damage as ConfigurationError {
@@ -210,8 +211,8 @@ public struct PollCycle: Sendable {
                     // closed, ids past memory), so a late sign-in meets the windows it would have.
                     before = engine.evaluate(before, events: [], now: last, alertOnlyAfter: nil).state
                 }
-                let outcome = engine.evaluate(before, events: fetch.events, now: at, alertOnlyAfter: plan.alertOnlyAfter)
-                report.newEvents = fetch.events.filter { before.hasSeen($0.id) == false }.count
+                let outcome = engine.evaluate(before, events: events, now: at, alertOnlyAfter: plan.alertOnlyAfter)
+                report.newEvents = events.count { before.hasSeen($0.id) == false }
                 engineState = outcome.state
                 report.alerts = outcome.alerts
                 Self.rememberHighAlerts(outcome.alerts, state: &state)
@@ -222,7 +223,7 @@ public struct PollCycle: Sendable {
                                                        detail: late.sentence(lookback: engine.settings.lookback), since: late.earliest, now: now))
                 }
             }
-            let revisions = Dictionary(fetch.events.map { ($0.id, $0.revision) }, uniquingKeysWith: { first, _ in first })
+            let revisions = Dictionary(events.map { ($0.id, $0.revision) }, uniquingKeysWith: { first, _ in first })
             // Forgotten once the next poll's window no longer reaches back to them; the daily
             // sweep decodes older ones again, as it did before.
             state.processed = processed.recording(fetch.records, processed: { record in

@@ -8,8 +8,8 @@ import TophhieRules
 extension TophhieSignInEvent: RuleEvent {
     public var eventID: String { id }
     public var eventTime: Date { createdDateTime }
-    /// The whole record's, as replay's `JSONRuleEvent` gives it, even when only parts were kept.
-    public var revision: String? { contentDigest ?? JSONRuleEvent.revision(of: json) }
+    /// The record's, as replay's `JSONRuleEvent` gives it.
+    public var revision: String? { JSONRuleEvent.revision(of: json) }
     public func field(at components: [String]) -> JSONValue? { json.value(at: components) }
     public func keywordTexts() -> [String] { KeywordTexts.of(json) }
 }

@@ -5,6 +5,8 @@ public struct SignInFetch: Sendable {
     /// Events in the order Graph sent them (newest first), duplicates by id removed; with a
     /// recognizer, only those it did not recognise.
     public var events: [TophhieSignInEvent]
+    /// With a `SignInKeeping`, the decoded events as kept, in the same order; `events` is then empty.
+    public var kept: [KeptSignIn] = []
     /// Events that could not be read, each reported and skipped.
     public var skipped: [MalformedSignIn]
     /// The lower bound actually sent, after clamping to retention and Graph's 90-day limit.
@@ -32,5 +34,7 @@ public struct SignInFetch: Sendable {
     public var streams: [SignInStream] { api.streams }
 
     /// How many sign-ins were read, decoded or recognised (duplicates and unreadable ones aside).
-    public var count: Int { events.count + records.count(where: \.recognised) }
+    public var count: Int { decoded + records.count(where: \.recognised) }
+    /// How many sign-ins were decoded, kept or whole.
+    public var decoded: Int { events.count + kept.count }
 }

@@ -32,11 +32,8 @@ public struct TophhieSignInEvent: Codable, Sendable, Identifiable, Hashable {
     public let riskEventTypes: [String]?
     public let resourceDisplayName: String?
 
-    /// The event exactly as Graph sent it, or the parts of it a caller keeps (`SignInKeeping`).
+    /// The event exactly as Graph sent it.
     public internal(set) var json: JSONValue
-    /// A digest of the whole record as Graph sent it, taken before its parts were dropped
-    /// (`SignInKeeping.digest`); nil when the record is kept whole.
-    public internal(set) var contentDigest: String?
     /// The stream it was read from; for an event read from a file, what its own fields say
     /// (`signInEventTypes`, else `isInteractive`).
     public internal(set) var stream: SignInStream
@@ -194,41 +191,9 @@ public struct TophhieSignInEvent: Codable, Sendable, Identifiable, Hashable {
         try json.encode(to: encoder)
     }
 
-    public static func == (a: TophhieSignInEvent, b: TophhieSignInEvent) -> Bool { a.json == b.json && a.contentDigest == b.contentDigest }
+    public static func == (a: TophhieSignInEvent, b: TophhieSignInEvent) -> Bool { a.json == b.json }
 
-    /// The fields this type decodes, as paths: what a projection keeps so the event reads the same.
-    public static let decodedPaths: [[String]] = [
-        ["id"], ["createdDateTime"], ["appDisplayName"], ["ipAddress"], ["clientAppUsed"], ["isInteractive"], ["status"],
-        ["userId"], ["userPrincipalName"], ["appId"], ["correlationId"], ["conditionalAccessStatus"], ["riskLevelAggregated"],
-        ["riskLevelDuringSignIn"], ["riskState"], ["riskDetail"], ["riskEventTypes"], ["resourceDisplayName"], ["signInEventTypes"],
-        ["deviceDetail"], ["location"],
-    ]
-
-    /// This event with only the parts `keeping` names of its record, the digest taken of the
-    /// whole record first.
-    public func keeping(_ keeping: SignInKeeping) -> TophhieSignInEvent {
-        var kept = self
-        kept.contentDigest = keeping.digest(json)
-        kept.json = json.projected(keeping.projection)
-        return kept
-    }
     public func hash(into hasher: inout Hasher) { hasher.combine(id) }
-}
-
-/// What a fetch keeps of each sign-in it decodes, so a poll over a long lookback holds the
-/// fields its rules read rather than every record whole (the digest of the whole record first,
-/// so a change anywhere in it still counts).
-public struct SignInKeeping: Sendable {
-    /// The parts of each record to keep, besides the fields `TophhieSignInEvent` decodes.
-    public var projection: JSONProjection
-    /// A digest of a whole record, taken before the rest is dropped.
-    public var digest: @Sendable (JSONValue) -> String
-
-    /// - Parameter paths: the paths to keep; the decoded fields are added.
-    public init(paths: [[String]], digest: @escaping @Sendable (JSONValue) -> String) {
-        projection = JSONProjection(paths: paths + TophhieSignInEvent.decodedPaths)
-        self.digest = digest
-    }
 }
 
 /// An event Graph returned that could not be read; it is reported and skipped.
