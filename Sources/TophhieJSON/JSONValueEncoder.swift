@@ -19,19 +19,33 @@ public struct JSONValueEncoder: Sendable {
     /// gives, written without building the `JSONValue` in between.
     /// - Throws: as `encode`.
     public func encodeBytes<T: Encodable>(_ value: T) throws -> [UInt8] {
+        var out: [UInt8] = []
+        try encode(value, pieces: { out += $0 })
+        return out
+    }
+
+    /// The bytes `encodeBytes` gives, handed to `write` a piece at a time (about 64 KB each), so
+    /// a large state goes to its file without being held whole as well.
+    /// - Throws: as `encode`, or what `write` throws.
+    public func encode<T: Encodable>(_ value: T, pieces write: ([UInt8]) throws -> Void) throws {
         let root = EncodingNode(writesAsItGoes: true)
         try root.encode(value, codingPath: [])
         var out: [UInt8] = []
-        root.write(into: &out)
-        return out
+        out.reserveCapacity(EncodingNode.piece)
+        try root.write(into: &out) { full in
+            try write(full)
+            full.removeAll(keepingCapacity: true)
+        }
+        if !out.isEmpty { try write(out) }
     }
 }
 
 /// One value under construction; containers write into it by reference.
 ///
 /// Writing bytes, a value whose `encode(to:)` has returned is written at once and its subtree
-/// dropped: only the values still open are nodes. A state of tens of thousands of remembered
-/// sign-ins, a tree of nodes, took three times the memory of the poll that made it.
+/// dropped, unless it has many members (its bytes would copy its members' all over again): a
+/// state of tens of thousands of remembered sign-ins, as a tree of nodes, took three times the
+/// memory of the poll that made it.
 final class EncodingNode {
     private enum Kind { case unset, scalar(JSONValue), object, array, written([UInt8]) }
     private var kind = Kind.unset
@@ -49,13 +63,19 @@ final class EncodingNode {
         case .scalar(let v): return v
         case .object: return .object(members.mapValues(\.value))
         case .array: return .array(items.map(\.value))
-        case .written(let bytes): return (try? JSONValue.parse(Data(bytes))) ?? .null
+        // Only a node writing bytes finishes to bytes, and such a tree is never read as a value.
+        case .written: preconditionFailure("a value written to bytes has no tree left to read")
         }
     }
 
     func set(_ v: JSONValue) { kind = .scalar(v) }
 
-    /// What `value.canonicalBytes()` would give.
+    /// How many bytes `write(into:flush:)` gathers before it flushes.
+    static let piece = 1 << 16
+    /// The most members a finished value may have and still be written on its own.
+    private static let mostMembersWritten = 256
+
+    /// What `value.canonicalBytes()` would give, appended to `out`.
     func write(into out: inout [UInt8]) {
         switch kind {
         case .unset: out.append(contentsOf: [0x7B, 0x7D])
@@ -66,11 +86,31 @@ final class EncodingNode {
         }
     }
 
-    /// Writes a finished value's bytes and drops its subtree, when writing as it goes.
+    /// As `write(into:)`, handing `out` to `flush` whenever it holds a piece's worth.
+    func write(into out: inout [UInt8], flush: (inout [UInt8]) throws -> Void) throws {
+        switch kind {
+        case .array: try JSONWriter.writeArray(items, into: &out) { try $0.write(into: &$1, flush: flush) }
+        case .object: try JSONWriter.writeObject(members, into: &out) { try $0.write(into: &$1, flush: flush) }
+        default: write(into: &out)
+        }
+        if out.count >= Self.piece { try flush(&out) }
+    }
+
+    /// Whether this value is bytes or a scalar: nothing under it is left to write.
+    private var isWritten: Bool {
+        switch kind {
+        case .object, .array: return false
+        case .unset, .scalar, .written: return true
+        }
+    }
+
+    /// Writes a finished value's bytes and drops its subtree, when writing as it goes; one
+    /// holding a value left open for its size stays open too, or it would copy it after all.
     private func finish() {
         guard writesAsItGoes else { return }
         switch kind {
-        case .object, .array:
+        case .object where members.count <= Self.mostMembersWritten && members.values.allSatisfy(\.isWritten),
+             .array where items.count <= Self.mostMembersWritten && items.allSatisfy(\.isWritten):
             var out: [UInt8] = []
             write(into: &out)
             kind = .written(out)

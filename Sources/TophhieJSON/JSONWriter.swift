@@ -20,25 +20,25 @@ enum JSONWriter {
     }
 
     /// `[a,b,…]`, each item written by `item`.
-    static func writeArray<Item>(_ items: [Item], into out: inout [UInt8], _ item: (Item, inout [UInt8]) -> Void) {
+    static func writeArray<Item>(_ items: [Item], into out: inout [UInt8], _ item: (Item, inout [UInt8]) throws -> Void) rethrows {
         out.append(0x5B)
         for (index, element) in items.enumerated() {
             if index > 0 { out.append(0x2C) }
-            item(element, &out)
+            try item(element, &out)
         }
         out.append(0x5D)
     }
 
     /// `{"k":v,…}` with keys sorted by their UTF-8 bytes (JSONEncoder's `.sortedKeys`), each
     /// value written by `value`.
-    static func writeObject<Member>(_ members: [String: Member], into out: inout [UInt8], _ value: (Member, inout [UInt8]) -> Void) {
+    static func writeObject<Member>(_ members: [String: Member], into out: inout [UInt8], _ value: (Member, inout [UInt8]) throws -> Void) rethrows {
         out.append(0x7B)
         let keys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         for (index, key) in keys.enumerated() {
             if index > 0 { out.append(0x2C) }
             writeString(key, into: &out)
             out.append(0x3A)
-            value(members[key]!, &out)
+            try value(members[key]!, &out)
         }
         out.append(0x7D)
     }

@@ -92,7 +92,8 @@ public struct StateStore: Sendable {
         try DurableFile.makeDirectory(directory.path)
         if let engine = engine ?? state.inlineEngine {
             let generation = (state.engineGeneration ?? 0) + 1
-            try DurableFile.replace(engineFile(generation).path, with: try JSONValueEncoder().encodeBytes(engine))
+            // Written as it is encoded: a first poll's state is megabytes, held once is enough.
+            try DurableFile.replace(engineFile(generation).path) { write in try JSONValueEncoder().encode(engine, pieces: write) }
             state.engineGeneration = generation
             state.inlineEngine = nil
         }
