@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "TophhieDemo", dependencies: ["TophhieAgent", "TophhieAuth", "TophhieRules", "TophhieJSON", "TophhieSimulator", "TophhieSystem", "TophhieReport"]),
         // The command tree.
         .target(name: "TophhieCLI", dependencies: ["TophhieSystem", "TophhieAuth", "TophhieRules", "TophhieRulesFast", "TophhieReplay", "TophhieReport", "TophhieAgent", "TophhieDemo", "TophhieSimulator", "YAMLReader", "TophhieJSON"]),
-        .executableTarget(name: "tophhie-watch", dependencies: ["TophhieCLI"]),
+        .executableTarget(name: "tophhie-watch", dependencies: ["TophhieCLI", "TophhieSystem"]),
         // Times `|re`'s matcher beside NSRegularExpression (benchmarks/regex-benchmark.sh); not shipped.
         .executableTarget(name: "RegexBenchmark", dependencies: ["TophhieRegex"]),
         // What several test targets share: a seeded generator, the repository's folders. Tests only.

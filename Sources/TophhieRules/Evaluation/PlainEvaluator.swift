@@ -87,6 +87,7 @@ struct PlainRun {
     mutating func ingest(_ events: [any RuleEvent]) {
         let ordered = events.sorted { ($0.eventTime, $0.eventID) < ($1.eventTime, $1.eventID) }
         var added: [EngineState.StoredEvent] = []
+        var keptValues: Set<[String: String]> = [], fedRules: Set<[String]> = []
         for event in ordered {
             let id = event.eventID
             let revision = event.revision
@@ -120,8 +121,11 @@ struct PlainRun {
             if !windowsClosed && !fed.isEmpty {
                 var kept: [String: String] = [:]
                 for path in rules.keptPaths { kept[path] = plainText(event, path) }
-                added.append(EngineState.StoredEvent(id: event.eventID, time: event.eventTime, rules: fed.map { rules.detections[$0].metadata.id }.sorted(),
-                                                     values: kept, isNew: true))
+                // One copy of each set of values and of rules: a person's token refreshes repeat
+                // the same app, device and place, and a first poll stores tens of thousands.
+                let values = keptValues.insert(kept).memberAfterInsert
+                let ruleIDs = fedRules.insert(fed.map { rules.detections[$0].metadata.id }.sorted()).memberAfterInsert
+                added.append(EngineState.StoredEvent(id: event.eventID, time: event.eventTime, rules: ruleIDs, values: values, isNew: true))
             }
         }
         // An updated event's earlier version leaves the windows; the stored events stay in (time, id) order.

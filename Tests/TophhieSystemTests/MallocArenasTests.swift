@@ -1,0 +1,10 @@
+import Testing
+import TophhieSystem
+
+/// The limit reaches glibc: `mallopt` is found by name (Swift's Glibc module lacks it) and
+/// accepts it, so the agent's heap is bounded rather than silently left as it was.
+@Suite struct MallocArenasTests {
+    @Test func glibcTakesTheLimit() {
+        #expect(MallocArenas.useOne())
+    }
+}
