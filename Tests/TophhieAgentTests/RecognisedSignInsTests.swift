@@ -17,7 +17,7 @@ import TophhieSimulator
         #expect(ProcessedSignIns.hex(every) == every.map { String(format: "%02x", $0) }.joined())
         #expect(ProcessedSignIns.hex([]) == "")
         let key: [UInt8] = [0x00, 0x0F, 0xF0, 0xFF, 0x7A, 0xA7, 0x10, 0x01, 0x99, 0x5C, 0xC5, 0x3E, 0xE3, 0x80, 0x08, 0x42]
-        let set = ProcessedSignIns(key: key, entries: [:])
+        let set = ProcessedSignIns(key: key, entries: [])
         let written = try JSONValueEncoder().encode(set)
         #expect(written.value(atPath: "key")?.stringValue == "000ff0ff7aa71001995cc53ee3800842")
         #expect(try JSONValueDecoder().decode(ProcessedSignIns.self, from: written) == set)
@@ -131,14 +131,18 @@ import TophhieSimulator
 /// The stored form of the processed set: its key as hex, its entries as base64 of 24-byte
 /// little-endian entries sorted by value, whatever order they were added in.
 @Suite struct ProcessedSignInsFormatTests {
+    static func record(_ key: SignInRecordKey, _ seconds: Int64) -> SignInRecord {
+        SignInRecord(id: "\(key.high)-\(key.low)", createdDateTime: Date(timeIntervalSince1970: TimeInterval(seconds)), key: key, recognised: true)
+    }
+
     @Test func entriesAreWrittenSortedAsLittleEndianWordsAndReadBack() throws {
         let key: [UInt8] = Array(0..<16)
-        let entries: [SignInRecordKey: Int64] = [
-            SignInRecordKey(high: 2, low: 0x0102_0304_0506_0708): 1_764_806_400,
-            SignInRecordKey(high: 1, low: .max): -1,
-            SignInRecordKey(high: 2, low: 1): 0,
+        let records = [
+            Self.record(SignInRecordKey(high: 2, low: 0x0102_0304_0506_0708), 1_764_806_400),
+            Self.record(SignInRecordKey(high: 1, low: .max), -1),
+            Self.record(SignInRecordKey(high: 2, low: 1), 0),
         ]
-        let set = ProcessedSignIns(key: key, entries: entries)
+        let set = ProcessedSignIns(key: key, entries: []).recording(records, processed: { _ in true }, after: .distantPast)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let written = try #require(String(data: try encoder.encode(set), encoding: .utf8))
@@ -149,6 +153,37 @@ import TophhieSimulator
         word(0x0102_0304_0506_0708); word(2); word(1_764_806_400)
         #expect(written == #"{"entries":"\#(Data(expected).base64EncodedString())","key":"000102030405060708090a0b0c0d0e0f"}"#)
         #expect(try JSONDecoder().decode(ProcessedSignIns.self, from: Data(written.utf8)) == set)
-        #expect(try JSONDecoder().decode(ProcessedSignIns.self, from: encoder.encode(ProcessedSignIns(key: key, entries: [:]))) == ProcessedSignIns(key: key, entries: [:]))
+        #expect(try JSONDecoder().decode(ProcessedSignIns.self, from: encoder.encode(ProcessedSignIns(key: key, entries: []))) == ProcessedSignIns(key: key, entries: []))
+    }
+
+    /// A poll's record merges into what was kept: new keys in order, a key met again takes its
+    /// new time, what fell behind the cutoff goes; each is found, and nothing else is.
+    @Test func recordingMergesInKeyOrderAndForgetsWhatIsPastTheCutoff() {
+        let keys = (0..<200).map { SignInRecordKey(high: UInt64($0 % 7), low: UInt64($0 * 7919 % 200)) }
+        var set = ProcessedSignIns(key: Array(0..<16), entries: [])
+        set = set.recording(keys.prefix(120).enumerated().map { Self.record($1, Int64($0)) }, processed: { _ in true }, after: Date(timeIntervalSince1970: 9.5))
+        #expect(set.count == 110, "times 0 to 9 are at or before the cutoff")
+        set = set.recording(keys.suffix(100).enumerated().map { Self.record($1, 1000 + Int64($0)) }, processed: { $0.id.isEmpty }, after: Date(timeIntervalSince1970: 9.5))
+        #expect(set.count == 190, "110 kept, 80 new, 20 taken again")
+        #expect(keys.dropFirst(10).allSatisfy(set.isProcessed) && !keys.prefix(10).contains(where: set.isProcessed))
+        #expect(!set.isProcessed(SignInRecordKey(high: 99, low: 0)))
+        let entries = set.entries
+        #expect(zip(entries, entries.dropFirst()).allSatisfy { $0.key < $1.key })
+        #expect(entries.first { $0.key == keys[119] }?.seconds == 1019, "met again: its new time")
+        let later = set.recording([], processed: { _ in true }, after: Date(timeIntervalSince1970: 500))
+        #expect(later.count == 100 && later.entries.allSatisfy { $0.seconds >= 1000 })
+    }
+
+    /// A file whose entries are out of order (edited by hand) is read in order, a repeated key
+    /// once, its last time kept, as the dictionary it was once read into kept it.
+    @Test func entriesOutOfOrderAreReadInOrder() throws {
+        var bytes: [UInt8] = []
+        func entry(_ high: UInt64, _ seconds: Int64) {
+            for value in [0, high, UInt64(bitPattern: seconds)] { for i in 0..<8 { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(i)))) } }
+        }
+        entry(3, 30); entry(1, 10); entry(3, 31); entry(2, 20)
+        let text = #"{"entries":"\#(Data(bytes).base64EncodedString())","key":"000102030405060708090a0b0c0d0e0f"}"#
+        let set = try JSONDecoder().decode(ProcessedSignIns.self, from: Data(text.utf8))
+        #expect(set.entries.map(\.key.high) == [1, 2, 3] && set.entries.map(\.seconds) == [10, 20, 31])
     }
 }

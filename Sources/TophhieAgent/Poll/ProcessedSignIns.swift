@@ -16,16 +16,24 @@ import TophhieAuth
 public struct ProcessedSignIns: SignInRecognizer, Codable, Equatable {
     private let hasher: SipHash128
     private let keyText: String
-    /// Value → event time in whole seconds since 1970.
-    private(set) var entries: [SignInRecordKey: Int64]
+    /// Each value with its event time in whole seconds since 1970, sorted by value: read, looked
+    /// up and written as it is stored, where a dictionary was hashed whole on every load and
+    /// sorted on every commit (a tenth of a poll with nothing new).
+    private(set) var entries: [Entry]
+
+    struct Entry: Equatable {
+        var key: SignInRecordKey
+        var seconds: Int64
+    }
 
     /// An empty set with a fresh random key.
     public init() {
         var generator = SystemRandomNumberGenerator()
-        self.init(key: (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }, entries: [:])
+        self.init(key: (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }, entries: [])
     }
 
-    init(key: [UInt8], entries: [SignInRecordKey: Int64]) {
+    /// - Parameter entries: sorted by key, each key once.
+    init(key: [UInt8], entries: [Entry]) {
         hasher = SipHash128(key: key)
         keyText = Self.hex(key)
         self.entries = entries
@@ -42,7 +50,20 @@ public struct ProcessedSignIns: SignInRecognizer, Codable, Equatable {
         return SignInRecordKey(high: high, low: low)
     }
 
-    public func isProcessed(_ key: SignInRecordKey) -> Bool { entries[key] != nil }
+    public func isProcessed(_ key: SignInRecordKey) -> Bool {
+        let at = position(of: key)
+        return at < entries.count && entries[at].key == key
+    }
+
+    /// Where `key` is, or would go, in `entries`.
+    private func position(of key: SignInRecordKey) -> Int {
+        var low = 0, high = entries.count
+        while low < high {
+            let middle = (low + high) / 2
+            if entries[middle].key < key { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
 
     /// The set after this poll: what it held and what this poll recognised, and what the engine
     /// now holds with the same content, each with an event time after `cutoff`; everything older
@@ -50,14 +71,29 @@ public struct ProcessedSignIns: SignInRecognizer, Codable, Equatable {
     /// an entry names bytes the engine processed, whichever poll read them.
     /// - Parameter processed: whether a decoded sign-in is remembered by the engine as it is now.
     public func recording(_ records: [SignInRecord], processed: (SignInRecord) -> Bool, after cutoff: Date) -> ProcessedSignIns {
-        var next = self
         let floor = Int64(cutoff.timeIntervalSince1970.rounded(.down))
-        next.entries = entries.filter { $0.value > floor }
+        var added: [SignInRecordKey: Int64] = [:]
         for record in records where record.recognised || processed(record) {
             let seconds = Int64(record.createdDateTime.timeIntervalSince1970.rounded(.down))
-            if seconds > floor { next.entries[record.key] = seconds }
+            if seconds > floor { added[record.key] = seconds }
         }
-        return next
+        // The kept entries and the added ones, merged in key order; an added one replaces a kept one.
+        let fresh = added.map { Entry(key: $0.key, seconds: $0.value) }.sorted { $0.key < $1.key }
+        var merged: [Entry] = []
+        merged.reserveCapacity(entries.count + fresh.count)
+        var next = fresh.startIndex
+        for entry in entries where entry.seconds > floor {
+            while next < fresh.endIndex, fresh[next].key < entry.key {
+                merged.append(fresh[next])
+                next += 1
+            }
+            if next < fresh.endIndex, fresh[next].key == entry.key { continue }
+            merged.append(entry)
+        }
+        merged += fresh[next...]
+        var result = self
+        result.entries = merged
+        return result
     }
 
     // MARK: Codable
@@ -73,14 +109,21 @@ public struct ProcessedSignIns: SignInRecognizer, Codable, Equatable {
         guard let data = Data(base64Encoded: try container.decode(String.self, forKey: .entries)), data.count % 24 == 0 else {
             throw DecodingError.dataCorruptedError(forKey: .entries, in: container, debugDescription: "not base64 of 24-byte entries")
         }
-        var entries: [SignInRecordKey: Int64] = [:]
+        var entries: [Entry] = []
         entries.reserveCapacity(data.count / 24)
         data.withUnsafeBytes { raw in
             for offset in stride(from: 0, to: raw.count, by: 24) {
                 let low = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
                 let high = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
-                entries[SignInRecordKey(high: high, low: low)] = Int64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 16, as: Int64.self))
+                entries.append(Entry(key: SignInRecordKey(high: high, low: low), seconds: Int64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 16, as: Int64.self))))
             }
+        }
+        // Written sorted, each key once; a file edited by hand is put in order (the last of a
+        // repeated key kept, as the dictionary this was read into did).
+        if zip(entries, entries.dropFirst()).contains(where: { !($0.key < $1.key) }) {
+            var byKey: [SignInRecordKey: Int64] = [:]
+            for entry in entries { byKey[entry.key] = entry.seconds }
+            entries = byKey.map { Entry(key: $0.key, seconds: $0.value) }.sorted { $0.key < $1.key }
         }
         self.init(key: key, entries: entries)
     }
@@ -88,17 +131,16 @@ public struct ProcessedSignIns: SignInRecognizer, Codable, Equatable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(keyText, forKey: .key)
-        // Sorted, so the same set always writes the same bytes; stored word by word into one
+        // In key order, so the same set always writes the same bytes; stored word by word into one
         // buffer (appending eight bytes at a time to a `Data` was most of a no-op poll's commit).
-        let sorted = entries.sorted(by: { $0.key < $1.key })
-        let bytes = [UInt8](unsafeUninitializedCapacity: sorted.count * 24) { buffer, count in
+        let bytes = [UInt8](unsafeUninitializedCapacity: entries.count * 24) { buffer, count in
             let raw = UnsafeMutableRawBufferPointer(buffer)
-            for (index, (key, seconds)) in sorted.enumerated() {
-                raw.storeBytes(of: key.low.littleEndian, toByteOffset: index * 24, as: UInt64.self)
-                raw.storeBytes(of: key.high.littleEndian, toByteOffset: index * 24 + 8, as: UInt64.self)
-                raw.storeBytes(of: seconds.littleEndian, toByteOffset: index * 24 + 16, as: Int64.self)
+            for (index, entry) in entries.enumerated() {
+                raw.storeBytes(of: entry.key.low.littleEndian, toByteOffset: index * 24, as: UInt64.self)
+                raw.storeBytes(of: entry.key.high.littleEndian, toByteOffset: index * 24 + 8, as: UInt64.self)
+                raw.storeBytes(of: entry.seconds.littleEndian, toByteOffset: index * 24 + 16, as: Int64.self)
             }
-            count = sorted.count * 24
+            count = entries.count * 24
         }
         try container.encode(Data(bytes).base64EncodedString(), forKey: .entries)
     }
