@@ -5,6 +5,8 @@
 # (getrusage, median), its wall time, and the sign-in log requests it made (the simulator's
 # count), with graph.api beta (both streams) and v1.0 (interactive only), beside the goal and
 # beside what re-reading the whole lookback every poll would ask (a request per 1,000 sign-ins).
+# Then, with beta, the peak and CPU of the first poll (the whole lookback learned) and of a poll
+# with one new sign-in after it (the engine's state read and written).
 # The binary is the one that ships (release, static Swift runtime, .build/static). Not a test:
 # it measures and prints; it asserts nothing.
 #
@@ -49,6 +51,20 @@ for _ in range(runs):
 print(f"{statistics.median(cpu) * 1000:.1f} {statistics.median(wall) * 1000:.1f} {statistics.median(requests):.0f} {max(requests)}")
 PY
     echo "$(( $(tail -n 1 "$dir/first.kb") / 1024 ))" > "$dir/first.mb"
+    # Then one new sign-in: the poll that reads the engine's state of the whole lookback.
+    local user
+    user=$(python3 -c 'import json, sys, urllib.request; print(json.load(urllib.request.urlopen(sys.argv[1]))["userId"])' "$CONTROL")
+    python3 - "$user" "$api" > "$dir/new.json" <<'PY'
+import datetime, json, sys
+at = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0) - datetime.timedelta(seconds=30)
+print(json.dumps([{"id": f"budget-{sys.argv[2]}-0000-4000-8000-000000000001", "createdDateTime": at.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                   "userId": sys.argv[1], "appDisplayName": "Azure CLI", "ipAddress": "203.0.113.50", "isInteractive": True,
+                   "status": {"errorCode": 0}, "location": {"city": "London", "countryOrRegion": "GB"}}]))
+PY
+    curl -s -X POST -H 'Content-Type: application/json' --data @"$dir/new.json" "${CONTROL%/status}/signins" > /dev/null
+    /usr/bin/time -f "%M %U %S" -o "$dir/next.time" "$BIN" poll --quiet --rules "$ROOT/rules" > "$dir/next.out" 2>&1 || true
+    read -r kb user_s sys_s < <(tail -n 1 "$dir/next.time")
+    python3 -c 'import sys; print(f"{int(sys.argv[1]) // 1024} {(float(sys.argv[2]) + float(sys.argv[3])) * 1000:.0f}")' "$kb" "$user_s" "$sys_s" > "$dir/next.figures"
 }
 read -r C_BETA T_BETA R_BETA X_BETA < <(budget beta)
 read -r C_V1 T_V1 R_V1 X_V1 < <(budget v1.0)
@@ -59,3 +75,5 @@ printf '  graph.api beta (both streams): %6.0f ms cpu, %6.0f ms wall, %s sign-in
 printf '  graph.api v1.0 (interactive):  %6.0f ms cpu, %6.0f ms wall, %s sign-in requests a poll (most %s)\n' "$C_V1" "$T_V1" "$R_V1" "$X_V1"
 printf '  re-reading the whole lookback every poll would ask %d requests a poll\n' "$WHOLE"
 printf 'first poll (the whole lookback learned, both streams): peak %s MB   (goal <= 100 MB)\n' "$(cat "$WORK/beta/first.mb")"
+read -r NEXT_MB NEXT_MS < "$WORK/beta/next.figures"
+printf 'then a poll with one new sign-in (the engine state of the lookback read and written): peak %s MB, %s ms cpu\n' "$NEXT_MB" "$NEXT_MS"
