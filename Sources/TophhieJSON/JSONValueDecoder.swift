@@ -25,7 +25,31 @@ struct ValueDecoder: Decoder {
         if type == Double.self { return try number(Double.self, value, codingPath()) as! T }
         if type == Int.self { return try integer(Int.self, value, codingPath()) as! T }
         if type == Bool.self { return try bool(value, codingPath()) as! T }
+        // The collections a state holds by the ten thousand, without a container per value:
+        // through `Codable` they were most of the time a poll took to read its state.
+        if type == [String: String].self { return try members(value, String.self, codingPath()) { $0.stringValue } as! T }
+        if type == [String: Date].self { return try members(value, Date.self, codingPath()) { $0.doubleValue.map(Date.init(timeIntervalSince1970:)) } as! T }
+        if type == [String].self {
+            guard case .array(let items) = value else { throw mismatch([Any].self, value, codingPath()) }
+            return try items.enumerated().map { index, item in
+                guard case .string(let text) = item else { throw mismatch(String.self, item, codingPath() + [UnkeyedValueContainer.Index(index)]) }
+                return text
+            } as! T
+        }
         return try T(from: ValueDecoder(value: value, codingPath: codingPath()))
+    }
+
+    /// An object's members, each converted by `read`; one it gives nil for is a mismatch with
+    /// `type`, named by its path.
+    static func members<V>(_ value: JSONValue, _ type: V.Type, _ codingPath: @autoclosure () -> [any CodingKey], _ read: (JSONValue) -> V?) throws -> [String: V] {
+        guard case .object(let members) = value else { throw mismatch([String: Any].self, value, codingPath()) }
+        var result: [String: V] = [:]
+        result.reserveCapacity(members.count)
+        for (key, member) in members {
+            guard let converted = read(member) else { throw mismatch(type, member, codingPath() + [MemberKey(stringValue: key)]) }
+            result[key] = converted
+        }
+        return result
     }
 
     // The coding path is an autoclosure: built only for an error, not for every field read.
@@ -201,4 +225,12 @@ struct SingleValueContainer: SingleValueDecodingContainer {
     func decode(_ type: UInt32.Type) throws -> UInt32 { try ValueDecoder.integer(type, value, codingPath) }
     func decode(_ type: UInt64.Type) throws -> UInt64 { try ValueDecoder.integer(type, value, codingPath) }
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try ValueDecoder.decode(type, from: value, codingPath: codingPath) }
+}
+
+/// A member's name in a coding path, for the collections decoded and encoded without a container.
+struct MemberKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
 }

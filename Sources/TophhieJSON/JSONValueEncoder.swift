@@ -157,6 +157,21 @@ final class EncodingNode {
             set(.int(Int64(value as! Int)))
         } else if T.self == Bool.self {
             set(.bool(value as! Bool))
+        } else if T.self == [String: String].self {
+            // The collections a state holds by the ten thousand, without a container per value.
+            beginObject()
+            for (key, text) in value as! [String: String] { member(key).set(.string(text)) }
+            finish()
+        } else if T.self == [String: Date].self {
+            beginObject()
+            for (key, date) in value as! [String: Date] {
+                member(key).set(try EncodingNode.number(date.timeIntervalSince1970, codingPath() + [MemberKey(stringValue: key)]))
+            }
+            finish()
+        } else if T.self == [String].self {
+            beginArray()
+            for text in value as! [String] { appendItem().set(.string(text)) }
+            finish()
         } else {
             try value.encode(to: NodeEncoder(node: self, codingPath: codingPath()))
             finish()

@@ -52,3 +52,41 @@ import TophhieJSON
         #expect(calls == 1)
     }
 }
+
+/// The collections read and written without a container read and write as `Codable` does:
+/// the same JSON, the same values back, and a wrong member named by its path.
+@Suite struct StateCollectionsTests {
+    struct Held: Codable, Equatable {
+        var texts: [String: String]
+        var times: [String: Date]
+        var names: [String]
+        var nested: [String: [String: String]]
+    }
+
+    @Test func theyWriteAndReadAsCodableDoes() throws {
+        let held = Held(texts: ["b": "two", "a": "é\"\n"], times: ["x": Date(timeIntervalSince1970: 1_700_000_000.25)], names: ["r/1", "r/0"], nested: ["k": ["z": "1"]])
+        let value = try JSONValueEncoder().encode(held)
+        let foundation = JSONEncoder()
+        foundation.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        foundation.dateEncodingStrategy = .secondsSince1970
+        #expect(try JSONValueEncoder().encodeBytes(held) == Array(foundation.encode(held)))
+        #expect(try JSONValueDecoder().decode(Held.self, from: value) == held)
+    }
+
+    @Test func aWrongMemberIsNamedByItsPath() throws {
+        let value = try JSONValue.parse(Data(#"{"texts": {"a": "x", "b": 2}, "times": {}, "names": [], "nested": {}}"#.utf8))
+        do {
+            _ = try JSONValueDecoder().decode(Held.self, from: value)
+            Issue.record("decoded a number as text")
+        } catch DecodingError.typeMismatch(_, let context) {
+            #expect(context.codingPath.map(\.stringValue) == ["texts", "b"])
+        }
+        let names = try JSONValue.parse(Data(#"{"texts": {}, "times": {}, "names": ["a", null], "nested": {}}"#.utf8))
+        do {
+            _ = try JSONValueDecoder().decode(Held.self, from: names)
+            Issue.record("decoded null as text")
+        } catch DecodingError.typeMismatch(_, let context) {
+            #expect(context.codingPath.map(\.stringValue) == ["names", "1"])
+        }
+    }
+}
