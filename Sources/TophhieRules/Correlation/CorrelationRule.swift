@@ -104,6 +104,13 @@ package struct TravelSpec: Sendable, Hashable {
     /// How long a familiar place is remembered without being seen.
     public static let familiarMemory: Double = 90 * 86_400
 
+    /// Whether coordinates are a place a sign-in can travel from: in range and not (0, 0), which
+    /// is what Entra writes when it does not know where a sign-in came from (AD FS records, some
+    /// non-interactive ones). Missing coordinates never reach this.
+    public static func isTravelEndpoint(latitude: Double, longitude: Double) -> Bool {
+        (-90...90).contains(latitude) && (-180...180).contains(longitude) && !(latitude == 0 && longitude == 0)
+    }
+
     public init(maxSpeedKmh: Double, minDistanceKm: Double, familiarAfterDays: Int = TravelSpec.defaultFamiliarDays) {
         self.maxSpeedKmh = maxSpeedKmh
         self.minDistanceKm = minDistanceKm

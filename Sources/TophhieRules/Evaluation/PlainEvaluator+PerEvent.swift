@@ -67,7 +67,7 @@ extension PlainRun {
         guard case .impossibleTravel(let spec) = rule.kind,
               let latitude = event.field(at: ["location", "geoCoordinates", "latitude"])?.doubleValue,
               let longitude = event.field(at: ["location", "geoCoordinates", "longitude"])?.doubleValue,
-              (-90...90).contains(latitude), (-180...180).contains(longitude),
+              TravelSpec.isTravelEndpoint(latitude: latitude, longitude: longitude),
               let group = group(rule, event) else { return }
         let ruleID = rule.metadata.id
         let here = AlertFactory.alertEvent(event)

@@ -764,6 +764,11 @@ cases:
       expect:
           - [h1, s1]
           - [h3, s2]
+    - name: Entra's unknown location (latitude 0, longitude 0, no country) 30 minutes after London is no place, and no travel
+      events:
+          - {id: u1, createdDateTime: "2024-05-01T09:00:00Z", location: {city: London, countryOrRegion: GB, geoCoordinates: {latitude: 51.51, longitude: -0.13}}}
+          - {id: u2, createdDateTime: "2024-05-01T09:30:00Z", location: {city: "", state: "", countryOrRegion: "", geoCoordinates: {latitude: 0, longitude: 0}}}
+      expect: []
 """# + "\n"),
         ("impossible-travel.yml", #"""
 title: Successful sign-in with coordinates
@@ -915,6 +920,21 @@ cases:
             authenticationDetails:
                 - {authenticationMethod: Mobile app notification, succeeded: true, authenticationStepResultDetail: MFA successfully completed}
       expect: []
+    - name: a prompt left unanswered ("MFA denied; user did not respond to mobile app notification") is no denial
+      events:
+          - id: n1
+            createdDateTime: "2024-05-01T10:00:00Z"
+            status: {errorCode: 500121, additionalDetails: "MFA denied; user did not respond to mobile app notification"}
+            authenticationDetails:
+                - {authenticationMethod: Password, succeeded: true, authenticationStepResultDetail: Correct password}
+                - {authenticationMethod: Mobile app notification, succeeded: false, authenticationStepResultDetail: "MFA denied; user did not respond to mobile app notification"}
+          - {id: n2, createdDateTime: "2024-05-02T10:00:00Z", status: {errorCode: 500121, additionalDetails: "MFA denied; user did not respond to mobile app notification"}}
+      expect: []
+    - name: a fraud code entered is a denial
+      events:
+          - {id: f1, createdDateTime: "2024-05-01T10:00:00Z", status: {errorCode: 500121, additionalDetails: "MFA denied; Fraud Code Entered"}}
+      expect:
+          - [f1]
 """# + "\n"),
         ("mfa-denied-by-user.yml", #"""
 title: You denied an MFA prompt
@@ -926,7 +946,10 @@ description: >
     MFA step of authenticationDetails (beta) and in status.additionalDetails; the texts are
     those Microsoft's own Sentinel rules match ("MFA Denied; user declined the authentication",
     "MFA denied; Phone App Reported Fraud", "MFA denied, Fraud Code Entered"), all of which hold
-    "MFA denied". Repeated prompts are mfa-fatigue's; this one needs a single denial.
+    "MFA denied". A prompt left unanswered or timed out ("MFA denied; user did not respond to
+    mobile app notification") is not a denial: people let prompts time out, and it counts only
+    towards mfa-fatigue's prompts. Repeated prompts are mfa-fatigue's; this one needs a single
+    denial.
 author: Tophhie Watch
 references:
     - https://github.com/Azure/Azure-Sentinel/blob/master/Detections/SigninLogs/MFARejectedbyUser.yaml
@@ -938,9 +961,15 @@ logsource:
     service: signinlogs
 detection:
     step_denied:
-        authenticationDetails.authenticationStepResultDetail|contains: MFA denied
+        authenticationDetails.authenticationStepResultDetail|contains:
+            - declined the authentication   # "MFA denied; user declined the authentication"
+            - reported fraud                # "MFA denied; Phone App Reported Fraud"
+            - fraud code entered            # "MFA denied; Fraud Code Entered"
     status_denied:
-        status.additionalDetails|contains: MFA denied
+        status.additionalDetails|contains:
+            - declined the authentication
+            - reported fraud
+            - fraud code entered
     condition: step_denied or status_denied
 level: high
 tophhie:
@@ -970,6 +999,15 @@ cases:
           - {id: m3, createdDateTime: "2024-05-01T10:02:00Z"}
           - {id: m4, createdDateTime: "2024-05-01T10:03:00Z"}
       expect: []
+    - name: prompts left unanswered or timed out count as prompts
+      events:
+          - {id: p1, createdDateTime: "2024-05-01T10:00:00Z", status: {errorCode: 50074, additionalDetails: "MFA denied; user did not respond to mobile app notification"}}
+          - {id: p2, createdDateTime: "2024-05-01T10:01:00Z", status: {errorCode: 50074, additionalDetails: "MFA request timed out"}}
+          - {id: p3, createdDateTime: "2024-05-01T10:02:00Z", status: {errorCode: 50074, additionalDetails: "MFA denied; user did not respond to mobile app notification"}}
+          - {id: p4, createdDateTime: "2024-05-01T10:03:00Z"}
+          - {id: p5, createdDateTime: "2024-05-01T10:04:00Z", status: {errorCode: 50074, additionalDetails: "MFA request timed out"}}
+      expect:
+          - [p1, p2, p3, p4, p5]
 """# + "\n"),
         ("mfa-fatigue.yml", #"""
 title: MFA challenge failed or denied
@@ -985,8 +1023,9 @@ detection:
         status.errorCode: 500121   # authentication failed during strong authentication request
     denied:
         status.additionalDetails|contains:
-            - 'MFA denied'
+            - 'MFA denied'    # declined, reported fraud, and a prompt left unanswered
             - 'fraud'
+            - 'timed out'     # a prompt nobody answered: a prompt all the same
     condition: interrupted or denied
 level: low
 ---
@@ -994,8 +1033,10 @@ title: Repeated MFA failures or denials
 id: mfa-fatigue
 status: stable
 description: >
-    Five or more failed or denied MFA challenges within ten minutes: someone who has the password
-    may be pushing prompts until one is accepted (Elastic's push-spam rule: 5 denials in 10 min).
+    Five or more failed, denied, unanswered or timed-out MFA challenges within ten minutes:
+    someone who has the password may be pushing prompts until one is accepted (Elastic's
+    push-spam rule: 5 denials in 10 min). An unanswered prompt is no denial (mfa-denied-by-user
+    leaves it out) but it is a prompt, and here it counts.
 author: Tophhie Watch
 tags:
     - attack.credential-access

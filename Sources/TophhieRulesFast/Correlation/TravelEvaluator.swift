@@ -17,7 +17,7 @@ extension EngineRun {
         guard case .impossibleTravel(let spec) = rule.kind,
               let latitude = event.field(slot: EngineRun.latitudeSlot)?.doubleValue,
               let longitude = event.field(slot: EngineRun.longitudeSlot)?.doubleValue,
-              (-90...90).contains(latitude), (-180...180).contains(longitude) else { return }
+              TravelSpec.isTravelEndpoint(latitude: latitude, longitude: longitude) else { return }
         guard let group = group(c, event, shared: &shared) else { return }
         let ruleKey = rule.metadata.id
         let alertEvent = FastAlertEvents.alertEvent(event, places: &placeLines, devices: &deviceLines)
