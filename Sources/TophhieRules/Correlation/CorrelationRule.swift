@@ -77,9 +77,17 @@ package struct FirstSeenSpec: Sendable, Hashable {
     /// every referenced rule's events may alert. (A first-factor success stopped by MFA is
     /// checked against the places of the user's full sign-ins, and teaches nothing itself.)
     public var alertOn: [String]?
+    /// The referenced rules whose events only keep a value already known (refresh its last
+    /// sighting and count towards learning), and never make a new one known: weak evidence of
+    /// the person (a single-factor success) keeps a familiar place familiar, but cannot make an
+    /// attacker's place familiar. This holds for a rule in `alert-on` too. An event that also
+    /// matches another referenced rule teaches as that rule does. Nil: none.
+    public var refreshOnly: [String]?
 
-    public init(fields: [String], learningPeriod: RuleDuration, learningEvents: Int, forgetAfter: RuleDuration, ignoreVersions: Bool = false, alertOn: [String]? = nil) {
+    public init(fields: [String], learningPeriod: RuleDuration, learningEvents: Int, forgetAfter: RuleDuration, ignoreVersions: Bool = false,
+                alertOn: [String]? = nil, refreshOnly: [String]? = nil) {
         self.alertOn = alertOn
+        self.refreshOnly = refreshOnly
         self.fields = fields
         self.learningPeriod = learningPeriod
         self.learningEvents = learningEvents
@@ -98,6 +106,9 @@ package struct TravelSpec: Sendable, Hashable {
     /// within the last 90; travel between two familiar places (a VPN exit, a carrier's egress
     /// cities) does not fire. 0 turns familiarity off.
     public var familiarAfterDays: Int
+    /// The referenced rules whose sign-ins make a place familiar (the person's own strong
+    /// evidence); the others are compared but teach no place. Nil: every referenced rule's.
+    public var familiarFrom: [String]?
 
     /// One earlier day: a regular VPN exit alerts on its first day only.
     public static let defaultFamiliarDays = 1
@@ -111,7 +122,8 @@ package struct TravelSpec: Sendable, Hashable {
         (-90...90).contains(latitude) && (-180...180).contains(longitude) && !(latitude == 0 && longitude == 0)
     }
 
-    public init(maxSpeedKmh: Double, minDistanceKm: Double, familiarAfterDays: Int = TravelSpec.defaultFamiliarDays) {
+    public init(maxSpeedKmh: Double, minDistanceKm: Double, familiarAfterDays: Int = TravelSpec.defaultFamiliarDays, familiarFrom: [String]? = nil) {
+        self.familiarFrom = familiarFrom
         self.maxSpeedKmh = maxSpeedKmh
         self.minDistanceKm = minDistanceKm
         self.familiarAfterDays = familiarAfterDays

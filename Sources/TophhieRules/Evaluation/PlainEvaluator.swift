@@ -115,7 +115,7 @@ struct PlainRun {
             guard !matched.isEmpty else { continue }
             for d in matched where rules.standaloneDetections.contains(d) { emitSingle(d, event) }
             for c in rules.firstSeen where rules.references(c, anyOf: matched) { observeFirstSeen(c, event, matched: matched) }
-            for c in rules.travel where rules.references(c, anyOf: matched) { observeTravel(c, event) }
+            for c in rules.travel where rules.references(c, anyOf: matched) { observeTravel(c, event, matched: matched) }
             let fed = matched.filter(rules.fedDetections.contains)
             if !windowsClosed && !fed.isEmpty {
                 var kept: [String: String] = [:]

@@ -164,20 +164,31 @@ extension RuleDocumentReader {
             }
             ignoreVersions = b
         }
-        var alertOn: [String]?
+        var alertOn: [String]?, refreshOnly: [String]?
         if let a = node.mappingValue(forKey: "alert-on") {
-            guard let names = strings(a, "alert-on"), !names.isEmpty else {
-                report(.error, a.mark, "'alert-on' must name one or more of the correlation's rules")
-                return nil
-            }
-            let referenced = node.mappingValue(forKey: "rules").flatMap { $0.sequence ?? [$0] }?.compactMap(\.scalarText) ?? []
-            if let stray = names.first(where: { !referenced.contains($0) }) {
-                report(.error, a.mark, "'alert-on' names '\(stray)', which is not in the correlation's 'rules'")
-                return nil
-            }
+            guard let names = subsetOfRules(a, "alert-on", node) else { return nil }
             alertOn = names
         }
-        return FirstSeenSpec(fields: fields, learningPeriod: period, learningEvents: events, forgetAfter: forget, ignoreVersions: ignoreVersions, alertOn: alertOn)
+        if let r = node.mappingValue(forKey: "refresh-only") {
+            guard let names = subsetOfRules(r, "refresh-only", node) else { return nil }
+            refreshOnly = names
+        }
+        return FirstSeenSpec(fields: fields, learningPeriod: period, learningEvents: events, forgetAfter: forget, ignoreVersions: ignoreVersions,
+                             alertOn: alertOn, refreshOnly: refreshOnly)
+    }
+
+    /// A first-seen setting naming some of the correlation's `rules`: one or more names, each among them.
+    private mutating func subsetOfRules(_ a: YAMLNode, _ key: String, _ node: YAMLNode) -> [String]? {
+        guard let names = strings(a, key), !names.isEmpty else {
+            report(.error, a.mark, "'\(key)' must name one or more of the correlation's rules")
+            return nil
+        }
+        let referenced = node.mappingValue(forKey: "rules").flatMap { $0.sequence ?? [$0] }?.compactMap(\.scalarText) ?? []
+        if let stray = names.first(where: { !referenced.contains($0) }) {
+            report(.error, a.mark, "'\(key)' names '\(stray)', which is not in the correlation's 'rules'")
+            return nil
+        }
+        return names
     }
 
     mutating func readTravel(_ node: YAMLNode) -> TravelSpec? {
@@ -193,6 +204,11 @@ extension RuleDocumentReader {
             }
             familiarDays = v
         }
-        return TravelSpec(maxSpeedKmh: speed, minDistanceKm: distance, familiarAfterDays: familiarDays)
+        var familiarFrom: [String]?
+        if let f = node.mappingValue(forKey: "familiar-from") {
+            guard let names = subsetOfRules(f, "familiar-from", node) else { return nil }
+            familiarFrom = names
+        }
+        return TravelSpec(maxSpeedKmh: speed, minDistanceKm: distance, familiarAfterDays: familiarDays, familiarFrom: familiarFrom)
     }
 }

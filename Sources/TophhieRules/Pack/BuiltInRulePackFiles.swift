@@ -608,9 +608,43 @@ cases:
           - {id: b1, createdDateTime: "2024-05-01T08:00:00Z"}
           - {id: x1, createdDateTime: "2024-05-02T03:00:00Z", status: {errorCode: 50074}, location: {countryOrRegion: NG}}
       expect: []
+    - name: a stolen token used from Lagos for three days does not make the thief's password attempt from Lagos familiar
+      events:
+          - {id: b00, createdDateTime: "2024-05-01T08:00:00Z"}
+          - {id: b01, createdDateTime: "2024-05-02T08:00:00Z"}
+          - {id: b02, createdDateTime: "2024-05-03T08:00:00Z"}
+          - {id: b03, createdDateTime: "2024-05-04T08:00:00Z"}
+          - {id: b04, createdDateTime: "2024-05-05T08:00:00Z"}
+          - {id: b05, createdDateTime: "2024-05-06T08:00:00Z"}
+          - {id: b06, createdDateTime: "2024-05-07T08:00:00Z"}
+          - {id: b07, createdDateTime: "2024-05-08T08:00:00Z"}
+          - {id: b08, createdDateTime: "2024-05-09T08:00:00Z"}
+          - {id: b09, createdDateTime: "2024-05-10T08:00:00Z"}
+          - {id: t1, createdDateTime: "2024-05-17T03:00:00Z", isInteractive: false, ipAddress: 198.51.100.77, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: t2, createdDateTime: "2024-05-18T03:00:00Z", isInteractive: false, ipAddress: 198.51.100.77, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: t3, createdDateTime: "2024-05-19T03:00:00Z", isInteractive: false, ipAddress: 198.51.100.77, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: x1, createdDateTime: "2024-05-20T03:00:00Z", ipAddress: 198.51.100.77, status: {errorCode: 50074}, location: {city: Lagos, countryOrRegion: NG}}
+      expect:
+          - [x1]
+    - name: a password-only success from Lagos does not make the next attempt from Lagos familiar
+      events:
+          - {id: b00, createdDateTime: "2024-05-01T08:00:00Z"}
+          - {id: b01, createdDateTime: "2024-05-02T08:00:00Z"}
+          - {id: b02, createdDateTime: "2024-05-03T08:00:00Z"}
+          - {id: b03, createdDateTime: "2024-05-04T08:00:00Z"}
+          - {id: b04, createdDateTime: "2024-05-05T08:00:00Z"}
+          - {id: b05, createdDateTime: "2024-05-06T08:00:00Z"}
+          - {id: b06, createdDateTime: "2024-05-07T08:00:00Z"}
+          - {id: b07, createdDateTime: "2024-05-08T08:00:00Z"}
+          - {id: b08, createdDateTime: "2024-05-09T08:00:00Z"}
+          - {id: b09, createdDateTime: "2024-05-10T08:00:00Z"}
+          - {id: s1, createdDateTime: "2024-05-19T03:00:00Z", authenticationRequirement: singleFactorAuthentication, ipAddress: 198.51.100.77, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: x1, createdDateTime: "2024-05-20T03:00:00Z", ipAddress: 198.51.100.77, status: {errorCode: 50074}, location: {city: Lagos, countryOrRegion: NG}}
+      expect:
+          - [x1]
 """# + "\n"),
         ("first-factor-new-place.yml", #"""
-title: Successful sign-in
+title: Successful sign-in the person vouched for (MFA passed, or no MFA evidence in the record)
 id: first-factor-new-place/success
 name: ffnp-success
 status: stable
@@ -621,7 +655,28 @@ logsource:
 detection:
     selection:
         status.errorCode: 0
-    condition: selection
+    token_refresh:
+        isInteractive: false
+    single_factor:
+        authenticationRequirement: singleFactorAuthentication
+    condition: selection and not token_refresh and not single_factor
+level: low
+---
+title: Successful sign-in with one factor
+id: first-factor-new-place/single-factor
+name: ffnp-single-factor
+status: stable
+author: Tophhie Watch
+logsource:
+    product: azure
+    service: signinlogs
+detection:
+    selection:
+        status.errorCode: 0
+        authenticationRequirement: singleFactorAuthentication
+    token_refresh:
+        isInteractive: false
+    condition: selection and not token_refresh
 level: low
 ---
 title: Right password, stopped by MFA
@@ -650,8 +705,11 @@ description: >
     The account's password was used successfully from a country this account has never
     completed a sign-in from, and only the second factor stopped it. That is the moment to
     change the password: someone else knows it. The country is checked against the user's
-    full, successful sign-ins (learning 14 days and 10 sign-ins, as new-country); the attempts
-    themselves teach nothing, so a second attempt from that country alerts again after a day.
+    own interactive successes that passed MFA (learning as new-country); the attempts themselves
+    teach nothing, so a second attempt from that country alerts again after a day. Token
+    refreshes teach nothing either: a stolen token used from Lagos for days must not make the
+    thief's password attempt from Lagos look familiar. A single-factor success keeps a known
+    country known and never makes one known.
 author: Tophhie Watch
 tags:
     - attack.credential-access
@@ -662,9 +720,12 @@ correlation:
     type: first_seen
     rules:
         - ffnp-success
+        - ffnp-single-factor
         - ffnp-first-factor
     alert-on:
         - ffnp-first-factor
+    refresh-only:
+        - ffnp-single-factor
     group-by:
         - userId
     fields:
@@ -788,6 +849,25 @@ detection:
     condition: selection and not token_refresh
 level: low
 ---
+title: Located successful sign-in the person vouched for
+id: impossible-travel/located-strong
+name: travel-located-strong
+status: stable
+author: Tophhie Watch
+logsource:
+    product: azure
+    service: signinlogs
+detection:
+    selection:
+        status.errorCode: 0
+        location.geoCoordinates.latitude|exists: true
+    token_refresh:
+        isInteractive: false
+    single_factor:
+        authenticationRequirement: singleFactorAuthentication
+    condition: selection and not token_refresh and not single_factor
+level: low
+---
 title: Impossible travel between sign-ins
 id: impossible-travel
 status: stable
@@ -796,7 +876,9 @@ description: >
     them, ignoring pairs under 500 km (IP geolocation noise). Elastic's rule uses 500 km and
     800 km/h; 900 km/h is airliner cruise speed.
     Token refreshes (non-interactive sign-ins) are not counted: a phone's mobile network moves
-    them about; token-from-new-place watches them.
+    them about; token-from-new-place watches them. A place becomes familiar only through
+    interactive successes that passed MFA (or hold no MFA evidence): a single-factor success
+    is compared but teaches no place.
 author: Tophhie Watch
 tags:
     - attack.initial-access
@@ -805,6 +887,9 @@ correlation:
     type: impossible_travel
     rules:
         - travel-located-success
+        - travel-located-strong
+    familiar-from:
+        - travel-located-strong
     group-by:
         - userId
     timespan: 24h
@@ -1148,9 +1233,30 @@ cases:
           - {id: s1, createdDateTime: "2024-05-20T09:00:00Z", isInteractive: true, location: {city: Moscow, countryOrRegion: RU}}
       expect:
           - [s1]
+    - name: a password-only success never makes its country known, so one from there a day later alerts again; one that passed MFA does
+      events:
+          - {id: b00, createdDateTime: "2024-05-01T08:00:00Z"}
+          - {id: b01, createdDateTime: "2024-05-02T08:00:00Z"}
+          - {id: b02, createdDateTime: "2024-05-03T08:00:00Z"}
+          - {id: b03, createdDateTime: "2024-05-04T08:00:00Z"}
+          - {id: b04, createdDateTime: "2024-05-05T08:00:00Z"}
+          - {id: b05, createdDateTime: "2024-05-06T08:00:00Z"}
+          - {id: b06, createdDateTime: "2024-05-07T08:00:00Z"}
+          - {id: b07, createdDateTime: "2024-05-08T08:00:00Z"}
+          - {id: b08, createdDateTime: "2024-05-09T08:00:00Z"}
+          - {id: b09, createdDateTime: "2024-05-10T08:00:00Z"}
+          - {id: s1, createdDateTime: "2024-05-17T09:00:00Z", authenticationRequirement: singleFactorAuthentication, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: s2, createdDateTime: "2024-05-18T10:00:00Z", authenticationRequirement: singleFactorAuthentication, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: m1, createdDateTime: "2024-05-17T09:00:00Z", authenticationRequirement: multiFactorAuthentication, location: {city: Paris, countryOrRegion: FR}}
+          - {id: m2, createdDateTime: "2024-05-18T10:00:00Z", authenticationRequirement: multiFactorAuthentication, location: {city: Paris, countryOrRegion: FR}}
+          - {id: h1, createdDateTime: "2024-05-18T11:00:00Z", authenticationRequirement: singleFactorAuthentication}
+      expect:
+          - [s1]
+          - [m1]
+          - [s2]
 """# + "\n"),
         ("new-country.yml", #"""
-title: Successful sign-in
+title: Successful sign-in the person vouched for (MFA passed, or no MFA evidence in the record)
 id: new-country/success
 name: new-country-success
 status: stable
@@ -1161,6 +1267,25 @@ logsource:
 detection:
     selection:
         status.errorCode: 0
+    token_refresh:
+        isInteractive: false
+    single_factor:
+        authenticationRequirement: singleFactorAuthentication
+    condition: selection and not token_refresh and not single_factor
+level: low
+---
+title: Successful sign-in with one factor
+id: new-country/single-factor
+name: new-country-single-factor
+status: stable
+author: Tophhie Watch
+logsource:
+    product: azure
+    service: signinlogs
+detection:
+    selection:
+        status.errorCode: 0
+        authenticationRequirement: singleFactorAuthentication
     token_refresh:
         isInteractive: false
     condition: selection and not token_refresh
@@ -1174,7 +1299,10 @@ description: >
     ID Protection's atypical-travel baseline: 14 days and at least 10 sign-ins, both.
     Countries not seen for 90 days count as new again.
     Token refreshes (non-interactive sign-ins) are not counted: a phone's mobile network moves
-    them about; token-from-new-place watches them.
+    them about; token-from-new-place watches them. A country becomes known only through the
+    person's own strong evidence: an interactive success that passed MFA (or, where the record
+    holds no MFA evidence, any interactive success). A single-factor success alerts from a new
+    country like any other, but only keeps a known country known: it never makes one known.
 author: Tophhie Watch
 tags:
     - attack.initial-access
@@ -1183,6 +1311,9 @@ correlation:
     type: first_seen
     rules:
         - new-country-success
+        - new-country-single-factor
+    refresh-only:
+        - new-country-single-factor
     group-by:
         - userId
     fields:
@@ -1192,6 +1323,8 @@ correlation:
         events: 10
     forget: 90d
 level: medium
+tophhie:
+    suppress: 24h
 """# + "\n"),
         ("new-device.tests.yml", #"""
 rule: new-device
@@ -1268,7 +1401,7 @@ cases:
       expect: []
 """# + "\n"),
         ("new-device.yml", #"""
-title: Successful sign-in
+title: Successful sign-in the person vouched for (MFA passed, or no MFA evidence in the record)
 id: new-device/success
 name: new-device-success
 status: stable
@@ -1279,6 +1412,25 @@ logsource:
 detection:
     selection:
         status.errorCode: 0
+    token_refresh:
+        isInteractive: false
+    single_factor:
+        authenticationRequirement: singleFactorAuthentication
+    condition: selection and not token_refresh and not single_factor
+level: low
+---
+title: Successful sign-in with one factor
+id: new-device/single-factor
+name: new-device-single-factor
+status: stable
+author: Tophhie Watch
+logsource:
+    product: azure
+    service: signinlogs
+detection:
+    selection:
+        status.errorCode: 0
+        authenticationRequirement: singleFactorAuthentication
     token_refresh:
         isInteractive: false
     condition: selection and not token_refresh
@@ -1292,7 +1444,9 @@ description: >
     Version numbers are ignored so updates are not new devices. Learning: 14 days and at least 10 sign-ins;
     Elastic's unusual-device rule uses a 7-day history, Entra's unfamiliar-properties 14 days.
     Token refreshes (non-interactive sign-ins) are not counted: a phone's mobile network moves
-    them about; token-from-new-place watches them.
+    them about; token-from-new-place watches them. A device becomes known only through an
+    interactive success that passed MFA (or holds no MFA evidence); a single-factor success
+    keeps a known device known and never makes one known.
 author: Tophhie Watch
 tags:
     - attack.initial-access
@@ -1301,6 +1455,9 @@ correlation:
     type: first_seen
     rules:
         - new-device-success
+        - new-device-single-factor
+    refresh-only:
+        - new-device-single-factor
     group-by:
         - userId
     fields:
@@ -1312,6 +1469,8 @@ correlation:
         events: 10
     forget: 90d
 level: low
+tophhie:
+    suppress: 24h
 """# + "\n"),
         ("risky-sign-in.tests.yml", #"""
 rule: risky-sign-in
@@ -1478,7 +1637,9 @@ detection:
     selection:
         isInteractive: true
         status.errorCode: 0
-    condition: selection
+    single_factor:
+        authenticationRequirement: singleFactorAuthentication
+    condition: selection and not single_factor
 level: low
 ---
 title: Successful sign-in with one factor
@@ -1504,8 +1665,9 @@ description: >
     A successful interactive sign-in that Entra asked only one factor for
     (authenticationRequirement singleFactorAuthentication, beta), from a country your sign-ins
     have not come from. No policy stood between whoever had the password and the account. The
-    country is learned from your successful sign-ins (14 days and 10, as new-country); a
-    single-factor success teaches nothing, so a second one from there alerts after a day.
+    country is learned from your interactive successes that passed MFA (or hold no MFA
+    evidence; learning as new-country); a single-factor success keeps a known country known but
+    never makes one known, so a second one from a new country alerts after a day.
 author: Tophhie Watch
 tags:
     - attack.initial-access
@@ -1516,6 +1678,8 @@ correlation:
         - sfnp-success
         - sfnp-single-factor
     alert-on:
+        - sfnp-single-factor
+    refresh-only:
         - sfnp-single-factor
     group-by:
         - userId
@@ -1897,6 +2061,24 @@ detection:
     selection:
         isInteractive: true
         status.errorCode: 0
+    single_factor:
+        authenticationRequirement: singleFactorAuthentication
+    condition: selection and not single_factor
+level: low
+---
+title: Interactive sign-in with one factor
+id: token-from-new-place/single-factor
+name: tfnp-single-factor
+status: experimental
+author: Tophhie Watch
+logsource:
+    product: azure
+    service: signinlogs
+detection:
+    selection:
+        isInteractive: true
+        status.errorCode: 0
+        authenticationRequirement: singleFactorAuthentication
     condition: selection
 level: low
 ---
@@ -1923,8 +2105,9 @@ description: >
     it holds) from a country none of your own interactive sign-ins came from. A token stolen by
     an adversary-in-the-middle phishing page, from a device, or by device-code phishing is used
     from the attacker's address in exactly this way, with no password and no MFA prompt.
-    Countries are learned from interactive sign-ins only (14 days and 10 sign-ins, as
-    new-country); tokens teach nothing, so a stolen one never makes its country familiar.
+    Countries are learned from interactive sign-ins that passed MFA (or hold no MFA evidence)
+    only (learning as new-country); tokens teach nothing, so a stolen one never makes its country
+    familiar, and a single-factor success keeps a known country known but makes none known.
     Needs graph.api beta. To watch networks rather than countries, set fields to
     autonomousSystemNumber (beta) or ipAddress.
 author: Tophhie Watch
@@ -1936,9 +2119,12 @@ correlation:
     type: first_seen
     rules:
         - tfnp-interactive
+        - tfnp-single-factor
         - tfnp-token
     alert-on:
         - tfnp-token
+    refresh-only:
+        - tfnp-single-factor
     group-by:
         - userId
     fields:

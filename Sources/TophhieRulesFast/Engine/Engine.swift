@@ -264,10 +264,14 @@ struct EngineRun {
             var lastKey: (source: Int, parts: Int, key: HashedText)?
             for c in plan.firstSeen where references(c, include: matched) {
                 observeFirstSeen(c, event: event, alerting: plan.firstSeenAlerting[c].map { alerting in matched.contains { alerting[$0] } } ?? true,
+                                 refreshing: plan.firstSeenRefreshing[c].map { refreshing in
+                                     matched.allSatisfy { d in refreshing[d] || !references(c, include: [d]) }
+                                 } ?? false,
                                  shared: &shared, lastKey: &lastKey)
             }
             for c in plan.travel where references(c, include: matched) {
-                observeTravel(c, event: event, shared: &shared)
+                observeTravel(c, event: event, teachesPlace: plan.travelFamiliarFrom[c].map { teaching in matched.contains { teaching[$0] } } ?? true,
+                              shared: &shared)
             }
             if !windowsClosed && matched.contains(where: { plan.isFedDetection[$0] }) {
                 state.recent.append(FastState.StoredEvent(
