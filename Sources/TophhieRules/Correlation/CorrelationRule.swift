@@ -83,9 +83,14 @@ package struct FirstSeenSpec: Sendable, Hashable {
     /// attacker's place familiar. This holds for a rule in `alert-on` too. An event that also
     /// matches another referenced rule teaches as that rule does. Nil: none.
     public var refreshOnly: [String]?
+    /// `learning.alert: lower`: while learning, a value the group has never shown (once it has
+    /// shown one) still alerts, marked `learning` and one level lower. False (`quiet`): nothing
+    /// alerts while learning.
+    public var alertWhileLearning: Bool
 
     public init(fields: [String], learningPeriod: RuleDuration, learningEvents: Int, forgetAfter: RuleDuration, ignoreVersions: Bool = false,
-                alertOn: [String]? = nil, refreshOnly: [String]? = nil) {
+                alertOn: [String]? = nil, refreshOnly: [String]? = nil, alertWhileLearning: Bool = false) {
+        self.alertWhileLearning = alertWhileLearning
         self.alertOn = alertOn
         self.refreshOnly = refreshOnly
         self.fields = fields

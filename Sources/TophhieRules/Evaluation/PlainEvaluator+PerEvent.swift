@@ -42,6 +42,9 @@ extension PlainRun {
         let teaches = refreshing ? !isNew : (spec.alertOn == nil || !alerting)
         if teaches && time < baseline.learningStart { baseline.learningStart = time }
         let learned = baseline.events >= spec.learningEvents && time.timeIntervalSince(baseline.learningStart) >= spec.learningPeriod.interval
+        // While learning, a rule that says so still tells of a value never seen, once the group
+        // has shown one: its first place is the person's own, not news.
+        let learningAlert = !learned && spec.alertWhileLearning && lastSeen == nil && !baseline.known.isEmpty
         if teaches {
             baseline.known[value] = max(lastSeen ?? time, time)
             // An update of a sign-in already counted is the same sign-in.
@@ -50,11 +53,11 @@ extension PlainRun {
         } else if existing != nil && lastSeen == nil && baseline.events == 0 {
             state.baselines[rule.metadata.id]?[group.key] = nil
         }
-        guard learned && isNew && alerting else { return }
+        guard (learned || learningAlert) && isNew && alerting else { return }
         let alertEvent = AlertFactory.alertEvent(event)
         emit(rule.metadata, rule.options, defaultSuppress: 0, group: zip(rule.groupBy, group.values).map { AlertGroupValue(field: $0, value: $1) },
              groupKey: group.key + "\u{1F}" + value, events: [alertEvent], eventCount: 1, windowClose: time,
-             summary: "first \(spec.fields.joined(separator: " + ")) '\(shown)'")
+             summary: "first \(spec.fields.joined(separator: " + ")) '\(shown)'", learning: !learned)
     }
 
     /// A browser's or system's name without its version words (`Edge 120.0` → `Edge`): a word

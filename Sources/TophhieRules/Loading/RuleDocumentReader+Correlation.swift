@@ -146,6 +146,7 @@ extension RuleDocumentReader {
         }
         var period = RuleDuration(seconds: 14 * 86_400, text: "14d")
         var events = 10
+        var alertWhileLearning = false
         if let learning = node.mappingValue(forKey: "learning") {
             guard learning.mapping != nil else {
                 report(.error, learning.mark, "'learning' must be a mapping {period: 14d, events: 10}")
@@ -153,6 +154,15 @@ extension RuleDocumentReader {
             }
             if let p = learning.mappingValue(forKey: "period") { guard let d = duration(p, "learning.period") else { return nil }; period = d }
             if let e = learning.mappingValue(forKey: "events") { guard let n = integer(e, "learning.events") else { return nil }; events = n }
+            if let a = learning.mappingValue(forKey: "alert") {
+                switch a.scalarText {
+                case "quiet": alertWhileLearning = false
+                case "lower": alertWhileLearning = true
+                default:
+                    report(.error, a.mark, "'learning.alert' must be 'quiet' (nothing while learning) or 'lower' (a value never seen, one level lower)")
+                    return nil
+                }
+            }
         }
         var forget = RuleDuration(seconds: 90 * 86_400, text: "90d")
         if let f = node.mappingValue(forKey: "forget") { guard let d = duration(f, "forget") else { return nil }; forget = d }
@@ -174,7 +184,7 @@ extension RuleDocumentReader {
             refreshOnly = names
         }
         return FirstSeenSpec(fields: fields, learningPeriod: period, learningEvents: events, forgetAfter: forget, ignoreVersions: ignoreVersions,
-                             alertOn: alertOn, refreshOnly: refreshOnly)
+                             alertOn: alertOn, refreshOnly: refreshOnly, alertWhileLearning: alertWhileLearning)
     }
 
     /// A first-seen setting naming some of the correlation's `rules`: one or more names, each among them.

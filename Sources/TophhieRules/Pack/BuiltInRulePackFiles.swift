@@ -603,9 +603,14 @@ cases:
           - {id: b09, createdDateTime: "2024-05-10T08:00:00Z"}
           - {id: x1, createdDateTime: "2024-05-20T03:00:00Z", status: {errorCode: 50126}, location: {countryOrRegion: NG}}
       expect: []
-    - name: nothing fires while learning
+    - name: a day into learning, the right password from a country never signed in from still fires (as learning)
       events:
           - {id: b1, createdDateTime: "2024-05-01T08:00:00Z"}
+          - {id: x1, createdDateTime: "2024-05-02T03:00:00Z", status: {errorCode: 50074}, location: {countryOrRegion: NG}}
+      expect:
+          - [x1]
+    - name: before any success of the person's own, nothing is known and nothing fires
+      events:
           - {id: x1, createdDateTime: "2024-05-02T03:00:00Z", status: {errorCode: 50074}, location: {countryOrRegion: NG}}
       expect: []
     - name: a stolen token used from Lagos for three days does not make the thief's password attempt from Lagos familiar
@@ -731,8 +736,9 @@ correlation:
     fields:
         - location.countryOrRegion
     learning:
-        period: 14d
+        period: 5d      # the later of 5 days and 10 of the person's own successes
         events: 10
+        alert: lower    # meanwhile a country never signed in from alerts, marked learning, one level lower
     forget: 90d
 level: high
 tophhie:
@@ -1147,7 +1153,7 @@ defaults:
     status: {errorCode: 0}
     location: {city: Lisbon, countryOrRegion: PT}
 cases:
-    - name: a new country during the learning period does not fire, after it does
+    - name: a new country during the learning period fires (as learning), after it too; a country seen again does not
       events:
           - {id: b00, createdDateTime: "2024-05-01T08:00:00Z"}
           - {id: b01, createdDateTime: "2024-05-02T08:00:00Z"}
@@ -1163,8 +1169,9 @@ cases:
           - {id: d4, createdDateTime: "2024-05-17T09:00:00Z", location: {city: Madrid, countryOrRegion: ES}}
           - {id: d5, createdDateTime: "2024-05-18T09:00:00Z", location: {city: Paris, countryOrRegion: FR}}
       expect:
+          - [d2]
           - [d5]
-    - name: ten sign-ins on the first morning do not end learning; the fourteen days are needed too
+    - name: ten sign-ins on the first morning do not end learning; the five days are needed too, but a new country still fires (as learning)
       events:
           - {id: e01, createdDateTime: "2024-05-01T09:00:00Z"}
           - {id: e02, createdDateTime: "2024-05-01T09:10:00Z"}
@@ -1177,13 +1184,21 @@ cases:
           - {id: e09, createdDateTime: "2024-05-01T10:20:00Z"}
           - {id: e10, createdDateTime: "2024-05-01T10:30:00Z"}
           - {id: e11, createdDateTime: "2024-05-02T10:40:00Z", location: {city: Madrid, countryOrRegion: ES}}
-      expect: []
-    - name: a weekly user is still learning after fourteen days with three sign-ins
+          - {id: e12, createdDateTime: "2024-05-02T11:40:00Z", location: {city: Madrid, countryOrRegion: ES}}
+      expect:
+          - [e11]
+    - name: a weekly user is still learning after fourteen days with three sign-ins, and a new country fires (as learning)
       events:
           - {id: w1, createdDateTime: "2024-05-01T09:00:00Z"}
           - {id: w2, createdDateTime: "2024-05-08T09:00:00Z"}
           - {id: w3, createdDateTime: "2024-05-15T09:00:00Z"}
           - {id: w4, createdDateTime: "2024-05-22T09:00:00Z", location: {city: Madrid, countryOrRegion: ES}}
+      expect:
+          - [w4]
+    - name: the first country a new account signs in from is its own, not news
+      events:
+          - {id: n1, createdDateTime: "2024-05-01T09:00:00Z", location: {city: Madrid, countryOrRegion: ES}}
+          - {id: n2, createdDateTime: "2024-05-01T10:00:00Z", location: {city: Madrid, countryOrRegion: ES}}
       expect: []
     - name: failed sign-ins from a new country are not first-seen events
       events:
@@ -1296,7 +1311,9 @@ id: new-country
 status: stable
 description: >
     A successful sign-in from a country not seen for this account before. Learning follows Entra
-    ID Protection's atypical-travel baseline: 14 days and at least 10 sign-ins, both.
+    ID Protection's bound for unfamiliar sign-in properties: the later of 5 days and 10 of the
+    person's own successes. Learning is never silent: meanwhile a country the person has never
+    signed in from still alerts, marked learning and one level lower (low).
     Countries not seen for 90 days count as new again.
     Token refreshes (non-interactive sign-ins) are not counted: a phone's mobile network moves
     them about; token-from-new-place watches them. A country becomes known only through the
@@ -1319,8 +1336,9 @@ correlation:
     fields:
         - location.countryOrRegion
     learning:
-        period: 14d
+        period: 5d      # the later of 5 days and 10 of the person's own successes
         events: 10
+        alert: lower    # meanwhile a country never signed in from alerts, marked learning, one level lower
     forget: 90d
 level: medium
 tophhie:
@@ -1686,8 +1704,9 @@ correlation:
     fields:
         - location.countryOrRegion
     learning:
-        period: 14d
+        period: 5d      # the later of 5 days and 10 of the person's own successes
         events: 10
+        alert: lower    # meanwhile a country never signed in from alerts, marked learning, one level lower
     forget: 90d
 level: high
 tophhie:
@@ -2031,7 +2050,7 @@ cases:
           - {id: v1, createdDateTime: "2024-05-15T09:00:00Z", location: {city: New York, countryOrRegion: US}}
           - {id: v2, createdDateTime: "2024-05-15T10:00:00Z", isInteractive: false, location: {city: New York, countryOrRegion: US}}
       expect: []
-    - name: nothing alerts while learning, and failed refreshes never do
+    - name: a token used from a country never signed in from alerts while learning too (as learning), and failed refreshes never do
       events:
           - {id: l1, createdDateTime: "2024-05-01T08:00:00Z"}
           - {id: l2, createdDateTime: "2024-05-02T08:00:00Z", isInteractive: false, location: {city: Moscow, countryOrRegion: RU}}
@@ -2046,7 +2065,96 @@ cases:
           - {id: c08, createdDateTime: "2024-05-11T08:00:00Z"}
           - {id: c09, createdDateTime: "2024-05-12T08:00:00Z"}
           - {id: f1, createdDateTime: "2024-05-20T03:00:00Z", isInteractive: false, status: {errorCode: 70043}, location: {city: Moscow, countryOrRegion: RU}}
-      expect: []
+      expect:
+          - [l2]
+    - name: a stolen token used every hour for 72 hours is told at once and reminded of each day it goes on
+      events:
+          - {id: b00, createdDateTime: "2024-05-01T08:00:00Z"}
+          - {id: b01, createdDateTime: "2024-05-02T08:00:00Z"}
+          - {id: b02, createdDateTime: "2024-05-03T08:00:00Z"}
+          - {id: b03, createdDateTime: "2024-05-04T08:00:00Z"}
+          - {id: b04, createdDateTime: "2024-05-05T08:00:00Z"}
+          - {id: b05, createdDateTime: "2024-05-06T08:00:00Z"}
+          - {id: b06, createdDateTime: "2024-05-07T08:00:00Z"}
+          - {id: b07, createdDateTime: "2024-05-08T08:00:00Z"}
+          - {id: b08, createdDateTime: "2024-05-09T08:00:00Z"}
+          - {id: b09, createdDateTime: "2024-05-10T08:00:00Z"}
+          - {id: u00, createdDateTime: "2024-05-20T00:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u01, createdDateTime: "2024-05-20T01:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u02, createdDateTime: "2024-05-20T02:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u03, createdDateTime: "2024-05-20T03:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u04, createdDateTime: "2024-05-20T04:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u05, createdDateTime: "2024-05-20T05:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u06, createdDateTime: "2024-05-20T06:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u07, createdDateTime: "2024-05-20T07:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u08, createdDateTime: "2024-05-20T08:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u09, createdDateTime: "2024-05-20T09:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u10, createdDateTime: "2024-05-20T10:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u11, createdDateTime: "2024-05-20T11:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u12, createdDateTime: "2024-05-20T12:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u13, createdDateTime: "2024-05-20T13:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u14, createdDateTime: "2024-05-20T14:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u15, createdDateTime: "2024-05-20T15:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u16, createdDateTime: "2024-05-20T16:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u17, createdDateTime: "2024-05-20T17:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u18, createdDateTime: "2024-05-20T18:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u19, createdDateTime: "2024-05-20T19:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u20, createdDateTime: "2024-05-20T20:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u21, createdDateTime: "2024-05-20T21:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u22, createdDateTime: "2024-05-20T22:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u23, createdDateTime: "2024-05-20T23:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u24, createdDateTime: "2024-05-21T00:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u25, createdDateTime: "2024-05-21T01:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u26, createdDateTime: "2024-05-21T02:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u27, createdDateTime: "2024-05-21T03:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u28, createdDateTime: "2024-05-21T04:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u29, createdDateTime: "2024-05-21T05:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u30, createdDateTime: "2024-05-21T06:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u31, createdDateTime: "2024-05-21T07:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u32, createdDateTime: "2024-05-21T08:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u33, createdDateTime: "2024-05-21T09:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u34, createdDateTime: "2024-05-21T10:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u35, createdDateTime: "2024-05-21T11:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u36, createdDateTime: "2024-05-21T12:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u37, createdDateTime: "2024-05-21T13:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u38, createdDateTime: "2024-05-21T14:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u39, createdDateTime: "2024-05-21T15:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u40, createdDateTime: "2024-05-21T16:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u41, createdDateTime: "2024-05-21T17:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u42, createdDateTime: "2024-05-21T18:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u43, createdDateTime: "2024-05-21T19:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u44, createdDateTime: "2024-05-21T20:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u45, createdDateTime: "2024-05-21T21:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u46, createdDateTime: "2024-05-21T22:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u47, createdDateTime: "2024-05-21T23:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u48, createdDateTime: "2024-05-22T00:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u49, createdDateTime: "2024-05-22T01:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u50, createdDateTime: "2024-05-22T02:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u51, createdDateTime: "2024-05-22T03:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u52, createdDateTime: "2024-05-22T04:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u53, createdDateTime: "2024-05-22T05:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u54, createdDateTime: "2024-05-22T06:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u55, createdDateTime: "2024-05-22T07:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u56, createdDateTime: "2024-05-22T08:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u57, createdDateTime: "2024-05-22T09:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u58, createdDateTime: "2024-05-22T10:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u59, createdDateTime: "2024-05-22T11:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u60, createdDateTime: "2024-05-22T12:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u61, createdDateTime: "2024-05-22T13:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u62, createdDateTime: "2024-05-22T14:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u63, createdDateTime: "2024-05-22T15:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u64, createdDateTime: "2024-05-22T16:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u65, createdDateTime: "2024-05-22T17:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u66, createdDateTime: "2024-05-22T18:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u67, createdDateTime: "2024-05-22T19:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u68, createdDateTime: "2024-05-22T20:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u69, createdDateTime: "2024-05-22T21:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u70, createdDateTime: "2024-05-22T22:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u71, createdDateTime: "2024-05-22T23:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+      expect:
+          - [u00]
+          - [u24]
+          - [u48]
 """# + "\n"),
         ("token-from-new-place.yml", #"""
 title: Interactive sign-in
@@ -2130,8 +2238,9 @@ correlation:
     fields:
         - location.countryOrRegion
     learning:
-        period: 14d
+        period: 5d      # the later of 5 days and 10 of the person's own successes
         events: 10
+        alert: lower    # meanwhile a country never signed in from alerts, marked learning, one level lower
     forget: 90d
 level: high
 tophhie:

@@ -55,17 +55,17 @@ extension EngineRun {
         let teaches = refreshing ? FirstSeenTeaching.knownOnly : (!settings.alertOnSome || !alerting) ? .yes : .no
         // An update of a sign-in already counted is the same sign-in.
         let counts = updated.isEmpty || !updated.contains(event.eventID)
-        var alerts = false
+        var alerts = false, learning = false
         // The baseline is changed where it lies, in this run's table of the rule
         // (`RuleTables`): taking it out and putting it back hashed its key twice.
         if let groupIndex = firstSeenTables.tables[c].index(forKey: group.hashed) {
             let keep = EngineRun.learn(&firstSeenTables.tables[c].values[groupIndex], value: valueKey, at: event.eventTime,
-                                       settings: settings, teaching: teaches, alerting: alerting, counts: counts, alerts: &alerts)
+                                       settings: settings, teaching: teaches, alerting: alerting, counts: counts, alerts: &alerts, learning: &learning)
             if !keep { firstSeenTables.tables[c].remove(at: groupIndex) }
         } else {
             // A group's first event: its table is made only if there is something to keep.
             var baseline = FastState.Baseline(learningStart: event.eventTime, events: 0, known: [:])
-            if EngineRun.learn(&baseline, value: valueKey, at: event.eventTime, settings: settings, teaching: teaches, alerting: alerting, counts: counts, alerts: &alerts) {
+            if EngineRun.learn(&baseline, value: valueKey, at: event.eventTime, settings: settings, teaching: teaches, alerting: alerting, counts: counts, alerts: &alerts, learning: &learning) {
                 firstSeenTables.tables[c][group.hashed] = baseline
                 firstSeenTables.kept[c] = true
             }
@@ -77,7 +77,7 @@ extension EngineRun {
             let summary = "first \(spec.fields.joined(separator: " + ")) '\(shownValue(partCount, settings))'"
             emit(metadata: rule.metadata, options: rule.options, defaultSuppress: 0,
                  group: shown, groupKey: group.key + "\u{1F}" + valueKey.text, events: [alertEvent], eventCount: 1,
-                 windowClose: event.eventTime, summary: summary)
+                 windowClose: event.eventTime, summary: summary, learning: learning)
         }
     }
 
@@ -93,11 +93,12 @@ extension EngineRun {
         return value
     }
 
-    /// One event against a group's baseline: whether it alerts (`alerts`), and what it teaches.
+    /// One event against a group's baseline: whether it alerts (`alerts`), while learning
+    /// (`learning`), and what it teaches.
     /// - Returns: whether the baseline is kept: an event that only checks (outside `alert-on`'s
     ///   teaching) keeps a baseline only if it holds something.
     static func learn(_ baseline: inout FastState.Baseline, value valueKey: HashedText, at time: Date, settings: FirstSeenSettings,
-                      teaching: FirstSeenTeaching, alerting: Bool, counts: Bool, alerts: inout Bool) -> Bool {
+                      teaching: FirstSeenTeaching, alerting: Bool, counts: Bool, alerts: inout Bool, learning: inout Bool) -> Bool {
         // One look-up of the value, changed where it lies when known.
         let place = baseline.known.index(forKey: valueKey)
         let lastSeen = place.map { baseline.known[at: $0] }
@@ -106,7 +107,11 @@ extension EngineRun {
         if teaches && time < baseline.learningStart { baseline.learningStart = time }
         let learned = baseline.events >= settings.learningEvents
             && time.timeIntervalSince(baseline.learningStart) >= settings.learningPeriod
-        alerts = learned && isNew && alerting
+        // While learning, a value never seen still alerts under `learning.alert: lower`, once
+        // the group has shown one: its first place is the person's own.
+        let learningAlert = !learned && settings.alertWhileLearning && lastSeen == nil && !baseline.known.isEmpty
+        alerts = (learned || learningAlert) && isNew && alerting
+        learning = !learned
         guard teaches else { return lastSeen != nil || baseline.events > 0 }
         if let place {
             if time > baseline.known[at: place] { baseline.known[at: place] = time }
