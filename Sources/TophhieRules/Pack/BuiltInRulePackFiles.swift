@@ -19,22 +19,22 @@ and mapped. The five rules marked *beta* read fields or sign-ins only Graph beta
 | --- | --- | --- | --- | --- |
 | `failure-burst` | event_count | 50126/50053/50055/50056/50144 per user | ≥ 5 in 10 min (Sentinel failed-login 5; Elastic 5-min guessing buckets) | 30m |
 | `success-after-failures` | temporal_ordered over an event_count | ≥ 3 failures from one IP, then a success from it | 20 min (Sentinel brute-force session window) | 1h |
-| `new-country` | first_seen | successful sign-in from an unseen `location.countryOrRegion` | learning 14 d and 10 sign-ins, both (Entra ID Protection); forget 90 d | — |
-| `new-device` | first_seen | unseen `operatingSystem` + `browser`, versions ignored | learning 14 d and 10 sign-ins; forget 90 d | — |
-| `impossible-travel` | impossible_travel | two successes faster than 900 km/h, ≥ 500 km apart, not both familiar places | Elastic: 500 km, 800 km/h; familiar after 1 earlier day | 1h |
-| `mfa-fatigue` | event_count | 500121 or "MFA denied"/"fraud" details | ≥ 5 in 10 min (Elastic push-spam: 5 in 10 min) | 30m |
+| `new-country` | first_seen | successful interactive sign-in from an unseen `location.countryOrRegion` | learning: the later of 5 d and 10 of the person's own successes (ID Protection's unfamiliar-properties bound), alerting lower meanwhile; forget 90 d | 24h per country |
+| `new-device` | first_seen | unseen `operatingSystem` + `browser`, versions ignored | learning 14 d and 10 sign-ins, quiet meanwhile; forget 90 d | 24h per device |
+| `impossible-travel` | impossible_travel | two successes faster than 900 km/h, ≥ 500 km apart, not both familiar places | Elastic: 500 km, 800 km/h; familiar after 1 earlier day of the person's own successes | 1h |
+| `mfa-fatigue` | event_count | 500121, or "MFA denied"/"fraud"/"timed out" details: denials and unanswered prompts alike | ≥ 5 in 10 min (Elastic push-spam: 5 in 10 min) | 30m |
 | `account-lockout` | detection | 50053 | every lockout | 1h |
 | `legacy-auth` | detection | legacy `clientAppUsed` values | every sign-in; per user, protocol and address | 7d |
 | `risky-sign-in` | detection | risk medium/high, not remediated/dismissed/confirmedSafe; `hidden` ignored | — | 1h |
 | `disabled-account` | detection | 50057 | — | 1h |
 | `sustained-failure` | event_count | 50126/50053/50055/50056 per user | ≥ 20 in 1 h: a slow spray (4 per 10 min) stays under failure-burst and smart lockout (10) | 2h |
-| `first-factor-new-place` | first_seen with `alert-on` | 50074/500121 (password right, MFA required or failed) from a country the user never completed a sign-in from | learning 14 d and 10 sign-ins; attempts teach nothing | 24h per country |
+| `first-factor-new-place` | first_seen with `alert-on` | 50074/500121 (password right, MFA required or failed) from a country none of the user's own successes came from | learning as `new-country`; attempts, token refreshes and single-factor successes teach nothing new | 24h per country |
 | `ca-blocked-burst` | event_count | 53003/53000/53001/53002/530032 | ≥ 3 in 1 h | 1h (timespan) |
 | `device-code-sign-in` (beta) | detection | `authenticationProtocol` holds `deviceCode` (a code entered, interactive) or `originalTransferMethod: deviceCodeFlow` (a code redeemed, non-interactive), not by this agent's own app (`appId\|expand: '%tophhie_client_id%'`) | every one | 1h per user and app |
-| `token-from-new-place` (beta) | first_seen with `alert-on` | a successful non-interactive sign-in from a country none of the user's interactive successes came from; set `fields` to `autonomousSystemNumber` or `ipAddress` to watch networks instead | learning 14 d and 10 interactive sign-ins; tokens teach nothing | 24h per country |
-| `mfa-denied-by-user` (beta) | detection | "MFA denied" in an `authenticationDetails` step or in `status.additionalDetails` (Microsoft's Sentinel rules' texts: declined, reported fraud, fraud code entered) | every one | 1h per user |
+| `token-from-new-place` (beta) | first_seen with `alert-on` | a successful non-interactive sign-in from a country none of the user's own interactive successes came from; set `fields` to `autonomousSystemNumber` or `ipAddress` to watch networks instead | learning as `new-country`; tokens teach nothing | 24h per country |
+| `mfa-denied-by-user` (beta) | detection | a prompt declined, fraud reported or a fraud code entered, in an `authenticationDetails` step or in `status.additionalDetails` (Microsoft's Sentinel rules' texts); not a prompt left unanswered or timed out | every one | 1h per user |
 | `ropc-or-legacy-agent` (beta) | detection | `authenticationProtocol` holds `ropc`, or the `BAV2ROPC` user agent | every one | 24h per user, app and address |
-| `single-factor-from-new-place` (beta) | first_seen with `alert-on` | a successful interactive sign-in with `authenticationRequirement: singleFactorAuthentication` from a country the user's successes never came from | learning 14 d and 10 sign-ins; single-factor successes teach nothing | 24h per country |
+| `single-factor-from-new-place` (beta) | first_seen with `alert-on` | a successful interactive sign-in with `authenticationRequirement: singleFactorAuthentication` from a country the user's own successes never came from | learning as `new-country`; single-factor successes teach nothing new | 24h per country |
 
 `new-country`, `new-device` and `impossible-travel` leave non-interactive sign-ins out: an app's
 hourly token refresh follows the phone's mobile network about, and `token-from-new-place` is the
@@ -43,6 +43,46 @@ rule for tokens.
 Single-event rules (`account-lockout`, `risky-sign-in`, `disabled-account`) suppress per user
 and address unless they name their own `tophhie.group-by` (`legacy-auth`: user, protocol,
 address).
+
+### Detection at the edges of a person's timeline
+
+- **Learning.** The place rules (`new-country`, `first-factor-new-place`, `token-from-new-place`,
+  `single-factor-from-new-place`) learn until the later of 5 days of history and 10 of the
+  person's own successes, Entra ID Protection's bound for unfamiliar sign-in properties
+  (`learning: {period: 5d, events: 10, alert: lower}`). Learning is never silent: meanwhile a
+  country the person has never signed in from still alerts, with `learning: true` and one
+  level lower (`first-factor-new-place` medium instead of high). The group's first country is
+  the person's own and never alerts. `new-device` stays quiet while it learns (14 days and 10
+  sign-ins): browsers and phones change too often to tell of them unlearned. The agent's
+  first poll reads the retained history as the baseline, and it never alerts.
+- **Familiarity comes only from the person's own strong evidence.** A country, device or
+  travel place becomes known through interactive successes that passed MFA. Where the record
+  holds no MFA evidence (`authenticationRequirement` absent: the v1.0 fallback, exports without
+  it), an interactive success counts, as before. A single-factor success
+  (`authenticationRequirement: singleFactorAuthentication`) keeps a known place known
+  (`refresh-only`: it counts towards learning and its forget age) but never makes one known, so
+  a password-only success from a new country alerts again the next day. Token refreshes,
+  first-factor-only attempts (50074, 500121) and failures never make a place known, in every
+  rule that learns places: a stolen token used from Lagos for days does not make the thief's
+  password attempt from Lagos familiar. An account whose every sign-in is single-factor
+  therefore learns no place and its place rules stay learning: give it MFA.
+- **Unknown location is no place**, decided per attribute. Entra writes latitude 0, longitude 0
+  and an empty country when it does not know (AD FS records, some non-interactive ones).
+  Coordinates of (0, 0), out of range or missing make no travel endpoint. An empty or missing
+  country makes no new country and no known country. A valid country without coordinates still
+  counts for the country rules.
+- **MFA outcomes are kept apart.** Denials are a prompt declined, fraud reported and a fraud
+  code entered: `mfa-denied-by-user` fires on one. A prompt left unanswered or timed out ("MFA
+  denied; user did not respond to mobile app notification") is not a denial: people let
+  prompts time out, and it counts only towards `mfa-fatigue`'s prompts.
+- **Reminders.** An episode (a rule and group alerting within its quiet period) that goes on for
+  24 h of event time since its last alert, or the rule's quiet period if that is longer
+  (`legacy-auth`'s week), sends one reminder; every rule with episodes does. A stolen token
+  used every hour for 72 h gives its alert and two reminders. A reminder carries
+  `episode: {id, reminder: n}` (the id of the episode's first alert and the reminder's number),
+  `usesSinceLastAlert` (the candidates that joined since the last alert: the sign-ins, for
+  single-event, first-seen and travel rules; the windows, for counts) and its own alert id,
+  derived from the episode id and n, so the outbox delivers it once.
 
 ### Levels
 
@@ -127,8 +167,12 @@ correlation:
     group-by: [userId]
     fields: [deviceDetail.operatingSystem, deviceDetail.browser]
     ignore-versions: true           # "Edge 120.0.1" → "Edge", "Android 14" → "Android"
-    learning: {period: 14d, events: 10}   # quiet until both are reached, per group
+    learning: {period: 14d, events: 10}   # learning until both are reached, per group
+                                    # alert: quiet (default) tells nothing meanwhile; alert: lower
+                                    # tells of a value never seen, marked learning, a level lower
     forget: 90d                     # a value unseen this long is new again
+    alert-on: [attempt]             # optional: only these rules' events alert, and teach nothing
+    refresh-only: [single-factor]   # optional: these rules' events keep a known value known, never add one
 ---
 correlation:
     type: impossible_travel         # consecutive located sign-ins faster than a plane
@@ -138,6 +182,7 @@ correlation:
     max-speed-kmh: 900
     min-distance-km: 500            # closer pairs are geolocation noise
     familiar-after-days: 1          # a place seen on this many earlier days is familiar (0: off)
+    familiar-from: [strong-success] # optional: only these rules' sign-ins make a place familiar
 ```
 
 `impossible_travel` compares each located sign-in with every remembered one of its group within
