@@ -34,6 +34,7 @@ and mapped. The five rules marked *beta* read fields or sign-ins only Graph beta
 | `token-from-new-place` (beta) | first_seen with `alert-on` | a successful non-interactive sign-in from a country none of the user's own interactive successes came from; set `fields` to `autonomousSystemNumber` or `ipAddress` to watch networks instead | learning as `new-country`; tokens teach nothing | 24h per country |
 | `mfa-denied-by-user` (beta) | detection | a prompt declined, fraud reported or a fraud code entered, in an `authenticationDetails` step or in `status.additionalDetails` (Microsoft's Sentinel rules' texts); not a prompt left unanswered or timed out | every one | 1h per user |
 | `ropc-or-legacy-agent` (beta) | detection | `authenticationProtocol` holds `ropc`, or the `BAV2ROPC` user agent | every one | 24h per user, app and address |
+| `agent-token-elsewhere` (beta for networks) | first_seen, by country, and `agent-token-elsewhere/network` by `autonomousSystemNumber` | a success of this agent's own app (`appId\|expand: '%tophhie_client_id%'`) from another country or network than its first (the agent's host) | learning: the first use | 24h per country or network |
 | `single-factor-from-new-place` (beta) | first_seen with `alert-on` | a successful interactive sign-in with `authenticationRequirement: singleFactorAuthentication` from a country the user's own successes never came from | learning as `new-country`; single-factor successes teach nothing new | 24h per country |
 
 `new-country`, `new-device` and `impossible-travel` leave non-interactive sign-ins out: an app's
@@ -75,6 +76,16 @@ address).
   code entered: `mfa-denied-by-user` fires on one. A prompt left unanswered or timed out ("MFA
   denied; user did not respond to mobile app notification") is not a denial: people let
   prompts time out, and it counts only towards `mfa-fatigue`'s prompts.
+- **The agent's own token is watched on its own.** Sign-ins by the agent's own client id are the
+  agent's token at work (and its device-code login): every place rule leaves them out
+  (`this_agent`), so they teach no place and raise no place alert, and an agent on a host
+  abroad (a VPS) does not alert on its own refreshes. This is decided from the log alone, so
+  replay (given the client id by config or `TOPHHIE_CLIENT_ID`) and the live agent agree.
+  `agent-token-elsewhere` (high) watches the token: the first country, and the first network
+  where Graph beta gives the autonomous system number, are the agent's host; a use from
+  another country or network, while the host still refreshes or after it, means someone else
+  holds the agent's token (revoke every session; the agent then signs in again). A new address
+  within the same network is no such use. Each new country or network alerts once.
 - **Reminders.** An episode (a rule and group alerting within its quiet period) that goes on for
   24 h of event time since its last alert, or the rule's quiet period if that is longer
   (`legacy-auth`'s week), sends one reminder; every rule with episodes does. A stolen token
@@ -92,6 +103,7 @@ address).
   `first-factor-new-place`: the password was right, from a country the user has never signed in
   from, and only the second factor stopped it. Nothing short of changing the password ends that
   risk, so it is high although no sign-in succeeded.
+  `agent-token-elsewhere`: someone else holds the agent's token, which reads your sign-in log.
   From beta: `device-code-sign-in` (a code redeemed for your tokens gives a device your session
   with no password and no MFA prompt; this agent's own login is excluded, and people rarely use
   device codes otherwise), `token-from-new-place` (your token in use where you have never signed
@@ -262,6 +274,114 @@ detection:
 level: medium
 tophhie:
     suppress: 1h
+"""# + "\n"),
+        ("agent-token-elsewhere.tests.yml", #"""
+rule: agent-token-elsewhere
+defaults:
+    userId: 7c1f0c4e-0000-4000-8000-000000000001
+    appId: 00000000-0000-4000-8000-0000000c11d0
+    appDisplayName: Tophhie Watch
+    isInteractive: false
+    status: {errorCode: 0}
+    ipAddress: 203.0.113.9
+    autonomousSystemNumber: 64500
+    location: {city: Frankfurt, countryOrRegion: DE}
+cases:
+    - name: the agent on a host abroad refreshing its token hourly is its host, not news
+      events:
+          - {id: h1, createdDateTime: "2024-05-01T08:00:00Z"}
+          - {id: h2, createdDateTime: "2024-05-01T09:00:00Z", ipAddress: 203.0.113.10}
+          - {id: h3, createdDateTime: "2024-05-02T09:00:00Z"}
+      expect: []
+    - name: the agent's token used from another country while the host still refreshes fires
+      events:
+          - {id: h1, createdDateTime: "2024-05-01T08:00:00Z"}
+          - {id: x1, createdDateTime: "2024-05-01T08:30:00Z", ipAddress: 105.112.96.9, autonomousSystemNumber: 36873, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: h2, createdDateTime: "2024-05-01T09:00:00Z"}
+      expect:
+          - [x1]
+    - name: the person's own sign-ins and other apps' tokens are not the agent's
+      events:
+          - {id: h1, createdDateTime: "2024-05-01T08:00:00Z"}
+          - {id: p1, createdDateTime: "2024-05-01T09:00:00Z", appId: 00000002-0000-0ff1-ce00-000000000000, location: {city: Lagos, countryOrRegion: NG}}
+      expect: []
+"""# + "\n"),
+        ("agent-token-elsewhere.yml", #"""
+title: The agent's own token used
+id: agent-token-elsewhere/use
+name: agent-token-use
+status: experimental
+author: Tophhie Watch
+logsource:
+    product: azure
+    service: signinlogs
+detection:
+    selection:
+        appId|expand: '%tophhie_client_id%'
+        status.errorCode: 0
+    condition: selection
+level: low
+---
+title: The agent's own token used from another country or network
+id: agent-token-elsewhere
+status: experimental
+description: >
+    Sign-ins by this agent's own app (its client id) are the agent's token at work, not the
+    person: the place rules leave them out, so an agent on a host abroad (a VPS) neither
+    teaches that country nor alerts on it. Its token is watched here instead. The first country
+    and network (autonomous system, where Graph beta gives one) the token is used from are the
+    agent's host; a use from another country or another network, while the host still
+    refreshes or after it, means someone else holds the agent's token. A new address within the
+    same network (a home line's address changing) is no such use. Decided from the log alone, so
+    replay (given the client id) and the live agent agree. Each new country or network alerts
+    once. Revoking every session ends the stolen token (and the agent signs in again).
+author: Tophhie Watch
+tags:
+    - attack.credential-access
+    - attack.t1528
+    - attack.t1550.001
+correlation:
+    type: first_seen
+    rules:
+        - agent-token-use
+    group-by:
+        - userId
+    fields:
+        - location.countryOrRegion
+    learning:
+        period: 0s      # the first use is the agent's host
+        events: 1
+    forget: 90d
+level: high
+tophhie:
+    suppress: 24h
+---
+title: The agent's own token used from another network
+id: agent-token-elsewhere/network
+status: experimental
+description: >
+    As agent-token-elsewhere, by network: the first autonomous system the agent's token is used
+    from is the host's; another one alerts (within the same country too). Records without an
+    autonomous system number (v1.0, some exports) are left to the country rule.
+author: Tophhie Watch
+tags:
+    - attack.credential-access
+    - attack.t1528
+correlation:
+    type: first_seen
+    rules:
+        - agent-token-use
+    group-by:
+        - userId
+    fields:
+        - autonomousSystemNumber
+    learning:
+        period: 0s
+        events: 1
+    forget: 90d
+level: high
+tophhie:
+    suppress: 24h
 """# + "\n"),
         ("ca-blocked-burst.tests.yml", #"""
 rule: ca-blocked-burst
@@ -709,7 +829,9 @@ detection:
         isInteractive: false
     single_factor:
         authenticationRequirement: singleFactorAuthentication
-    condition: selection and not token_refresh and not single_factor
+    this_agent:    # the agent's own token and login: never the person's place
+        appId|expand: '%tophhie_client_id%'
+    condition: selection and not token_refresh and not single_factor and not this_agent
 level: low
 ---
 title: Successful sign-in with one factor
@@ -726,7 +848,9 @@ detection:
         authenticationRequirement: singleFactorAuthentication
     token_refresh:
         isInteractive: false
-    condition: selection and not token_refresh
+    this_agent:    # the agent's own token and login: never the person's place
+        appId|expand: '%tophhie_client_id%'
+    condition: selection and not token_refresh and not this_agent
 level: low
 ---
 title: Right password, stopped by MFA
@@ -745,7 +869,9 @@ detection:
         status.errorCode:
             - 50074    # strong authentication is required
             - 500121   # authentication failed during strong authentication request
-    condition: selection
+    this_agent:    # the agent's own token and login: never the person's place
+        appId|expand: '%tophhie_client_id%'
+    condition: selection and not this_agent
 level: low
 ---
 title: Correct password from a new country, stopped by MFA
@@ -897,7 +1023,9 @@ detection:
         location.geoCoordinates.latitude|exists: true
     token_refresh:
         isInteractive: false
-    condition: selection and not token_refresh
+    this_agent:    # the agent's own token and login: never the person's place
+        appId|expand: '%tophhie_client_id%'
+    condition: selection and not token_refresh and not this_agent
 level: low
 ---
 title: Located successful sign-in the person vouched for
@@ -916,7 +1044,9 @@ detection:
         isInteractive: false
     single_factor:
         authenticationRequirement: singleFactorAuthentication
-    condition: selection and not token_refresh and not single_factor
+    this_agent:    # the agent's own token and login: never the person's place
+        appId|expand: '%tophhie_client_id%'
+    condition: selection and not token_refresh and not single_factor and not this_agent
 level: low
 ---
 title: Impossible travel between sign-ins
@@ -1314,6 +1444,22 @@ cases:
           - [s1]
           - [m1]
           - [s2]
+    - name: the agent's own device-code login from its host abroad is no new country and teaches none
+      events:
+          - {id: b00, createdDateTime: "2024-05-01T08:00:00Z"}
+          - {id: b01, createdDateTime: "2024-05-02T08:00:00Z"}
+          - {id: b02, createdDateTime: "2024-05-03T08:00:00Z"}
+          - {id: b03, createdDateTime: "2024-05-04T08:00:00Z"}
+          - {id: b04, createdDateTime: "2024-05-05T08:00:00Z"}
+          - {id: b05, createdDateTime: "2024-05-06T08:00:00Z"}
+          - {id: b06, createdDateTime: "2024-05-07T08:00:00Z"}
+          - {id: b07, createdDateTime: "2024-05-08T08:00:00Z"}
+          - {id: b08, createdDateTime: "2024-05-09T08:00:00Z"}
+          - {id: b09, createdDateTime: "2024-05-10T08:00:00Z"}
+          - {id: a1, createdDateTime: "2024-05-20T03:00:00Z", appId: 00000000-0000-4000-8000-0000000c11d0, location: {city: Frankfurt, countryOrRegion: DE}}
+          - {id: d1, createdDateTime: "2024-05-22T04:00:00Z", location: {city: Frankfurt, countryOrRegion: DE}}
+      expect:
+          - [d1]
 """# + "\n"),
         ("new-country.yml", #"""
 title: Successful sign-in the person vouched for (MFA passed, or no MFA evidence in the record)
@@ -1331,7 +1477,9 @@ detection:
         isInteractive: false
     single_factor:
         authenticationRequirement: singleFactorAuthentication
-    condition: selection and not token_refresh and not single_factor
+    this_agent:    # the agent's own token and login: never the person's place
+        appId|expand: '%tophhie_client_id%'
+    condition: selection and not token_refresh and not single_factor and not this_agent
 level: low
 ---
 title: Successful sign-in with one factor
@@ -1348,7 +1496,9 @@ detection:
         authenticationRequirement: singleFactorAuthentication
     token_refresh:
         isInteractive: false
-    condition: selection and not token_refresh
+    this_agent:    # the agent's own token and login: never the person's place
+        appId|expand: '%tophhie_client_id%'
+    condition: selection and not token_refresh and not this_agent
 level: low
 ---
 title: Sign-in from a new country
@@ -1479,7 +1629,9 @@ detection:
         isInteractive: false
     single_factor:
         authenticationRequirement: singleFactorAuthentication
-    condition: selection and not token_refresh and not single_factor
+    this_agent:    # the agent's own token and login: never the person's place
+        appId|expand: '%tophhie_client_id%'
+    condition: selection and not token_refresh and not single_factor and not this_agent
 level: low
 ---
 title: Successful sign-in with one factor
@@ -1496,7 +1648,9 @@ detection:
         authenticationRequirement: singleFactorAuthentication
     token_refresh:
         isInteractive: false
-    condition: selection and not token_refresh
+    this_agent:    # the agent's own token and login: never the person's place
+        appId|expand: '%tophhie_client_id%'
+    condition: selection and not token_refresh and not this_agent
 level: low
 ---
 title: Sign-in from a new device
@@ -1702,7 +1856,9 @@ detection:
         status.errorCode: 0
     single_factor:
         authenticationRequirement: singleFactorAuthentication
-    condition: selection and not single_factor
+    this_agent:    # the agent's own token and login: never the person's place
+        appId|expand: '%tophhie_client_id%'
+    condition: selection and not single_factor and not this_agent
 level: low
 ---
 title: Successful sign-in with one factor
@@ -1718,7 +1874,9 @@ detection:
         isInteractive: true
         status.errorCode: 0
         authenticationRequirement: singleFactorAuthentication
-    condition: selection
+    this_agent:    # the agent's own token and login: never the person's place
+        appId|expand: '%tophhie_client_id%'
+    condition: selection and not this_agent
 level: low
 ---
 title: Signed in with a password alone from a new country
@@ -2200,6 +2358,23 @@ cases:
           - [u00]
           - [u24]
           - [u48]
+    - name: the agent's own token refreshing from its host abroad is not the person's, and teaches nothing
+      events:
+          - {id: b00, createdDateTime: "2024-05-01T08:00:00Z"}
+          - {id: b01, createdDateTime: "2024-05-02T08:00:00Z"}
+          - {id: b02, createdDateTime: "2024-05-03T08:00:00Z"}
+          - {id: b03, createdDateTime: "2024-05-04T08:00:00Z"}
+          - {id: b04, createdDateTime: "2024-05-05T08:00:00Z"}
+          - {id: b05, createdDateTime: "2024-05-06T08:00:00Z"}
+          - {id: b06, createdDateTime: "2024-05-07T08:00:00Z"}
+          - {id: b07, createdDateTime: "2024-05-08T08:00:00Z"}
+          - {id: b08, createdDateTime: "2024-05-09T08:00:00Z"}
+          - {id: b09, createdDateTime: "2024-05-10T08:00:00Z"}
+          - {id: a1, createdDateTime: "2024-05-20T03:00:00Z", isInteractive: false, appId: 00000000-0000-4000-8000-0000000c11d0, location: {city: Frankfurt, countryOrRegion: DE}}
+          - {id: a2, createdDateTime: "2024-05-20T04:00:00Z", isInteractive: true, appId: 00000000-0000-4000-8000-0000000c11d0, location: {city: Frankfurt, countryOrRegion: DE}}
+          - {id: t1, createdDateTime: "2024-05-22T04:00:00Z", isInteractive: false, location: {city: Frankfurt, countryOrRegion: DE}}
+      expect:
+          - [t1]
 """# + "\n"),
         ("token-from-new-place.yml", #"""
 title: Interactive sign-in
@@ -2216,7 +2391,9 @@ detection:
         status.errorCode: 0
     single_factor:
         authenticationRequirement: singleFactorAuthentication
-    condition: selection and not single_factor
+    this_agent:    # the agent's own token and login: never the person's place
+        appId|expand: '%tophhie_client_id%'
+    condition: selection and not single_factor and not this_agent
 level: low
 ---
 title: Interactive sign-in with one factor
@@ -2232,7 +2409,9 @@ detection:
         isInteractive: true
         status.errorCode: 0
         authenticationRequirement: singleFactorAuthentication
-    condition: selection
+    this_agent:    # the agent's own token and login: never the person's place
+        appId|expand: '%tophhie_client_id%'
+    condition: selection and not this_agent
 level: low
 ---
 title: Token used
@@ -2247,7 +2426,9 @@ detection:
     selection:
         isInteractive: false
         status.errorCode: 0
-    condition: selection
+    this_agent:    # the agent's own token and login: never the person's place
+        appId|expand: '%tophhie_client_id%'
+    condition: selection and not this_agent
 level: low
 ---
 title: Your token used from a country you have not signed in from
