@@ -84,9 +84,14 @@ package struct FirstSeenSpec: Sendable, Hashable {
     /// matches another referenced rule teaches as that rule does. Nil: none.
     public var refreshOnly: [String]?
     /// `learning.alert: lower`: while learning, a value the group has never shown (once it has
-    /// shown one) still alerts, marked `learning` and one level lower. False (`quiet`): nothing
+    /// shown one, a day into its history) still alerts, marked `learning` and one level lower. False (`quiet`): nothing
     /// alerts while learning.
     public var alertWhileLearning: Bool
+
+    /// Learning alerts start a day into the group's history: the places of its first day
+    /// (home, a work VPN's exit, a phone's carrier) are the person's own, as travel's
+    /// `familiar-after-days: 1` takes them.
+    public static let learningAlertsAfter: Double = 86_400
 
     public init(fields: [String], learningPeriod: RuleDuration, learningEvents: Int, forgetAfter: RuleDuration, ignoreVersions: Bool = false,
                 alertOn: [String]? = nil, refreshOnly: [String]? = nil, alertWhileLearning: Bool = false) {

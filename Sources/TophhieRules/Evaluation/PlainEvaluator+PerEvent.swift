@@ -43,8 +43,10 @@ extension PlainRun {
         if teaches && time < baseline.learningStart { baseline.learningStart = time }
         let learned = baseline.events >= spec.learningEvents && time.timeIntervalSince(baseline.learningStart) >= spec.learningPeriod.interval
         // While learning, a rule that says so still tells of a value never seen, once the group
-        // has shown one: its first place is the person's own, not news.
+        // has shown one and a day of its history has passed: the first day's places (home, the
+        // work VPN, the phone's carrier) are the person's own, not news.
         let learningAlert = !learned && spec.alertWhileLearning && lastSeen == nil && !baseline.known.isEmpty
+            && time.timeIntervalSince(baseline.learningStart) >= FirstSeenSpec.learningAlertsAfter
         if teaches {
             baseline.known[value] = max(lastSeen ?? time, time)
             // An update of a sign-in already counted is the same sign-in.

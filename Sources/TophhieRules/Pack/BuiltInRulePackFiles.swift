@@ -24,7 +24,7 @@ and mapped. The five rules marked *beta* read fields or sign-ins only Graph beta
 | `impossible-travel` | impossible_travel | two successes faster than 900 km/h, ≥ 500 km apart, not both familiar places | Elastic: 500 km, 800 km/h; familiar after 1 earlier day of the person's own successes | 1h |
 | `mfa-fatigue` | event_count | 500121, or "MFA denied"/"fraud"/"timed out" details: denials and unanswered prompts alike | ≥ 5 in 10 min (Elastic push-spam: 5 in 10 min) | 30m |
 | `account-lockout` | detection | 50053 | every lockout | 1h |
-| `legacy-auth` | detection | legacy `clientAppUsed` values | every sign-in; per user, protocol and address | 7d |
+| `legacy-auth` | detection | legacy `clientAppUsed` values | every sign-in; per user, protocol and address | 30d (a monthly reminder while a client goes on) |
 | `risky-sign-in` | detection | risk medium/high, not remediated/dismissed/confirmedSafe; `hidden` ignored | — | 1h |
 | `disabled-account` | detection | 50057 | — | 1h |
 | `sustained-failure` | event_count | 50126/50053/50055/50056 per user | ≥ 20 in 1 h: a slow spray (4 per 10 min) stays under failure-burst and smart lockout (10) | 2h |
@@ -88,7 +88,7 @@ address).
   within the same network is no such use. Each new country or network alerts once.
 - **Reminders.** An episode (a rule and group alerting within its quiet period) that goes on for
   24 h of event time since its last alert, or the rule's quiet period if that is longer
-  (`legacy-auth`'s week), sends one reminder; every rule with episodes does. A stolen token
+  (`legacy-auth`'s month: a regular IMAP client is told once a month), sends one reminder; every rule with episodes does. A stolen token
   used every hour for 72 h gives its alert and two reminders. A reminder carries
   `episode: {id, reminder: n}` (the id of the episode's first alert and the reminder's number),
   `usesSinceLastAlert` (the candidates that joined since the last alert: the sign-ins, for
@@ -771,7 +771,7 @@ cases:
     - name: a day into learning, the right password from a country never signed in from still fires (as learning)
       events:
           - {id: b1, createdDateTime: "2024-05-01T08:00:00Z"}
-          - {id: x1, createdDateTime: "2024-05-02T03:00:00Z", status: {errorCode: 50074}, location: {countryOrRegion: NG}}
+          - {id: x1, createdDateTime: "2024-05-02T09:00:00Z", status: {errorCode: 50074}, location: {countryOrRegion: NG}}
       expect:
           - [x1]
     - name: before any success of the person's own, nothing is known and nothing fires
@@ -1098,7 +1098,7 @@ cases:
           - {id: b1, createdDateTime: "2024-05-01T10:00:00Z", clientAppUsed: Browser}
           - {id: b2, createdDateTime: "2024-05-01T12:00:00Z", clientAppUsed: Mobile Apps and Desktop clients}
       expect: []
-    - name: a regular IMAP client from home alerts once a week, a new protocol or address at once
+    - name: a regular IMAP client from home alerts once a month, a new protocol or address at once
       events:
           - {id: i1, createdDateTime: "2024-05-01T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
           - {id: i2, createdDateTime: "2024-05-01T08:15:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
@@ -1109,6 +1109,43 @@ cases:
           - [i1]
           - [i4]
           - [i5]
+    - name: an IMAP client that goes on every day is reminded of once a month
+      events:
+          - {id: m00, createdDateTime: "2024-06-01T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m01, createdDateTime: "2024-06-02T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m02, createdDateTime: "2024-06-03T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m03, createdDateTime: "2024-06-04T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m04, createdDateTime: "2024-06-05T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m05, createdDateTime: "2024-06-06T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m06, createdDateTime: "2024-06-07T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m07, createdDateTime: "2024-06-08T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m08, createdDateTime: "2024-06-09T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m09, createdDateTime: "2024-06-10T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m10, createdDateTime: "2024-06-11T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m11, createdDateTime: "2024-06-12T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m12, createdDateTime: "2024-06-13T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m13, createdDateTime: "2024-06-14T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m14, createdDateTime: "2024-06-15T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m15, createdDateTime: "2024-06-16T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m16, createdDateTime: "2024-06-17T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m17, createdDateTime: "2024-06-18T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m18, createdDateTime: "2024-06-19T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m19, createdDateTime: "2024-06-20T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m20, createdDateTime: "2024-06-21T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m21, createdDateTime: "2024-06-22T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m22, createdDateTime: "2024-06-23T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m23, createdDateTime: "2024-06-24T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m24, createdDateTime: "2024-06-25T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m25, createdDateTime: "2024-06-26T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m26, createdDateTime: "2024-06-27T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m27, createdDateTime: "2024-06-28T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m28, createdDateTime: "2024-06-29T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m29, createdDateTime: "2024-06-30T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m30, createdDateTime: "2024-07-01T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m31, createdDateTime: "2024-07-02T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+      expect:
+          - [m00]
+          - [m30]
 """# + "\n"),
         ("legacy-auth.yml", #"""
 title: Sign-in with a legacy authentication protocol
@@ -1117,9 +1154,9 @@ status: stable
 description: >
     A sign-in through a legacy protocol (IMAP, POP, SMTP, ActiveSync, EWS…) that cannot do MFA.
     Values are the clientAppUsed names Graph sends; the older doc names are included too. A
-    regular client (the user's own IMAP app at home) alerts at most once a week: one alert per
-    protocol and address per 7 days. A new protocol, or the same one from another address,
-    alerts at once.
+    regular client (the user's own IMAP app at home) alerts at most once a month: one alert per
+    protocol and address, quiet for 30 days, and a reminder once a month while it goes on. A
+    new protocol, or the same one from another address, alerts at once.
 author: Tophhie Watch
 tags:
     - attack.initial-access
@@ -1150,7 +1187,7 @@ detection:
     condition: selection
 level: medium
 tophhie:
-    suppress: 7d
+    suppress: 30d
     group-by:
         - userId
         - clientAppUsed

@@ -108,8 +108,10 @@ extension EngineRun {
         let learned = baseline.events >= settings.learningEvents
             && time.timeIntervalSince(baseline.learningStart) >= settings.learningPeriod
         // While learning, a value never seen still alerts under `learning.alert: lower`, once
-        // the group has shown one: its first place is the person's own.
+        // the group has shown one and a day of its history has passed: the first day's places
+        // are the person's own.
         let learningAlert = !learned && settings.alertWhileLearning && lastSeen == nil && !baseline.known.isEmpty
+            && time.timeIntervalSince(baseline.learningStart) >= FirstSeenSpec.learningAlertsAfter
         alerts = (learned || learningAlert) && isNew && alerting
         learning = !learned
         guard teaches else { return lastSeen != nil || baseline.events > 0 }
