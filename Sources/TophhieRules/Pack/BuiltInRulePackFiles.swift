@@ -52,8 +52,10 @@ address).
   person's own successes, Entra ID Protection's bound for unfamiliar sign-in properties
   (`learning: {period: 5d, events: 10, alert: lower}`). Learning is never silent: meanwhile a
   country the person has never signed in from still alerts, with `learning: true` and one
-  level lower (`first-factor-new-place` medium instead of high). The group's first country is
-  the person's own and never alerts. `new-device` stays quiet while it learns (14 days and 10
+  level lower (`first-factor-new-place` medium instead of high). The places of the first day of
+  the person's history are their own and never alert (home, a work VPN's exit, the phone's
+  carrier: travel's `familiar-after-days: 1` takes them the same way); learning alerts start a
+  day in. `new-device` stays quiet while it learns (14 days and 10
   sign-ins): browsers and phones change too often to tell of them unlearned. The agent's
   first poll reads the retained history as the baseline, and it never alerts.
 - **Familiarity comes only from the person's own strong evidence.** A country, device or
