@@ -176,6 +176,27 @@ def refreshing_user(m, days=90, vpn=False, trip=None):
             token_refreshes(m, day)
 
 
+def unanswered_prompts(m, days=90):
+    """A normal user who lets an MFA prompt time out twice a month, then signs in a minute later."""
+    normal_user(m, days=days)
+    for day in range(5, days, 15):
+        t = START + timedelta(days=day, hours=11, minutes=17)
+        m.add(t, "london", laptop_version(day), code=500121,
+              extra={"status": {"errorCode": 500121, "additionalDetails": "MFA denied; user did not respond to mobile app notification"}})
+        m.add(t + timedelta(minutes=1), "london", laptop_version(day))
+
+
+def adfs_unknown_location(m, days=90):
+    """A normal user whose federated (AD FS) sign-ins Entra places nowhere: latitude 0, longitude 0,
+    no country, half an hour after a sign-in at home, every weekday."""
+    normal_user(m, days=days)
+    for day in range(days):
+        if (day % 7) >= 5 or 40 <= day < 54:
+            continue
+        event = m.add(START + timedelta(days=day, hours=9, minutes=40), "london", laptop_version(day), app="AD FS relying party")
+        event["location"] = {"city": "", "state": "", "countryOrRegion": "", "geoCoordinates": {"latitude": 0, "longitude": 0}}
+
+
 BENIGN = {
     "own phone from day 2, updates, typos, holiday": lambda m: normal_user(m),
     "Android 14 to 15 mid-way": lambda m: normal_user(m, android=True),
@@ -187,6 +208,8 @@ BENIGN = {
     "phone and laptop apps refreshing tokens hourly": lambda m: refreshing_user(m),
     "the same, through a work VPN (Zurich exit)": lambda m: refreshing_user(m, vpn=True),
     "the same, a week in Sydney with the laptop": lambda m: refreshing_user(m, trip=(20, 27)),
+    "MFA prompts left to time out twice a month": lambda m: unanswered_prompts(m),
+    "AD FS sign-ins with Entra's unknown location": lambda m: adfs_unknown_location(m),
 }
 
 

@@ -5,6 +5,7 @@ import Testing
 import TophhieAgent
 import TophhieJSON
 import TophhieRules
+import TophhieSimulator
 @testable import TophhieCLI
 
 /// The command-line conventions a user expects: --version, help CMD, NO_COLOR, --quiet, --rules,
@@ -212,6 +213,14 @@ import TophhieRules
         try FileManager.default.createDirectory(atPath: rules, withIntermediateDirectories: true)
         try AgentHealthCommandTests.rules.write(toFile: rules + "/r.yml", atomically: true, encoding: .utf8)
         #expect(await run(["login"], context).0 == .ok)
+        let (baselineCode, baseline) = await run(["poll", "--quiet", "--rules", rules], context)
+        #expect(baselineCode == .ok, "\(baseline.err)")
+        #expect(baseline.err.isEmpty && baseline.out.isEmpty, "the first poll's history is the baseline: \(baseline.err)\(baseline.out)")
+        // A failed password after the baseline: quiet, the poll still delivers its alert.
+        let user = SimulateCommand.defaultScenario().user
+        var factory = SignInFactory(seed: 4, account: .init(userID: user.id, userPrincipalName: user.userPrincipalName, displayName: "Jane"))
+        context.clock.advance(by: 300)
+        await context.tenant.addSignIns([factory.signIn(at: context.clock.now().addingTimeInterval(-60), place: .lagos, errorCode: 50126)], latencySeconds: 0)
         let (code, quiet) = await run(["poll", "--quiet", "--rules", rules], context)
         #expect(code == .ok, "\(quiet.err)")
         #expect(quiet.err.isEmpty, "\(quiet.err)")

@@ -209,28 +209,34 @@ struct RuleWriter {
             """
         case 4:
             let fields = pick([["location.countryOrRegion"], ["deviceDetail.operatingSystem", "deviceDetail.browser"], ["appDisplayName"]])
+            let referenced = chance(2) ? [first] : [first, second]
+            // Learning that alerts on a value never seen, one level lower, a day into the history.
+            let whileLearning = chance(2) ? "\n        alert: lower" : ""
             body = """
                 type: first_seen
-                rules:\(groups(chance(2) ? [first] : [first, second]))
+                rules:\(groups(referenced))
                 group-by:\(groups([groupBy[0]]))
                 fields:\(groups(fields))
                 learning:
-                    period: \(pick(["0s", "5m", "1h", "1d"]))
-                    events: \(Int.random(in: 0...3, using: &random))
+                    period: \(pick(["0s", "5m", "1h", "1d", "2d"]))
+                    events: \(Int.random(in: 0...3, using: &random))\(whileLearning)
                 forget: \(pick(["6h", "2d", "30d"]))
             """
             if chance(2) { body += "\n    ignore-versions: true" }
             if chance(3) { body += "\n    alert-on:\(groups([first]))" }
+            if chance(3) { body += "\n    refresh-only:\(groups([referenced.last!]))" }
         default:
+            let travelRules = chance(2) ? [first] : [first, second]
             body = """
                 type: impossible_travel
-                rules:\(groups([first]))
+                rules:\(groups(travelRules))
                 group-by:\(groups([groupBy[0]]))
                 timespan: \(pick(["6h", "24h"]))
                 max-speed-kmh: \(pick(["900", "300"]))
                 min-distance-km: \(pick(["100", "500"]))
                 familiar-after-days: \(Int.random(in: 0...2, using: &random))
             """
+            if travelRules.count > 1 { body += "\n    familiar-from:\(groups([second]))" }
         }
         if chance(4) { body += "\n    generate: true" }
         var document = """
@@ -281,6 +287,8 @@ struct SignInHistory {
         // The same spot under another name, a spot without a name, a name without a spot.
         ("Slough", "GB", 51.5074, -0.1278), (nil, nil, 52.52, 13.405), ("Reading", "GB", nil, nil),
         ("Lyon", "fr", 45.764, 4.8357), ("Bad", "XX", 125.16, 10),
+        // Entra's unknown location: latitude 0, longitude 0, no country.
+        ("", "", 0, 0),
     ]
 
     private mutating func errorCode() -> JSONValue {

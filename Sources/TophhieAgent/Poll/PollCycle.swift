@@ -31,6 +31,11 @@ public struct PollReport: Sendable {
     public var decodedExamples: [String] = []
     /// Of those, how many have coordinates no place has (the rules take the place as unknown).
     public var coordinatesOutOfRange = 0
+    /// Of those, how many have no known location in some attribute (no country, or no
+    /// coordinates a place has: `TophhieSignInEvent.locationUnknown`).
+    public var unknownLocations = 0
+    /// While the place rules still learn: "place rules learning until …" (`RuleSet.placeLearning`).
+    public var placeLearning: String?
 
     /// One line for the agent's log; never a token, never raw event text.
     public var summary: String {
@@ -44,6 +49,8 @@ public struct PollReport: Sendable {
         if !skipped.isEmpty || skippedAgain > 0 { parts.append("\(skipped.count + skippedAgain) unreadable skipped\(skippedAgain > 0 ? " (\(skippedAgain) reported before)" : "")") }
         if let late = lateArrivals { parts.append("\(late.evaluated + late.unreachable) published late") }
         if coordinatesOutOfRange > 0 { parts.append("\(coordinatesOutOfRange) with coordinates out of range (place unknown)") }
+        if let placeLearning { parts.append(placeLearning) }
+        if unknownLocations > 0 { parts.append("\(unknownLocations) with an unknown location (no place to the rules)") }
         parts.append("\(alerts.count) alert\(alerts.count == 1 ? "" : "s")")
         if !notices.isEmpty { parts.append("\(notices.count) notice\(notices.count == 1 ? "" : "s")") }
         for report in delivery {
@@ -186,6 +193,7 @@ public struct PollCycle: Sendable {
             report.decoded = events.count
             report.decodedExamples = events.prefix(3).map { "\($0.id) \($0.createdDateTime) \($0.stream)" }
             report.coordinatesOutOfRange = events.count(where: \.coordinatesOutOfRange)
+            report.unknownLocations = events.count(where: \.locationUnknown)
             // With the host clock ahead of Graph's, or more than the tolerance behind it, the poll
             // is made at Graph's time: the engine's windows, the alerts' times and the next
             // poll's reads are placed by it, so no sign-in falls between and none waits.
@@ -214,6 +222,7 @@ public struct PollCycle: Sendable {
                 let outcome = engine.evaluate(before, events: events, now: at, alertOnlyAfter: plan.alertOnlyAfter)
                 report.newEvents = events.count { before.hasSeen($0.id) == false }
                 engineState = outcome.state
+                report.placeLearning = engine.rules.placeLearning(in: outcome.state, now: at)
                 report.alerts = outcome.alerts
                 Self.rememberHighAlerts(outcome.alerts, state: &state)
                 if let late = outcome.lateArrivals {

@@ -8,7 +8,8 @@ public struct PollPlan: Sendable, Equatable {
     public var lowerBound: Date
     /// The first run: baselines are learned from the whole retained history.
     public var learning: Bool
-    /// On the first run, only events after this alert (the rest only teach the baselines).
+    /// On the first run, only events after this alert: the history the first poll reads is the
+    /// baseline and never alerts (a new account's own last day is not news).
     public var alertOnlyAfter: Date?
     /// Events that can no longer be read because the agent was down longer than retention.
     public var gap: CoverageGap?
@@ -70,7 +71,7 @@ public struct PollPlanner: Sendable {
         let floor = now.addingTimeInterval(-retention)
         let api = api(for: state, now: now)
         guard state.learned, let last = state.lastSuccessfulPoll else {
-            return PollPlan(lowerBound: floor, learning: true, alertOnlyAfter: now.addingTimeInterval(-lookback), gap: nil, api: api,
+            return PollPlan(lowerBound: floor, learning: true, alertOnlyAfter: now, gap: nil, api: api,
                             reads: api.streams.map { SignInRead(stream: $0, notBefore: floor) })
         }
         var gap: CoverageGap?

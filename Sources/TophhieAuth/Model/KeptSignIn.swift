@@ -65,6 +65,13 @@ public final class KeptSignIn: Sendable {
         }
     }
 
+    /// Whether its place is unknown to the rules (`TophhieSignInEvent.locationUnknown`).
+    public var locationUnknown: Bool {
+        TophhieSignInEvent.locationUnknown(country: value(at: SignInKeeping.countryPath)?.stringValue,
+                                           latitude: value(at: SignInKeeping.latitudePath)?.doubleValue,
+                                           longitude: value(at: SignInKeeping.longitudePath)?.doubleValue)
+    }
+
     /// Whether its coordinates are no place's (`TophhieSignInEvent.outOfRange`).
     public var coordinatesOutOfRange: Bool {
         TophhieSignInEvent.outOfRange(latitude: value(at: SignInKeeping.latitudePath)?.doubleValue,

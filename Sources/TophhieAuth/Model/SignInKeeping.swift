@@ -10,10 +10,10 @@ public struct SignInKeeping: Sendable {
     /// A digest of a whole record, taken before the rest is dropped.
     public let digest: @Sendable (JSONValue) -> String
 
-    /// - Parameter paths: the paths to answer (travel's coordinates are added: the poll counts
-    ///   those out of range); nil keeps every record whole.
+    /// - Parameter paths: the paths to answer (the country and coordinates are added: the poll
+    ///   counts unknown places); nil keeps every record whole.
     public init(paths: [[String]]?, digest: @escaping @Sendable (JSONValue) -> String) {
-        layout = paths.map { Layout(paths: $0 + [Self.latitudePath, Self.longitudePath]) }
+        layout = paths.map { Layout(paths: $0 + [Self.countryPath, Self.latitudePath, Self.longitudePath]) }
         self.digest = digest
     }
 
@@ -34,6 +34,7 @@ public struct SignInKeeping: Sendable {
         }
     }
 
+    static let countryPath = ["location", "countryOrRegion"]
     static let latitudePath = ["location", "geoCoordinates", "latitude"]
     static let longitudePath = ["location", "geoCoordinates", "longitude"]
 

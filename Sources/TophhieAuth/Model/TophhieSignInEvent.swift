@@ -114,6 +114,22 @@ public struct TophhieSignInEvent: Codable, Sendable, Identifiable, Hashable {
                    longitude: json.value(atPath: "location.geoCoordinates.longitude")?.doubleValue)
     }
 
+    /// Whether Entra did not know where the sign-in came from, in either attribute the rules
+    /// read: no country (empty or missing), or no coordinates a place has (missing, out of
+    /// range, or (0, 0), which Entra writes for "unknown" in AD FS and some non-interactive
+    /// records). The rules then take that attribute as no place.
+    public static func locationUnknown(_ json: JSONValue) -> Bool {
+        locationUnknown(country: json.value(atPath: "location.countryOrRegion")?.stringValue,
+                        latitude: json.value(atPath: "location.geoCoordinates.latitude")?.doubleValue,
+                        longitude: json.value(atPath: "location.geoCoordinates.longitude")?.doubleValue)
+    }
+
+    /// `locationUnknown(_:)` of the three values it reads.
+    public static func locationUnknown(country: String?, latitude: Double?, longitude: Double?) -> Bool {
+        guard let latitude, let longitude else { return true }
+        return (country ?? "").isEmpty || outOfRange(latitude: latitude, longitude: longitude) || (latitude == 0 && longitude == 0)
+    }
+
     /// Whether a latitude past ±90 or a longitude past ±180 is given (absent ones are not out of range).
     public static func outOfRange(latitude: Double?, longitude: Double?) -> Bool {
         (latitude.map { abs($0) > 90 } ?? false) || (longitude.map { abs($0) > 180 } ?? false)

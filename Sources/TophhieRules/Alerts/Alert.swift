@@ -101,6 +101,15 @@ public struct Alert: Sendable, Codable, Hashable, Identifiable {
     /// For a notice that ends a problem ("monitoring resumed"): the id of the notice that told
     /// of it, so receivers with incidents (PagerDuty) can resolve that one.
     public var resolves: String?
+    /// True when a place rule alerted while still learning the person's places (one level lower).
+    public var learning: Bool?
+    /// For a reminder of an episode still going on: the id of the episode's first alert.
+    public var episodeID: String?
+    /// For a reminder: its number in the episode (1 for the first reminder).
+    public var reminder: Int?
+    /// For a reminder: the candidates (sign-ins, for single-event, first-seen and travel rules)
+    /// that joined the episode since its last alert, this one's included.
+    public var usesSinceLastAlert: Int?
 
     package init(id: String, kind: AlertKind = .detection, rule: AlertRule, level: AlertLevel, summary: String, group: [AlertGroupValue], events: [AlertEvent], eventCount: Int? = nil, firstEventTime: Date, lastEventTime: Date, detectedAt: Date, late: Bool, lateBySeconds: Double? = nil, resolves: String? = nil) {
         self.id = id
@@ -138,5 +147,9 @@ extension Alert {
         late = try c.decode(Bool.self, forKey: .late)
         lateBySeconds = try c.decodeIfPresent(Double.self, forKey: .lateBySeconds)
         resolves = try c.decodeIfPresent(String.self, forKey: .resolves)
+        learning = try c.decodeIfPresent(Bool.self, forKey: .learning)
+        episodeID = try c.decodeIfPresent(String.self, forKey: .episodeID)
+        reminder = try c.decodeIfPresent(Int.self, forKey: .reminder)
+        usesSinceLastAlert = try c.decodeIfPresent(Int.self, forKey: .usesSinceLastAlert)
     }
 }

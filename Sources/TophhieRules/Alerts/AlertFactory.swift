@@ -4,11 +4,29 @@ import TophhieJSON
 /// Builds alerts: the readable event lines, the summary, the lateness and the stable id.
 package enum AlertFactory {
     /// The id: FNV-1a-128 over the rule id, the group and the sorted event ids.
-    static func alertID(ruleID: String, group: [AlertGroupValue], eventIDs: [String]) -> String {
+    package static func alertID(ruleID: String, group: [AlertGroupValue], eventIDs: [String]) -> String {
         var canonical = "tophhie-alert/v1\n\(ruleID)\n"
         for value in group { canonical += "\(value.field)=\(value.value.lowercased())\n" }
         canonical += eventIDs.sorted().joined(separator: ",")
         return StableHash.fnv1a128(canonical)
+    }
+
+    /// A reminder's id: derived from its episode's first alert and its number, so a crash
+    /// replays it into the same id and the outbox delivers it once.
+    package static func reminderID(episodeID: String, number: Int) -> String {
+        StableHash.fnv1a128("tophhie-alert/v1/reminder\n\(episodeID)\n\(number)")
+    }
+
+    /// The candidate's alert as the reminder of its episode: its own id, the episode's, the
+    /// number and the uses since the last alert, told in the summary too.
+    package static func reminding(_ alert: Alert, episodeID: String, number: Int, uses: Int) -> Alert {
+        var reminder = alert
+        reminder.id = reminderID(episodeID: episodeID, number: number)
+        reminder.episodeID = episodeID
+        reminder.reminder = number
+        reminder.usesSinceLastAlert = uses
+        reminder.summary = "still going on (reminder \(number), \(uses) since the last alert): " + alert.summary
+        return reminder
     }
 
     /// An alert shows at most this many events: the first and the last halves of them.
@@ -21,16 +39,24 @@ package enum AlertFactory {
         return Array(events.prefix(maxShownEvents / 2) + events.suffix(maxShownEvents / 2))
     }
 
-    package static func make(metadata: RuleMetadata, options: RuleEngineOptions, group: [AlertGroupValue], events: [AlertEvent], eventCount: Int, windowClose: Date, now: Date, lateGrace: TimeInterval, summary: String) -> Alert {
+    /// - Parameter learning: a place rule alerting while it learns: marked, and one level lower.
+    package static func make(metadata: RuleMetadata, options: RuleEngineOptions, group: [AlertGroupValue], events: [AlertEvent], eventCount: Int, windowClose: Date, now: Date, lateGrace: TimeInterval, summary: String,
+                             learning: Bool = false) -> Alert {
         let first = events.first!.time, last = events.last!.time
         let late = now.timeIntervalSince(windowClose) > lateGrace
         let level = options.level ?? metadata.level
-        return Alert(
+        var alert = Alert(
             id: alertID(ruleID: metadata.id, group: group, eventIDs: events.map(\.id)),
             rule: AlertRule(id: metadata.id, title: metadata.title, level: metadata.level, tags: metadata.tags, author: metadata.author, description: metadata.description),
             level: level, summary: summary, group: group, events: shown(events), eventCount: max(eventCount, events.count),
             firstEventTime: first, lastEventTime: last, detectedAt: now,
             late: late, lateBySeconds: late ? (now.timeIntervalSince(last) * 1000).rounded() / 1000 : nil)
+        if learning {
+            alert.learning = true
+            alert.level = AlertLevel.allCases[max(0, AlertLevel.allCases.firstIndex(of: level)! - 1)]
+            alert.summary += " (learning: a place never seen before, while the usual places are still being learned)"
+        }
+        return alert
     }
 
     /// The Graph paths an alert's event line shows, in `alertEvent(id:…)`'s order: what every

@@ -42,6 +42,11 @@ public enum AlertJSON {
         object["rule"] = .object(rule)
         if let late = alert.lateBySeconds { object["lateBySeconds"] = number(late) }
         if let resolves = alert.resolves { object["resolves"] = .string(resolves) }
+        if alert.learning == true { object["learning"] = .bool(true) }
+        if let episode = alert.episodeID, let reminder = alert.reminder {
+            object["episode"] = .object(["id": .string(episode), "reminder": .int(Int64(reminder))])
+            if let uses = alert.usesSinceLastAlert { object["usesSinceLastAlert"] = .int(Int64(uses)) }
+        }
         if let steps = AlertResponse.steps(for: alert) { object["response"] = .object(["steps": .array(steps.map(JSONValue.string))]) }
         return .object(object)
     }

@@ -6,7 +6,7 @@ package enum AlertResponse {
     /// The rules whose alerts mean a possible takeover.
     public static let takeoverRules: Set<String> = [
         "token-from-new-place", "device-code-sign-in", "success-after-failures", "first-factor-new-place",
-        "single-factor-from-new-place", "risky-sign-in",
+        "single-factor-from-new-place", "risky-sign-in", "agent-token-elsewhere", "agent-token-elsewhere/network",
     ]
 
     /// Revoke every session (the agent can), change the password, then tell Microsoft and

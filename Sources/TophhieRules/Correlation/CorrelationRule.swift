@@ -77,9 +77,27 @@ package struct FirstSeenSpec: Sendable, Hashable {
     /// every referenced rule's events may alert. (A first-factor success stopped by MFA is
     /// checked against the places of the user's full sign-ins, and teaches nothing itself.)
     public var alertOn: [String]?
+    /// The referenced rules whose events only keep a value already known (refresh its last
+    /// sighting and count towards learning), and never make a new one known: weak evidence of
+    /// the person (a single-factor success) keeps a familiar place familiar, but cannot make an
+    /// attacker's place familiar. This holds for a rule in `alert-on` too. An event that also
+    /// matches another referenced rule teaches as that rule does. Nil: none.
+    public var refreshOnly: [String]?
+    /// `learning.alert: lower`: while learning, a value the group has never shown (once it has
+    /// shown one, a day into its history) still alerts, marked `learning` and one level lower. False (`quiet`): nothing
+    /// alerts while learning.
+    public var alertWhileLearning: Bool
 
-    public init(fields: [String], learningPeriod: RuleDuration, learningEvents: Int, forgetAfter: RuleDuration, ignoreVersions: Bool = false, alertOn: [String]? = nil) {
+    /// Learning alerts start a day into the group's history: the places of its first day
+    /// (home, a work VPN's exit, a phone's carrier) are the person's own, as travel's
+    /// `familiar-after-days: 1` takes them.
+    public static let learningAlertsAfter: Double = 86_400
+
+    public init(fields: [String], learningPeriod: RuleDuration, learningEvents: Int, forgetAfter: RuleDuration, ignoreVersions: Bool = false,
+                alertOn: [String]? = nil, refreshOnly: [String]? = nil, alertWhileLearning: Bool = false) {
+        self.alertWhileLearning = alertWhileLearning
         self.alertOn = alertOn
+        self.refreshOnly = refreshOnly
         self.fields = fields
         self.learningPeriod = learningPeriod
         self.learningEvents = learningEvents
@@ -98,13 +116,24 @@ package struct TravelSpec: Sendable, Hashable {
     /// within the last 90; travel between two familiar places (a VPN exit, a carrier's egress
     /// cities) does not fire. 0 turns familiarity off.
     public var familiarAfterDays: Int
+    /// The referenced rules whose sign-ins make a place familiar (the person's own strong
+    /// evidence); the others are compared but teach no place. Nil: every referenced rule's.
+    public var familiarFrom: [String]?
 
     /// One earlier day: a regular VPN exit alerts on its first day only.
     public static let defaultFamiliarDays = 1
     /// How long a familiar place is remembered without being seen.
     public static let familiarMemory: Double = 90 * 86_400
 
-    public init(maxSpeedKmh: Double, minDistanceKm: Double, familiarAfterDays: Int = TravelSpec.defaultFamiliarDays) {
+    /// Whether coordinates are a place a sign-in can travel from: in range and not (0, 0), which
+    /// is what Entra writes when it does not know where a sign-in came from (AD FS records, some
+    /// non-interactive ones). Missing coordinates never reach this.
+    public static func isTravelEndpoint(latitude: Double, longitude: Double) -> Bool {
+        (-90...90).contains(latitude) && (-180...180).contains(longitude) && !(latitude == 0 && longitude == 0)
+    }
+
+    public init(maxSpeedKmh: Double, minDistanceKm: Double, familiarAfterDays: Int = TravelSpec.defaultFamiliarDays, familiarFrom: [String]? = nil) {
+        self.familiarFrom = familiarFrom
         self.maxSpeedKmh = maxSpeedKmh
         self.minDistanceKm = minDistanceKm
         self.familiarAfterDays = familiarAfterDays

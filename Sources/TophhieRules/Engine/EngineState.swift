@@ -76,10 +76,23 @@ public struct EngineState: Codable, Sendable, Equatable {
     package struct Episode: Codable, Sendable, Equatable {
         package var start: Date
         package var end: Date
+        /// The id of the episode's first alert, which its reminders name. Nil in states from
+        /// before reminders (such an episode sends none).
+        package var alertID: String?
+        /// The last event time of its last alert (first or reminder).
+        package var lastAlert: Date?
+        /// Reminders sent so far.
+        package var reminders: Int?
+        /// Candidates that joined since the last alert.
+        package var usesSinceAlert: Int?
 
-        package init(start: Date, end: Date) {
+        package init(start: Date, end: Date, alertID: String? = nil, lastAlert: Date? = nil, reminders: Int? = nil, usesSinceAlert: Int? = nil) {
             self.start = start
             self.end = end
+            self.alertID = alertID
+            self.lastAlert = lastAlert
+            self.reminders = reminders
+            self.usesSinceAlert = usesSinceAlert
         }
     }
 

@@ -5,6 +5,8 @@ import Foundation
 /// `EngineState`, so either may follow the other.
 public protocol RuleEvaluator: Sendable {
     var settings: EngineSettings { get }
+    /// The rules it runs (what `RuleSet.placeLearning` reads the state by).
+    var rules: RuleSet { get }
 
     /// Runs one poll's events (any order) through every rule.
     /// - Parameters:

@@ -17,7 +17,9 @@ extension PlainRun {
     /// `first_seen`: a value (or tuple) the group has not shown within `forget`, once learning
     /// is over (both `learning.period` since the group's first event and `learning.events`
     /// events). Under `alert-on`, the named rules' events are checked and teach nothing; the
-    /// other referenced rules' events only teach.
+    /// other referenced rules' events only teach. An event matching only `refresh-only` rules
+    /// teaches a value already known (its last sighting, a learning event) and never a new one,
+    /// whether or not it may alert.
     mutating func observeFirstSeen(_ c: Int, _ event: any RuleEvent, matched: [Int]) {
         let rule = rules.correlations[c]
         guard case .firstSeen(let spec) = rule.kind, let group = group(rule, event) else { return }
@@ -29,14 +31,22 @@ extension PlainRun {
         let shown = parts.map { spec.ignoreVersions ? PlainRun.withoutVersions($0) : $0 }.joined(separator: " / ")
         let value = shown.lowercased()
         let alerting = spec.alertOn.map { names in names.contains { name in matched.contains { rules.detectionIndex[name] == $0 } } } ?? true
-        let teaches = spec.alertOn == nil || !alerting
+        let refreshing = spec.refreshOnly.map { names in
+            matched.filter { rules.references(c, anyOf: [$0]) }.allSatisfy { d in names.contains { rules.detectionIndex[$0] == d } }
+        } ?? false
         let time = event.eventTime
         let existing = state.baselines[rule.metadata.id]?[group.key]
         var baseline = existing ?? EngineState.Baseline(learningStart: time, events: 0, known: [:])
-        if teaches && time < baseline.learningStart { baseline.learningStart = time }
-        let learned = baseline.events >= spec.learningEvents && time.timeIntervalSince(baseline.learningStart) >= spec.learningPeriod.interval
         let lastSeen = baseline.known[value]
         let isNew = lastSeen.map { time.timeIntervalSince($0) > spec.forgetAfter.interval } ?? true
+        let teaches = refreshing ? !isNew : (spec.alertOn == nil || !alerting)
+        if teaches && time < baseline.learningStart { baseline.learningStart = time }
+        let learned = baseline.events >= spec.learningEvents && time.timeIntervalSince(baseline.learningStart) >= spec.learningPeriod.interval
+        // While learning, a rule that says so still tells of a value never seen, once the group
+        // has shown one and a day of its history has passed: the first day's places (home, the
+        // work VPN, the phone's carrier) are the person's own, not news.
+        let learningAlert = !learned && spec.alertWhileLearning && lastSeen == nil && !baseline.known.isEmpty
+            && time.timeIntervalSince(baseline.learningStart) >= FirstSeenSpec.learningAlertsAfter
         if teaches {
             baseline.known[value] = max(lastSeen ?? time, time)
             // An update of a sign-in already counted is the same sign-in.
@@ -45,11 +55,11 @@ extension PlainRun {
         } else if existing != nil && lastSeen == nil && baseline.events == 0 {
             state.baselines[rule.metadata.id]?[group.key] = nil
         }
-        guard learned && isNew && alerting else { return }
+        guard (learned || learningAlert) && isNew && alerting else { return }
         let alertEvent = AlertFactory.alertEvent(event)
         emit(rule.metadata, rule.options, defaultSuppress: 0, group: zip(rule.groupBy, group.values).map { AlertGroupValue(field: $0, value: $1) },
              groupKey: group.key + "\u{1F}" + value, events: [alertEvent], eventCount: 1, windowClose: time,
-             summary: "first \(spec.fields.joined(separator: " + ")) '\(shown)'")
+             summary: "first \(spec.fields.joined(separator: " + ")) '\(shown)'", learning: !learned)
     }
 
     /// A browser's or system's name without its version words (`Edge 120.0` → `Edge`): a word
@@ -62,12 +72,13 @@ extension PlainRun {
     /// on either side (the nearest 256 a side): the nearest in time that is at least
     /// `min-distance` away and faster than `max-speed`, unless both places are familiar (seen on
     /// `familiar-after-days` earlier days). One alert a pair, quiet for the suppression period.
-    mutating func observeTravel(_ c: Int, _ event: any RuleEvent) {
+    /// Only a sign-in of a `familiar-from` rule (all, without one) marks its place's day.
+    mutating func observeTravel(_ c: Int, _ event: any RuleEvent, matched: [Int]) {
         let rule = rules.correlations[c]
         guard case .impossibleTravel(let spec) = rule.kind,
               let latitude = event.field(at: ["location", "geoCoordinates", "latitude"])?.doubleValue,
               let longitude = event.field(at: ["location", "geoCoordinates", "longitude"])?.doubleValue,
-              (-90...90).contains(latitude), (-180...180).contains(longitude),
+              TravelSpec.isTravelEndpoint(latitude: latitude, longitude: longitude),
               let group = group(rule, event) else { return }
         let ruleID = rule.metadata.id
         let here = AlertFactory.alertEvent(event)
@@ -118,11 +129,14 @@ extension PlainRun {
                 }
             }
         }
-        let today = PlainRun.day(here.time)
-        var seen = familiar[hereKey] ?? EngineState.FamiliarPlace(days: [], lastSeen: here.time)
-        seen.days = Array(Set(seen.days + [today]).sorted().suffix(16))
-        seen.lastSeen = max(seen.lastSeen, here.time)
-        familiar[hereKey] = seen
+        let teachesPlace = spec.familiarFrom.map { names in names.contains { name in matched.contains { rules.detectionIndex[name] == $0 } } } ?? true
+        if teachesPlace {
+            let today = PlainRun.day(here.time)
+            var seen = familiar[hereKey] ?? EngineState.FamiliarPlace(days: [], lastSeen: here.time)
+            seen.days = Array(Set(seen.days + [today]).sorted().suffix(16))
+            seen.lastSeen = max(seen.lastSeen, here.time)
+            familiar[hereKey] = seen
+        }
         places.insert(herePlace, at: split)
         state.places[ruleID, default: [:]][group.key] = places
         if state.familiar == nil { state.familiar = [:] }

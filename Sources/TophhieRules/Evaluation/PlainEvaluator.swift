@@ -116,7 +116,7 @@ struct PlainRun {
             guard !matched.isEmpty else { continue }
             for d in matched where rules.standaloneDetections.contains(d) { emitSingle(d, event) }
             for c in rules.firstSeen where rules.references(c, anyOf: matched) { observeFirstSeen(c, event, matched: matched) }
-            for c in rules.travel where rules.references(c, anyOf: matched) { observeTravel(c, event) }
+            for c in rules.travel where rules.references(c, anyOf: matched) { observeTravel(c, event, matched: matched) }
             let fed = matched.filter(rules.fedDetections.contains)
             if !windowsClosed && !fed.isEmpty {
                 var kept: [String: String] = [:]
@@ -154,28 +154,33 @@ struct PlainRun {
              events: [shown], eventCount: 1, windowClose: event.eventTime, summary: AlertFactory.singleSummary(shown))
     }
 
-    /// Decides whether a candidate alert is new or joins an episode already alerted (suppression
-    /// on both sides of it, in event time), records its episode, and withholds it while learning.
-    /// - Parameter episodeFrom: where the candidate's episode starts for the test; its first event by default.
+    /// Decides whether a candidate alert is new, joins an episode already alerted (suppression
+    /// on both sides of it, in event time) or reminds of one gone on for a day since its last
+    /// alert (`EpisodeDecision`), records its episode, and withholds it while learning.
+    /// - Parameters:
+    ///   - episodeFrom: where the candidate's episode starts for the test; its first event by default.
+    ///   - learning: a first-seen rule alerting while it learns (`AlertFactory.make`).
     mutating func emit(_ metadata: RuleMetadata, _ options: RuleEngineOptions, defaultSuppress: TimeInterval, group: [AlertGroupValue], groupKey: String,
-                       events: [AlertEvent], eventCount: Int, windowClose: Date, summary: String, episodeFrom: Date? = nil) {
+                       events: [AlertEvent], eventCount: Int, windowClose: Date, summary: String, episodeFrom: Date? = nil, learning: Bool = false) {
         guard let first = events.first?.time, let last = events.last?.time else { return }
         let suppress = options.suppress?.interval ?? defaultSuppress
+        var decision = EpisodeDecision.alert
         if suppress > 0 {
             let key = metadata.id + "\u{1F}" + groupKey
             var episodes = state.episodes[key] ?? []
-            let from = episodeFrom ?? first
-            if let joined = episodes.firstIndex(where: { from <= $0.end && last >= $0.start.addingTimeInterval(-suppress) }) {
-                episodes[joined].start = min(episodes[joined].start, first)
-                episodes[joined].end = max(episodes[joined].end, last.addingTimeInterval(suppress))
-                state.episodes[key] = episodes
-                return
-            }
-            state.episodes[key] = episodes + [EngineState.Episode(start: first, end: last.addingTimeInterval(suppress))]
+            decision = EpisodeDecision.decide(&episodes, first: first, last: last, from: episodeFrom ?? first, suppress: suppress,
+                                              alertID: { AlertFactory.alertID(ruleID: metadata.id, group: group, eventIDs: events.map(\.id)) })
+            state.episodes[key] = episodes
+            if decision == .joined { return }
         }
         if let alertOnlyAfter, last <= alertOnlyAfter { return }
-        alerts.append(AlertFactory.make(metadata: metadata, options: options, group: group, events: events, eventCount: eventCount,
-                                        windowClose: windowClose, now: now, lateGrace: settings.lateGrace, summary: summary))
+        let alert = AlertFactory.make(metadata: metadata, options: options, group: group, events: events, eventCount: eventCount,
+                                      windowClose: windowClose, now: now, lateGrace: settings.lateGrace, summary: summary, learning: learning)
+        if case .reminder(let episodeID, let number, let uses) = decision {
+            alerts.append(AlertFactory.reminding(alert, episodeID: episodeID, number: number, uses: uses))
+        } else {
+            alerts.append(alert)
+        }
     }
 
     /// Forgets what can no longer matter: ids past the id memory, stored events, episodes and

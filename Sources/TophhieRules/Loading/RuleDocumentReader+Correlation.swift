@@ -146,6 +146,7 @@ extension RuleDocumentReader {
         }
         var period = RuleDuration(seconds: 14 * 86_400, text: "14d")
         var events = 10
+        var alertWhileLearning = false
         if let learning = node.mappingValue(forKey: "learning") {
             guard learning.mapping != nil else {
                 report(.error, learning.mark, "'learning' must be a mapping {period: 14d, events: 10}")
@@ -153,6 +154,15 @@ extension RuleDocumentReader {
             }
             if let p = learning.mappingValue(forKey: "period") { guard let d = duration(p, "learning.period") else { return nil }; period = d }
             if let e = learning.mappingValue(forKey: "events") { guard let n = integer(e, "learning.events") else { return nil }; events = n }
+            if let a = learning.mappingValue(forKey: "alert") {
+                switch a.scalarText {
+                case "quiet": alertWhileLearning = false
+                case "lower": alertWhileLearning = true
+                default:
+                    report(.error, a.mark, "'learning.alert' must be 'quiet' (nothing while learning) or 'lower' (a value never seen, one level lower)")
+                    return nil
+                }
+            }
         }
         var forget = RuleDuration(seconds: 90 * 86_400, text: "90d")
         if let f = node.mappingValue(forKey: "forget") { guard let d = duration(f, "forget") else { return nil }; forget = d }
@@ -164,20 +174,31 @@ extension RuleDocumentReader {
             }
             ignoreVersions = b
         }
-        var alertOn: [String]?
+        var alertOn: [String]?, refreshOnly: [String]?
         if let a = node.mappingValue(forKey: "alert-on") {
-            guard let names = strings(a, "alert-on"), !names.isEmpty else {
-                report(.error, a.mark, "'alert-on' must name one or more of the correlation's rules")
-                return nil
-            }
-            let referenced = node.mappingValue(forKey: "rules").flatMap { $0.sequence ?? [$0] }?.compactMap(\.scalarText) ?? []
-            if let stray = names.first(where: { !referenced.contains($0) }) {
-                report(.error, a.mark, "'alert-on' names '\(stray)', which is not in the correlation's 'rules'")
-                return nil
-            }
+            guard let names = subsetOfRules(a, "alert-on", node) else { return nil }
             alertOn = names
         }
-        return FirstSeenSpec(fields: fields, learningPeriod: period, learningEvents: events, forgetAfter: forget, ignoreVersions: ignoreVersions, alertOn: alertOn)
+        if let r = node.mappingValue(forKey: "refresh-only") {
+            guard let names = subsetOfRules(r, "refresh-only", node) else { return nil }
+            refreshOnly = names
+        }
+        return FirstSeenSpec(fields: fields, learningPeriod: period, learningEvents: events, forgetAfter: forget, ignoreVersions: ignoreVersions,
+                             alertOn: alertOn, refreshOnly: refreshOnly, alertWhileLearning: alertWhileLearning)
+    }
+
+    /// A first-seen setting naming some of the correlation's `rules`: one or more names, each among them.
+    private mutating func subsetOfRules(_ a: YAMLNode, _ key: String, _ node: YAMLNode) -> [String]? {
+        guard let names = strings(a, key), !names.isEmpty else {
+            report(.error, a.mark, "'\(key)' must name one or more of the correlation's rules")
+            return nil
+        }
+        let referenced = node.mappingValue(forKey: "rules").flatMap { $0.sequence ?? [$0] }?.compactMap(\.scalarText) ?? []
+        if let stray = names.first(where: { !referenced.contains($0) }) {
+            report(.error, a.mark, "'\(key)' names '\(stray)', which is not in the correlation's 'rules'")
+            return nil
+        }
+        return names
     }
 
     mutating func readTravel(_ node: YAMLNode) -> TravelSpec? {
@@ -193,6 +214,11 @@ extension RuleDocumentReader {
             }
             familiarDays = v
         }
-        return TravelSpec(maxSpeedKmh: speed, minDistanceKm: distance, familiarAfterDays: familiarDays)
+        var familiarFrom: [String]?
+        if let f = node.mappingValue(forKey: "familiar-from") {
+            guard let names = subsetOfRules(f, "familiar-from", node) else { return nil }
+            familiarFrom = names
+        }
+        return TravelSpec(maxSpeedKmh: speed, minDistanceKm: distance, familiarAfterDays: familiarDays, familiarFrom: familiarFrom)
     }
 }

@@ -19,22 +19,23 @@ and mapped. The five rules marked *beta* read fields or sign-ins only Graph beta
 | --- | --- | --- | --- | --- |
 | `failure-burst` | event_count | 50126/50053/50055/50056/50144 per user | ≥ 5 in 10 min (Sentinel failed-login 5; Elastic 5-min guessing buckets) | 30m |
 | `success-after-failures` | temporal_ordered over an event_count | ≥ 3 failures from one IP, then a success from it | 20 min (Sentinel brute-force session window) | 1h |
-| `new-country` | first_seen | successful sign-in from an unseen `location.countryOrRegion` | learning 14 d and 10 sign-ins, both (Entra ID Protection); forget 90 d | — |
-| `new-device` | first_seen | unseen `operatingSystem` + `browser`, versions ignored | learning 14 d and 10 sign-ins; forget 90 d | — |
-| `impossible-travel` | impossible_travel | two successes faster than 900 km/h, ≥ 500 km apart, not both familiar places | Elastic: 500 km, 800 km/h; familiar after 1 earlier day | 1h |
-| `mfa-fatigue` | event_count | 500121 or "MFA denied"/"fraud" details | ≥ 5 in 10 min (Elastic push-spam: 5 in 10 min) | 30m |
+| `new-country` | first_seen | successful interactive sign-in from an unseen `location.countryOrRegion` | learning: the later of 5 d and 10 of the person's own successes (ID Protection's unfamiliar-properties bound), alerting lower meanwhile; forget 90 d | 24h per country |
+| `new-device` | first_seen | unseen `operatingSystem` + `browser`, versions ignored | learning 14 d and 10 sign-ins, quiet meanwhile; forget 90 d | 24h per device |
+| `impossible-travel` | impossible_travel | two successes faster than 900 km/h, ≥ 500 km apart, not both familiar places | Elastic: 500 km, 800 km/h; familiar after 1 earlier day of the person's own successes | 1h |
+| `mfa-fatigue` | event_count | 500121, or "MFA denied"/"fraud"/"timed out" details: denials and unanswered prompts alike | ≥ 5 in 10 min (Elastic push-spam: 5 in 10 min) | 30m |
 | `account-lockout` | detection | 50053 | every lockout | 1h |
-| `legacy-auth` | detection | legacy `clientAppUsed` values | every sign-in; per user, protocol and address | 7d |
+| `legacy-auth` | detection | legacy `clientAppUsed` values | every sign-in; per user, protocol and address | 30d (a monthly reminder while a client goes on) |
 | `risky-sign-in` | detection | risk medium/high, not remediated/dismissed/confirmedSafe; `hidden` ignored | — | 1h |
 | `disabled-account` | detection | 50057 | — | 1h |
 | `sustained-failure` | event_count | 50126/50053/50055/50056 per user | ≥ 20 in 1 h: a slow spray (4 per 10 min) stays under failure-burst and smart lockout (10) | 2h |
-| `first-factor-new-place` | first_seen with `alert-on` | 50074/500121 (password right, MFA required or failed) from a country the user never completed a sign-in from | learning 14 d and 10 sign-ins; attempts teach nothing | 24h per country |
+| `first-factor-new-place` | first_seen with `alert-on` | 50074/500121 (password right, MFA required or failed) from a country none of the user's own successes came from | learning as `new-country`; attempts, token refreshes and single-factor successes teach nothing new | 24h per country |
 | `ca-blocked-burst` | event_count | 53003/53000/53001/53002/530032 | ≥ 3 in 1 h | 1h (timespan) |
 | `device-code-sign-in` (beta) | detection | `authenticationProtocol` holds `deviceCode` (a code entered, interactive) or `originalTransferMethod: deviceCodeFlow` (a code redeemed, non-interactive), not by this agent's own app (`appId\|expand: '%tophhie_client_id%'`) | every one | 1h per user and app |
-| `token-from-new-place` (beta) | first_seen with `alert-on` | a successful non-interactive sign-in from a country none of the user's interactive successes came from; set `fields` to `autonomousSystemNumber` or `ipAddress` to watch networks instead | learning 14 d and 10 interactive sign-ins; tokens teach nothing | 24h per country |
-| `mfa-denied-by-user` (beta) | detection | "MFA denied" in an `authenticationDetails` step or in `status.additionalDetails` (Microsoft's Sentinel rules' texts: declined, reported fraud, fraud code entered) | every one | 1h per user |
+| `token-from-new-place` (beta) | first_seen with `alert-on` | a successful non-interactive sign-in from a country none of the user's own interactive successes came from; set `fields` to `autonomousSystemNumber` or `ipAddress` to watch networks instead | learning as `new-country`; tokens teach nothing | 24h per country |
+| `mfa-denied-by-user` (beta) | detection | a prompt declined, fraud reported or a fraud code entered, in an `authenticationDetails` step or in `status.additionalDetails` (Microsoft's Sentinel rules' texts); not a prompt left unanswered or timed out | every one | 1h per user |
 | `ropc-or-legacy-agent` (beta) | detection | `authenticationProtocol` holds `ropc`, or the `BAV2ROPC` user agent | every one | 24h per user, app and address |
-| `single-factor-from-new-place` (beta) | first_seen with `alert-on` | a successful interactive sign-in with `authenticationRequirement: singleFactorAuthentication` from a country the user's successes never came from | learning 14 d and 10 sign-ins; single-factor successes teach nothing | 24h per country |
+| `agent-token-elsewhere` (beta for networks) | first_seen, by country, and `agent-token-elsewhere/network` by `autonomousSystemNumber` | a success of this agent's own app (`appId\|expand: '%tophhie_client_id%'`) from another country or network than its first (the agent's host) | learning: the first use | 24h per country or network |
+| `single-factor-from-new-place` (beta) | first_seen with `alert-on` | a successful interactive sign-in with `authenticationRequirement: singleFactorAuthentication` from a country the user's own successes never came from | learning as `new-country`; single-factor successes teach nothing new | 24h per country |
 
 `new-country`, `new-device` and `impossible-travel` leave non-interactive sign-ins out: an app's
 hourly token refresh follows the phone's mobile network about, and `token-from-new-place` is the
@@ -44,6 +45,58 @@ Single-event rules (`account-lockout`, `risky-sign-in`, `disabled-account`) supp
 and address unless they name their own `tophhie.group-by` (`legacy-auth`: user, protocol,
 address).
 
+### Detection at the edges of a person's timeline
+
+- **Learning.** The place rules (`new-country`, `first-factor-new-place`, `token-from-new-place`,
+  `single-factor-from-new-place`) learn until the later of 5 days of history and 10 of the
+  person's own successes, Entra ID Protection's bound for unfamiliar sign-in properties
+  (`learning: {period: 5d, events: 10, alert: lower}`). Learning is never silent: meanwhile a
+  country the person has never signed in from still alerts, with `learning: true` and one
+  level lower (`first-factor-new-place` medium instead of high). The places of the first day of
+  the person's history are their own and never alert (home, a work VPN's exit, the phone's
+  carrier: travel's `familiar-after-days: 1` takes them the same way); learning alerts start a
+  day in. `new-device` stays quiet while it learns (14 days and 10
+  sign-ins): browsers and phones change too often to tell of them unlearned. The agent's
+  first poll reads the retained history as the baseline, and it never alerts.
+- **Familiarity comes only from the person's own strong evidence.** A country, device or
+  travel place becomes known through interactive successes that passed MFA. Where the record
+  holds no MFA evidence (`authenticationRequirement` absent: the v1.0 fallback, exports without
+  it), an interactive success counts, as before. A single-factor success
+  (`authenticationRequirement: singleFactorAuthentication`) keeps a known place known
+  (`refresh-only`: it counts towards learning and its forget age) but never makes one known, so
+  a password-only success from a new country alerts again the next day. Token refreshes,
+  first-factor-only attempts (50074, 500121) and failures never make a place known, in every
+  rule that learns places: a stolen token used from Lagos for days does not make the thief's
+  password attempt from Lagos familiar. An account whose every sign-in is single-factor
+  therefore learns no place and its place rules stay learning: give it MFA.
+- **Unknown location is no place**, decided per attribute. Entra writes latitude 0, longitude 0
+  and an empty country when it does not know (AD FS records, some non-interactive ones).
+  Coordinates of (0, 0), out of range or missing make no travel endpoint. An empty or missing
+  country makes no new country and no known country. A valid country without coordinates still
+  counts for the country rules.
+- **MFA outcomes are kept apart.** Denials are a prompt declined, fraud reported and a fraud
+  code entered: `mfa-denied-by-user` fires on one. A prompt left unanswered or timed out ("MFA
+  denied; user did not respond to mobile app notification") is not a denial: people let
+  prompts time out, and it counts only towards `mfa-fatigue`'s prompts.
+- **The agent's own token is watched on its own.** Sign-ins by the agent's own client id are the
+  agent's token at work (and its device-code login): every place rule leaves them out
+  (`this_agent`), so they teach no place and raise no place alert, and an agent on a host
+  abroad (a VPS) does not alert on its own refreshes. This is decided from the log alone, so
+  replay (given the client id by config or `TOPHHIE_CLIENT_ID`) and the live agent agree.
+  `agent-token-elsewhere` (high) watches the token: the first country, and the first network
+  where Graph beta gives the autonomous system number, are the agent's host; a use from
+  another country or network, while the host still refreshes or after it, means someone else
+  holds the agent's token (revoke every session; the agent then signs in again). A new address
+  within the same network is no such use. Each new country or network alerts once.
+- **Reminders.** An episode (a rule and group alerting within its quiet period) that goes on for
+  24 h of event time since its last alert, or the rule's quiet period if that is longer
+  (`legacy-auth`'s month: a regular IMAP client is told once a month), sends one reminder; every rule with episodes does. A stolen token
+  used every hour for 72 h gives its alert and two reminders. A reminder carries
+  `episode: {id, reminder: n}` (the id of the episode's first alert and the reminder's number),
+  `usesSinceLastAlert` (the candidates that joined since the last alert: the sign-ins, for
+  single-event, first-seen and travel rules; the windows, for counts) and its own alert id,
+  derived from the episode id and n, so the outbox delivers it once.
+
 ### Levels
 
 - **high** — someone else may be in the account, or one step from it: `success-after-failures`
@@ -52,6 +105,7 @@ address).
   `first-factor-new-place`: the password was right, from a country the user has never signed in
   from, and only the second factor stopped it. Nothing short of changing the password ends that
   risk, so it is high although no sign-in succeeded.
+  `agent-token-elsewhere`: someone else holds the agent's token, which reads your sign-in log.
   From beta: `device-code-sign-in` (a code redeemed for your tokens gives a device your session
   with no password and no MFA prompt; this agent's own login is excluded, and people rarely use
   device codes otherwise), `token-from-new-place` (your token in use where you have never signed
@@ -127,8 +181,12 @@ correlation:
     group-by: [userId]
     fields: [deviceDetail.operatingSystem, deviceDetail.browser]
     ignore-versions: true           # "Edge 120.0.1" → "Edge", "Android 14" → "Android"
-    learning: {period: 14d, events: 10}   # quiet until both are reached, per group
+    learning: {period: 14d, events: 10}   # learning until both are reached, per group
+                                    # alert: quiet (default) tells nothing meanwhile; alert: lower
+                                    # tells of a value never seen, marked learning, a level lower
     forget: 90d                     # a value unseen this long is new again
+    alert-on: [attempt]             # optional: only these rules' events alert, and teach nothing
+    refresh-only: [single-factor]   # optional: these rules' events keep a known value known, never add one
 ---
 correlation:
     type: impossible_travel         # consecutive located sign-ins faster than a plane
@@ -138,6 +196,7 @@ correlation:
     max-speed-kmh: 900
     min-distance-km: 500            # closer pairs are geolocation noise
     familiar-after-days: 1          # a place seen on this many earlier days is familiar (0: off)
+    familiar-from: [strong-success] # optional: only these rules' sign-ins make a place familiar
 ```
 
 `impossible_travel` compares each located sign-in with every remembered one of its group within
@@ -217,6 +276,114 @@ detection:
 level: medium
 tophhie:
     suppress: 1h
+"""# + "\n"),
+        ("agent-token-elsewhere.tests.yml", #"""
+rule: agent-token-elsewhere
+defaults:
+    userId: 7c1f0c4e-0000-4000-8000-000000000001
+    appId: 00000000-0000-4000-8000-0000000c11d0
+    appDisplayName: Tophhie Watch
+    isInteractive: false
+    status: {errorCode: 0}
+    ipAddress: 203.0.113.9
+    autonomousSystemNumber: 64500
+    location: {city: Frankfurt, countryOrRegion: DE}
+cases:
+    - name: the agent on a host abroad refreshing its token hourly is its host, not news
+      events:
+          - {id: h1, createdDateTime: "2024-05-01T08:00:00Z"}
+          - {id: h2, createdDateTime: "2024-05-01T09:00:00Z", ipAddress: 203.0.113.10}
+          - {id: h3, createdDateTime: "2024-05-02T09:00:00Z"}
+      expect: []
+    - name: the agent's token used from another country while the host still refreshes fires
+      events:
+          - {id: h1, createdDateTime: "2024-05-01T08:00:00Z"}
+          - {id: x1, createdDateTime: "2024-05-01T08:30:00Z", ipAddress: 105.112.96.9, autonomousSystemNumber: 36873, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: h2, createdDateTime: "2024-05-01T09:00:00Z"}
+      expect:
+          - [x1]
+    - name: the person's own sign-ins and other apps' tokens are not the agent's
+      events:
+          - {id: h1, createdDateTime: "2024-05-01T08:00:00Z"}
+          - {id: p1, createdDateTime: "2024-05-01T09:00:00Z", appId: 00000002-0000-0ff1-ce00-000000000000, location: {city: Lagos, countryOrRegion: NG}}
+      expect: []
+"""# + "\n"),
+        ("agent-token-elsewhere.yml", #"""
+title: The agent's own token used
+id: agent-token-elsewhere/use
+name: agent-token-use
+status: experimental
+author: Tophhie Watch
+logsource:
+    product: azure
+    service: signinlogs
+detection:
+    selection:
+        appId|expand: '%tophhie_client_id%'
+        status.errorCode: 0
+    condition: selection
+level: low
+---
+title: The agent's own token used from another country or network
+id: agent-token-elsewhere
+status: experimental
+description: >
+    Sign-ins by this agent's own app (its client id) are the agent's token at work, not the
+    person: the place rules leave them out, so an agent on a host abroad (a VPS) neither
+    teaches that country nor alerts on it. Its token is watched here instead. The first country
+    and network (autonomous system, where Graph beta gives one) the token is used from are the
+    agent's host; a use from another country or another network, while the host still
+    refreshes or after it, means someone else holds the agent's token. A new address within the
+    same network (a home line's address changing) is no such use. Decided from the log alone, so
+    replay (given the client id) and the live agent agree. Each new country or network alerts
+    once. Revoking every session ends the stolen token (and the agent signs in again).
+author: Tophhie Watch
+tags:
+    - attack.credential-access
+    - attack.t1528
+    - attack.t1550.001
+correlation:
+    type: first_seen
+    rules:
+        - agent-token-use
+    group-by:
+        - userId
+    fields:
+        - location.countryOrRegion
+    learning:
+        period: 0s      # the first use is the agent's host
+        events: 1
+    forget: 90d
+level: high
+tophhie:
+    suppress: 24h
+---
+title: The agent's own token used from another network
+id: agent-token-elsewhere/network
+status: experimental
+description: >
+    As agent-token-elsewhere, by network: the first autonomous system the agent's token is used
+    from is the host's; another one alerts (within the same country too). Records without an
+    autonomous system number (v1.0, some exports) are left to the country rule.
+author: Tophhie Watch
+tags:
+    - attack.credential-access
+    - attack.t1528
+correlation:
+    type: first_seen
+    rules:
+        - agent-token-use
+    group-by:
+        - userId
+    fields:
+        - autonomousSystemNumber
+    learning:
+        period: 0s
+        events: 1
+    forget: 90d
+level: high
+tophhie:
+    suppress: 24h
 """# + "\n"),
         ("ca-blocked-burst.tests.yml", #"""
 rule: ca-blocked-burst
@@ -603,14 +770,53 @@ cases:
           - {id: b09, createdDateTime: "2024-05-10T08:00:00Z"}
           - {id: x1, createdDateTime: "2024-05-20T03:00:00Z", status: {errorCode: 50126}, location: {countryOrRegion: NG}}
       expect: []
-    - name: nothing fires while learning
+    - name: a day into learning, the right password from a country never signed in from still fires (as learning)
       events:
           - {id: b1, createdDateTime: "2024-05-01T08:00:00Z"}
+          - {id: x1, createdDateTime: "2024-05-02T09:00:00Z", status: {errorCode: 50074}, location: {countryOrRegion: NG}}
+      expect:
+          - [x1]
+    - name: before any success of the person's own, nothing is known and nothing fires
+      events:
           - {id: x1, createdDateTime: "2024-05-02T03:00:00Z", status: {errorCode: 50074}, location: {countryOrRegion: NG}}
       expect: []
+    - name: a stolen token used from Lagos for three days does not make the thief's password attempt from Lagos familiar
+      events:
+          - {id: b00, createdDateTime: "2024-05-01T08:00:00Z"}
+          - {id: b01, createdDateTime: "2024-05-02T08:00:00Z"}
+          - {id: b02, createdDateTime: "2024-05-03T08:00:00Z"}
+          - {id: b03, createdDateTime: "2024-05-04T08:00:00Z"}
+          - {id: b04, createdDateTime: "2024-05-05T08:00:00Z"}
+          - {id: b05, createdDateTime: "2024-05-06T08:00:00Z"}
+          - {id: b06, createdDateTime: "2024-05-07T08:00:00Z"}
+          - {id: b07, createdDateTime: "2024-05-08T08:00:00Z"}
+          - {id: b08, createdDateTime: "2024-05-09T08:00:00Z"}
+          - {id: b09, createdDateTime: "2024-05-10T08:00:00Z"}
+          - {id: t1, createdDateTime: "2024-05-17T03:00:00Z", isInteractive: false, ipAddress: 198.51.100.77, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: t2, createdDateTime: "2024-05-18T03:00:00Z", isInteractive: false, ipAddress: 198.51.100.77, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: t3, createdDateTime: "2024-05-19T03:00:00Z", isInteractive: false, ipAddress: 198.51.100.77, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: x1, createdDateTime: "2024-05-20T03:00:00Z", ipAddress: 198.51.100.77, status: {errorCode: 50074}, location: {city: Lagos, countryOrRegion: NG}}
+      expect:
+          - [x1]
+    - name: a password-only success from Lagos does not make the next attempt from Lagos familiar
+      events:
+          - {id: b00, createdDateTime: "2024-05-01T08:00:00Z"}
+          - {id: b01, createdDateTime: "2024-05-02T08:00:00Z"}
+          - {id: b02, createdDateTime: "2024-05-03T08:00:00Z"}
+          - {id: b03, createdDateTime: "2024-05-04T08:00:00Z"}
+          - {id: b04, createdDateTime: "2024-05-05T08:00:00Z"}
+          - {id: b05, createdDateTime: "2024-05-06T08:00:00Z"}
+          - {id: b06, createdDateTime: "2024-05-07T08:00:00Z"}
+          - {id: b07, createdDateTime: "2024-05-08T08:00:00Z"}
+          - {id: b08, createdDateTime: "2024-05-09T08:00:00Z"}
+          - {id: b09, createdDateTime: "2024-05-10T08:00:00Z"}
+          - {id: s1, createdDateTime: "2024-05-19T03:00:00Z", authenticationRequirement: singleFactorAuthentication, ipAddress: 198.51.100.77, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: x1, createdDateTime: "2024-05-20T03:00:00Z", ipAddress: 198.51.100.77, status: {errorCode: 50074}, location: {city: Lagos, countryOrRegion: NG}}
+      expect:
+          - [x1]
 """# + "\n"),
         ("first-factor-new-place.yml", #"""
-title: Successful sign-in
+title: Successful sign-in the person vouched for (MFA passed, or no MFA evidence in the record)
 id: first-factor-new-place/success
 name: ffnp-success
 status: stable
@@ -621,7 +827,32 @@ logsource:
 detection:
     selection:
         status.errorCode: 0
-    condition: selection
+    token_refresh:
+        isInteractive: false
+    single_factor:
+        authenticationRequirement: singleFactorAuthentication
+    this_agent:    # the agent's own token and login: never the person's place
+        appId|expand: '%tophhie_client_id%'
+    condition: selection and not token_refresh and not single_factor and not this_agent
+level: low
+---
+title: Successful sign-in with one factor
+id: first-factor-new-place/single-factor
+name: ffnp-single-factor
+status: stable
+author: Tophhie Watch
+logsource:
+    product: azure
+    service: signinlogs
+detection:
+    selection:
+        status.errorCode: 0
+        authenticationRequirement: singleFactorAuthentication
+    token_refresh:
+        isInteractive: false
+    this_agent:    # the agent's own token and login: never the person's place
+        appId|expand: '%tophhie_client_id%'
+    condition: selection and not token_refresh and not this_agent
 level: low
 ---
 title: Right password, stopped by MFA
@@ -640,7 +871,9 @@ detection:
         status.errorCode:
             - 50074    # strong authentication is required
             - 500121   # authentication failed during strong authentication request
-    condition: selection
+    this_agent:    # the agent's own token and login: never the person's place
+        appId|expand: '%tophhie_client_id%'
+    condition: selection and not this_agent
 level: low
 ---
 title: Correct password from a new country, stopped by MFA
@@ -650,8 +883,11 @@ description: >
     The account's password was used successfully from a country this account has never
     completed a sign-in from, and only the second factor stopped it. That is the moment to
     change the password: someone else knows it. The country is checked against the user's
-    full, successful sign-ins (learning 14 days and 10 sign-ins, as new-country); the attempts
-    themselves teach nothing, so a second attempt from that country alerts again after a day.
+    own interactive successes that passed MFA (learning as new-country); the attempts themselves
+    teach nothing, so a second attempt from that country alerts again after a day. Token
+    refreshes teach nothing either: a stolen token used from Lagos for days must not make the
+    thief's password attempt from Lagos look familiar. A single-factor success keeps a known
+    country known and never makes one known.
 author: Tophhie Watch
 tags:
     - attack.credential-access
@@ -662,16 +898,20 @@ correlation:
     type: first_seen
     rules:
         - ffnp-success
+        - ffnp-single-factor
         - ffnp-first-factor
     alert-on:
         - ffnp-first-factor
+    refresh-only:
+        - ffnp-single-factor
     group-by:
         - userId
     fields:
         - location.countryOrRegion
     learning:
-        period: 14d
+        period: 5d      # the later of 5 days and 10 of the person's own successes
         events: 10
+        alert: lower    # meanwhile a country never signed in from alerts, marked learning, one level lower
     forget: 90d
 level: high
 tophhie:
@@ -764,6 +1004,11 @@ cases:
       expect:
           - [h1, s1]
           - [h3, s2]
+    - name: Entra's unknown location (latitude 0, longitude 0, no country) 30 minutes after London is no place, and no travel
+      events:
+          - {id: u1, createdDateTime: "2024-05-01T09:00:00Z", location: {city: London, countryOrRegion: GB, geoCoordinates: {latitude: 51.51, longitude: -0.13}}}
+          - {id: u2, createdDateTime: "2024-05-01T09:30:00Z", location: {city: "", state: "", countryOrRegion: "", geoCoordinates: {latitude: 0, longitude: 0}}}
+      expect: []
 """# + "\n"),
         ("impossible-travel.yml", #"""
 title: Successful sign-in with coordinates
@@ -780,7 +1025,30 @@ detection:
         location.geoCoordinates.latitude|exists: true
     token_refresh:
         isInteractive: false
-    condition: selection and not token_refresh
+    this_agent:    # the agent's own token and login: never the person's place
+        appId|expand: '%tophhie_client_id%'
+    condition: selection and not token_refresh and not this_agent
+level: low
+---
+title: Located successful sign-in the person vouched for
+id: impossible-travel/located-strong
+name: travel-located-strong
+status: stable
+author: Tophhie Watch
+logsource:
+    product: azure
+    service: signinlogs
+detection:
+    selection:
+        status.errorCode: 0
+        location.geoCoordinates.latitude|exists: true
+    token_refresh:
+        isInteractive: false
+    single_factor:
+        authenticationRequirement: singleFactorAuthentication
+    this_agent:    # the agent's own token and login: never the person's place
+        appId|expand: '%tophhie_client_id%'
+    condition: selection and not token_refresh and not single_factor and not this_agent
 level: low
 ---
 title: Impossible travel between sign-ins
@@ -791,7 +1059,9 @@ description: >
     them, ignoring pairs under 500 km (IP geolocation noise). Elastic's rule uses 500 km and
     800 km/h; 900 km/h is airliner cruise speed.
     Token refreshes (non-interactive sign-ins) are not counted: a phone's mobile network moves
-    them about; token-from-new-place watches them.
+    them about; token-from-new-place watches them. A place becomes familiar only through
+    interactive successes that passed MFA (or hold no MFA evidence): a single-factor success
+    is compared but teaches no place.
 author: Tophhie Watch
 tags:
     - attack.initial-access
@@ -800,6 +1070,9 @@ correlation:
     type: impossible_travel
     rules:
         - travel-located-success
+        - travel-located-strong
+    familiar-from:
+        - travel-located-strong
     group-by:
         - userId
     timespan: 24h
@@ -827,7 +1100,7 @@ cases:
           - {id: b1, createdDateTime: "2024-05-01T10:00:00Z", clientAppUsed: Browser}
           - {id: b2, createdDateTime: "2024-05-01T12:00:00Z", clientAppUsed: Mobile Apps and Desktop clients}
       expect: []
-    - name: a regular IMAP client from home alerts once a week, a new protocol or address at once
+    - name: a regular IMAP client from home alerts once a month, a new protocol or address at once
       events:
           - {id: i1, createdDateTime: "2024-05-01T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
           - {id: i2, createdDateTime: "2024-05-01T08:15:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
@@ -838,6 +1111,43 @@ cases:
           - [i1]
           - [i4]
           - [i5]
+    - name: an IMAP client that goes on every day is reminded of once a month
+      events:
+          - {id: m00, createdDateTime: "2024-06-01T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m01, createdDateTime: "2024-06-02T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m02, createdDateTime: "2024-06-03T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m03, createdDateTime: "2024-06-04T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m04, createdDateTime: "2024-06-05T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m05, createdDateTime: "2024-06-06T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m06, createdDateTime: "2024-06-07T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m07, createdDateTime: "2024-06-08T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m08, createdDateTime: "2024-06-09T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m09, createdDateTime: "2024-06-10T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m10, createdDateTime: "2024-06-11T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m11, createdDateTime: "2024-06-12T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m12, createdDateTime: "2024-06-13T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m13, createdDateTime: "2024-06-14T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m14, createdDateTime: "2024-06-15T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m15, createdDateTime: "2024-06-16T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m16, createdDateTime: "2024-06-17T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m17, createdDateTime: "2024-06-18T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m18, createdDateTime: "2024-06-19T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m19, createdDateTime: "2024-06-20T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m20, createdDateTime: "2024-06-21T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m21, createdDateTime: "2024-06-22T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m22, createdDateTime: "2024-06-23T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m23, createdDateTime: "2024-06-24T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m24, createdDateTime: "2024-06-25T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m25, createdDateTime: "2024-06-26T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m26, createdDateTime: "2024-06-27T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m27, createdDateTime: "2024-06-28T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m28, createdDateTime: "2024-06-29T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m29, createdDateTime: "2024-06-30T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m30, createdDateTime: "2024-07-01T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+          - {id: m31, createdDateTime: "2024-07-02T08:00:00Z", clientAppUsed: IMAP4, ipAddress: 203.0.113.9}
+      expect:
+          - [m00]
+          - [m30]
 """# + "\n"),
         ("legacy-auth.yml", #"""
 title: Sign-in with a legacy authentication protocol
@@ -846,9 +1156,9 @@ status: stable
 description: >
     A sign-in through a legacy protocol (IMAP, POP, SMTP, ActiveSync, EWS…) that cannot do MFA.
     Values are the clientAppUsed names Graph sends; the older doc names are included too. A
-    regular client (the user's own IMAP app at home) alerts at most once a week: one alert per
-    protocol and address per 7 days. A new protocol, or the same one from another address,
-    alerts at once.
+    regular client (the user's own IMAP app at home) alerts at most once a month: one alert per
+    protocol and address, quiet for 30 days, and a reminder once a month while it goes on. A
+    new protocol, or the same one from another address, alerts at once.
 author: Tophhie Watch
 tags:
     - attack.initial-access
@@ -879,7 +1189,7 @@ detection:
     condition: selection
 level: medium
 tophhie:
-    suppress: 7d
+    suppress: 30d
     group-by:
         - userId
         - clientAppUsed
@@ -915,6 +1225,21 @@ cases:
             authenticationDetails:
                 - {authenticationMethod: Mobile app notification, succeeded: true, authenticationStepResultDetail: MFA successfully completed}
       expect: []
+    - name: a prompt left unanswered ("MFA denied; user did not respond to mobile app notification") is no denial
+      events:
+          - id: n1
+            createdDateTime: "2024-05-01T10:00:00Z"
+            status: {errorCode: 500121, additionalDetails: "MFA denied; user did not respond to mobile app notification"}
+            authenticationDetails:
+                - {authenticationMethod: Password, succeeded: true, authenticationStepResultDetail: Correct password}
+                - {authenticationMethod: Mobile app notification, succeeded: false, authenticationStepResultDetail: "MFA denied; user did not respond to mobile app notification"}
+          - {id: n2, createdDateTime: "2024-05-02T10:00:00Z", status: {errorCode: 500121, additionalDetails: "MFA denied; user did not respond to mobile app notification"}}
+      expect: []
+    - name: a fraud code entered is a denial
+      events:
+          - {id: f1, createdDateTime: "2024-05-01T10:00:00Z", status: {errorCode: 500121, additionalDetails: "MFA denied; Fraud Code Entered"}}
+      expect:
+          - [f1]
 """# + "\n"),
         ("mfa-denied-by-user.yml", #"""
 title: You denied an MFA prompt
@@ -926,7 +1251,10 @@ description: >
     MFA step of authenticationDetails (beta) and in status.additionalDetails; the texts are
     those Microsoft's own Sentinel rules match ("MFA Denied; user declined the authentication",
     "MFA denied; Phone App Reported Fraud", "MFA denied, Fraud Code Entered"), all of which hold
-    "MFA denied". Repeated prompts are mfa-fatigue's; this one needs a single denial.
+    "MFA denied". A prompt left unanswered or timed out ("MFA denied; user did not respond to
+    mobile app notification") is not a denial: people let prompts time out, and it counts only
+    towards mfa-fatigue's prompts. Repeated prompts are mfa-fatigue's; this one needs a single
+    denial.
 author: Tophhie Watch
 references:
     - https://github.com/Azure/Azure-Sentinel/blob/master/Detections/SigninLogs/MFARejectedbyUser.yaml
@@ -938,9 +1266,15 @@ logsource:
     service: signinlogs
 detection:
     step_denied:
-        authenticationDetails.authenticationStepResultDetail|contains: MFA denied
+        authenticationDetails.authenticationStepResultDetail|contains:
+            - declined the authentication   # "MFA denied; user declined the authentication"
+            - reported fraud                # "MFA denied; Phone App Reported Fraud"
+            - fraud code entered            # "MFA denied; Fraud Code Entered"
     status_denied:
-        status.additionalDetails|contains: MFA denied
+        status.additionalDetails|contains:
+            - declined the authentication
+            - reported fraud
+            - fraud code entered
     condition: step_denied or status_denied
 level: high
 tophhie:
@@ -970,6 +1304,15 @@ cases:
           - {id: m3, createdDateTime: "2024-05-01T10:02:00Z"}
           - {id: m4, createdDateTime: "2024-05-01T10:03:00Z"}
       expect: []
+    - name: prompts left unanswered or timed out count as prompts
+      events:
+          - {id: p1, createdDateTime: "2024-05-01T10:00:00Z", status: {errorCode: 50074, additionalDetails: "MFA denied; user did not respond to mobile app notification"}}
+          - {id: p2, createdDateTime: "2024-05-01T10:01:00Z", status: {errorCode: 50074, additionalDetails: "MFA request timed out"}}
+          - {id: p3, createdDateTime: "2024-05-01T10:02:00Z", status: {errorCode: 50074, additionalDetails: "MFA denied; user did not respond to mobile app notification"}}
+          - {id: p4, createdDateTime: "2024-05-01T10:03:00Z"}
+          - {id: p5, createdDateTime: "2024-05-01T10:04:00Z", status: {errorCode: 50074, additionalDetails: "MFA request timed out"}}
+      expect:
+          - [p1, p2, p3, p4, p5]
 """# + "\n"),
         ("mfa-fatigue.yml", #"""
 title: MFA challenge failed or denied
@@ -985,8 +1328,9 @@ detection:
         status.errorCode: 500121   # authentication failed during strong authentication request
     denied:
         status.additionalDetails|contains:
-            - 'MFA denied'
+            - 'MFA denied'    # declined, reported fraud, and a prompt left unanswered
             - 'fraud'
+            - 'timed out'     # a prompt nobody answered: a prompt all the same
     condition: interrupted or denied
 level: low
 ---
@@ -994,8 +1338,10 @@ title: Repeated MFA failures or denials
 id: mfa-fatigue
 status: stable
 description: >
-    Five or more failed or denied MFA challenges within ten minutes: someone who has the password
-    may be pushing prompts until one is accepted (Elastic's push-spam rule: 5 denials in 10 min).
+    Five or more failed, denied, unanswered or timed-out MFA challenges within ten minutes:
+    someone who has the password may be pushing prompts until one is accepted (Elastic's
+    push-spam rule: 5 denials in 10 min). An unanswered prompt is no denial (mfa-denied-by-user
+    leaves it out) but it is a prompt, and here it counts.
 author: Tophhie Watch
 tags:
     - attack.credential-access
@@ -1021,7 +1367,7 @@ defaults:
     status: {errorCode: 0}
     location: {city: Lisbon, countryOrRegion: PT}
 cases:
-    - name: a new country during the learning period does not fire, after it does
+    - name: a new country during the learning period fires (as learning), after it too; a country seen again does not
       events:
           - {id: b00, createdDateTime: "2024-05-01T08:00:00Z"}
           - {id: b01, createdDateTime: "2024-05-02T08:00:00Z"}
@@ -1037,8 +1383,9 @@ cases:
           - {id: d4, createdDateTime: "2024-05-17T09:00:00Z", location: {city: Madrid, countryOrRegion: ES}}
           - {id: d5, createdDateTime: "2024-05-18T09:00:00Z", location: {city: Paris, countryOrRegion: FR}}
       expect:
+          - [d2]
           - [d5]
-    - name: ten sign-ins on the first morning do not end learning; the fourteen days are needed too
+    - name: ten sign-ins on the first morning do not end learning; the five days are needed too, but a new country still fires (as learning)
       events:
           - {id: e01, createdDateTime: "2024-05-01T09:00:00Z"}
           - {id: e02, createdDateTime: "2024-05-01T09:10:00Z"}
@@ -1051,13 +1398,21 @@ cases:
           - {id: e09, createdDateTime: "2024-05-01T10:20:00Z"}
           - {id: e10, createdDateTime: "2024-05-01T10:30:00Z"}
           - {id: e11, createdDateTime: "2024-05-02T10:40:00Z", location: {city: Madrid, countryOrRegion: ES}}
-      expect: []
-    - name: a weekly user is still learning after fourteen days with three sign-ins
+          - {id: e12, createdDateTime: "2024-05-02T11:40:00Z", location: {city: Madrid, countryOrRegion: ES}}
+      expect:
+          - [e11]
+    - name: a weekly user is still learning after fourteen days with three sign-ins, and a new country fires (as learning)
       events:
           - {id: w1, createdDateTime: "2024-05-01T09:00:00Z"}
           - {id: w2, createdDateTime: "2024-05-08T09:00:00Z"}
           - {id: w3, createdDateTime: "2024-05-15T09:00:00Z"}
           - {id: w4, createdDateTime: "2024-05-22T09:00:00Z", location: {city: Madrid, countryOrRegion: ES}}
+      expect:
+          - [w4]
+    - name: the first country a new account signs in from is its own, not news
+      events:
+          - {id: n1, createdDateTime: "2024-05-01T09:00:00Z", location: {city: Madrid, countryOrRegion: ES}}
+          - {id: n2, createdDateTime: "2024-05-01T10:00:00Z", location: {city: Madrid, countryOrRegion: ES}}
       expect: []
     - name: failed sign-ins from a new country are not first-seen events
       events:
@@ -1107,9 +1462,46 @@ cases:
           - {id: s1, createdDateTime: "2024-05-20T09:00:00Z", isInteractive: true, location: {city: Moscow, countryOrRegion: RU}}
       expect:
           - [s1]
+    - name: a password-only success never makes its country known, so one from there a day later alerts again; one that passed MFA does
+      events:
+          - {id: b00, createdDateTime: "2024-05-01T08:00:00Z"}
+          - {id: b01, createdDateTime: "2024-05-02T08:00:00Z"}
+          - {id: b02, createdDateTime: "2024-05-03T08:00:00Z"}
+          - {id: b03, createdDateTime: "2024-05-04T08:00:00Z"}
+          - {id: b04, createdDateTime: "2024-05-05T08:00:00Z"}
+          - {id: b05, createdDateTime: "2024-05-06T08:00:00Z"}
+          - {id: b06, createdDateTime: "2024-05-07T08:00:00Z"}
+          - {id: b07, createdDateTime: "2024-05-08T08:00:00Z"}
+          - {id: b08, createdDateTime: "2024-05-09T08:00:00Z"}
+          - {id: b09, createdDateTime: "2024-05-10T08:00:00Z"}
+          - {id: s1, createdDateTime: "2024-05-17T09:00:00Z", authenticationRequirement: singleFactorAuthentication, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: s2, createdDateTime: "2024-05-18T10:00:00Z", authenticationRequirement: singleFactorAuthentication, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: m1, createdDateTime: "2024-05-17T09:00:00Z", authenticationRequirement: multiFactorAuthentication, location: {city: Paris, countryOrRegion: FR}}
+          - {id: m2, createdDateTime: "2024-05-18T10:00:00Z", authenticationRequirement: multiFactorAuthentication, location: {city: Paris, countryOrRegion: FR}}
+          - {id: h1, createdDateTime: "2024-05-18T11:00:00Z", authenticationRequirement: singleFactorAuthentication}
+      expect:
+          - [s1]
+          - [m1]
+          - [s2]
+    - name: the agent's own device-code login from its host abroad is no new country and teaches none
+      events:
+          - {id: b00, createdDateTime: "2024-05-01T08:00:00Z"}
+          - {id: b01, createdDateTime: "2024-05-02T08:00:00Z"}
+          - {id: b02, createdDateTime: "2024-05-03T08:00:00Z"}
+          - {id: b03, createdDateTime: "2024-05-04T08:00:00Z"}
+          - {id: b04, createdDateTime: "2024-05-05T08:00:00Z"}
+          - {id: b05, createdDateTime: "2024-05-06T08:00:00Z"}
+          - {id: b06, createdDateTime: "2024-05-07T08:00:00Z"}
+          - {id: b07, createdDateTime: "2024-05-08T08:00:00Z"}
+          - {id: b08, createdDateTime: "2024-05-09T08:00:00Z"}
+          - {id: b09, createdDateTime: "2024-05-10T08:00:00Z"}
+          - {id: a1, createdDateTime: "2024-05-20T03:00:00Z", appId: 00000000-0000-4000-8000-0000000c11d0, location: {city: Frankfurt, countryOrRegion: DE}}
+          - {id: d1, createdDateTime: "2024-05-22T04:00:00Z", location: {city: Frankfurt, countryOrRegion: DE}}
+      expect:
+          - [d1]
 """# + "\n"),
         ("new-country.yml", #"""
-title: Successful sign-in
+title: Successful sign-in the person vouched for (MFA passed, or no MFA evidence in the record)
 id: new-country/success
 name: new-country-success
 status: stable
@@ -1122,7 +1514,30 @@ detection:
         status.errorCode: 0
     token_refresh:
         isInteractive: false
-    condition: selection and not token_refresh
+    single_factor:
+        authenticationRequirement: singleFactorAuthentication
+    this_agent:    # the agent's own token and login: never the person's place
+        appId|expand: '%tophhie_client_id%'
+    condition: selection and not token_refresh and not single_factor and not this_agent
+level: low
+---
+title: Successful sign-in with one factor
+id: new-country/single-factor
+name: new-country-single-factor
+status: stable
+author: Tophhie Watch
+logsource:
+    product: azure
+    service: signinlogs
+detection:
+    selection:
+        status.errorCode: 0
+        authenticationRequirement: singleFactorAuthentication
+    token_refresh:
+        isInteractive: false
+    this_agent:    # the agent's own token and login: never the person's place
+        appId|expand: '%tophhie_client_id%'
+    condition: selection and not token_refresh and not this_agent
 level: low
 ---
 title: Sign-in from a new country
@@ -1130,10 +1545,15 @@ id: new-country
 status: stable
 description: >
     A successful sign-in from a country not seen for this account before. Learning follows Entra
-    ID Protection's atypical-travel baseline: 14 days and at least 10 sign-ins, both.
+    ID Protection's bound for unfamiliar sign-in properties: the later of 5 days and 10 of the
+    person's own successes. Learning is never silent: meanwhile a country the person has never
+    signed in from still alerts, marked learning and one level lower (low).
     Countries not seen for 90 days count as new again.
     Token refreshes (non-interactive sign-ins) are not counted: a phone's mobile network moves
-    them about; token-from-new-place watches them.
+    them about; token-from-new-place watches them. A country becomes known only through the
+    person's own strong evidence: an interactive success that passed MFA (or, where the record
+    holds no MFA evidence, any interactive success). A single-factor success alerts from a new
+    country like any other, but only keeps a known country known: it never makes one known.
 author: Tophhie Watch
 tags:
     - attack.initial-access
@@ -1142,15 +1562,21 @@ correlation:
     type: first_seen
     rules:
         - new-country-success
+        - new-country-single-factor
+    refresh-only:
+        - new-country-single-factor
     group-by:
         - userId
     fields:
         - location.countryOrRegion
     learning:
-        period: 14d
+        period: 5d      # the later of 5 days and 10 of the person's own successes
         events: 10
+        alert: lower    # meanwhile a country never signed in from alerts, marked learning, one level lower
     forget: 90d
 level: medium
+tophhie:
+    suppress: 24h
 """# + "\n"),
         ("new-device.tests.yml", #"""
 rule: new-device
@@ -1227,7 +1653,7 @@ cases:
       expect: []
 """# + "\n"),
         ("new-device.yml", #"""
-title: Successful sign-in
+title: Successful sign-in the person vouched for (MFA passed, or no MFA evidence in the record)
 id: new-device/success
 name: new-device-success
 status: stable
@@ -1240,7 +1666,30 @@ detection:
         status.errorCode: 0
     token_refresh:
         isInteractive: false
-    condition: selection and not token_refresh
+    single_factor:
+        authenticationRequirement: singleFactorAuthentication
+    this_agent:    # the agent's own token and login: never the person's place
+        appId|expand: '%tophhie_client_id%'
+    condition: selection and not token_refresh and not single_factor and not this_agent
+level: low
+---
+title: Successful sign-in with one factor
+id: new-device/single-factor
+name: new-device-single-factor
+status: stable
+author: Tophhie Watch
+logsource:
+    product: azure
+    service: signinlogs
+detection:
+    selection:
+        status.errorCode: 0
+        authenticationRequirement: singleFactorAuthentication
+    token_refresh:
+        isInteractive: false
+    this_agent:    # the agent's own token and login: never the person's place
+        appId|expand: '%tophhie_client_id%'
+    condition: selection and not token_refresh and not this_agent
 level: low
 ---
 title: Sign-in from a new device
@@ -1251,7 +1700,9 @@ description: >
     Version numbers are ignored so updates are not new devices. Learning: 14 days and at least 10 sign-ins;
     Elastic's unusual-device rule uses a 7-day history, Entra's unfamiliar-properties 14 days.
     Token refreshes (non-interactive sign-ins) are not counted: a phone's mobile network moves
-    them about; token-from-new-place watches them.
+    them about; token-from-new-place watches them. A device becomes known only through an
+    interactive success that passed MFA (or holds no MFA evidence); a single-factor success
+    keeps a known device known and never makes one known.
 author: Tophhie Watch
 tags:
     - attack.initial-access
@@ -1260,6 +1711,9 @@ correlation:
     type: first_seen
     rules:
         - new-device-success
+        - new-device-single-factor
+    refresh-only:
+        - new-device-single-factor
     group-by:
         - userId
     fields:
@@ -1271,6 +1725,8 @@ correlation:
         events: 10
     forget: 90d
 level: low
+tophhie:
+    suppress: 24h
 """# + "\n"),
         ("risky-sign-in.tests.yml", #"""
 rule: risky-sign-in
@@ -1437,7 +1893,11 @@ detection:
     selection:
         isInteractive: true
         status.errorCode: 0
-    condition: selection
+    single_factor:
+        authenticationRequirement: singleFactorAuthentication
+    this_agent:    # the agent's own token and login: never the person's place
+        appId|expand: '%tophhie_client_id%'
+    condition: selection and not single_factor and not this_agent
 level: low
 ---
 title: Successful sign-in with one factor
@@ -1453,7 +1913,9 @@ detection:
         isInteractive: true
         status.errorCode: 0
         authenticationRequirement: singleFactorAuthentication
-    condition: selection
+    this_agent:    # the agent's own token and login: never the person's place
+        appId|expand: '%tophhie_client_id%'
+    condition: selection and not this_agent
 level: low
 ---
 title: Signed in with a password alone from a new country
@@ -1463,8 +1925,9 @@ description: >
     A successful interactive sign-in that Entra asked only one factor for
     (authenticationRequirement singleFactorAuthentication, beta), from a country your sign-ins
     have not come from. No policy stood between whoever had the password and the account. The
-    country is learned from your successful sign-ins (14 days and 10, as new-country); a
-    single-factor success teaches nothing, so a second one from there alerts after a day.
+    country is learned from your interactive successes that passed MFA (or hold no MFA
+    evidence; learning as new-country); a single-factor success keeps a known country known but
+    never makes one known, so a second one from a new country alerts after a day.
 author: Tophhie Watch
 tags:
     - attack.initial-access
@@ -1476,13 +1939,16 @@ correlation:
         - sfnp-single-factor
     alert-on:
         - sfnp-single-factor
+    refresh-only:
+        - sfnp-single-factor
     group-by:
         - userId
     fields:
         - location.countryOrRegion
     learning:
-        period: 14d
+        period: 5d      # the later of 5 days and 10 of the person's own successes
         events: 10
+        alert: lower    # meanwhile a country never signed in from alerts, marked learning, one level lower
     forget: 90d
 level: high
 tophhie:
@@ -1826,7 +2292,7 @@ cases:
           - {id: v1, createdDateTime: "2024-05-15T09:00:00Z", location: {city: New York, countryOrRegion: US}}
           - {id: v2, createdDateTime: "2024-05-15T10:00:00Z", isInteractive: false, location: {city: New York, countryOrRegion: US}}
       expect: []
-    - name: nothing alerts while learning, and failed refreshes never do
+    - name: a token used from a country never signed in from alerts while learning too (as learning), and failed refreshes never do
       events:
           - {id: l1, createdDateTime: "2024-05-01T08:00:00Z"}
           - {id: l2, createdDateTime: "2024-05-02T08:00:00Z", isInteractive: false, location: {city: Moscow, countryOrRegion: RU}}
@@ -1841,7 +2307,113 @@ cases:
           - {id: c08, createdDateTime: "2024-05-11T08:00:00Z"}
           - {id: c09, createdDateTime: "2024-05-12T08:00:00Z"}
           - {id: f1, createdDateTime: "2024-05-20T03:00:00Z", isInteractive: false, status: {errorCode: 70043}, location: {city: Moscow, countryOrRegion: RU}}
-      expect: []
+      expect:
+          - [l2]
+    - name: a stolen token used every hour for 72 hours is told at once and reminded of each day it goes on
+      events:
+          - {id: b00, createdDateTime: "2024-05-01T08:00:00Z"}
+          - {id: b01, createdDateTime: "2024-05-02T08:00:00Z"}
+          - {id: b02, createdDateTime: "2024-05-03T08:00:00Z"}
+          - {id: b03, createdDateTime: "2024-05-04T08:00:00Z"}
+          - {id: b04, createdDateTime: "2024-05-05T08:00:00Z"}
+          - {id: b05, createdDateTime: "2024-05-06T08:00:00Z"}
+          - {id: b06, createdDateTime: "2024-05-07T08:00:00Z"}
+          - {id: b07, createdDateTime: "2024-05-08T08:00:00Z"}
+          - {id: b08, createdDateTime: "2024-05-09T08:00:00Z"}
+          - {id: b09, createdDateTime: "2024-05-10T08:00:00Z"}
+          - {id: u00, createdDateTime: "2024-05-20T00:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u01, createdDateTime: "2024-05-20T01:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u02, createdDateTime: "2024-05-20T02:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u03, createdDateTime: "2024-05-20T03:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u04, createdDateTime: "2024-05-20T04:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u05, createdDateTime: "2024-05-20T05:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u06, createdDateTime: "2024-05-20T06:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u07, createdDateTime: "2024-05-20T07:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u08, createdDateTime: "2024-05-20T08:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u09, createdDateTime: "2024-05-20T09:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u10, createdDateTime: "2024-05-20T10:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u11, createdDateTime: "2024-05-20T11:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u12, createdDateTime: "2024-05-20T12:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u13, createdDateTime: "2024-05-20T13:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u14, createdDateTime: "2024-05-20T14:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u15, createdDateTime: "2024-05-20T15:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u16, createdDateTime: "2024-05-20T16:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u17, createdDateTime: "2024-05-20T17:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u18, createdDateTime: "2024-05-20T18:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u19, createdDateTime: "2024-05-20T19:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u20, createdDateTime: "2024-05-20T20:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u21, createdDateTime: "2024-05-20T21:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u22, createdDateTime: "2024-05-20T22:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u23, createdDateTime: "2024-05-20T23:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u24, createdDateTime: "2024-05-21T00:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u25, createdDateTime: "2024-05-21T01:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u26, createdDateTime: "2024-05-21T02:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u27, createdDateTime: "2024-05-21T03:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u28, createdDateTime: "2024-05-21T04:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u29, createdDateTime: "2024-05-21T05:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u30, createdDateTime: "2024-05-21T06:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u31, createdDateTime: "2024-05-21T07:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u32, createdDateTime: "2024-05-21T08:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u33, createdDateTime: "2024-05-21T09:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u34, createdDateTime: "2024-05-21T10:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u35, createdDateTime: "2024-05-21T11:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u36, createdDateTime: "2024-05-21T12:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u37, createdDateTime: "2024-05-21T13:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u38, createdDateTime: "2024-05-21T14:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u39, createdDateTime: "2024-05-21T15:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u40, createdDateTime: "2024-05-21T16:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u41, createdDateTime: "2024-05-21T17:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u42, createdDateTime: "2024-05-21T18:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u43, createdDateTime: "2024-05-21T19:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u44, createdDateTime: "2024-05-21T20:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u45, createdDateTime: "2024-05-21T21:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u46, createdDateTime: "2024-05-21T22:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u47, createdDateTime: "2024-05-21T23:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u48, createdDateTime: "2024-05-22T00:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u49, createdDateTime: "2024-05-22T01:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u50, createdDateTime: "2024-05-22T02:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u51, createdDateTime: "2024-05-22T03:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u52, createdDateTime: "2024-05-22T04:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u53, createdDateTime: "2024-05-22T05:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u54, createdDateTime: "2024-05-22T06:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u55, createdDateTime: "2024-05-22T07:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u56, createdDateTime: "2024-05-22T08:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u57, createdDateTime: "2024-05-22T09:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u58, createdDateTime: "2024-05-22T10:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u59, createdDateTime: "2024-05-22T11:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u60, createdDateTime: "2024-05-22T12:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u61, createdDateTime: "2024-05-22T13:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u62, createdDateTime: "2024-05-22T14:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u63, createdDateTime: "2024-05-22T15:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u64, createdDateTime: "2024-05-22T16:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u65, createdDateTime: "2024-05-22T17:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u66, createdDateTime: "2024-05-22T18:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u67, createdDateTime: "2024-05-22T19:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u68, createdDateTime: "2024-05-22T20:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u69, createdDateTime: "2024-05-22T21:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u70, createdDateTime: "2024-05-22T22:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+          - {id: u71, createdDateTime: "2024-05-22T23:00:00Z", isInteractive: false, location: {city: Lagos, countryOrRegion: NG}}
+      expect:
+          - [u00]
+          - [u24]
+          - [u48]
+    - name: the agent's own token refreshing from its host abroad is not the person's, and teaches nothing
+      events:
+          - {id: b00, createdDateTime: "2024-05-01T08:00:00Z"}
+          - {id: b01, createdDateTime: "2024-05-02T08:00:00Z"}
+          - {id: b02, createdDateTime: "2024-05-03T08:00:00Z"}
+          - {id: b03, createdDateTime: "2024-05-04T08:00:00Z"}
+          - {id: b04, createdDateTime: "2024-05-05T08:00:00Z"}
+          - {id: b05, createdDateTime: "2024-05-06T08:00:00Z"}
+          - {id: b06, createdDateTime: "2024-05-07T08:00:00Z"}
+          - {id: b07, createdDateTime: "2024-05-08T08:00:00Z"}
+          - {id: b08, createdDateTime: "2024-05-09T08:00:00Z"}
+          - {id: b09, createdDateTime: "2024-05-10T08:00:00Z"}
+          - {id: a1, createdDateTime: "2024-05-20T03:00:00Z", isInteractive: false, appId: 00000000-0000-4000-8000-0000000c11d0, location: {city: Frankfurt, countryOrRegion: DE}}
+          - {id: a2, createdDateTime: "2024-05-20T04:00:00Z", isInteractive: true, appId: 00000000-0000-4000-8000-0000000c11d0, location: {city: Frankfurt, countryOrRegion: DE}}
+          - {id: t1, createdDateTime: "2024-05-22T04:00:00Z", isInteractive: false, location: {city: Frankfurt, countryOrRegion: DE}}
+      expect:
+          - [t1]
 """# + "\n"),
         ("token-from-new-place.yml", #"""
 title: Interactive sign-in
@@ -1856,7 +2428,29 @@ detection:
     selection:
         isInteractive: true
         status.errorCode: 0
-    condition: selection
+    single_factor:
+        authenticationRequirement: singleFactorAuthentication
+    this_agent:    # the agent's own token and login: never the person's place
+        appId|expand: '%tophhie_client_id%'
+    condition: selection and not single_factor and not this_agent
+level: low
+---
+title: Interactive sign-in with one factor
+id: token-from-new-place/single-factor
+name: tfnp-single-factor
+status: experimental
+author: Tophhie Watch
+logsource:
+    product: azure
+    service: signinlogs
+detection:
+    selection:
+        isInteractive: true
+        status.errorCode: 0
+        authenticationRequirement: singleFactorAuthentication
+    this_agent:    # the agent's own token and login: never the person's place
+        appId|expand: '%tophhie_client_id%'
+    condition: selection and not this_agent
 level: low
 ---
 title: Token used
@@ -1871,7 +2465,9 @@ detection:
     selection:
         isInteractive: false
         status.errorCode: 0
-    condition: selection
+    this_agent:    # the agent's own token and login: never the person's place
+        appId|expand: '%tophhie_client_id%'
+    condition: selection and not this_agent
 level: low
 ---
 title: Your token used from a country you have not signed in from
@@ -1882,8 +2478,9 @@ description: >
     it holds) from a country none of your own interactive sign-ins came from. A token stolen by
     an adversary-in-the-middle phishing page, from a device, or by device-code phishing is used
     from the attacker's address in exactly this way, with no password and no MFA prompt.
-    Countries are learned from interactive sign-ins only (14 days and 10 sign-ins, as
-    new-country); tokens teach nothing, so a stolen one never makes its country familiar.
+    Countries are learned from interactive sign-ins that passed MFA (or hold no MFA evidence)
+    only (learning as new-country); tokens teach nothing, so a stolen one never makes its country
+    familiar, and a single-factor success keeps a known country known but makes none known.
     Needs graph.api beta. To watch networks rather than countries, set fields to
     autonomousSystemNumber (beta) or ipAddress.
 author: Tophhie Watch
@@ -1895,16 +2492,20 @@ correlation:
     type: first_seen
     rules:
         - tfnp-interactive
+        - tfnp-single-factor
         - tfnp-token
     alert-on:
         - tfnp-token
+    refresh-only:
+        - tfnp-single-factor
     group-by:
         - userId
     fields:
         - location.countryOrRegion
     learning:
-        period: 14d
+        period: 5d      # the later of 5 days and 10 of the person's own successes
         events: 10
+        alert: lower    # meanwhile a country never signed in from alerts, marked learning, one level lower
     forget: 90d
 level: high
 tophhie:

@@ -17,7 +17,8 @@ extension EngineRun {
     ///   - lastKey: the value key this event was given last, by the correlation whose fields
     ///     (`EnginePlan.firstSeenKeySource`) fill `firstSeenParts` now: a second rule on the
     ///     same fields (a country for new-country and first-factor-new-place) takes it.
-    mutating func observeFirstSeen(_ c: Int, event: any FastEvent, alerting: Bool, shared: inout HashedText??,
+    /// - Parameter refreshing: the event matched only `refresh-only` rules: it teaches a known value only.
+    mutating func observeFirstSeen(_ c: Int, event: any FastEvent, alerting: Bool, refreshing: Bool, shared: inout HashedText??,
                                    lastKey: inout (source: Int, parts: Int, key: HashedText)?) {
         let plan = self.plan  // one reference for the call (`ingest`)
         let rule = plan.correlationRefs[c]
@@ -51,20 +52,20 @@ extension EngineRun {
             }
             lastKey = (source, partCount, valueKey)
         }
-        let teaches = !settings.alertOnSome || !alerting
+        let teaches = refreshing ? FirstSeenTeaching.knownOnly : (!settings.alertOnSome || !alerting) ? .yes : .no
         // An update of a sign-in already counted is the same sign-in.
         let counts = updated.isEmpty || !updated.contains(event.eventID)
-        var alerts = false
+        var alerts = false, learning = false
         // The baseline is changed where it lies, in this run's table of the rule
         // (`RuleTables`): taking it out and putting it back hashed its key twice.
         if let groupIndex = firstSeenTables.tables[c].index(forKey: group.hashed) {
             let keep = EngineRun.learn(&firstSeenTables.tables[c].values[groupIndex], value: valueKey, at: event.eventTime,
-                                       settings: settings, teaches: teaches, alerting: alerting, counts: counts, alerts: &alerts)
+                                       settings: settings, teaching: teaches, alerting: alerting, counts: counts, alerts: &alerts, learning: &learning)
             if !keep { firstSeenTables.tables[c].remove(at: groupIndex) }
         } else {
             // A group's first event: its table is made only if there is something to keep.
             var baseline = FastState.Baseline(learningStart: event.eventTime, events: 0, known: [:])
-            if EngineRun.learn(&baseline, value: valueKey, at: event.eventTime, settings: settings, teaches: teaches, alerting: alerting, counts: counts, alerts: &alerts) {
+            if EngineRun.learn(&baseline, value: valueKey, at: event.eventTime, settings: settings, teaching: teaches, alerting: alerting, counts: counts, alerts: &alerts, learning: &learning) {
                 firstSeenTables.tables[c][group.hashed] = baseline
                 firstSeenTables.kept[c] = true
             }
@@ -76,7 +77,7 @@ extension EngineRun {
             let summary = "first \(spec.fields.joined(separator: " + ")) '\(shownValue(partCount, settings))'"
             emit(metadata: rule.metadata, options: rule.options, defaultSuppress: 0,
                  group: shown, groupKey: group.key + "\u{1F}" + valueKey.text, events: [alertEvent], eventCount: 1,
-                 windowClose: event.eventTime, summary: summary)
+                 windowClose: event.eventTime, summary: summary, learning: learning)
         }
     }
 
@@ -92,19 +93,27 @@ extension EngineRun {
         return value
     }
 
-    /// One event against a group's baseline: whether it alerts (`alerts`), and what it teaches.
+    /// One event against a group's baseline: whether it alerts (`alerts`), while learning
+    /// (`learning`), and what it teaches.
     /// - Returns: whether the baseline is kept: an event that only checks (outside `alert-on`'s
     ///   teaching) keeps a baseline only if it holds something.
     static func learn(_ baseline: inout FastState.Baseline, value valueKey: HashedText, at time: Date, settings: FirstSeenSettings,
-                      teaches: Bool, alerting: Bool, counts: Bool, alerts: inout Bool) -> Bool {
-        if teaches && time < baseline.learningStart { baseline.learningStart = time }
-        let learned = baseline.events >= settings.learningEvents
-            && time.timeIntervalSince(baseline.learningStart) >= settings.learningPeriod
+                      teaching: FirstSeenTeaching, alerting: Bool, counts: Bool, alerts: inout Bool, learning: inout Bool) -> Bool {
         // One look-up of the value, changed where it lies when known.
         let place = baseline.known.index(forKey: valueKey)
         let lastSeen = place.map { baseline.known[at: $0] }
         let isNew = lastSeen.map { time.timeIntervalSince($0) > settings.forgetAfter } ?? true
-        alerts = learned && isNew && alerting
+        let teaches = teaching == .yes || (teaching == .knownOnly && !isNew)
+        if teaches && time < baseline.learningStart { baseline.learningStart = time }
+        let learned = baseline.events >= settings.learningEvents
+            && time.timeIntervalSince(baseline.learningStart) >= settings.learningPeriod
+        // While learning, a value never seen still alerts under `learning.alert: lower`, once
+        // the group has shown one and a day of its history has passed: the first day's places
+        // are the person's own.
+        let learningAlert = !learned && settings.alertWhileLearning && lastSeen == nil && !baseline.known.isEmpty
+            && time.timeIntervalSince(baseline.learningStart) >= FirstSeenSpec.learningAlertsAfter
+        alerts = (learned || learningAlert) && isNew && alerting
+        learning = !learned
         guard teaches else { return lastSeen != nil || baseline.events > 0 }
         if let place {
             if time > baseline.known[at: place] { baseline.known[at: place] = time }
@@ -151,4 +160,14 @@ extension EngineRun {
             !(word.first.map { $0.isASCII && $0.isNumber } ?? false)
         }.joined(separator: " ")
     }
+}
+
+/// What a first-seen event teaches its group's baseline.
+enum FirstSeenTeaching {
+    /// Its value, new or known (a strong success; every event of a rule without `alert-on`).
+    case yes
+    /// Its value only when already known (`refresh-only`: a single-factor success keeps a familiar place familiar).
+    case knownOnly
+    /// Nothing (`alert-on`: an attempt is checked, never learned).
+    case no
 }

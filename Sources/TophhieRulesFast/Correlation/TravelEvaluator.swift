@@ -10,14 +10,16 @@ extension EngineRun {
 
     /// One located sign-in of a rule travel correlation `c` references, against the group's
     /// other places within the timespan.
-    /// - Parameter shared: the event's group under `EnginePlan.sharedGroupSlots` (`group`).
-    mutating func observeTravel(_ c: Int, event: any FastEvent, shared: inout HashedText??) {
+    /// - Parameters:
+    ///   - teachesPlace: the sign-in is of a `familiar-from` rule (or the rule has none): it marks its place's day.
+    ///   - shared: the event's group under `EnginePlan.sharedGroupSlots` (`group`).
+    mutating func observeTravel(_ c: Int, event: any FastEvent, teachesPlace: Bool, shared: inout HashedText??) {
         let plan = self.plan  // one reference for the call (`ingest`)
         let rule = plan.correlationRefs[c]
         guard case .impossibleTravel(let spec) = rule.kind,
               let latitude = event.field(slot: EngineRun.latitudeSlot)?.doubleValue,
               let longitude = event.field(slot: EngineRun.longitudeSlot)?.doubleValue,
-              (-90...90).contains(latitude), (-180...180).contains(longitude) else { return }
+              TravelSpec.isTravelEndpoint(latitude: latitude, longitude: longitude) else { return }
         guard let group = group(c, event, shared: &shared) else { return }
         let ruleKey = rule.metadata.id
         let alertEvent = FastAlertEvents.alertEvent(event, places: &placeLines, devices: &deviceLines)
@@ -132,7 +134,9 @@ extension EngineRun {
             if !alreadyTold { tellTravel(rule, groupValues: EventGroup.values(of: event, slots: plan.groupSlots[c]), groupKey: group.key, here: alertEvent, hereLabel: hereLabel, best: best, subjects: subjects) }
         }
         let today = EngineRun.day(hereTime)
-        if let hereIndex {
+        if !teachesPlace {
+            // Compared, but no evidence of the person's own: its place's days stay as they were.
+        } else if let hereIndex {
             if !familiarPlaces.values[hereIndex].days.contains(today) {
                 familiarPlaces.values[hereIndex].days = EngineRun.days(familiarPlaces.values[hereIndex].days, adding: today)
             }

@@ -264,10 +264,14 @@ struct EngineRun {
             var lastKey: (source: Int, parts: Int, key: HashedText)?
             for c in plan.firstSeen where references(c, include: matched) {
                 observeFirstSeen(c, event: event, alerting: plan.firstSeenAlerting[c].map { alerting in matched.contains { alerting[$0] } } ?? true,
+                                 refreshing: plan.firstSeenRefreshing[c].map { refreshing in
+                                     matched.allSatisfy { d in refreshing[d] || !references(c, include: [d]) }
+                                 } ?? false,
                                  shared: &shared, lastKey: &lastKey)
             }
             for c in plan.travel where references(c, include: matched) {
-                observeTravel(c, event: event, shared: &shared)
+                observeTravel(c, event: event, teachesPlace: plan.travelFamiliarFrom[c].map { teaching in matched.contains { teaching[$0] } } ?? true,
+                              shared: &shared)
             }
             if !windowsClosed && matched.contains(where: { plan.isFedDetection[$0] }) {
                 state.recent.append(FastState.StoredEvent(
@@ -447,8 +451,8 @@ struct EngineRun {
              windowClose: event.eventTime, summary: AlertFactory.singleSummary(alertEvent))
     }
 
-    /// Decides whether a candidate alert is new, joins an episode already alerted, or is
-    /// withheld for learning, and records its episode.
+    /// Decides whether a candidate alert is new, joins an episode already alerted, reminds of
+    /// one (`EpisodeDecision`), or is withheld for learning, and records its episode.
     /// - Parameters:
     ///   - events: the candidate's events in time order; the alert shows at most
     ///     `AlertFactory.maxShownEvents` of them.
@@ -456,26 +460,27 @@ struct EngineRun {
     ///   - episodeFrom: where the candidate's episode starts for the suppression test; by
     ///     default its first event. A travel pair passes its later sign-in: a new hop that shares
     ///     a sign-in with an alerted pair is still news once the quiet period is over.
-    mutating func emit(metadata: RuleMetadata, options: RuleEngineOptions, defaultSuppress: TimeInterval, group: [AlertGroupValue], groupKey: String, events: [AlertEvent], eventCount: Int, windowClose: Date, summary: String, episodeFrom: Date? = nil) {
+    ///   - learning: a first-seen rule alerting while it learns (`AlertFactory.make`).
+    mutating func emit(metadata: RuleMetadata, options: RuleEngineOptions, defaultSuppress: TimeInterval, group: [AlertGroupValue], groupKey: String, events: [AlertEvent], eventCount: Int, windowClose: Date, summary: String, episodeFrom: Date? = nil, learning: Bool = false) {
         guard let first = events.first?.time, let last = events.last?.time else { return }
         let suppress = options.suppress?.interval ?? defaultSuppress
+        var decision = EpisodeDecision.alert
         if suppress > 0 {
             let key = metadata.id + "\u{1F}" + groupKey
             var episodes = state.episodes[key] ?? []
-            let from = episodeFrom ?? first
-            // Quiet on both sides: the earlier half of a burst that arrives after the later half
-            // belongs to the same episode.
-            if let joined = episodes.firstIndex(where: { from <= $0.end && last >= $0.start.addingTimeInterval(-suppress) }) {
-                episodes[joined].start = min(episodes[joined].start, first)
-                episodes[joined].end = max(episodes[joined].end, last.addingTimeInterval(suppress))
-                state.episodes[key] = episodes
-                return
-            }
-            state.episodes[key] = episodes + [EngineState.Episode(start: first, end: last.addingTimeInterval(suppress))]
+            decision = EpisodeDecision.decide(&episodes, first: first, last: last, from: episodeFrom ?? first, suppress: suppress,
+                                              alertID: { AlertFactory.alertID(ruleID: metadata.id, group: group, eventIDs: events.map(\.id)) })
+            state.episodes[key] = episodes
+            if decision == .joined { return }
         }
         if let alertOnlyAfter, last <= alertOnlyAfter { return }
-        alerts.append(AlertFactory.make(metadata: metadata, options: options, group: group, events: events, eventCount: eventCount,
-                                        windowClose: windowClose, now: now, lateGrace: settings.lateGrace, summary: summary))
+        let alert = AlertFactory.make(metadata: metadata, options: options, group: group, events: events, eventCount: eventCount,
+                                      windowClose: windowClose, now: now, lateGrace: settings.lateGrace, summary: summary, learning: learning)
+        if case .reminder(let episodeID, let number, let uses) = decision {
+            alerts.append(AlertFactory.reminding(alert, episodeID: episodeID, number: number, uses: uses))
+        } else {
+            alerts.append(alert)
+        }
     }
 
     /// Drops what can no longer matter: ids, window events, episodes and places older than the

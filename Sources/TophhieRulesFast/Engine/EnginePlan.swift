@@ -33,6 +33,12 @@ final class EnginePlan: Sendable {
     /// may alert. (Arrays by number, here and below: the engine asks for every event, and
     /// hashing the numbers into sets and tables cost more than the answers.)
     let firstSeenAlerting: [[Bool]?]
+    /// By correlation, for a first-seen one with `refresh-only`: by detection, whether its
+    /// events only keep known values.
+    let firstSeenRefreshing: [[Bool]?]
+    /// By correlation, for a travel one with `familiar-from`: by detection, whether its sign-ins
+    /// make their place familiar.
+    let travelFamiliarFrom: [[Bool]?]
     /// By detection: whether it alerts on its own.
     let isStandaloneDetection: [Bool]
     let standaloneCorrelations: Set<Int>
@@ -106,6 +112,16 @@ final class EnginePlan: Sendable {
             guard case .firstSeen(let spec) = rule.kind, let names = spec.alertOn else { return nil }
             let alerting = Set(names.compactMap { detectionIndex[$0] })
             return detections.indices.map(alerting.contains)
+        }
+        travelFamiliarFrom = correlations.map { rule in
+            guard case .impossibleTravel(let spec) = rule.kind, let names = spec.familiarFrom else { return nil }
+            let teaching = Set(names.compactMap { detectionIndex[$0] })
+            return detections.indices.map(teaching.contains)
+        }
+        firstSeenRefreshing = correlations.map { rule in
+            guard case .firstSeen(let spec) = rule.kind, let names = spec.refreshOnly else { return nil }
+            let refreshing = Set(names.compactMap { detectionIndex[$0] })
+            return detections.indices.map(refreshing.contains)
         }
         isStandaloneDetection = detections.indices.map(graph.standaloneDetections.contains)
         standaloneCorrelations = graph.standaloneCorrelations

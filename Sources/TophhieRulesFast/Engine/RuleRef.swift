@@ -23,7 +23,7 @@ final class CorrelationRuleRef: Sendable {
         if case .firstSeen(let spec) = rule.kind {
             firstSeen = FirstSeenSettings(learningPeriod: spec.learningPeriod.interval, learningEvents: spec.learningEvents,
                                           forgetAfter: spec.forgetAfter.interval, ignoreVersions: spec.ignoreVersions,
-                                          alertOnSome: spec.alertOn != nil)
+                                          alertOnSome: spec.alertOn != nil, alertWhileLearning: spec.alertWhileLearning)
         } else {
             firstSeen = nil
         }
@@ -38,6 +38,8 @@ struct FirstSeenSettings: Sendable {
     var ignoreVersions: Bool
     /// `alert-on` names the rules whose events may alert (the others only teach).
     var alertOnSome: Bool
+    /// `learning.alert: lower`: a value never seen alerts while learning, marked and lower.
+    var alertWhileLearning: Bool
 }
 
 /// The parts of a detection rule an alert needs, held by reference for the same reason.
