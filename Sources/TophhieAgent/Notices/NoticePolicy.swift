@@ -35,6 +35,10 @@ public enum NoticeKind: String, Sendable, Equatable, Codable {
     case channelFailing = "channel-failing"
     /// A failing notifier delivers again.
     case channelRecovered = "channel-recovered"
+    /// A sign-in stream has been throttled or failing for `graph.stream_failing_after`.
+    case streamFailing = "stream-failing"
+    /// A stream told failing is read again.
+    case streamRecovered = "stream-recovered"
     /// A notifier gave alerts up (dead letters).
     case deadLettered = "dead-lettered"
     /// The rules loaded with warnings (a rule that may never fire); once per change of them.

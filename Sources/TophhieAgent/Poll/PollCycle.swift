@@ -128,6 +128,8 @@ public struct PollCycle: Sendable {
     public var dispatch: any AlertDispatch
     /// How long a channel may deliver nothing before the other notifiers are told.
     public var channelFailingAfter: TimeInterval = PollCycle.defaultChannelFailingAfter
+    /// How long a sign-in stream may be unreadable before the notifiers are told (`stream-failing`).
+    public var streamFailingAfter: TimeInterval = PollCycle.defaultStreamFailingAfter
     /// The warnings the rules loaded with, told once per change of them (`--quiet` hides the log
     /// line, not this): the notice's id comes from the warnings, so the outbox keeps one.
     public var ruleWarnings: [String] = []
@@ -179,7 +181,20 @@ public struct PollCycle: Sendable {
             // Of each sign-in only what the rules read is held (a first poll may decode tens of
             // thousands); with a keyword search, every record whole.
             let keeping = engine.eventPaths.map { SignInKeeping(paths: $0, digest: { JSONRuleEvent.revision(of: $0) }) }
-            let fetch = try await auth.fetchSignIns(plan.reads, api: plan.api, recognizer: processed, keeping: keeping)
+            // The streams are independent: one throttled or failing is skipped until its time,
+            // and the other's alerts still go out.
+            if plan.reads.isEmpty || (plan.learning && !plan.waiting.isEmpty) {
+                throw StreamsUnreadable(detail: StreamHealthPolicy.nothingRead(state, plan: plan, failures: []))
+            }
+            let fetch = try await auth.fetchSignIns(plan.reads, api: plan.api, recognizer: processed, keeping: keeping, streamWaitLimit: Self.streamWaitLimit)
+            var readPlan = plan
+            readPlan.api = fetch.api
+            let streamNotices = StreamHealthPolicy.update(&state, plan: readPlan, failures: fetch.streamFailures, now: now, failingAfter: streamFailingAfter)
+            if let failure = fetch.streamFailures.first, plan.learning || Set(fetch.streamFailures.map(\.stream) + plan.waiting).isSuperset(of: fetch.api.streams) {
+                // Nothing was read (or a first poll could not learn every stream): the poll
+                // fails as it always has; the standing problem's notice tells of it.
+                throw failure.error
+            }
             report.api = fetch.api
             report.requests = fetch.pages
             report.decoded = fetch.events.count
@@ -237,6 +252,10 @@ public struct PollCycle: Sendable {
             state.learned = true
             if let newest = fetch.records.map(\.createdDateTime).max() { state.newestEventTime = max(newest, state.newestEventTime ?? newest) }
             outgoing += report.alerts
+            // After the alerts: a recovery says what the stream missed has been checked.
+            outgoing += streamNotices
+        } catch let unreadable as StreamsUnreadable {
+            report.outcome = .failed(.unavailable, detail: unreadable.detail, confirmAfter: 1)
         } catch let error as TophhieAuthError {
             // A licence 403 is confirmed over three polls before monitoring is declared stopped.
             report.outcome = .failed(Self.problemKind(error), detail: error.localizedDescription, confirmAfter: error.accessGate == .licence ? 3 : 1)
@@ -370,6 +389,11 @@ public struct PollCycle: Sendable {
 
     /// How long a channel may fail before the others are told, unless configured.
     public static let defaultChannelFailingAfter: TimeInterval = 3600
+    /// How long a sign-in stream may be throttled or failing before it is told, unless configured.
+    public static let defaultStreamFailingAfter: TimeInterval = 900
+    /// The longest `Retry-After` a poll waits for one stream; a longer one skips that stream
+    /// until the time, kept in the state, and the other stream's alerts go out meanwhile.
+    public static let streamWaitLimit: Double = 30
 
     /// Notices about channels: one when a channel has failed for `failingAfter` (its id
     /// names the channel and the spell, so each cycle rebuilds it and the outbox keeps one), one
