@@ -282,6 +282,22 @@ printf 'title: Backreference\nid: backref\nlevel: low\nlogsource: {product: azur
 "$BIN" rules check "$WORK/regex/backref.yml" >"$WORK/regex-backref.out" 2>&1
 check "a backreference is refused at load, with its position and what to write instead" sh -c "test $? -ne 0 && grep -q 'backref.yml:7:[0-9]*: error: .*backreference' '$WORK/regex-backref.out'"
 
+# Degrade, never hold: Graph throttles the non-interactive stream alone with Retry-After: 120.
+# The interactive stream's alert goes out in the same poll, which neither waits it out nor fails,
+# and the time Graph gave is kept for the next poll.
+mkdir -p "$WORK/throttled" && chmod 700 "$WORK/throttled" && cp -p "$WORK/state/tokens.json" "$WORK/throttled/"
+TOPHHIE_STATE_DIR="$WORK/throttled" "$BIN" poll --rules "$KW/rules" >/dev/null 2>&1
+curl -s -X POST -H 'Content-Type: application/json' --data '{"pathPrefix":"/beta/auditLogs/signIns","queryContains":"nonInteractiveUser","kind":"throttle","count":1,"retryAfter":"120"}' "$SIM_ROOT/_sim/faults" >/dev/null
+sed 's/kw-00000000-0000-4000-8000-000000000001/kw-00000000-0000-4000-8000-000000000002/' "$KW/signin.json" > "$KW/signin2.json"
+curl -s -X POST -H 'Content-Type: application/json' --data @"$KW/signin2.json" "$SIM_ROOT/_sim/signins" >/dev/null
+throttled_start=$(date +%s)
+TOPHHIE_STATE_DIR="$WORK/throttled" "$BIN" poll --rules "$KW/rules" >"$WORK/throttled.out" 2>"$WORK/throttled.err"; throttled_rc=$?
+throttled_took=$(( $(date +%s) - throttled_start ))
+check "a Retry-After of 120 s on the non-interactive stream alone: the poll exits 0" test "$throttled_rc" -eq 0
+check "  with the interactive stream's alert" grep -q "\[keyword-python\]" "$WORK/throttled.out"
+check "  without waiting it out (${throttled_took} s)" test "$throttled_took" -lt 30
+check "  and Graph's time is kept for the next poll" python3 -c "import json, sys; assert json.load(open(sys.argv[1]))['streamHealth']['nonInteractive']['retryAfter']" "$WORK/throttled/state.json"
+
 # The README's "Trying every command without a tenant" lines, taken from the README itself and
 # run as written (the port swapped for a free one, the binary the one just built), so the
 # walkthrough stays true.
