@@ -87,6 +87,39 @@ import TophhieSystem
             #expect(try await cycle.run(now: harness.clock.now()).notices.isEmpty, "told once")
         }
     }
+
+    /// Giving up is not recovering: a receiver still answering 503 when its alerts reach the
+    /// dead-letter age is told given up on, never "delivers again", and stays failing (the
+    /// heartbeat's `/fail`) until it answers 2xx.
+    @Test func alertsReachingTheGiveUpAgeAreNotARecovery() async throws {
+        try await AgentHarness.with { (harness: inout AgentHarness) in
+            let hook = RecordingNotifier(name: "hook"), mail = RecordingNotifier(name: "mail")
+            let cycle = try Self.cycle(harness, hook: hook, mail: mail)
+            _ = try await cycle.run(now: harness.clock.now())
+            await hook.failNext(Array(repeating: NotifierError.transient("HTTP 503"), count: 100_000))
+            await harness.failures(5, at: harness.clock.now().addingTimeInterval(60))
+            var told: [String] = []
+            var last: PollReport?
+            for _ in 0..<(4 * 24) { // four days of hourly polls: the alert passes the 3-day give-up
+                harness.clock.advance(by: 3600)
+                let report = try await cycle.run(now: harness.clock.now())
+                told += report.notices.map(\.rule.id)
+                last = report
+            }
+            #expect(told == ["tophhie.notice.channel-failing", "tophhie.notice.dead-lettered"], "\(told)")
+            let hookReport = try #require(last?.delivery.first { $0.notifier == "hook" })
+            #expect(hookReport.failingSince != nil, "still failing: it has not answered 2xx")
+            #expect(hookReport.recoveredFrom == nil)
+            #expect(hookReport.hasFailed(for: PollCycle.defaultChannelFailingAfter, at: harness.clock.now()), "the heartbeat goes to /fail")
+
+            // A 2xx ends the spell, once.
+            await hook.failNoMore()
+            await harness.failures(5, at: harness.clock.now().addingTimeInterval(60))
+            harness.clock.advance(by: 3600)
+            let recovered = try await cycle.run(now: harness.clock.now())
+            #expect(recovered.notices.map(\.rule.id) == ["tophhie.notice.channel-recovered"])
+        }
+    }
 }
 
 /// A receiver that takes `seconds` of the test clock per alert.

@@ -43,10 +43,10 @@ public struct OutboxDispatch: AlertDispatch {
 
     /// Drains every channel at once, each within its budget: one slow receiver does not hold
     /// up the others.
-    public func deliverPending() async -> [DeliveryReport] {
+    public func deliverPending(budget: TimeInterval?) async -> [DeliveryReport] {
         await withTaskGroup(of: (Int, DeliveryReport).self) { group in
             for (index, channel) in channels.enumerated() {
-                group.addTask { (index, await Self.deliver(channel)) }
+                group.addTask { (index, await Self.deliver(channel, budget: budget)) }
             }
             var reports: [(Int, DeliveryReport)] = []
             for await report in group { reports.append(report) }
@@ -54,9 +54,9 @@ public struct OutboxDispatch: AlertDispatch {
         }
     }
 
-    private static func deliver(_ channel: Channel) async -> DeliveryReport {
+    private static func deliver(_ channel: Channel, budget: TimeInterval?) async -> DeliveryReport {
         do {
-            let drained = try await channel.delivery.drain()
+            let drained = try await channel.delivery.drain(budget: budget)
             var report = DeliveryReport(notifier: channel.store.notifier, delivered: drained.delivered.count, pending: drained.remaining, failed: drained.deadLettered.count, lastError: drained.stoppedAt?.reason ?? drained.deadLettered.last?.reason ?? drained.disabled?.reason, disabled: drained.disabled)
             report.failingSince = drained.failingSince
             report.recoveredFrom = drained.recoveredFrom

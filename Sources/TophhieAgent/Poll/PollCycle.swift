@@ -101,8 +101,9 @@ public protocol AlertDispatch: Sendable {
     /// - Returns: how many entries were added, over all outboxes.
     @discardableResult
     func append(_ alerts: [Alert], excluding: Set<String>) async throws -> Int
-    /// Sends what is pending, in order, and marks what was delivered.
-    func deliverPending() async -> [DeliveryReport]
+    /// Sends what is pending, in order, and marks what was delivered, each channel for at
+    /// most `budget` seconds (nil: the configured budget).
+    func deliverPending(budget: TimeInterval?) async -> [DeliveryReport]
     /// What opening the outboxes had to repair, one sentence each; told in a notice.
     var recoveryNotes: [String] { get }
 }
@@ -113,6 +114,9 @@ extension AlertDispatch {
     public func append(_ alerts: [Alert]) async throws -> Int { try await append(alerts, excluding: []) }
 
     public var recoveryNotes: [String] { [] }
+
+    /// Sends what is pending within the configured budget.
+    public func deliverPending() async -> [DeliveryReport] { await deliverPending(budget: nil) }
 }
 
 /// One poll: load state → fetch the window → engine → outbox (fsync) → commit state → deliver.
@@ -128,6 +132,9 @@ public struct PollCycle: Sendable {
     public var dispatch: any AlertDispatch
     /// How long a channel may deliver nothing before the other notifiers are told.
     public var channelFailingAfter: TimeInterval = PollCycle.defaultChannelFailingAfter
+    /// The delivery time a cycle's notices about its own delivery get, after the budget.
+    public static let noticeDeliveryBudget: TimeInterval = 5
+
     /// How long a sign-in stream may be unreadable before the notifiers are told (`stream-failing`).
     public var streamFailingAfter: TimeInterval = PollCycle.defaultStreamFailingAfter
     /// The warnings the rules loaded with, told once per change of them (`--quiet` hides the log
@@ -297,7 +304,9 @@ public struct PollCycle: Sendable {
         for (notice, excluding) in disabled where try await dispatch.append([notice], excluding: excluding) > 0 { added.append(notice) }
         if !added.isEmpty {
             report.notices += added
-            let again = await dispatch.deliverPending()
+            // The notices about this cycle's delivery get a short budget of their own: a poll
+            // spends at most the delivery budget plus this on delivery.
+            let again = await dispatch.deliverPending(budget: Self.noticeDeliveryBudget)
             report.delivery = zip(report.delivery, again).map { first, second in
                 var merged = second
                 merged.delivered += first.delivered
