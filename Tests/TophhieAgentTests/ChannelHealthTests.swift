@@ -199,6 +199,42 @@ actor OpeningNotifier: Notifier {
         #expect(await slow.delivered == alerts.map(\.id), "every alert, in order, once")
     }
 
+    /// A backlog drained as far as the budget allows, with more waiting, is progress: the poll
+    /// went well (exit 0) and its log line names the backlog. A failure, a give-up or nothing
+    /// delivered is not.
+    @Test func aHealthyDrainOfABacklogWentWell() async throws {
+        try await AgentHarness.with { (harness: inout AgentHarness) in
+            let slow = SlowNotifier(name: "slow", clock: harness.clock, seconds: 20)
+            let clock = harness.clock
+            let dispatch = try OutboxDispatch(stateDirectory: harness.stateDirectory, notifiers: [(slow, NotifierRoute())],
+                                              now: { clock.now() }, sleep: { _ in }, random: { 0 }, budget: 60)
+            let cycle = PollCycle(auth: harness.auth(), engine: PlainEvaluator(rules: try harness.rules()), store: StateStore(stateDirectory: harness.stateDirectory),
+                                  planner: PollPlanner(retentionDays: 30, lookback: 86_400), dispatch: dispatch)
+            _ = try await cycle.run(now: harness.clock.now())
+            try await dispatch.append((0..<10).map { NotifierTestAlerts.alert(id: "q-\($0)") })
+            harness.clock.advance(by: 300)
+            let report = try await cycle.run(now: harness.clock.now())
+            let slowReport = try #require(report.delivery.first)
+            #expect(slowReport.delivered == 3 && slowReport.pending == 7 && slowReport.budgetSpent)
+            #expect(report.wentWell, "progress on a backlog within the budget is not a failure")
+            #expect(report.summary.contains("slow: 3 delivered, backlog of 7 pending (this cycle's delivery time was spent; the rest goes next cycle)"), "\(report.summary)")
+        }
+    }
+
+    @Test(arguments: [
+        (DeliveryReport(notifier: "a", delivered: 3, pending: 0, failed: 0), false, true),
+        (DeliveryReport(notifier: "a", delivered: 3, pending: 7, failed: 0), true, true),
+        (DeliveryReport(notifier: "a", delivered: 0, pending: 7, failed: 0), true, false),
+        (DeliveryReport(notifier: "a", delivered: 3, pending: 7, failed: 0, lastError: "HTTP 503"), true, false),
+        (DeliveryReport(notifier: "a", delivered: 3, pending: 7, failed: 1, lastError: "HTTP 422"), true, false),
+        (DeliveryReport(notifier: "a", delivered: 3, pending: 7, failed: 0), false, false),
+    ])
+    func whichDrainsWentWell(_ report: DeliveryReport, _ budgetSpent: Bool, _ well: Bool) {
+        var report = report
+        report.budgetSpent = budgetSpent
+        #expect(report.deliveredWell == well)
+    }
+
     /// Channels drain side by side: the first channel's receiver hangs until the second one has
     /// had every alert (drained one after the other, this would never end).
     @Test func aHangingReceiverHoldsUpNobody() async throws {

@@ -53,9 +53,18 @@ public struct PollReport: Sendable {
         for report in delivery where report.disabled == nil && report.delivered + report.pending + report.failed > 0 {
             // A notifier that is failing says why, so an operator reading the log is not left guessing.
             let why = (report.pending > 0 || report.failed > 0) ? report.lastError.map { " (\($0))" } ?? (report.budgetSpent ? " (this cycle's delivery time was spent; the rest goes next cycle)" : "") : ""
-            parts.append("\(report.notifier): \(report.delivered) delivered\(report.pending > 0 ? ", \(report.pending) pending" : "")\(report.failed > 0 ? ", \(report.failed) failed" : "")\(why)")
+            let pending = report.pending > 0 ? (report.isDrainingBacklog ? ", backlog of \(report.pending) pending" : ", \(report.pending) pending") : ""
+            parts.append("\(report.notifier): \(report.delivered) delivered\(pending)\(report.failed > 0 ? ", \(report.failed) failed" : "")\(why)")
         }
         return parts.joined(separator: "; ")
+    }
+
+    /// Whether the cycle did its job: the sign-in log was read and every channel delivered all
+    /// it held, or made progress on a backlog within its budget with no failure. A poll exits
+    /// 0 on this, 1 when a channel failed or nothing could be delivered.
+    public var wentWell: Bool {
+        guard case .succeeded = outcome else { return false }
+        return delivery.allSatisfy(\.deliveredWell)
     }
 }
 
@@ -78,6 +87,18 @@ public struct DeliveryReport: Sendable, Equatable {
     public var deadLettered: [OutboxDrainReport.Failure] = []
     /// Delivery stopped at the cycle's time budget; the rest goes next cycle.
     public var budgetSpent = false
+
+    /// A backlog drained as far as the budget allowed: alerts delivered, more waiting, no failure.
+    public var isDrainingBacklog: Bool {
+        budgetSpent && delivered > 0 && pending > 0 && lastError == nil && disabled == nil && failed == 0
+    }
+
+    /// Whether the channel did its job this cycle: everything delivered, or a backlog drained as
+    /// far as the budget allowed. A failure, a give-up, a disabled channel, a `Retry-After`
+    /// still to pass or alerts waiting with none delivered is not.
+    public var deliveredWell: Bool {
+        disabled == nil && failed == 0 && (pending == 0 || isDrainingBacklog)
+    }
 
     /// Whether the channel has delivered nothing for at least `bound` at `now`.
     public func hasFailed(for bound: TimeInterval, at now: Date) -> Bool {
@@ -311,6 +332,8 @@ public struct PollCycle: Sendable {
                 var merged = second
                 merged.delivered += first.delivered
                 merged.failed += first.failed
+                merged.budgetSpent = merged.budgetSpent || first.budgetSpent
+                merged.lastError = merged.lastError ?? first.lastError
                 return merged
             }
         }
