@@ -54,6 +54,31 @@ public struct OutboxDispatch: AlertDispatch {
         }
     }
 
+    /// Sends alerts straight to each notifier, side by side, each attempt within
+    /// `PollCycle.noticeDeliveryBudget`: nothing here touches the disk.
+    public func deliverDirectly(_ alerts: [Alert]) async -> [String] {
+        await withTaskGroup(of: [String].self) { group in
+            for channel in channels {
+                let accepted = alerts.filter(channel.route.accepts)
+                guard !accepted.isEmpty else { continue }
+                group.addTask {
+                    var failures: [String] = []
+                    for alert in accepted {
+                        do {
+                            try await DeliveryBudget.$secondsLeft.withValue(PollCycle.noticeDeliveryBudget) { try await channel.delivery.notifier.deliver(alert) }
+                        } catch {
+                            failures.append("\(channel.store.notifier): \(NotifierError.wrapping(error).message)")
+                        }
+                    }
+                    return failures
+                }
+            }
+            var failures: [String] = []
+            for await some in group { failures += some }
+            return failures.sorted()
+        }
+    }
+
     private static func deliver(_ channel: Channel, budget: TimeInterval?) async -> DeliveryReport {
         do {
             let drained = try await channel.delivery.drain(budget: budget)

@@ -127,6 +127,10 @@ public protocol AlertDispatch: Sendable {
     func deliverPending(budget: TimeInterval?) async -> [DeliveryReport]
     /// What opening the outboxes had to repair, one sentence each; told in a notice.
     var recoveryNotes: [String] { get }
+    /// Sends alerts straight to every notifier that takes them, once each, not through the
+    /// outbox (which cannot be written): for a storage fault.
+    /// - Returns: one line per notifier that could not be reached, for the log.
+    func deliverDirectly(_ alerts: [Alert]) async -> [String]
 }
 
 extension AlertDispatch {
@@ -175,6 +179,14 @@ public struct PollCycle: Sendable {
     /// - Throws: state or outbox errors (disk); Graph and sign-in failures become notices instead.
     public func run(now: Date) async throws -> PollReport {
         let store = self.store
+        // Removed under a running agent: the token cache and the outbox went with it, so it is
+        // not recreated (a fresh state would re-learn and alert again on what was told).
+        let directory = store.file.deletingLastPathComponent()
+        if !(try await BlockingWork.shared.run { DurableFile.permissions(of: directory.path) != nil }) {
+            throw await stateUnwritable(FileError(operation: "find", path: directory.path, code: FileError.noEntry), now: now)
+        }
+        let marker = runtimeDirectory.map { StateFaultMarker(runtimeDirectory: $0, stateDirectory: directory) }
+        let faultTold = try await BlockingWork.shared.run { marker?.lastTold() }
         let repairs = repairNotices(now: now)
         var state: AgentState
         do {
@@ -186,6 +198,9 @@ public struct PollCycle: Sendable {
         let plan = planner.plan(state, now: now)
         var report = PollReport(outcome: .succeeded, plan: plan)
         var outgoing: [Alert] = repairs
+        if let faultTold {
+            outgoing.append(SystemNotice.alert(.stateWritable, fingerprint: GraphTimestamp.graphText(faultTold), detail: "\(directory.path), after a fault last told at \(GraphTimestamp.alertText(faultTold)); polling goes on from where it stopped", since: faultTold, now: now))
+        }
         if let notice = Self.ruleWarningsNotice(ruleWarnings, state: &state, now: now) { outgoing.append(notice) }
         // Told after the read: a host clock ahead of Graph's makes a gap where there is none.
         var gap = plan.gap
@@ -309,9 +324,11 @@ public struct PollCycle: Sendable {
         }
         report.notices = outgoing.filter { $0.kind == .notice } + noticeAlerts
         outgoing += noticeAlerts
-        try await dispatch.append(outgoing)
+        let queued = outgoing, dispatch = self.dispatch
+        try await writing(now: now) { try await dispatch.append(queued) }
         let committed = state, committedEngine = engineState
-        _ = try await BlockingWork.shared.run { try store.commit(committed, engine: committedEngine) }
+        _ = try await writing(now: now) { try await BlockingWork.shared.run { try store.commit(committed, engine: committedEngine) } }
+        if faultTold != nil { try? await BlockingWork.shared.run { marker?.remove() } }
         report.delivery = await dispatch.deliverPending()
         // A receiver that disabled its notifier is told through the others. Built from the
         // remembered status every cycle (the id names the notifier and when), so a crash
@@ -322,7 +339,7 @@ public struct PollCycle: Sendable {
         // A channel's own failing is told on the others only: queued behind its own backlog, it
         // would arrive when it no longer matters.
         var added: [Alert] = []
-        for (notice, excluding) in disabled where try await dispatch.append([notice], excluding: excluding) > 0 { added.append(notice) }
+        for (notice, excluding) in disabled where try await writing(now: now, { try await dispatch.append([notice], excluding: excluding) }) > 0 { added.append(notice) }
         if !added.isEmpty {
             report.notices += added
             // The notices about this cycle's delivery get a short budget of their own: a poll
@@ -351,6 +368,33 @@ public struct PollCycle: Sendable {
         try await dispatch.append(repairs + [notice])
         _ = await dispatch.deliverPending()
         return damage
+    }
+
+    /// Runs a write to the state directory; a storage fault (full, read-only, not permitted,
+    /// removed) is told and thrown as `StateUnwritable`.
+    private func writing<T>(now: Date, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            guard let fault = StateUnwritable.fault(in: error) else { throw error }
+            throw await stateUnwritable(fault, now: now)
+        }
+    }
+
+    /// Tells a storage fault straight to the notifiers (the outbox cannot be written), on every
+    /// poll, or at most hourly when the runtime directory can keep a marker; gives the error.
+    private func stateUnwritable(_ fault: FileError, now: Date) async -> StateUnwritable {
+        let directory = store.file.deletingLastPathComponent()
+        let gone = (try? await BlockingWork.shared.run { DurableFile.permissions(of: directory.path) == nil }) ?? false
+        let error = StateUnwritable(fault: fault, stateDirectory: directory.path, directoryGone: gone)
+        let marker = runtimeDirectory.map { StateFaultMarker(runtimeDirectory: $0, stateDirectory: directory) }
+        let told = try? await BlockingWork.shared.run { marker?.lastTold() }
+        if let last = told, now.timeIntervalSince(last) < StateFaultMarker.repeatEvery, now >= last { return error }
+        let notice = SystemNotice.alert(.stateUnwritable, fingerprint: "\(fault)|\(GraphTimestamp.graphText(now))", detail: error.description, since: now, now: now)
+        _ = await dispatch.deliverDirectly([notice])
+        // When it was told: the next hour's polls stay quiet, and the poll that writes again says so.
+        try? await BlockingWork.shared.run { try marker?.record(now) }
+        return error
     }
 
     /// A notice for what opening the outboxes repaired; none when nothing was.
@@ -421,6 +465,10 @@ public struct PollCycle: Sendable {
 
     /// How long a channel may fail before the others are told, unless configured.
     public static let defaultChannelFailingAfter: TimeInterval = 3600
+    /// The runtime directory (`$XDG_RUNTIME_DIR`), where a storage fault's marker is kept so it
+    /// is told at most hourly; nil tells it every poll.
+    public var runtimeDirectory: URL?
+
     /// How long a sign-in stream may be throttled or failing before it is told, unless configured.
     public static let defaultStreamFailingAfter: TimeInterval = 900
     /// The longest `Retry-After` a poll waits for one stream; a longer one skips that stream
