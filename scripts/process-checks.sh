@@ -10,7 +10,7 @@ if [ -n "$LOCK" ]; then flock "$LOCK" swift build --product tophhie-watch >/dev/
 BIN="$(swift build --show-bin-path)/tophhie-watch"
 WORK="$(mktemp -d)"
 PIDS=()
-cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null; done; rm -rf "$WORK"; }
+cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null; done; umount "$WORK/tmpfs" 2>/dev/null; rm -rf "$WORK"; }
 trap cleanup EXIT
 passed=0; failed=0
 check() { # name, condition…
@@ -314,6 +314,33 @@ check "a Retry-After of 120 s on the non-interactive stream alone: the poll exit
 check "  with the interactive stream's alert" grep -q "\[keyword-python\]" "$WORK/throttled.out"
 check "  without waiting it out (${throttled_took} s)" test "$throttled_took" -lt 30
 check "  and Graph's time is kept for the next poll" python3 -c "import json, sys; assert json.load(open(sys.argv[1]))['streamHealth']['nonInteractive']['retryAfter']" "$WORK/throttled/state.json"
+
+# Storage faults are told where they can be heard: the state directory on a small tmpfs (where
+# the machine allows mounting), filled up, then remounted read-only. Each poll exits 2 and tells
+# stdout straight (not through the outbox it cannot write); what was read is alerted once the
+# directory can be written again.
+mkdir -p "$WORK/tmpfs"
+if mount -t tmpfs -o size=32m,mode=0700 tmpfs "$WORK/tmpfs" 2>/dev/null; then
+  cp -p "$WORK/state/tokens.json" "$WORK/tmpfs/"
+  TOPHHIE_STATE_DIR="$WORK/tmpfs" "$BIN" poll --rules "$KW/rules" >/dev/null 2>&1
+  sed 's/kw-00000000-0000-4000-8000-000000000001/kw-00000000-0000-4000-8000-000000000003/' "$KW/signin.json" > "$KW/signin3.json"
+  curl -s -X POST -H 'Content-Type: application/json' --data @"$KW/signin3.json" "$SIM_ROOT/_sim/signins" >/dev/null
+  dd if=/dev/zero of="$WORK/tmpfs/filler" bs=1M count=64 2>/dev/null
+  TOPHHIE_STATE_DIR="$WORK/tmpfs" "$BIN" poll --rules "$KW/rules" >"$WORK/enospc.out" 2>"$WORK/enospc.err"; enospc_rc=$?
+  check "a full disk under the state directory: poll exits 2" test "$enospc_rc" -eq 2
+  check "  and tells stdout straight, naming the fault" grep -q "\[tophhie.notice.state-unwritable\].*No space left on device" "$WORK/enospc.out"
+  rm -f "$WORK/tmpfs/filler"
+  mount -o remount,ro "$WORK/tmpfs"
+  TOPHHIE_STATE_DIR="$WORK/tmpfs" "$BIN" poll --rules "$KW/rules" >"$WORK/erofs.out" 2>"$WORK/erofs.err"; erofs_rc=$?
+  check "a read-only state directory: poll exits 2 (the README's table)" test "$erofs_rc" -eq 2
+  check "  and tells stdout straight, naming the fault" grep -q "\[tophhie.notice.state-unwritable\].*Read-only file system" "$WORK/erofs.out"
+  mount -o remount,rw "$WORK/tmpfs"
+  TOPHHIE_STATE_DIR="$WORK/tmpfs" "$BIN" poll --rules "$KW/rules" >"$WORK/writable.out" 2>"$WORK/writable.err"; writable_rc=$?
+  check "  writable again: the poll exits 0 and alerts on what it could not commit before" sh -c "test $writable_rc -eq 0 && grep -q '\[keyword-python\]' '$WORK/writable.out'"
+  umount "$WORK/tmpfs"
+else
+  echo "  skip  storage faults on a tmpfs (this machine does not allow mounting; the tests inject them in the durable-file layer)"
+fi
 
 # The README's "Trying every command without a tenant" lines, taken from the README itself and
 # run as written (the port swapped for a free one, the binary the one just built), so the
