@@ -35,6 +35,10 @@ import TophhieSystem
             let state = try StateStore(stateDirectory: harness.stateDirectory).load()
             #expect(state.streamHealth[.nonInteractive]?.retryAfter == polled.addingTimeInterval(120))
             #expect(state.streamHealth[.interactive] == nil)
+            // `status` shows it.
+            let health = await AgentHealth.read(stateDirectory: harness.stateDirectory, notifiers: [], api: .beta)
+            #expect(health.failingStreams[.nonInteractive]?.retryAfter == polled.addingTimeInterval(120))
+            #expect(health.jsonValue.value(atPath: "failingStreams.0.stream") == .string("nonInteractive"))
 
             // The next poll comes before Graph's time: the stream is not asked at all.
             let asked = await Self.streamRequests(harness, Self.nonInteractive)

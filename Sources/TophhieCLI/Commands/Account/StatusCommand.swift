@@ -99,6 +99,10 @@ enum StatusCommand: CLICommand {
         } else {
             io.out("Streams:       \(watched) sign-ins (Graph \(health.streams.count > 1 ? "beta" : "v1.0"))\n")
         }
+        for (stream, failing) in health.failingStreams.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            let wait = failing.retryAfter.map { ", Graph asked to wait until \(GraphTimestamp.filterText($0)) (Retry-After)" } ?? ""
+            io.out("Stream \(stream.words): not read since \(GraphTimestamp.filterText(failing.failingSince))\(wait); next read from \(GraphTimestamp.filterText(failing.readFrom)): \(failing.lastError)\n")
+        }
         if let problem = health.problem {
             io.out("Problem:       \(problem.kind) since \(GraphTimestamp.filterText(problem.since))\(problem.notified ? ", notice sent" : ""): \(problem.detail)\n")
         }
