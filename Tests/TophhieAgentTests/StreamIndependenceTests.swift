@@ -94,6 +94,32 @@ import TophhieSystem
         }
     }
 
+    /// While no stream is read the poll fails and the standing problem speaks; the stream that
+    /// is still failing once the other answers is told then, with the spell's true start.
+    @Test func aStreamFailingWhileTheOtherAnswersAgainIsToldOnlyThen() async throws {
+        try await AgentHarness.with { (harness: inout AgentHarness) in
+            harness.api = .beta
+            let cycle = try harness.cycle()
+            _ = try await cycle.run(now: harness.clock.now())
+            // Both streams for four polls (one request each a poll), the non-interactive one on.
+            await harness.tenant.addFault(FaultRule(pathPrefix: "/beta/auditLogs/signIns", kind: .throttle, count: 8, retryAfter: "60"))
+            await harness.tenant.addFault(FaultRule(pathPrefix: "/beta/auditLogs/signIns", queryContains: Self.nonInteractive, kind: .throttle, count: 1000, retryAfter: "60"))
+            let failingFrom = harness.clock.now().addingTimeInterval(300)
+            var outcomes: [Bool] = []
+            var notices: [Alert] = []
+            for _ in 0..<6 {
+                harness.clock.advance(by: 300)
+                let report = try await cycle.run(now: harness.clock.now())
+                outcomes.append(report.outcome == .succeeded)
+                notices += report.notices
+            }
+            #expect(outcomes == [false, false, false, false, true, true])
+            #expect(notices.map(\.rule.id) == ["tophhie.notice.stream-failing"], "\(notices.map(\.rule.id))")
+            #expect(notices.first?.summary.hasPrefix("The non-interactive sign-in stream has not been read since \(GraphTimestamp.alertText(failingFrom))") == true)
+            #expect(notices.first?.detectedAt == failingFrom.addingTimeInterval(4 * 300))
+        }
+    }
+
     @Test func bothStreamsUnreadableStillFailThePollAsBefore() async throws {
         try await AgentHarness.with { (harness: inout AgentHarness) in
             harness.api = .beta

@@ -232,10 +232,13 @@ public struct PollCycle: Sendable {
             let fetch = try await auth.fetchSignIns(plan.reads, api: plan.api, recognizer: processed, keeping: keeping, streamWaitLimit: Self.streamWaitLimit)
             var readPlan = plan
             readPlan.api = fetch.api
-            let streamNotices = StreamHealthPolicy.update(&state, plan: readPlan, failures: fetch.streamFailures, now: now, failingAfter: streamFailingAfter)
-            if let failure = fetch.streamFailures.first, plan.learning || Set(fetch.streamFailures.map(\.stream) + plan.waiting).isSuperset(of: fetch.api.streams) {
+            let nothingRead = plan.learning || Set(fetch.streamFailures.map(\.stream) + plan.waiting).isSuperset(of: fetch.api.streams)
+            // Kept either way (Graph's Retry-After, where each stream stopped); told only while
+            // another stream is read: with none read, the standing problem's notice tells it.
+            let streamNotices = StreamHealthPolicy.update(&state, plan: readPlan, failures: fetch.streamFailures, now: now, failingAfter: streamFailingAfter, tell: !nothingRead)
+            if let failure = fetch.streamFailures.first, nothingRead {
                 // Nothing was read (or a first poll could not learn every stream): the poll
-                // fails as it always has; the standing problem's notice tells of it.
+                // fails as it always has.
                 throw failure.error
             }
             report.api = fetch.api

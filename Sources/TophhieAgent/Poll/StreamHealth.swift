@@ -49,7 +49,9 @@ enum StreamHealthPolicy {
     ///   - failures: the streams whose read failed this time.
     ///   - now: the host's time (notices and `Retry-After` are the host's).
     /// - Returns: the notices to send.
-    static func update(_ state: inout AgentState, plan: PollPlan, failures: [SignInStreamFailure], now: Date, failingAfter: TimeInterval) -> [Alert] {
+    ///   - tell: whether notices go out (false when no stream was read: the poll fails, and the
+    ///     standing problem's notice speaks for it); the state is kept either way.
+    static func update(_ state: inout AgentState, plan: PollPlan, failures: [SignInStreamFailure], now: Date, failingAfter: TimeInterval, tell: Bool = true) -> [Alert] {
         var notices: [Alert] = []
         for stream in plan.api.streams {
             let failure = failures.first { $0.stream == stream }
@@ -67,7 +69,7 @@ enum StreamHealthPolicy {
                 health.retryAfter = failure.retryAfter
                 health.lastError = failure.error.localizedDescription
             }
-            if !health.told, now.timeIntervalSince(health.failingSince) >= failingAfter {
+            if tell, !health.told, now.timeIntervalSince(health.failingSince) >= failingAfter {
                 health.told = true
                 notices.append(failingNotice(stream, health: health, now: now))
             }
