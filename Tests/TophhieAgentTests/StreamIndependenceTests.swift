@@ -39,6 +39,10 @@ import TophhieSystem
             let health = await AgentHealth.read(stateDirectory: harness.stateDirectory, notifiers: [], api: .beta)
             #expect(health.failingStreams[.nonInteractive]?.retryAfter == polled.addingTimeInterval(120))
             #expect(health.jsonValue.value(atPath: "failingStreams.0.stream") == .string("nonInteractive"))
+            // and how far each stream's re-read has come.
+            #expect(Set(health.rereads.keys) == [.interactive, .nonInteractive])
+            #expect(health.jsonValue.value(atPath: "rereads.0.stream") == .string("interactive"))
+            #expect(health.lastSweep != nil)
 
             // The next poll comes before Graph's time: the stream is not asked at all.
             let asked = await Self.streamRequests(harness, Self.nonInteractive)
