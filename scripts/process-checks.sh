@@ -10,7 +10,7 @@ if [ -n "$LOCK" ]; then flock "$LOCK" swift build --product tophhie-watch >/dev/
 BIN="$(swift build --show-bin-path)/tophhie-watch"
 WORK="$(mktemp -d)"
 PIDS=()
-cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null; done; rm -rf "$WORK"; }
+cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null; done; umount "$WORK/tmpfs" 2>/dev/null; rm -rf "$WORK"; }
 trap cleanup EXIT
 passed=0; failed=0
 check() { # name, condition…
@@ -189,6 +189,23 @@ check "a backlog of 12,000 alerts drains in one poll (exit 0)" test "$backlog_rc
 check "  every alert once, in the order queued" bash -c "diff <(grep -o 'id=backlog[0-9]*' '$WORK/backlog.out') <(for i in \$(seq 0 11999); do printf 'id=backlog%05d\\n' \$i; done)"
 check "  with a peak under 100 MB (was $(( $(cat "$WORK/backlog.kb") / 1024 )) MB for a ${backlog_mb} MB queue)" test "$(cat "$WORK/backlog.kb")" -lt 102400
 
+# A healthy drain is progress, not failure: with a 5 s delivery budget a 40,000-alert backlog
+# takes several polls, and each that delivered within its budget exits 0, naming the backlog.
+mkdir -p "$WORK/drain/outbox" && chmod 700 "$WORK/drain" && cp -p "$WORK/state/tokens.json" "$WORK/drain/"
+python3 - "$WORK/full/outbox/stdout.jsonl" "$WORK/drain/outbox/stdout.jsonl" <<'PY'
+import json, sys
+first = json.loads(open(sys.argv[1]).readline())
+with open(sys.argv[2], "w") as out:
+    for i in range(40000):
+        first["alert"]["id"] = f"drain{i:05d}"
+        out.write(json.dumps(first, separators=(",", ":"), sort_keys=True) + "\n")
+PY
+chmod 600 "$WORK/drain/outbox/stdout.jsonl"
+printf 'delivery:\n  budget: 5s\n' > "$WORK/drain.yml"
+TOPHHIE_STATE_DIR="$WORK/drain" "$BIN" poll --config "$WORK/drain.yml" >"$WORK/drain.out" 2>"$WORK/drain.err"; drain_rc=$?
+check "a backlog larger than one delivery budget: the poll that drained part of it exits 0" test "$drain_rc" -eq 0
+check "  and its log line names the backlog" grep -q "stdout: [0-9]* delivered, backlog of [0-9]* pending" "$WORK/drain.err"
+
 # A damaged state fails the poll with exit 2 and says so once through the notifiers, not per poll.
 mkdir -p "$WORK/damaged" && chmod 700 "$WORK/damaged" && cp -p "$WORK/state/tokens.json" "$WORK/damaged/"
 printf '{"version": 1, "engine": [' > "$WORK/damaged/state.json"
@@ -288,6 +305,49 @@ check "^(a|b)*\$ on 1 MB of abab… alerts" grep -q "\[alternation\]" "$WORK/reg
 printf 'title: Backreference\nid: backref\nlevel: low\nlogsource: {product: azure, service: signinlogs}\ndetection:\n    selection:\n        userAgent|re: '"'"'(ab)\\1'"'"'\n    condition: selection\n' > "$WORK/regex/backref.yml"
 "$BIN" rules check "$WORK/regex/backref.yml" >"$WORK/regex-backref.out" 2>&1
 check "a backreference is refused at load, with its position and what to write instead" sh -c "test $? -ne 0 && grep -q 'backref.yml:7:[0-9]*: error: .*backreference' '$WORK/regex-backref.out'"
+
+# Degrade, never hold: Graph throttles the non-interactive stream alone with Retry-After: 120.
+# The interactive stream's alert goes out in the same poll, which neither waits it out nor fails,
+# and the time Graph gave is kept for the next poll.
+mkdir -p "$WORK/throttled" && chmod 700 "$WORK/throttled" && cp -p "$WORK/state/tokens.json" "$WORK/throttled/"
+TOPHHIE_STATE_DIR="$WORK/throttled" "$BIN" poll --rules "$KW/rules" >/dev/null 2>&1
+curl -s -X POST -H 'Content-Type: application/json' --data '{"pathPrefix":"/beta/auditLogs/signIns","queryContains":"nonInteractiveUser","kind":"throttle","count":1,"retryAfter":"120"}' "$SIM_ROOT/_sim/faults" >/dev/null
+sed 's/kw-00000000-0000-4000-8000-000000000001/kw-00000000-0000-4000-8000-000000000002/' "$KW/signin.json" > "$KW/signin2.json"
+curl -s -X POST -H 'Content-Type: application/json' --data @"$KW/signin2.json" "$SIM_ROOT/_sim/signins" >/dev/null
+throttled_start=$(date +%s)
+TOPHHIE_STATE_DIR="$WORK/throttled" "$BIN" poll --rules "$KW/rules" >"$WORK/throttled.out" 2>"$WORK/throttled.err"; throttled_rc=$?
+throttled_took=$(( $(date +%s) - throttled_start ))
+check "a Retry-After of 120 s on the non-interactive stream alone: the poll exits 0" test "$throttled_rc" -eq 0
+check "  with the interactive stream's alert" grep -q "\[keyword-python\]" "$WORK/throttled.out"
+check "  without waiting it out (${throttled_took} s)" test "$throttled_took" -lt 30
+check "  and Graph's time is kept for the next poll" python3 -c "import json, sys; assert json.load(open(sys.argv[1]))['streamHealth']['nonInteractive']['retryAfter']" "$WORK/throttled/state.json"
+
+# Storage faults are told where they can be heard: the state directory on a small tmpfs (where
+# the machine allows mounting), filled up, then remounted read-only. Each poll exits 2 and tells
+# stdout straight (not through the outbox it cannot write); what was read is alerted once the
+# directory can be written again.
+mkdir -p "$WORK/tmpfs"
+if mount -t tmpfs -o size=32m,mode=0700 tmpfs "$WORK/tmpfs" 2>/dev/null; then
+  cp -p "$WORK/state/tokens.json" "$WORK/tmpfs/"
+  TOPHHIE_STATE_DIR="$WORK/tmpfs" "$BIN" poll --rules "$KW/rules" >/dev/null 2>&1
+  sed 's/kw-00000000-0000-4000-8000-000000000001/kw-00000000-0000-4000-8000-000000000003/' "$KW/signin.json" > "$KW/signin3.json"
+  curl -s -X POST -H 'Content-Type: application/json' --data @"$KW/signin3.json" "$SIM_ROOT/_sim/signins" >/dev/null
+  dd if=/dev/zero of="$WORK/tmpfs/filler" bs=1M count=64 2>/dev/null
+  TOPHHIE_STATE_DIR="$WORK/tmpfs" "$BIN" poll --rules "$KW/rules" >"$WORK/enospc.out" 2>"$WORK/enospc.err"; enospc_rc=$?
+  check "a full disk under the state directory: poll exits 2" test "$enospc_rc" -eq 2
+  check "  and tells stdout straight, naming the fault" grep -q "\[tophhie.notice.state-unwritable\].*No space left on device" "$WORK/enospc.out"
+  rm -f "$WORK/tmpfs/filler"
+  mount -o remount,ro "$WORK/tmpfs"
+  TOPHHIE_STATE_DIR="$WORK/tmpfs" "$BIN" poll --rules "$KW/rules" >"$WORK/erofs.out" 2>"$WORK/erofs.err"; erofs_rc=$?
+  check "a read-only state directory: poll exits 2 (the README's table)" test "$erofs_rc" -eq 2
+  check "  and tells stdout straight, naming the fault" grep -q "\[tophhie.notice.state-unwritable\].*Read-only file system" "$WORK/erofs.out"
+  mount -o remount,rw "$WORK/tmpfs"
+  TOPHHIE_STATE_DIR="$WORK/tmpfs" "$BIN" poll --rules "$KW/rules" >"$WORK/writable.out" 2>"$WORK/writable.err"; writable_rc=$?
+  check "  writable again: the poll exits 0 and alerts on what it could not commit before" sh -c "test $writable_rc -eq 0 && grep -q '\[keyword-python\]' '$WORK/writable.out'"
+  umount "$WORK/tmpfs"
+else
+  echo "  skip  storage faults on a tmpfs (this machine does not allow mounting; the tests inject them in the durable-file layer)"
+fi
 
 # The README's "Trying every command without a tenant" lines, taken from the README itself and
 # run as written (the port swapped for a free one, the binary the one just built), so the

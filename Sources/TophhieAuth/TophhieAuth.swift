@@ -202,17 +202,21 @@ public final class TophhieAuth: Sendable {
     ///   - recognizer: as for `fetchSignIns(since:until:recognizer:)`.
     ///   - keeping: what of each decoded sign-in to keep; nil keeps each whole.
     /// - Throws: `.signInHistory` with Graph's status and code; `.malformedResponse`.
-    public func fetchSignIns(_ reads: [SignInRead], api: SignInLogAPI, recognizer: (any SignInRecognizer)? = nil, keeping: SignInKeeping? = nil) async throws -> SignInFetch {
+    ///   - streamWaitLimit: nil reads as one: any failure is thrown. Set, the streams are
+    ///     independent: a `Retry-After` up to this many seconds is waited, a longer one (or a
+    ///     stream that stays throttled, answers 5xx or cannot be reached) skips the rest of that
+    ///     stream's reads and is listed in `streamFailures`, and the other streams are read.
+    public func fetchSignIns(_ reads: [SignInRead], api: SignInLogAPI, recognizer: (any SignInRecognizer)? = nil, keeping: SignInKeeping? = nil, streamWaitLimit: Double? = nil) async throws -> SignInFetch {
         do {
-            return try await read(reads, api: api, recognizer: recognizer, keeping: keeping)
+            return try await read(reads, api: api, recognizer: recognizer, keeping: keeping, streamWaitLimit: streamWaitLimit)
         } catch TophhieAuthError.signInHistory(let status, let code, _) where api == .beta && (status == 400 || status == 403) {
-            var fetch = try await read(reads, api: .v1, recognizer: recognizer, keeping: keeping)
+            var fetch = try await read(reads, api: .v1, recognizer: recognizer, keeping: keeping, streamWaitLimit: streamWaitLimit)
             fetch.fallback = SignInFallback(status: status, graphCode: code)
             return fetch
         }
     }
 
-    private func read(_ reads: [SignInRead], api: SignInLogAPI, recognizer: (any SignInRecognizer)?, keeping: SignInKeeping?) async throws -> SignInFetch {
+    private func read(_ reads: [SignInRead], api: SignInLogAPI, recognizer: (any SignInRecognizer)?, keeping: SignInKeeping?, streamWaitLimit: Double?) async throws -> SignInFetch {
         let now = clock.now()
         let retentionFloor = now.addingTimeInterval(-Double(configuration.retentionDays) * 86_400)
         // A minute inside Graph's limit, so the request is not refused for a 90-day-old bound.
@@ -226,13 +230,23 @@ public final class TophhieAuth: Sendable {
         // The sign-in log answers slowly; on a new connection that wait would cost CPU throughout.
         try await graph.openConnection(for: TophhieScopes.auditLogRead)
         for read in reads where api.streams.contains(read.stream) {
+            // A stream that failed this time is not asked again until its next poll.
+            if fetch.streamFailures.contains(where: { $0.stream == read.stream }) { continue }
             let lower = max(read.notBefore, floor)
             if let upper = read.notAfter, upper < lower {
                 fetch.reads.append(SignInReadResult(read: read, pages: 0, oldest: nil, complete: true))
                 continue
             }
             let query = try SignInQuery(userID: userID, notBefore: lower, notAfter: read.notAfter, top: 1000, api: api, stream: read.stream)
-            let result = try await fetchPages(query, limit: nil, pageLimit: read.pageLimit, recognizer: recognizer, keeping: keeping, texts: &texts, seenIDs: &seenIDs, into: &fetch)
+            let result: (pages: Int, oldest: Date?, complete: Bool)
+            do {
+                fetch.refusedRetryAfter = nil
+                result = try await fetchPages(query, limit: nil, pageLimit: read.pageLimit, recognizer: recognizer, keeping: keeping, texts: &texts, seenIDs: &seenIDs, into: &fetch, maxRetryAfter: streamWaitLimit)
+            } catch let error as TophhieAuthError where streamWaitLimit != nil && Self.isStreamTrouble(error) {
+                let retryAfter = fetch.refusedRetryAfter.map { clock.now().addingTimeInterval($0) }
+                fetch.streamFailures.append(SignInStreamFailure(stream: read.stream, error: error, retryAfter: retryAfter))
+                continue
+            }
             fetch.reads.append(SignInReadResult(read: read, pages: result.pages, oldest: result.oldest, complete: result.complete))
             fetch.lowerBound = min(fetch.lowerBound, lower)
             if read.notBefore < floor { fetch.requestedLowerBound = min(fetch.requestedLowerBound ?? read.notBefore, read.notBefore) }
@@ -241,21 +255,32 @@ public final class TophhieAuth: Sendable {
         return fetch
     }
 
+    /// A failure that is the stream's trouble, not the account's: throttling, Graph's 5xx, the
+    /// network. Refusals (401, 403, 400) and malformed pages still fail the whole read.
+    static func isStreamTrouble(_ error: TophhieAuthError) -> Bool {
+        switch error {
+        case .signInHistory(let status, _, _): return RetryPolicy.isTransient(status)
+        case .network: return true
+        default: return false
+        }
+    }
+
     /// Follows `@odata.nextLink` verbatim until it is absent, `limit` events are read or
     /// `pageLimit` pages were.
     /// - Returns: the pages read, the oldest event time read, and whether the log's end was reached.
     /// - Throws: `.malformedResponse` when a link repeats (Graph would be read in a loop) or
     ///   `maxPages` pages did not reach the end: a poll that cannot finish says so.
     private func fetchPages(_ query: SignInQuery, limit: Int?, pageLimit: Int?, recognizer: (any SignInRecognizer)?, keeping: SignInKeeping? = nil,
-                            texts: inout SharedTexts, seenIDs: inout Set<String>, into fetch: inout SignInFetch) async throws -> (pages: Int, oldest: Date?, complete: Bool) {
+                            texts: inout SharedTexts, seenIDs: inout Set<String>, into fetch: inout SignInFetch, maxRetryAfter: Double? = nil) async throws -> (pages: Int, oldest: Date?, complete: Bool) {
         var url = query.url(graphBaseURL: configuration.graphBaseURL)
         var seenLinks: Set<String> = [url.absoluteString]
         let eventsBefore = fetch.decoded
         var pages = 0
         var oldest: Date?
         while true {
-            let reply = try await graph.send("GET", url, scope: TophhieScopes.auditLogRead)
+            let reply = try await graph.send("GET", url, scope: TophhieScopes.auditLogRead, maxRetryAfter: maxRetryAfter)
             guard reply.status == 200 else {
+                fetch.refusedRetryAfter = RetryAfter.seconds(reply.http.header("retry-after"), now: clock.now())
                 throw TophhieAuthError.signInHistory(status: reply.status, graphCode: GraphErrorBody.code(in: reply.body), ids: reply.ids)
             }
             fetch.pages += 1

@@ -31,7 +31,7 @@ public struct SocketError: Error, CustomStringConvertible, Sendable, Equatable {
 }
 
 /// A failed file call, with the path and the C library's reason.
-public struct FileError: Error, CustomStringConvertible, Sendable, Equatable {
+public struct FileError: Error, CustomStringConvertible, Sendable, Hashable {
     public var operation: String
     public var path: String
     public var code: Int32
@@ -43,4 +43,18 @@ public struct FileError: Error, CustomStringConvertible, Sendable, Equatable {
     }
 
     public var description: String { "cannot \(operation) \(path): \(systemErrorMessage(code))" }
+}
+
+extension FileError {
+    /// A fault of the storage itself (full, read-only, not permitted, gone), not of one file's
+    /// content: every write to that directory will fail the same way until someone acts.
+    public var isStorageFault: Bool {
+        [ENOSPC, EDQUOT, EROFS, EACCES, EPERM, ENOENT, EIO].contains(code)
+    }
+
+    /// `ENOSPC`, `EROFS`, `EACCES`, `ENOENT`, for callers outside this layer (tests inject them).
+    public static let noSpace = ENOSPC
+    public static let readOnly = EROFS
+    public static let accessDenied = EACCES
+    public static let noEntry = ENOENT
 }

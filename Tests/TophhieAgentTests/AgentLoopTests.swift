@@ -4,7 +4,7 @@ import TophhieAuth
 @testable import TophhieAgent
 
 @Suite(.timeLimit(.minutes(1))) struct AgentLoopTests {
-    func setup(_ harness: AgentHarness, rules: String) throws -> AgentSetup {
+    func setup(_ harness: AgentHarness, rules: String, written: LineLog? = nil) throws -> AgentSetup {
         let rulesFile = harness.stateDirectory.appendingPathComponent("rules.yml")
         try FileManager.default.createDirectory(at: harness.stateDirectory, withIntermediateDirectories: true)
         try rules.write(to: rulesFile, atomically: true, encoding: .utf8)
@@ -14,8 +14,8 @@ import TophhieAuth
         configuration.authority = harness.endpoints.authority
         configuration.graphBaseURL = harness.endpoints.graphBaseURL
         configuration.rulePaths = [rulesFile.path]
-        configuration.notifiers = [NotifierConfiguration(name: "quiet", type: "stdout", minimumLevel: .critical)]
-        return try AgentSetup.build(configuration, environment: .init(variables: [:], write: { _ in }, clock: harness.clock, transport: harness.tenant.transport(clock: harness.clock)))
+        configuration.notifiers = [NotifierConfiguration(name: "quiet", type: "stdout", minimumLevel: written == nil ? .critical : .informational)]
+        return try AgentSetup.build(configuration, environment: .init(variables: [:], write: { written?.add($0) }, clock: harness.clock, transport: harness.tenant.transport(clock: harness.clock)))
     }
 
     @Test func stopFinishesTheCycleAndReturns() async throws {
@@ -67,6 +67,54 @@ import TophhieAuth
             let reports = await loop.reports
             #expect(reports.count == 2)
             #expect(reports.allSatisfy { $0.outcome == .succeeded }, "polling went on with the old rules")
+        }
+    }
+}
+
+extension AgentLoopTests {
+    /// A refused reload is told through the notifiers, naming where and how many rules still
+    /// run, and the reload that succeeds after it is told too; each once.
+    @Test func aRefusedReloadIsToldAndSoIsTheOneThatSucceeds() async throws {
+        try await AgentHarness.with { (harness: inout AgentHarness) in
+            let written = LineLog()
+            let built = try setup(harness, rules: AgentHarness.rulesText, written: written)
+            let attempts = LineLog()
+            let clock = ParkingClock(harness.clock.now())
+            let loop = AgentLoop(setup: built, rebuild: {
+                attempts.add("reload")
+                if attempts.all.count < 3 { throw ConfigurationError("the rules have 1 error:\n  rules.yml:3:5: error: unknown condition", file: "config.yml") }
+                return built
+            }, clock: clock, random: { 0 }, log: { _ in })
+            let running = Task { try await loop.run() }
+            await clock.parked(total: 1)
+            await loop.reload() // refused
+            await clock.parked(total: 2)
+            await loop.reload() // refused again, the same way: not told twice
+            await clock.parked(total: 3)
+            await loop.reload() // succeeds
+            await clock.parked(total: 4)
+            await loop.stop()
+            try await running.value
+            let failed = written.all.filter { $0.contains("[tophhie.notice.rules-reload-failed]") }
+            #expect(failed.count == 1, "\(written.all)")
+            #expect(failed.first?.contains("config.yml: error: the rules have 1 error:; rules.yml:3:5: error: unknown condition; still running the previous 2 rules") == true, "\(failed)")
+            #expect(written.all.filter { $0.contains("[tophhie.notice.rules-reloaded]") }.count == 1, "\(written.all)")
+        }
+    }
+
+    @Test func theDaemonStopsWhenItsStateDirectoryIsRemoved() async throws {
+        try await AgentHarness.with { (harness: inout AgentHarness) in
+            let built = try setup(harness, rules: AgentHarness.rulesText)
+            let lines = LineLog()
+            let clock = ParkingClock(harness.clock.now())
+            let loop = AgentLoop(setup: built, rebuild: { built }, clock: clock, random: { 0 }, log: lines.add)
+            let running = Task { try await loop.run() }
+            await clock.parked(total: 1)
+            try FileManager.default.removeItem(at: harness.stateDirectory)
+            clock.advance(by: 3600)
+            await #expect(throws: StateUnwritable.self) { try await running.value }
+            #expect(lines.all.contains { $0.hasPrefix("stopping: the state directory \(harness.stateDirectory.path) was removed while the agent ran; it is not recreated") }, "\(lines.all)")
+            #expect(!FileManager.default.fileExists(atPath: harness.stateDirectory.path))
         }
     }
 }

@@ -87,6 +87,39 @@ import TophhieSystem
             #expect(try await cycle.run(now: harness.clock.now()).notices.isEmpty, "told once")
         }
     }
+
+    /// Giving up is not recovering: a receiver still answering 503 when its alerts reach the
+    /// dead-letter age is told given up on, never "delivers again", and stays failing (the
+    /// heartbeat's `/fail`) until it answers 2xx.
+    @Test func alertsReachingTheGiveUpAgeAreNotARecovery() async throws {
+        try await AgentHarness.with { (harness: inout AgentHarness) in
+            let hook = RecordingNotifier(name: "hook"), mail = RecordingNotifier(name: "mail")
+            let cycle = try Self.cycle(harness, hook: hook, mail: mail)
+            _ = try await cycle.run(now: harness.clock.now())
+            await hook.failNext(Array(repeating: NotifierError.transient("HTTP 503"), count: 100_000))
+            await harness.failures(5, at: harness.clock.now().addingTimeInterval(60))
+            var told: [String] = []
+            var last: PollReport?
+            for _ in 0..<(4 * 24) { // four days of hourly polls: the alert passes the 3-day give-up
+                harness.clock.advance(by: 3600)
+                let report = try await cycle.run(now: harness.clock.now())
+                told += report.notices.map(\.rule.id)
+                last = report
+            }
+            #expect(told == ["tophhie.notice.channel-failing", "tophhie.notice.dead-lettered"], "\(told)")
+            let hookReport = try #require(last?.delivery.first { $0.notifier == "hook" })
+            #expect(hookReport.failingSince != nil, "still failing: it has not answered 2xx")
+            #expect(hookReport.recoveredFrom == nil)
+            #expect(hookReport.hasFailed(for: PollCycle.defaultChannelFailingAfter, at: harness.clock.now()), "the heartbeat goes to /fail")
+
+            // A 2xx ends the spell, once.
+            await hook.failNoMore()
+            await harness.failures(5, at: harness.clock.now().addingTimeInterval(60))
+            harness.clock.advance(by: 3600)
+            let recovered = try await cycle.run(now: harness.clock.now())
+            #expect(recovered.notices.map(\.rule.id) == ["tophhie.notice.channel-recovered"])
+        }
+    }
 }
 
 /// A receiver that takes `seconds` of the test clock per alert.
@@ -164,6 +197,42 @@ actor OpeningNotifier: Notifier {
         _ = await dispatch.deliverPending()
         _ = await dispatch.deliverPending()
         #expect(await slow.delivered == alerts.map(\.id), "every alert, in order, once")
+    }
+
+    /// A backlog drained as far as the budget allows, with more waiting, is progress: the poll
+    /// went well (exit 0) and its log line names the backlog. A failure, a give-up or nothing
+    /// delivered is not.
+    @Test func aHealthyDrainOfABacklogWentWell() async throws {
+        try await AgentHarness.with { (harness: inout AgentHarness) in
+            let slow = SlowNotifier(name: "slow", clock: harness.clock, seconds: 20)
+            let clock = harness.clock
+            let dispatch = try OutboxDispatch(stateDirectory: harness.stateDirectory, notifiers: [(slow, NotifierRoute())],
+                                              now: { clock.now() }, sleep: { _ in }, random: { 0 }, budget: 60)
+            let cycle = PollCycle(auth: harness.auth(), engine: PlainEvaluator(rules: try harness.rules()), store: StateStore(stateDirectory: harness.stateDirectory),
+                                  planner: PollPlanner(retentionDays: 30, lookback: 86_400), dispatch: dispatch)
+            _ = try await cycle.run(now: harness.clock.now())
+            try await dispatch.append((0..<10).map { NotifierTestAlerts.alert(id: "q-\($0)") })
+            harness.clock.advance(by: 300)
+            let report = try await cycle.run(now: harness.clock.now())
+            let slowReport = try #require(report.delivery.first)
+            #expect(slowReport.delivered == 3 && slowReport.pending == 7 && slowReport.budgetSpent)
+            #expect(report.wentWell, "progress on a backlog within the budget is not a failure")
+            #expect(report.summary.contains("slow: 3 delivered, backlog of 7 pending (this cycle's delivery time was spent; the rest goes next cycle)"), "\(report.summary)")
+        }
+    }
+
+    @Test(arguments: [
+        (DeliveryReport(notifier: "a", delivered: 3, pending: 0, failed: 0), false, true),
+        (DeliveryReport(notifier: "a", delivered: 3, pending: 7, failed: 0), true, true),
+        (DeliveryReport(notifier: "a", delivered: 0, pending: 7, failed: 0), true, false),
+        (DeliveryReport(notifier: "a", delivered: 3, pending: 7, failed: 0, lastError: "HTTP 503"), true, false),
+        (DeliveryReport(notifier: "a", delivered: 3, pending: 7, failed: 1, lastError: "HTTP 422"), true, false),
+        (DeliveryReport(notifier: "a", delivered: 3, pending: 7, failed: 0), false, false),
+    ])
+    func whichDrainsWentWell(_ report: DeliveryReport, _ budgetSpent: Bool, _ well: Bool) {
+        var report = report
+        report.budgetSpent = budgetSpent
+        #expect(report.deliveredWell == well)
     }
 
     /// Channels drain side by side: the first channel's receiver hangs until the second one has

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+import TophhieSystem
 import TophhieAuth
+import TophhieAgent
 @testable import TophhieCLI
 
 /// The exit code a script tests for each class of failure.
@@ -10,6 +12,14 @@ import TophhieAuth
         #expect(code == .signInNeeded)
         #expect(text.contains("run 'tophhie-watch login'"), "\(text)")
         #expect(ErrorReport.describe(TophhieAuthError.profileFetch(status: 401, graphCode: nil)).1 == .signInNeeded)
+    }
+
+    /// A state directory that cannot be written is exit 2, as the README's table says.
+    @Test func anUnwritableStateDirectoryIsExitTwo() {
+        let fault = StateUnwritable(fault: FileError(operation: "create", path: "/var/lib/tophhie-watch/.state.json.tmp-1", code: FileError.readOnly), stateDirectory: "/var/lib/tophhie-watch", directoryGone: false)
+        let (text, code) = ErrorReport.describe(fault)
+        #expect(code == .usage)
+        #expect(text.hasPrefix("cannot write the state directory /var/lib/tophhie-watch (cannot create /var/lib/tophhie-watch/.state.json.tmp-1: Read-only file system)"))
     }
 
     @Test func otherGraphFailuresKeepTheirCodes() {

@@ -26,6 +26,8 @@ public struct AgentConfiguration: Sendable, Equatable {
     public var notifiers: [NotifierConfiguration]
     /// How long a notifier may deliver nothing before the others are told (`delivery.failing_after`).
     public var channelFailingAfter: Double = PollCycle.defaultChannelFailingAfter
+    /// How long a sign-in stream may be throttled or failing before it is told (`graph.stream_failing_after`).
+    public var streamFailingAfter: Double = PollCycle.defaultStreamFailingAfter
     /// How long each notifier may deliver in one cycle (`delivery.budget`).
     public var deliveryBudget: Double = OutboxDelivery.defaultBudget
     /// The heartbeat and metrics file that tell the outside world the agent is alive.
@@ -141,7 +143,11 @@ public struct AgentConfiguration: Sendable, Equatable {
                         }
                         configuration.signInAPI = api
                     case "url": configuration.graphBaseURL = try reader.url(graphValue, "graph.url")
-                    default: throw reader.error("unknown key 'graph.\(graphKey.text)'; known: api, url", at: graphKey.node)
+                    case "stream_failing_after":
+                        let seconds = try reader.duration(graphValue, "graph.stream_failing_after")
+                        guard seconds >= 300 else { throw reader.error("graph.stream_failing_after must be at least 5m: one throttled poll is not news", at: graphValue) }
+                        configuration.streamFailingAfter = seconds
+                    default: throw reader.error("unknown key 'graph.\(graphKey.text)'; known: api, url, stream_failing_after", at: graphKey.node)
                     }
                 }
             case "state_dir": configuration.stateDirectory = reader.path(try reader.string(value, key.text), base: baseDirectory)

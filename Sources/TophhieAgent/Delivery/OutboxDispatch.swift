@@ -43,10 +43,10 @@ public struct OutboxDispatch: AlertDispatch {
 
     /// Drains every channel at once, each within its budget: one slow receiver does not hold
     /// up the others.
-    public func deliverPending() async -> [DeliveryReport] {
+    public func deliverPending(budget: TimeInterval?) async -> [DeliveryReport] {
         await withTaskGroup(of: (Int, DeliveryReport).self) { group in
             for (index, channel) in channels.enumerated() {
-                group.addTask { (index, await Self.deliver(channel)) }
+                group.addTask { (index, await Self.deliver(channel, budget: budget)) }
             }
             var reports: [(Int, DeliveryReport)] = []
             for await report in group { reports.append(report) }
@@ -54,9 +54,34 @@ public struct OutboxDispatch: AlertDispatch {
         }
     }
 
-    private static func deliver(_ channel: Channel) async -> DeliveryReport {
+    /// Sends alerts straight to each notifier, side by side, each attempt within
+    /// `PollCycle.noticeDeliveryBudget`: nothing here touches the disk.
+    public func deliverDirectly(_ alerts: [Alert]) async -> [String] {
+        await withTaskGroup(of: [String].self) { group in
+            for channel in channels {
+                let accepted = alerts.filter(channel.route.accepts)
+                guard !accepted.isEmpty else { continue }
+                group.addTask {
+                    var failures: [String] = []
+                    for alert in accepted {
+                        do {
+                            try await DeliveryBudget.$secondsLeft.withValue(PollCycle.noticeDeliveryBudget) { try await channel.delivery.notifier.deliver(alert) }
+                        } catch {
+                            failures.append("\(channel.store.notifier): \(NotifierError.wrapping(error).message)")
+                        }
+                    }
+                    return failures
+                }
+            }
+            var failures: [String] = []
+            for await some in group { failures += some }
+            return failures.sorted()
+        }
+    }
+
+    private static func deliver(_ channel: Channel, budget: TimeInterval?) async -> DeliveryReport {
         do {
-            let drained = try await channel.delivery.drain()
+            let drained = try await channel.delivery.drain(budget: budget)
             var report = DeliveryReport(notifier: channel.store.notifier, delivered: drained.delivered.count, pending: drained.remaining, failed: drained.deadLettered.count, lastError: drained.stoppedAt?.reason ?? drained.deadLettered.last?.reason ?? drained.disabled?.reason, disabled: drained.disabled)
             report.failingSince = drained.failingSince
             report.recoveredFrom = drained.recoveredFrom

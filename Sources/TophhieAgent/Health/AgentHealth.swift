@@ -40,6 +40,13 @@ public struct AgentHealth: Sendable, Equatable {
     public var streams: [SignInStream] = SignInLogAPI.beta.streams
     /// Set while Graph refuses beta.
     public var fallback: StreamFallback?
+    /// Streams throttled or failing while the others are read: since when, until when Graph
+    /// asked the agent to wait, and why.
+    public var failingStreams: [SignInStream: StreamHealth] = [:]
+    /// Where each stream's re-read of the window below the recent reads has got to.
+    public var rereads: [SignInStream: RereadCursor] = [:]
+    /// The last poll that started a walk down to the retention floor.
+    public var lastSweep: Date?
 
     /// Reads the state and every named notifier's outbox.
     /// - Parameter api: the configured `graph.api`.
@@ -52,6 +59,9 @@ public struct AgentHealth: Sendable, Equatable {
             health.newestEventTime = state.newestEventTime
             health.learned = state.learned
             health.problem = state.problem.map { Problem(kind: $0.kind.rawValue, detail: $0.detail, since: $0.since, notified: $0.notified) }
+            health.failingStreams = state.streamHealth
+            health.rereads = state.rereads
+            health.lastSweep = state.lastSweep
             if api == .beta, let fallback = state.fallback {
                 health.fallback = fallback
                 health.streams = SignInLogAPI.v1.streams
@@ -109,6 +119,13 @@ public struct AgentHealth: Sendable, Equatable {
             "notifiers": .array(channels),
             "streams": .array(streams.map { .string($0.rawValue) }),
             "streamsRefusedSince": time(fallback?.since),
+            "rereads": .array(rereads.sorted { $0.key.rawValue < $1.key.rawValue }.map { stream, cursor in
+                .object(["stream": .string(stream.rawValue), "at": time(cursor.upper), "downTo": time(cursor.floor), "sweep": .bool(cursor.sweep), "lastSweep": time(cursor.lastSweep)])
+            }),
+            "failingStreams": .array(failingStreams.sorted { $0.key.rawValue < $1.key.rawValue }.map { stream, health in
+                .object(["stream": .string(stream.rawValue), "since": time(health.failingSince), "retryAfter": time(health.retryAfter),
+                         "readFrom": time(health.readFrom), "error": .string(health.lastError), "told": .bool(health.told)])
+            }),
         ])
         return value
     }

@@ -35,6 +35,18 @@ public enum NoticeKind: String, Sendable, Equatable, Codable {
     case channelFailing = "channel-failing"
     /// A failing notifier delivers again.
     case channelRecovered = "channel-recovered"
+    /// The state directory cannot be written (sent straight to the notifiers, not queued).
+    case stateUnwritable = "state-unwritable"
+    /// The state directory can be written again after a fault was told.
+    case stateWritable = "state-writable"
+    /// A SIGHUP reload was refused (a rule or config error): the daemon keeps its old rules.
+    case rulesReloadFailed = "rules-reload-failed"
+    /// A reload succeeded after one was refused.
+    case rulesReloaded = "rules-reloaded"
+    /// A sign-in stream has been throttled or failing for `graph.stream_failing_after`.
+    case streamFailing = "stream-failing"
+    /// A stream told failing is read again.
+    case streamRecovered = "stream-recovered"
     /// A notifier gave alerts up (dead letters).
     case deadLettered = "dead-lettered"
     /// The rules loaded with warnings (a rule that may never fire); once per change of them.

@@ -88,6 +88,18 @@ public enum SystemNotice {
             return ("A notifier is failing: its alerts are not arriving", .high, "Alerts for a notifier have not been delivered for over an hour; they stay queued and are retried each poll: \(detail). 'tophhie-watch outbox list' shows them")
         case .channelRecovered:
             return ("A failing notifier delivers again", .informational, "The notifier delivers again; what was queued has been sent: \(detail)")
+        case .stateUnwritable:
+            return ("Agent state cannot be written: monitoring has stopped", .high, "Monitoring has stopped: \(detail). Free space, make the directory writable (or mount it read-write) and the next poll goes on; 'tophhie-watch status' shows the state")
+        case .stateWritable:
+            return ("Agent state can be written again", .informational, "The state directory can be written again: \(detail)")
+        case .rulesReloadFailed:
+            return ("Rules reload refused", .high, "The reload (SIGHUP) was refused: \(detail)")
+        case .rulesReloaded:
+            return ("Rules reloaded", .informational, "The reload (SIGHUP) succeeded: \(detail)")
+        case .streamFailing:
+            return ("A sign-in stream is not being read", .high, "The \(detail)")
+        case .streamRecovered:
+            return ("A sign-in stream is read again", .informational, "The \(detail)")
         case .deadLettered:
             return ("Alerts given up on", .high, "A notifier's receiver refused alerts for good, or they waited past the dead-letter age: \(detail)")
         case .clockSkew:

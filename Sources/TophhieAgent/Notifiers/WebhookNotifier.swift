@@ -97,10 +97,12 @@ public struct WebhookNotifier: Notifier {
         let timestamp = Int64(now().timeIntervalSince1970.rounded(.down))
         let request = request(for: alert, timestamp: timestamp)
         let response: HTTPReply
+        // Its own timeout, or what is left of the cycle's delivery budget when that is less.
+        let deadline = DeliveryBudget.timeout(Self.seconds(settings.timeout))
         do {
-            response = try await transport.send(request, deadline: Self.seconds(settings.timeout))
+            response = try await transport.send(request, deadline: deadline)
         } catch let failure as HTTPTransportError {
-            throw NotifierError.transient("webhook \(settings.endpoint): \(Self.describe(failure, timeout: settings.timeout))")
+            throw NotifierError.transient("webhook \(settings.endpoint): \(Self.describe(failure, timeout: deadline))")
         }
         if let error = WebhookResponseClassifier.classify(status: response.status, retryAfter: response.header("retry-after"),
                                                           endpoint: settings.endpoint.description, now: now()) {
@@ -113,9 +115,9 @@ public struct WebhookNotifier: Notifier {
     }
 
     /// A transport failure in words, without the URL (a chat webhook's path is its credential).
-    static func describe(_ failure: HTTPTransportError, timeout: Duration) -> String {
+    static func describe(_ failure: HTTPTransportError, timeout: Double) -> String {
         switch failure.kind {
-        case .timedOut: return "no answer within \(HTTPTransportError.seconds(seconds(timeout)))"
+        case .timedOut: return "no answer within \(HTTPTransportError.seconds(timeout))"
         case .cannotConnect: return "connection refused"
         case .hostNotFound: return "host not found"
         case .connectionLost: return "connection lost"

@@ -50,6 +50,8 @@ public actor OutboxDelivery {
 
     /// How long one channel delivers in a cycle by default: well under the 5-minute poll.
     public static let defaultBudget: TimeInterval = 60
+    /// Less budget than this left, no attempt starts: it could not be answered in time.
+    static let shortestAttempt: TimeInterval = 1
 
     /// - Parameters:
     ///   - now: the clock for ages and settlement times.
@@ -73,7 +75,9 @@ public actor OutboxDelivery {
     /// defers the rest to the next drain.
     /// - Throws: `OutboxError` when the outbox cannot be written, `CancellationError` when
     ///   cancelled; delivery failures are reported, not thrown.
-    public func drain() async throws -> OutboxDrainReport {
+    /// - Parameter budget: seconds this drain may take, when not the configured budget.
+    public func drain(budget: TimeInterval? = nil) async throws -> OutboxDrainReport {
+        let budget = budget.map { min($0, self.budget) } ?? self.budget
         var report = OutboxDrainReport()
         // Both live in the store's status file, so a cron poll honours what the last one was told.
         var status = await store.status
@@ -108,7 +112,7 @@ public actor OutboxDelivery {
             let entry = batch[batchIndex]
             batchIndex += 1
             try Task.checkCancellation()
-            if now().timeIntervalSince(started) >= budget {
+            if budget - now().timeIntervalSince(started) < Self.shortestAttempt {
                 report.budgetSpent = true
                 break drainLoop
             }
@@ -116,7 +120,9 @@ public actor OutboxDelivery {
             while true {
                 report.attempts += 1
                 do {
-                    try await notifier.deliver(entry.alert)
+                    // The budget is a deadline: an attempt waits at most what is left of it.
+                    let left = budget - now().timeIntervalSince(started)
+                    try await DeliveryBudget.$secondsLeft.withValue(left) { try await notifier.deliver(entry.alert) }
                     try await store.markDelivered(entry.alert.id, at: now())
                     report.delivered.append(entry.alert.id)
                     continue drainLoop
@@ -129,6 +135,12 @@ public actor OutboxDelivery {
                     let age = Duration.milliseconds(Int64(max(0, now().timeIntervalSince(entry.appendedAt)) * 1000))
                     switch policy.decide(after: failure, age: age, random: random()) {
                     case .retry(let delay):
+                        // A retry that could not start before the budget ends waits for the next cycle.
+                        guard now().timeIntervalSince(started) + DeliveryRetryPolicy.seconds(delay) + Self.shortestAttempt <= budget else {
+                            report.stoppedAt = .init(id: entry.alert.id, reason: failure.message)
+                            report.budgetSpent = true
+                            break drainLoop
+                        }
                         try await sleep(delay)
                     case .deferToNextCycle(let wait):
                         if let wait {
@@ -158,7 +170,9 @@ public actor OutboxDelivery {
     }
 
     /// The channel-health state machine: a drain that leaves alerts behind a failure starts
-    /// (or continues) a failing spell; one that delivers and leaves none stuck ends it.
+    /// (or continues) a failing spell; only one in which the receiver accepted an alert (2xx)
+    /// and that leaves none stuck ends it. Giving alerts up is not recovering: a drain that
+    /// dead-lettered its queue and delivered nothing leaves the spell standing.
     private func noteHealth(_ report: inout OutboxDrainReport, status: inout OutboxChannelStatus) async throws {
         let failing = report.stoppedAt != nil || report.waitingForRetryAfter
         if failing {
@@ -166,6 +180,8 @@ public actor OutboxDelivery {
                 status.failingSince = now()
                 try await store.setStatus(status)
             }
+            report.failingSince = status.failingSince
+        } else if report.delivered.isEmpty {
             report.failingSince = status.failingSince
         } else if let since = status.failingSince, report.disabled == nil {
             report.recoveredFrom = since

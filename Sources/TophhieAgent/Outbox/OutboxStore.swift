@@ -76,7 +76,7 @@ public actor OutboxStore {
             do {
                 try DurableFile.makeDirectory(directory, mode: 0o700)
             } catch {
-                throw OutboxError("\(error)")
+                throw OutboxError(wrapping: error)
             }
         }
         var notes: [String] = []
@@ -111,7 +111,7 @@ public actor OutboxStore {
         do {
             try DurableFile.replace(statusPath, with: Array(OutboxCoding.encoder().encode(status)), mode: 0o600)
         } catch let error as FileError {
-            throw OutboxError("\(error)")
+            throw OutboxError(wrapping: error)
         } catch {
             throw OutboxError("cannot encode the status of \(notifier): \(error)")
         }
@@ -190,7 +190,7 @@ public actor OutboxStore {
         do {
             file = try ReadableFile(path: queuePath)
         } catch {
-            throw OutboxError("\(error)")
+            throw OutboxError(wrapping: error)
         }
         let decoder = OutboxCoding.decoder()
         return try slots.map { slot in
@@ -286,7 +286,7 @@ public actor OutboxStore {
         } catch let error as OutboxError {
             throw error
         } catch {
-            throw OutboxError("\(error)")
+            throw OutboxError(wrapping: error)
         }
         queue = moved
         head = 0
@@ -310,7 +310,7 @@ public actor OutboxStore {
         do {
             line = try file.read(at: slot.offset, count: slot.length)
         } catch {
-            throw OutboxError("\(error)")
+            throw OutboxError(wrapping: error)
         }
         guard line.count == slot.length else {
             throw OutboxError("\(queuePath): ends before the line of alert \(slot.id) at byte \(slot.offset); another process rewrote the outbox, run the command again")
@@ -332,7 +332,7 @@ public actor OutboxStore {
             try DurableFile.append(bytes, to: path, mode: 0o600)
             if !existed { try DurableFile.fsyncDirectory(directory) }
         } catch {
-            throw OutboxError("\(error)")
+            throw OutboxError(wrapping: error)
         }
     }
 
@@ -340,7 +340,7 @@ public actor OutboxStore {
         do {
             try DurableFile.replace(path, with: bytes, mode: 0o600)
         } catch {
-            throw OutboxError("\(error)")
+            throw OutboxError(wrapping: error)
         }
     }
 
@@ -462,5 +462,11 @@ public actor OutboxStore {
 /// An outbox file problem, in words.
 public struct OutboxError: Error, Hashable, CustomStringConvertible {
     public var description: String
+    /// The file call that failed, when one did: a full disk or a read-only state directory.
+    public var fileError: FileError?
     init(_ description: String) { self.description = description }
+    init(wrapping error: any Error) {
+        description = "\(error)"
+        fileError = error as? FileError
+    }
 }

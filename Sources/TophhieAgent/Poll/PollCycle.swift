@@ -60,9 +60,18 @@ public struct PollReport: Sendable {
         for report in delivery where report.disabled == nil && report.delivered + report.pending + report.failed > 0 {
             // A notifier that is failing says why, so an operator reading the log is not left guessing.
             let why = (report.pending > 0 || report.failed > 0) ? report.lastError.map { " (\($0))" } ?? (report.budgetSpent ? " (this cycle's delivery time was spent; the rest goes next cycle)" : "") : ""
-            parts.append("\(report.notifier): \(report.delivered) delivered\(report.pending > 0 ? ", \(report.pending) pending" : "")\(report.failed > 0 ? ", \(report.failed) failed" : "")\(why)")
+            let pending = report.pending > 0 ? (report.isDrainingBacklog ? ", backlog of \(report.pending) pending" : ", \(report.pending) pending") : ""
+            parts.append("\(report.notifier): \(report.delivered) delivered\(pending)\(report.failed > 0 ? ", \(report.failed) failed" : "")\(why)")
         }
         return parts.joined(separator: "; ")
+    }
+
+    /// Whether the cycle did its job: the sign-in log was read and every channel delivered all
+    /// it held, or made progress on a backlog within its budget with no failure. A poll exits
+    /// 0 on this, 1 when a channel failed or nothing could be delivered.
+    public var wentWell: Bool {
+        guard case .succeeded = outcome else { return false }
+        return delivery.allSatisfy(\.deliveredWell)
     }
 }
 
@@ -86,6 +95,18 @@ public struct DeliveryReport: Sendable, Equatable {
     /// Delivery stopped at the cycle's time budget; the rest goes next cycle.
     public var budgetSpent = false
 
+    /// A backlog drained as far as the budget allowed: alerts delivered, more waiting, no failure.
+    public var isDrainingBacklog: Bool {
+        budgetSpent && delivered > 0 && pending > 0 && lastError == nil && disabled == nil && failed == 0
+    }
+
+    /// Whether the channel did its job this cycle: everything delivered, or a backlog drained as
+    /// far as the budget allowed. A failure, a give-up, a disabled channel, a `Retry-After`
+    /// still to pass or alerts waiting with none delivered is not.
+    public var deliveredWell: Bool {
+        disabled == nil && failed == 0 && (pending == 0 || isDrainingBacklog)
+    }
+
     /// Whether the channel has delivered nothing for at least `bound` at `now`.
     public func hasFailed(for bound: TimeInterval, at now: Date) -> Bool {
         failingSince.map { now.timeIntervalSince($0) >= bound } ?? false
@@ -108,10 +129,15 @@ public protocol AlertDispatch: Sendable {
     /// - Returns: how many entries were added, over all outboxes.
     @discardableResult
     func append(_ alerts: [Alert], excluding: Set<String>) async throws -> Int
-    /// Sends what is pending, in order, and marks what was delivered.
-    func deliverPending() async -> [DeliveryReport]
+    /// Sends what is pending, in order, and marks what was delivered, each channel for at
+    /// most `budget` seconds (nil: the configured budget).
+    func deliverPending(budget: TimeInterval?) async -> [DeliveryReport]
     /// What opening the outboxes had to repair, one sentence each; told in a notice.
     var recoveryNotes: [String] { get }
+    /// Sends alerts straight to every notifier that takes them, once each, not through the
+    /// outbox (which cannot be written): for a storage fault.
+    /// - Returns: one line per notifier that could not be reached, for the log.
+    func deliverDirectly(_ alerts: [Alert]) async -> [String]
 }
 
 extension AlertDispatch {
@@ -120,6 +146,9 @@ extension AlertDispatch {
     public func append(_ alerts: [Alert]) async throws -> Int { try await append(alerts, excluding: []) }
 
     public var recoveryNotes: [String] { [] }
+
+    /// Sends what is pending within the configured budget.
+    public func deliverPending() async -> [DeliveryReport] { await deliverPending(budget: nil) }
 }
 
 /// One poll: load state → fetch the window → engine → outbox (fsync) → commit state → deliver.
@@ -135,6 +164,11 @@ public struct PollCycle: Sendable {
     public var dispatch: any AlertDispatch
     /// How long a channel may deliver nothing before the other notifiers are told.
     public var channelFailingAfter: TimeInterval = PollCycle.defaultChannelFailingAfter
+    /// The delivery time a cycle's notices about its own delivery get, after the budget.
+    public static let noticeDeliveryBudget: TimeInterval = 5
+
+    /// How long a sign-in stream may be unreadable before the notifiers are told (`stream-failing`).
+    public var streamFailingAfter: TimeInterval = PollCycle.defaultStreamFailingAfter
     /// The warnings the rules loaded with, told once per change of them (`--quiet` hides the log
     /// line, not this): the notice's id comes from the warnings, so the outbox keeps one.
     public var ruleWarnings: [String] = []
@@ -152,6 +186,14 @@ public struct PollCycle: Sendable {
     /// - Throws: state or outbox errors (disk); Graph and sign-in failures become notices instead.
     public func run(now: Date) async throws -> PollReport {
         let store = self.store
+        // Removed under a running agent: the token cache and the outbox went with it, so it is
+        // not recreated (a fresh state would re-learn and alert again on what was told).
+        let directory = store.file.deletingLastPathComponent()
+        if !(try await BlockingWork.shared.run { DurableFile.permissions(of: directory.path) != nil }) {
+            throw await stateUnwritable(FileError(operation: "find", path: directory.path, code: FileError.noEntry), now: now)
+        }
+        let marker = runtimeDirectory.map { StateFaultMarker(runtimeDirectory: $0, stateDirectory: directory) }
+        let faultTold = try await BlockingWork.shared.run { marker?.lastTold() }
         let repairs = repairNotices(now: now)
         var state: AgentState
         do {
@@ -163,6 +205,9 @@ public struct PollCycle: Sendable {
         let plan = planner.plan(state, now: now)
         var report = PollReport(outcome: .succeeded, plan: plan)
         var outgoing: [Alert] = repairs
+        if let faultTold {
+            outgoing.append(SystemNotice.alert(.stateWritable, fingerprint: GraphTimestamp.graphText(faultTold), detail: "\(directory.path), after a fault last told at \(GraphTimestamp.alertText(faultTold)); polling goes on from where it stopped", since: faultTold, now: now))
+        }
         if let notice = Self.ruleWarningsNotice(ruleWarnings, state: &state, now: now) { outgoing.append(notice) }
         // Told after the read: a host clock ahead of Graph's makes a gap where there is none.
         var gap = plan.gap
@@ -186,8 +231,24 @@ public struct PollCycle: Sendable {
             // Of each sign-in only what the rules read is held (a first poll may decode tens of
             // thousands); with a keyword search, every record whole.
             let keeping = SignInKeeping(paths: engine.eventPaths, digest: { JSONRuleEvent.revision(of: $0) })
-            let fetch = try await auth.fetchSignIns(plan.reads, api: plan.api, recognizer: processed, keeping: keeping)
+            // The streams are independent: one throttled or failing is skipped until its time,
+            // and the other's alerts still go out.
+            if plan.reads.isEmpty || (plan.learning && !plan.waiting.isEmpty) {
+                throw StreamsUnreadable(detail: StreamHealthPolicy.nothingRead(state, plan: plan, failures: []))
+            }
+            let fetch = try await auth.fetchSignIns(plan.reads, api: plan.api, recognizer: processed, keeping: keeping, streamWaitLimit: Self.streamWaitLimit)
             let events = fetch.kept
+            var readPlan = plan
+            readPlan.api = fetch.api
+            let nothingRead = plan.learning || Set(fetch.streamFailures.map(\.stream) + plan.waiting).isSuperset(of: fetch.api.streams)
+            // Kept either way (Graph's Retry-After, where each stream stopped); told only while
+            // another stream is read: with none read, the standing problem's notice tells it.
+            let streamNotices = StreamHealthPolicy.update(&state, plan: readPlan, failures: fetch.streamFailures, now: now, failingAfter: streamFailingAfter, tell: !nothingRead)
+            if let failure = fetch.streamFailures.first, nothingRead {
+                // Nothing was read (or a first poll could not learn every stream): the poll
+                // fails as it always has.
+                throw failure.error
+            }
             report.api = fetch.api
             report.requests = fetch.pages
             report.decoded = events.count
@@ -247,6 +308,10 @@ public struct PollCycle: Sendable {
             state.learned = true
             if let newest = fetch.records.map(\.createdDateTime).max() { state.newestEventTime = max(newest, state.newestEventTime ?? newest) }
             outgoing += report.alerts
+            // After the alerts: a recovery says what the stream missed has been checked.
+            outgoing += streamNotices
+        } catch let unreadable as StreamsUnreadable {
+            report.outcome = .failed(.unavailable, detail: unreadable.detail, confirmAfter: 1)
         } catch let error as TophhieAuthError {
             // A licence 403 is confirmed over three polls before monitoring is declared stopped.
             report.outcome = .failed(Self.problemKind(error), detail: error.localizedDescription, confirmAfter: error.accessGate == .licence ? 3 : 1)
@@ -272,9 +337,11 @@ public struct PollCycle: Sendable {
         }
         report.notices = outgoing.filter { $0.kind == .notice } + noticeAlerts
         outgoing += noticeAlerts
-        try await dispatch.append(outgoing)
+        let queued = outgoing, dispatch = self.dispatch
+        try await writing(now: now) { try await dispatch.append(queued) }
         let committed = state, committedEngine = engineState
-        _ = try await BlockingWork.shared.run { try store.commit(committed, engine: committedEngine) }
+        _ = try await writing(now: now) { try await BlockingWork.shared.run { try store.commit(committed, engine: committedEngine) } }
+        if faultTold != nil { try? await BlockingWork.shared.run { marker?.remove() } }
         report.delivery = await dispatch.deliverPending()
         // A receiver that disabled its notifier is told through the others. Built from the
         // remembered status every cycle (the id names the notifier and when), so a crash
@@ -285,14 +352,18 @@ public struct PollCycle: Sendable {
         // A channel's own failing is told on the others only: queued behind its own backlog, it
         // would arrive when it no longer matters.
         var added: [Alert] = []
-        for (notice, excluding) in disabled where try await dispatch.append([notice], excluding: excluding) > 0 { added.append(notice) }
+        for (notice, excluding) in disabled where try await writing(now: now, { try await dispatch.append([notice], excluding: excluding) }) > 0 { added.append(notice) }
         if !added.isEmpty {
             report.notices += added
-            let again = await dispatch.deliverPending()
+            // The notices about this cycle's delivery get a short budget of their own: a poll
+            // spends at most the delivery budget plus this on delivery.
+            let again = await dispatch.deliverPending(budget: Self.noticeDeliveryBudget)
             report.delivery = zip(report.delivery, again).map { first, second in
                 var merged = second
                 merged.delivered += first.delivered
                 merged.failed += first.failed
+                merged.budgetSpent = merged.budgetSpent || first.budgetSpent
+                merged.lastError = merged.lastError ?? first.lastError
                 return merged
             }
         }
@@ -310,6 +381,33 @@ public struct PollCycle: Sendable {
         try await dispatch.append(repairs + [notice])
         _ = await dispatch.deliverPending()
         return damage
+    }
+
+    /// Runs a write to the state directory; a storage fault (full, read-only, not permitted,
+    /// removed) is told and thrown as `StateUnwritable`.
+    private func writing<T>(now: Date, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            guard let fault = StateUnwritable.fault(in: error) else { throw error }
+            throw await stateUnwritable(fault, now: now)
+        }
+    }
+
+    /// Tells a storage fault straight to the notifiers (the outbox cannot be written), on every
+    /// poll, or at most hourly when the runtime directory can keep a marker; gives the error.
+    private func stateUnwritable(_ fault: FileError, now: Date) async -> StateUnwritable {
+        let directory = store.file.deletingLastPathComponent()
+        let gone = (try? await BlockingWork.shared.run { DurableFile.permissions(of: directory.path) == nil }) ?? false
+        let error = StateUnwritable(fault: fault, stateDirectory: directory.path, directoryGone: gone)
+        let marker = runtimeDirectory.map { StateFaultMarker(runtimeDirectory: $0, stateDirectory: directory) }
+        let told = try? await BlockingWork.shared.run { marker?.lastTold() }
+        if let last = told, now.timeIntervalSince(last) < StateFaultMarker.repeatEvery, now >= last { return error }
+        let notice = SystemNotice.alert(.stateUnwritable, fingerprint: "\(fault)|\(GraphTimestamp.graphText(now))", detail: error.description, since: now, now: now)
+        _ = await dispatch.deliverDirectly([notice])
+        // When it was told: the next hour's polls stay quiet, and the poll that writes again says so.
+        try? await BlockingWork.shared.run { try marker?.record(now) }
+        return error
     }
 
     /// A notice for what opening the outboxes repaired; none when nothing was.
@@ -380,6 +478,15 @@ public struct PollCycle: Sendable {
 
     /// How long a channel may fail before the others are told, unless configured.
     public static let defaultChannelFailingAfter: TimeInterval = 3600
+    /// The runtime directory (`$XDG_RUNTIME_DIR`), where a storage fault's marker is kept so it
+    /// is told at most hourly; nil tells it every poll.
+    public var runtimeDirectory: URL?
+
+    /// How long a sign-in stream may be throttled or failing before it is told, unless configured.
+    public static let defaultStreamFailingAfter: TimeInterval = 900
+    /// The longest `Retry-After` a poll waits for one stream; a longer one skips that stream
+    /// until the time, kept in the state, and the other stream's alerts go out meanwhile.
+    public static let streamWaitLimit: Double = 30
 
     /// Notices about channels: one when a channel has failed for `failingAfter` (its id
     /// names the channel and the spell, so each cycle rebuilds it and the outbox keeps one), one

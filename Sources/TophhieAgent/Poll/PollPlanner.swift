@@ -21,6 +21,8 @@ public struct PollPlan: Sendable, Equatable {
     /// What to read, in order: per stream, everything since `lowerBound`, then one page of the
     /// re-read window below it.
     public var reads: [SignInRead] = []
+    /// Streams not read this poll: Graph's `Retry-After`, kept in the state, has not passed.
+    public var waiting: [SignInStream] = []
 }
 
 /// A stretch of time whose sign-ins were lost to retention while the agent was not polling.
@@ -70,9 +72,11 @@ public struct PollPlanner: Sendable {
     public func plan(_ state: AgentState, now: Date) -> PollPlan {
         let floor = now.addingTimeInterval(-retention)
         let api = api(for: state, now: now)
+        // A stream Graph asked to wait is not asked again before its time, in this poll or any.
+        let waiting = api.streams.filter { stream in state.streamHealth[stream]?.retryAfter.map { $0 > now } ?? false }
         guard state.learned, let last = state.lastSuccessfulPoll else {
             return PollPlan(lowerBound: floor, learning: true, alertOnlyAfter: now, gap: nil, api: api,
-                            reads: api.streams.map { SignInRead(stream: $0, notBefore: floor) })
+                            reads: api.streams.filter { !waiting.contains($0) }.map { SignInRead(stream: $0, notBefore: floor) }, waiting: waiting)
         }
         var gap: CoverageGap?
         // Everything up to the last poll was read then; what fell out of retention since is lost.
@@ -80,9 +84,11 @@ public struct PollPlanner: Sendable {
             gap = CoverageGap(from: max(last, state.reportedGapEnd ?? last), to: floor)
         }
         let recent = max(last.addingTimeInterval(-Self.recentOverlap), floor)
-        var plan = PollPlan(lowerBound: recent, learning: false, alertOnlyAfter: nil, gap: gap, api: api)
-        for stream in api.streams {
-            plan.reads.append(SignInRead(stream: stream, notBefore: recent))
+        var plan = PollPlan(lowerBound: recent, learning: false, alertOnlyAfter: nil, gap: gap, api: api, waiting: waiting)
+        for stream in api.streams where !waiting.contains(stream) {
+            // A stream that fell behind (throttled, failing) reads from where it stopped.
+            let from = state.streamHealth[stream].map { max(min($0.readFrom, recent), floor) } ?? recent
+            plan.reads.append(SignInRead(stream: stream, notBefore: from))
             let cursor = reread(stream, state: state, last: last, now: now, recent: recent)
             if cursor.sweep && cursor.top { plan.sweep = true }
             plan.reads.append(SignInRead(stream: stream, notBefore: max(cursor.floor, floor), notAfter: cursor.upper, pageLimit: 1))

@@ -62,6 +62,8 @@ public struct AgentSetup: Sendable {
         let engine = choice.evaluator(rules: rules, settings: EngineSettings(lookback: configuration.lookback))
         var cycle = PollCycle(auth: auth, engine: engine, store: StateStore(stateDirectory: configuration.stateDirectory), planner: PollPlanner(retentionDays: configuration.retentionDays, lookback: configuration.lookback, api: configuration.signInAPI), dispatch: dispatch)
         cycle.channelFailingAfter = configuration.channelFailingAfter
+        cycle.streamFailingAfter = configuration.streamFailingAfter
+        cycle.runtimeDirectory = environment.variables["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
         cycle.ruleWarnings = rules.diagnostics.filter { $0.severity == .warning }.map(\.description)
         var health = HealthReporter(settings: configuration.health, stateDirectory: configuration.stateDirectory, notifiers: configuration.notifiers.map(\.name), transport: environment.transport)
         health.channelFailingAfter = configuration.channelFailingAfter

@@ -35,6 +35,10 @@ public struct AgentState: Codable, Sendable, Equatable {
     /// Set while Graph refuses beta and the agent reads v1.0's interactive sign-ins only.
     public var fallback: StreamFallback?
 
+    /// Each stream that is throttled or failing while the other is read: its `Retry-After`,
+    /// since when, and where its next read starts. Absent for a stream that keeps up.
+    public var streamHealth: [SignInStream: StreamHealth] = [:]
+
     /// Graph's time when a host clock off by more than 5 minutes was told; nil once they agree.
     public var clockSkewSince: Date?
     /// The rule warnings last told (`PollCycle.ruleWarnings`, hashed), so a set unchanged since
@@ -69,6 +73,7 @@ public struct AgentState: Codable, Sendable, Equatable {
     private enum CodingKeys: String, CodingKey {
         case version, lastSuccessfulPoll, newestEventTime, learned, problem, reportedGapEnd, reportedUnreadable, lastSweep, processed, engineGeneration
         case rereads, fallback, clockSkewSince, ruleWarningsTold, sessionsRevokedTold, recentHighAlerts
+        case streamHealth
         case engine
     }
 
@@ -87,6 +92,8 @@ public struct AgentState: Codable, Sendable, Equatable {
         let cursors = try container.decodeIfPresent([String: RereadCursor].self, forKey: .rereads) ?? [:]
         rereads = Dictionary(uniqueKeysWithValues: cursors.compactMap { key, value in SignInStream(rawValue: key).map { ($0, value) } })
         fallback = try container.decodeIfPresent(StreamFallback.self, forKey: .fallback)
+        let health = try container.decodeIfPresent([String: StreamHealth].self, forKey: .streamHealth) ?? [:]
+        streamHealth = Dictionary(uniqueKeysWithValues: health.compactMap { key, value in SignInStream(rawValue: key).map { ($0, value) } })
         clockSkewSince = try container.decodeIfPresent(Date.self, forKey: .clockSkewSince)
         ruleWarningsTold = try container.decodeIfPresent(String.self, forKey: .ruleWarningsTold)
         sessionsRevokedTold = try container.decodeIfPresent(Date.self, forKey: .sessionsRevokedTold)
@@ -108,6 +115,7 @@ public struct AgentState: Codable, Sendable, Equatable {
         try container.encodeIfPresent(engineGeneration, forKey: .engineGeneration)
         if !rereads.isEmpty { try container.encode(Dictionary(uniqueKeysWithValues: rereads.map { ($0.key.rawValue, $0.value) }), forKey: .rereads) }
         try container.encodeIfPresent(fallback, forKey: .fallback)
+        if !streamHealth.isEmpty { try container.encode(Dictionary(uniqueKeysWithValues: streamHealth.map { ($0.key.rawValue, $0.value) }), forKey: .streamHealth) }
         try container.encodeIfPresent(clockSkewSince, forKey: .clockSkewSince)
         try container.encodeIfPresent(ruleWarningsTold, forKey: .ruleWarningsTold)
         try container.encodeIfPresent(sessionsRevokedTold, forKey: .sessionsRevokedTold)

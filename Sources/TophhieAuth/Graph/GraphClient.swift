@@ -12,8 +12,12 @@ struct GraphClient: Sendable {
     let tokens: TokenProvider
 
     /// Sends a request and returns the final reply (after throttling retries) for the caller to map.
-    func send(_ method: String, _ url: URL, scope: String, body: Data? = nil, extraHeaders: [String: String] = [:]) async throws -> GraphReply {
+    /// - Parameter maxRetryAfter: the longest `Retry-After` waited within this call, when it is
+    ///   shorter than the policy's; a longer one returns the throttled reply at once.
+    func send(_ method: String, _ url: URL, scope: String, body: Data? = nil, extraHeaders: [String: String] = [:], maxRetryAfter: Double? = nil) async throws -> GraphReply {
         try checkOrigin(url)
+        var requester = self.requester
+        if let maxRetryAfter { requester.policy.maxRetryAfter = min(requester.policy.maxRetryAfter, maxRetryAfter) }
         var forceRefresh = false
         for _ in 0..<2 {
             let token = try await tokens.accessToken(covering: scope, forceRefresh: forceRefresh)

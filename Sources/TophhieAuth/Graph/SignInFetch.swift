@@ -29,6 +29,11 @@ public struct SignInFetch: Sendable {
     public var reads: [SignInReadResult] = []
     /// Graph's time by the `Date` header of its last reply, when it sent one.
     public var graphDate: Date?
+    /// With independent streams: each stream whose read failed this time (throttled, 5xx, the
+    /// network), the rest of its reads skipped. The other streams' sign-ins are here as usual.
+    public var streamFailures: [SignInStreamFailure] = []
+    /// The `Retry-After` of the last refused page, in seconds, for the stream it failed.
+    var refusedRetryAfter: Double?
 
     /// The streams this fetch read.
     public var streams: [SignInStream] { api.streams }
@@ -37,4 +42,19 @@ public struct SignInFetch: Sendable {
     public var count: Int { decoded + records.count(where: \.recognised) }
     /// How many sign-ins were decoded, kept or whole.
     public var decoded: Int { events.count + kept.count }
+}
+
+/// One stream's read that failed while the others went on.
+public struct SignInStreamFailure: Sendable {
+    public var stream: SignInStream
+    /// What went wrong, as a fetch of that stream alone would have thrown it.
+    public var error: TophhieAuthError
+    /// Not to be asked again before this time: Graph's `Retry-After`, when it sent one.
+    public var retryAfter: Date?
+
+    public init(stream: SignInStream, error: TophhieAuthError, retryAfter: Date?) {
+        self.stream = stream
+        self.error = error
+        self.retryAfter = retryAfter
+    }
 }

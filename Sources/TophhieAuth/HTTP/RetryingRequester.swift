@@ -8,7 +8,7 @@ import FoundationNetworking
 struct RetryingRequester: Sendable {
     let transport: any HTTPTransport
     let clock: any TophhieClock
-    let policy: RetryPolicy
+    var policy: RetryPolicy
     let deadline: Double
     let userAgent: String
     /// Jitter source; the default is random, tests pass a constant.

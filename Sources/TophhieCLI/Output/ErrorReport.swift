@@ -7,6 +7,8 @@ enum ErrorReport {
     static func describe(_ error: any Error) -> (String, ExitCode) {
         if let usage = error as? UsageError { return (usage.message, .usage) }
         if let configuration = error as? ConfigurationError { return (configuration.description, .usage) }
+        // Nothing can be done until someone frees space or fixes the directory: as a configuration error.
+        if let unwritable = error as? StateUnwritable { return (unwritable.description, .usage) }
         if let auth = error as? TophhieAuthError {
             let text = auth.errorDescription ?? "\(auth)"
             if auth.needsSignIn { return (text, .signInNeeded) }

@@ -26,6 +26,9 @@ public struct FaultRule: Sendable, Equatable, Codable {
     }
 
     public var pathPrefix: String
+    /// Only requests whose decoded query contains this text, when set (e.g. `nonInteractiveUser`
+    /// to fault one sign-in stream of Graph beta).
+    public var queryContains: String?
     /// Only this method, when set (e.g. `GET`).
     public var method: String?
     public var kind: Kind
@@ -41,8 +44,9 @@ public struct FaultRule: Sendable, Equatable, Codable {
     public var seconds: Double?
 
     /// Creates a rule.
-    public init(pathPrefix: String, method: String? = nil, kind: Kind, count: Int = 1, skip: Int = 0, status: Int? = nil, retryAfter: String? = nil, seconds: Double? = nil) {
+    public init(pathPrefix: String, queryContains: String? = nil, method: String? = nil, kind: Kind, count: Int = 1, skip: Int = 0, status: Int? = nil, retryAfter: String? = nil, seconds: Double? = nil) {
         self.pathPrefix = pathPrefix
+        self.queryContains = queryContains
         self.method = method
         self.kind = kind
         self.count = count
@@ -53,13 +57,14 @@ public struct FaultRule: Sendable, Equatable, Codable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case pathPrefix, method, kind, count, skip, status, retryAfter, seconds
+        case pathPrefix, queryContains, method, kind, count, skip, status, retryAfter, seconds
     }
 
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(allowed: Set(CodingKeys.allCases.map(\.rawValue)), in: "fault")
         let container = try decoder.container(keyedBy: CodingKeys.self)
         pathPrefix = try container.decode(String.self, forKey: .pathPrefix)
+        queryContains = try container.decodeIfPresent(String.self, forKey: .queryContains)
         method = try container.decodeIfPresent(String.self, forKey: .method)
         kind = try container.decode(Kind.self, forKey: .kind)
         count = try container.decodeIfPresent(Int.self, forKey: .count) ?? 1

@@ -16,11 +16,13 @@ struct FaultPlan: Sendable {
 
     /// The fault for this request, if one is due: the first rule whose prefix and method match and
     /// that has passed its `skip` count but not used up its `count`.
-    mutating func take(method: String, path: String) -> FaultRule? {
+    /// - Parameter query: the request's decoded query, for `queryContains`.
+    mutating func take(method: String, path: String, query: String = "") -> FaultRule? {
         var chosen: FaultRule?
         for index in rules.indices {
             let rule = rules[index]
             guard path.hasPrefix(rule.pathPrefix) else { continue }
+            if let text = rule.queryContains, !query.contains(text) { continue }
             if let ruleMethod = rule.method, ruleMethod.caseInsensitiveCompare(method) != .orderedSame { continue }
             let position = seen[index]
             guard position < rule.skip + rule.count else { continue }

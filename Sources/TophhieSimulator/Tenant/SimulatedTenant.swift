@@ -202,7 +202,7 @@ public actor SimulatedTenant: Service {
         let arrival = now()
         let trace = RequestTrace(request, requestID: UUID().uuidString.lowercased(), date: now())
         var response: HTTPResponse
-        let fault = faults.take(method: request.method, path: request.path)
+        let fault = faults.take(method: request.method, path: request.path, query: request.queryItems.map { "\($0.name)=\($0.value)" }.joined(separator: "&"))
         if let fault, let faulted = faultResponse(fault, path: request.path, trace: trace) {
             response = faulted
         } else {

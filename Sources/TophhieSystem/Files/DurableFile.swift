@@ -10,11 +10,41 @@ import Foundation
 ///
 /// Each call blocks its thread on the disk: from async code, call it through `BlockingWork`.
 public enum DurableFile {
+    /// File-system faults injected for tests: every write under a directory fails with an
+    /// `errno` (ENOSPC, EROFS, EACCES) as a full disk, a read-only mount or a changed permission
+    /// would make it. Scoped by directory, so tests side by side do not meet each other's.
+    public enum Faults {
+        private static let lock = NSLock()
+        nonisolated(unsafe) private static var injected: [String: Int32] = [:]
+
+        /// Makes every write under `directory` fail with `code` until `clear(under:)`.
+        public static func inject(_ code: Int32, under directory: String) {
+            lock.withLock { injected[directory.hasSuffix("/") ? String(directory.dropLast()) : directory] = code }
+        }
+
+        public static func clear(under directory: String) {
+            lock.withLock { _ = injected.removeValue(forKey: directory.hasSuffix("/") ? String(directory.dropLast()) : directory) }
+        }
+
+        /// The fault injected for `path`, if any.
+        static func fault(for path: String) -> Int32? {
+            lock.withLock {
+                guard !injected.isEmpty else { return nil }
+                return injected.first { path == $0.key || path.hasPrefix($0.key + "/") }?.value
+            }
+        }
+
+        static func check(_ operation: String, _ path: String) throws {
+            if let code = fault(for: path) { throw FileError(operation: operation, path: path, code: code) }
+        }
+    }
+
     /// Appends `bytes` to `path` (created with `mode`), then fsyncs the file.
     ///
     /// A write that fails part-way is cut back off, so a long-running agent never appends its
     /// next batch onto a torn line (which a later open would drop, alert and all).
     public static func append(_ bytes: [UInt8], to path: String, mode: mode_t = 0o600) throws {
+        try Faults.check("write", path)
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, mode)
         guard fd >= 0 else { throw FileError(operation: "open", path: path, code: errno) }
         defer { _ = close(fd) }
@@ -41,6 +71,7 @@ public enum DurableFile {
     /// - Throws: `FileError`, or what `produce` throws (the temporary is then removed).
     public static func replace(_ path: String, mode: mode_t = 0o600, producing produce: (_ write: ([UInt8]) throws -> Void) throws -> Void) throws {
         let temporary = temporaryPath(for: path)
+        try Faults.check("create", temporary)
         _ = unlink(temporary)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard fd >= 0 else { throw FileError(operation: "create", path: temporary, code: errno) }
@@ -85,6 +116,7 @@ public enum DurableFile {
     /// Creates `directory` (and parents) with `mode` when missing.
     public static func makeDirectory(_ directory: String, mode: mode_t = 0o700) throws {
         var info = stat()
+        if stat(directory, &info) != 0 { try Faults.check("create directory", directory) }
         if stat(directory, &info) == 0 {
             guard info.st_mode & S_IFMT == S_IFDIR else { throw FileError(operation: "use as a directory", path: directory, code: ENOTDIR) }
             return

@@ -99,6 +99,20 @@ enum StatusCommand: CLICommand {
         } else {
             io.out("Streams:       \(watched) sign-ins (Graph \(health.streams.count > 1 ? "beta" : "v1.0"))\n")
         }
+        for (stream, cursor) in health.rereads.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            // How far the walk below the recent reads has come (a page a poll).
+            let walk: String
+            if let upper = cursor.upper, let floor = cursor.floor {
+                walk = "at \(GraphTimestamp.filterText(upper)), walking down to \(GraphTimestamp.filterText(floor))\(cursor.sweep ? " (the daily sweep to the retention floor)" : " (the lookback)")"
+            } else {
+                walk = "starts again from the top next poll"
+            }
+            io.out("Re-read \(stream.words): \(walk)\(cursor.lastSweep.map { "; last sweep started \(GraphTimestamp.filterText($0))" } ?? "")\n")
+        }
+        for (stream, failing) in health.failingStreams.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            let wait = failing.retryAfter.map { ", Graph asked to wait until \(GraphTimestamp.filterText($0)) (Retry-After)" } ?? ""
+            io.out("Stream \(stream.words): not read since \(GraphTimestamp.filterText(failing.failingSince))\(wait); next read from \(GraphTimestamp.filterText(failing.readFrom)): \(failing.lastError)\n")
+        }
         if let problem = health.problem {
             io.out("Problem:       \(problem.kind) since \(GraphTimestamp.filterText(problem.since))\(problem.notified ? ", notice sent" : ""): \(problem.detail)\n")
         }

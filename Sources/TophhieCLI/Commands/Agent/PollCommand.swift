@@ -22,8 +22,10 @@ enum PollCommand: CLICommand {
         runs exits 0 with a message. The log goes to standard error; alerts to the notifiers.
         With --quiet a cycle that succeeded and delivered everything prints nothing.
 
-        exit codes: 0 ok (or another poll was running), 1 failure, 2 configuration error,
-        3 sign-in needed, 4 access denied by Graph.
+        exit codes: 0 ok (everything delivered, or a backlog drained as far as the delivery
+        budget allowed; or another poll was running), 1 failure (a notifier failed or nothing
+        could be delivered), 2 configuration error or state not writable, 3 sign-in needed,
+        4 access denied by Graph.
 
         examples:
           tophhie-watch poll --config /etc/tophhie-watch/config.yml
@@ -50,8 +52,8 @@ enum PollCommand: CLICommand {
         info(report.summary)
         for skipped in report.skipped { info(skipped.description) }
         let healthProblems = await setup.health.record(report, at: io.clock.now())
-        let wentWell: Bool
-        if case .succeeded = report.outcome { wentWell = !report.delivery.contains { $0.pending > 0 || $0.failed > 0 } } else { wentWell = false }
+        // A backlog drained as far as the budget allowed is progress, not failure (cron mails 1s).
+        let wentWell = report.wentWell
         if !wentWell || !healthProblems.isEmpty { held.flush(to: log) }
         for problem in healthProblems { log(problem) }
         switch report.outcome {
