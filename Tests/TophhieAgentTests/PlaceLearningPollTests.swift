@@ -40,6 +40,10 @@ import TophhieSimulator
             #expect(first.alerts.isEmpty, "\(first.alerts.map(\.summary))")
             #expect(first.summary.contains("place rules learning until at least \(GraphTimestamp.filterText(now.addingTimeInterval(3 * 86_400 - 60)))"), "\(first.summary)")
             #expect(first.summary.contains("(2 of 5 days, 4 of 10 of your own successes so far)"), "\(first.summary)")
+            // `status` says the same, from the state the poll left.
+            let health = await AgentHealth.read(stateDirectory: harness.stateDirectory, notifiers: [])
+            #expect(health.placeLearning.map { first.summary.contains($0) } == true, "\(String(describing: health.placeLearning))")
+            #expect(health.jsonValue.value(atPath: "placeLearning")?.stringValue == health.placeLearning)
             // Then Moscow: a country never signed in from, told although learning goes on.
             await harness.tenant.addSignIns([harness.factory.signIn(at: now.addingTimeInterval(60), place: .moscow)], latencySeconds: 0)
             harness.clock.advance(by: 300)

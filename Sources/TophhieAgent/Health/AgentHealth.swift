@@ -47,6 +47,8 @@ public struct AgentHealth: Sendable, Equatable {
     public var rereads: [SignInStream: RereadCursor] = [:]
     /// The last poll that started a walk down to the retention floor.
     public var lastSweep: Date?
+    /// While the place rules learn: "place rules learning until …", as the last poll said.
+    public var placeLearning: String?
 
     /// Reads the state and every named notifier's outbox.
     /// - Parameter api: the configured `graph.api`.
@@ -62,6 +64,7 @@ public struct AgentHealth: Sendable, Equatable {
             health.failingStreams = state.streamHealth
             health.rereads = state.rereads
             health.lastSweep = state.lastSweep
+            health.placeLearning = state.placeLearning
             if api == .beta, let fallback = state.fallback {
                 health.fallback = fallback
                 health.streams = SignInLogAPI.v1.streams
@@ -114,6 +117,7 @@ public struct AgentHealth: Sendable, Equatable {
             "lastSuccessfulPoll": time(lastSuccessfulPoll),
             "newestEventTime": time(newestEventTime),
             "learned": .bool(learned),
+            "placeLearning": text(placeLearning),
             "problem": problem,
             "stateError": text(stateError),
             "notifiers": .array(channels),

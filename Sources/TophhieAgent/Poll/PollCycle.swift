@@ -284,6 +284,7 @@ public struct PollCycle: Sendable {
                 report.newEvents = events.count { before.hasSeen($0.id) == false }
                 engineState = outcome.state
                 report.placeLearning = engine.rules.placeLearning(in: outcome.state, now: at)
+                state.placeLearning = report.placeLearning
                 report.alerts = outcome.alerts
                 Self.rememberHighAlerts(outcome.alerts, state: &state)
                 if let late = outcome.lateArrivals {

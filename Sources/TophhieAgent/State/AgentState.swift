@@ -28,6 +28,9 @@ public struct AgentState: Codable, Sendable, Equatable {
 
     /// The last poll that read the whole retained log (the daily sweep for late publications).
     public var lastSweep: Date?
+    /// While the place rules still learn, as the last poll that ran the rules said it
+    /// ("place rules learning until …", `RuleSet.placeLearning`), for `status`.
+    public var placeLearning: String?
 
     /// Where each stream's re-read of the window below the recent reads has got to.
     public var rereads: [SignInStream: RereadCursor] = [:]
@@ -73,7 +76,7 @@ public struct AgentState: Codable, Sendable, Equatable {
     private enum CodingKeys: String, CodingKey {
         case version, lastSuccessfulPoll, newestEventTime, learned, problem, reportedGapEnd, reportedUnreadable, lastSweep, processed, engineGeneration
         case rereads, fallback, clockSkewSince, ruleWarningsTold, sessionsRevokedTold, recentHighAlerts
-        case streamHealth
+        case streamHealth, placeLearning
         case engine
     }
 
@@ -98,6 +101,7 @@ public struct AgentState: Codable, Sendable, Equatable {
         ruleWarningsTold = try container.decodeIfPresent(String.self, forKey: .ruleWarningsTold)
         sessionsRevokedTold = try container.decodeIfPresent(Date.self, forKey: .sessionsRevokedTold)
         recentHighAlerts = try container.decodeIfPresent([RecentAlert].self, forKey: .recentHighAlerts) ?? []
+        placeLearning = try container.decodeIfPresent(String.self, forKey: .placeLearning)
         if version == 1 { inlineEngine = try container.decode(EngineState.self, forKey: .engine) }
     }
 
@@ -120,6 +124,7 @@ public struct AgentState: Codable, Sendable, Equatable {
         try container.encodeIfPresent(ruleWarningsTold, forKey: .ruleWarningsTold)
         try container.encodeIfPresent(sessionsRevokedTold, forKey: .sessionsRevokedTold)
         if !recentHighAlerts.isEmpty { try container.encode(recentHighAlerts, forKey: .recentHighAlerts) }
+        try container.encodeIfPresent(placeLearning, forKey: .placeLearning)
     }
 }
 

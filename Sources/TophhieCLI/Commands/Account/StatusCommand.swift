@@ -93,6 +93,7 @@ enum StatusCommand: CLICommand {
         } else {
             io.out("Last poll:     \(health.lastSuccessfulPoll.map { "\(GraphTimestamp.filterText($0)) (successful)" } ?? "never")\n")
         }
+        if let learning = health.placeLearning { io.out("Learning:      \(learning)\n") }
         let watched = health.streams.map(\.words).joined(separator: " and ")
         if let fallback = health.fallback {
             io.out("Streams:       \(watched) only (Graph v1.0): Graph refused beta since \(GraphTimestamp.filterText(fallback.since)) (\(fallback.refusal.reason)); non-interactive sign-ins are not watched ('tophhie-watch doctor')\n")
