@@ -173,4 +173,31 @@ import TophhieTestSupport
         #expect(ExportRecord.powerShellDate("/Date(1714532410005)/") == "2024-05-01T03:00:10.005Z")
         #expect(ExportRecord.portalDate("2024-05-01") == nil)
     }
+
+    /// Fuzzing found `/Date(-9223372036854775808)/` trapping (arithmetic overflow, signal 4);
+    /// a count past the years ISO 8601 text holds is no date.
+    @Test func powerShellDatesOutOfRangeAreNoDate() {
+        #expect(ExportRecord.powerShellDate("/Date(-9223372036854775808)/") == nil)
+        #expect(ExportRecord.powerShellDate("/Date(9223372036854775807)/") == nil)
+        #expect(ExportRecord.powerShellDate("/Date(253402300800000)/") == nil)
+        #expect(ExportRecord.powerShellDate("/Date(253402300799999)/") == "9999-12-31T23:59:59.999Z")
+        #expect(ExportRecord.powerShellDate("/Date(-62135596800000)/") == "0001-01-01T00:00:00.000Z")
+        #expect(ExportRecord.powerShellDate("/Date(-62135596800001)/") == nil)
+    }
+
+    /// The same date in a PowerShell object and in a CSV cell: that record is skipped and named,
+    /// the next one read.
+    @Test(arguments: [
+        ("ps-overflow.json", #"[{"CreatedDateTime":"/Date(-9223372036854775808)/","Id":"p1","Status":{"ErrorCode":0}},{"CreatedDateTime":"/Date(1714532471123)/","Id":"p2","Status":{"ErrorCode":0}}]"#, "item 1"),
+        ("ps-overflow.csv", "Id,CreatedDateTime,ResultType\np1,/Date(-9223372036854775808)/,0\np2,/Date(1714532471123)/,0\n", "line 2"),
+    ])
+    func aPowerShellDateOutOfRangeSkipsItsRecord(_ name: String, _ text: String, _ place: String) throws {
+        let path = try RepositoryFiles.temporary(name, text)
+        defer { RepositoryFiles.remove(path) }
+        let conversion = try #require(try ExportConversion.convert(file: path, format: nil, strict: false, scratch: NSTemporaryDirectory()))
+        defer { conversion.remove() }
+        #expect(conversion.records == 1)
+        #expect(conversion.skipped == ["\(path) \(place) (p1): skipped, as the agent skips it: 'createdDateTime' is not an ISO-8601 time"])
+        #expect(try Self.records(conversion).map { $0["createdDateTime"] } == [.string("2024-05-01T03:01:11.123Z")])
+    }
 }
