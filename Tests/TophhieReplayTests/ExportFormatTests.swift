@@ -174,6 +174,27 @@ import TophhieTestSupport
         #expect(ExportRecord.portalDate("2024-05-01") == nil)
     }
 
+    /// Sentinel rows are told by `Id` beside any of their other names, with or without
+    /// `TimeGenerated` (they were taken for Graph's records: "'id' is missing"); Graph's own
+    /// records, which say `id`, stay Graph's.
+    @Test(arguments: ExportFormat.sentinelNames)
+    func sentinelRowsAreToldByIdAndAnotherName(_ name: String) throws {
+        let row = #"[{"Id":"s1","\#(name)":"0","createdDateTime":"2024-05-01T10:00:00Z"}]"#
+        #expect(ExportFormat.detect(Data(row.utf8)) == .logAnalytics)
+        #expect(ExportFormat.detect(Data("\u{FEFF}".utf8) + Data(row.utf8)) == .logAnalytics)
+        #expect(ExportFormat.detect(Data(#"[{"id":"s1","appDisplayName":"App","createdDateTime":"2024-05-01T10:00:00Z"}]"#.utf8)) == .graph)
+        #expect(ExportFormat.detect(Data(#"[{"Id":"s1","createdDateTime":"2024-05-01T10:00:00Z"}]"#.utf8)) == .graph, "Id alone says nothing")
+    }
+
+    @Test func sentinelRowsWithoutTimeGeneratedAreRead() throws {
+        let path = try RepositoryFiles.temporary("sentinel.json", #"[{"Id":"s1","ResultType":"50126","createdDateTime":"2024-05-01T10:00:00Z"},{"Id":"s2","ResultType":"0","createdDateTime":"2024-05-01T10:01:00Z"}]"#)
+        defer { RepositoryFiles.remove(path) }
+        let conversion = try #require(try ExportConversion.convert(file: path, format: nil, strict: true, scratch: NSTemporaryDirectory()))
+        defer { conversion.remove() }
+        #expect(conversion.format == .logAnalytics && conversion.records == 2 && conversion.skipped.isEmpty)
+        #expect(try Self.records(conversion).map { $0.value(atPath: "status.errorCode") } == [.int(50126), .int(0)])
+    }
+
     /// Fuzzing found `/Date(-9223372036854775808)/` trapping (arithmetic overflow, signal 4);
     /// a count past the years ISO 8601 text holds is no date.
     @Test func powerShellDatesOutOfRangeAreNoDate() {
