@@ -28,50 +28,63 @@ public struct ExportConversion: Sendable {
     /// - Throws: `ReplayFileError` naming the file, the record and the fault; for content that
     ///   is no format, what was tried.
     public static func convert(file: String, format forced: ExportFormat?, strict: Bool, scratch: String) throws -> ExportConversion? {
-        guard let data = FileManager.default.contents(atPath: file) else { throw ReplayFileError("cannot read '\(file)'") }
-        guard let format = forced ?? ExportFormat.detect(data.prefix(1 << 16)) else {
+        // The format from the file's head alone: a Graph file too large to check is not read
+        // here at all (reading it whole to look at 64 KB took a 118 MB page from 58 to 145 MB).
+        let head: Data, size: Int
+        do {
+            let readable = try ReadableFile(path: file)
+            size = try readable.size()
+            head = Data(try readable.read(at: 0, count: min(size, 1 << 16)))
+        } catch {
+            throw ReplayFileError("cannot read '\(file)'")
+        }
+        guard let format = forced ?? ExportFormat.detect(head) else {
             throw ReplayFileError("\(file): not a sign-in file this reads; tried \(ExportFormat.described)")
         }
+        if format == .graph, size > checkedGraphSize { return nil }
+        guard let data = FileManager.default.contents(atPath: file) else { throw ReplayFileError("cannot read '\(file)'") }
         let body = data.starts(with: [0xEF, 0xBB, 0xBF]) ? Data(data.dropFirst(3)) : data
-        let items: [(place: String, record: JSONValue)]
+        let items: [(place: String, raw: JSONValue, record: JSONValue)]
         switch format {
         case .graph:
             // Graph's own shape goes the fast ways; up to `checkedGraphSize` it is first checked
             // record by record, and rewritten only when a record is one the agent would skip (a
             // damaged one, one without a whole error code) or has coordinates no place has.
-            guard data.count <= checkedGraphSize else { return nil }
             return try checkGraph(body, file: file, strict: strict, scratch: scratch)
         case .azureMonitor:
-            items = try jsonRecords(body, file: file, wrapper: "records").map { ($0.place, ExportRecord.fromAzureMonitor($0.record)) }
+            items = try jsonRecords(body, file: file, wrapper: "records").map { ($0.place, $0.record, ExportRecord.fromAzureMonitor($0.record)) }
         case .logAnalytics:
-            items = try jsonRecords(body, file: file, wrapper: "value").map { ($0.place, ExportRecord.fromLogAnalytics($0.record)) }
+            items = try jsonRecords(body, file: file, wrapper: "value").map { ($0.place, $0.record, ExportRecord.fromLogAnalytics($0.record)) }
         case .csv:
             let table = try csvTable(body, file: file)
             items = table.rows.map { row in
                 let object = JSONValue.object(Dictionary(zip(table.header, row.fields.map(JSONValue.string)), uniquingKeysWith: { first, _ in first }))
-                return ("line \(row.line)", ExportRecord.fromLogAnalytics(object))
+                return ("line \(row.line)", object, ExportRecord.fromLogAnalytics(object))
             }
         case .adminCenterCSV:
             let table = try csvTable(body, file: file)
             // The download's name says its stream: NonInteractiveSignIns_<from>_<to>.csv.
             let nonInteractive = (file as NSString).lastPathComponent.lowercased().contains("noninteractive")
             items = table.rows.map { row in
-                ("line \(row.line)", ExportRecord.fromAdminCenter(Array(zip(table.header, row.fields)).map { (header: $0.0, text: $0.1) }, nonInteractive: nonInteractive))
+                ("line \(row.line)", .object([:]), ExportRecord.fromAdminCenter(Array(zip(table.header, row.fields)).map { (header: $0.0, text: $0.1) }, nonInteractive: nonInteractive))
             }
         }
         var conversion = ExportConversion(path: "", format: format, records: 0, skipped: [], coordinatesDropped: 0)
         var kept: [JSONValue] = []
-        for (place, given) in items {
+        var found = FoundRecords()
+        for (place, raw, given) in items {
             var record = given
             do {
                 _ = try TophhieSignInEvent(json: record)
             } catch let malformed as MalformedSignIn {
                 try conversion.skip(malformed, at: place, file: file, strict: strict)
+                found.add(raw, place: place, problem: malformed.problem)
                 continue
             }
             if dropBadCoordinates(&record) { conversion.coordinatesDropped += 1 }
             kept.append(record)
         }
+        if kept.isEmpty, found.count > 0 { throw ReplayFileError("\(file): \(found.sentence)") }
         try conversion.write(kept, scratch: scratch)
         return conversion
     }
@@ -143,9 +156,10 @@ public struct ExportConversion: Sendable {
             var conversion = ExportConversion(path: "", format: .graph, records: 0, skipped: [], coordinatesDropped: 0)
             // Records the check changes: nil to skip, a value to write instead of the bytes.
             var changed: [Int: JSONValue?] = [:]
+            var found = FoundRecords()
             for (index, (place, range, lines)) in records.enumerated() {
                 let raw = UnsafeRawBufferPointer(rebasing: bytes[range])
-                if let slots = try? JSONValue.parseSlots(raw, layout: layout), plainlyReads(slots) { continue }
+                if let slots = try? JSONValue.parseSlots(raw, layout: layout), plainlyReads(slots), textsRead(raw) { continue }
                 var record: JSONValue
                 switch JSONPage.element(bytes, range) {
                 case .value(let value):
@@ -153,8 +167,16 @@ public struct ExportConversion: Sendable {
                 case .damaged(let id, let error):
                     var at = error
                     at.offset = range.lowerBound + error.offset
+                    // A page or an array broken in its grammar (a trailing comma, as Microsoft's
+                    // own v1.0 example has) is not JSON: the file is refused where it breaks. A
+                    // record whose text alone is wrong (a lone surrogate, invalid UTF-8) costs
+                    // only that record, as it does a poll; so does any damaged line.
+                    if !lines, !isContentDamage(error) {
+                        throw ReplayFileError("\(file): the file is not valid JSON: \(ReplayInput.position(of: at, in: body))")
+                    }
                     let problem = lines ? "column \(error.offset + 1): \(error.message)" : ReplayInput.position(of: at, in: body)
                     try conversion.skip(MalformedSignIn.damaged(id: id, problem: problem), at: place, file: file, strict: strict)
+                    found.add(.null, place: place, problem: problem)
                     changed[index] = .some(nil)
                     continue
                 }
@@ -162,6 +184,7 @@ public struct ExportConversion: Sendable {
                     _ = try TophhieSignInEvent(json: record)
                 } catch let malformed as MalformedSignIn {
                     try conversion.skip(malformed, at: place, file: file, strict: strict)
+                    found.add(record, place: place, problem: malformed.problem)
                     changed[index] = .some(nil)
                     continue
                 }
@@ -171,6 +194,7 @@ public struct ExportConversion: Sendable {
                 }
             }
             if changed.isEmpty { return nil }
+            if found.count == records.count { throw ReplayFileError("\(file): \(found.sentence)") }
             // An array, the kept records' own bytes between (a pretty-printed record keeps its
             // lines), written a piece at a time: the file is in memory already.
             var kept = 0
@@ -193,6 +217,31 @@ public struct ExportConversion: Sendable {
             conversion.records = kept
             return conversion
         }
+    }
+
+    /// Whether a record's damage is in its text alone (invalid UTF-8, a control character, a lone
+    /// surrogate, a number no double holds, nesting too deep): JSON's grammar still holds around
+    /// it, so the records beside it are read, as a poll reads them.
+    static func isContentDamage(_ error: JSONParseError) -> Bool {
+        ["control character", "invalid UTF-8", "surrogate", "invalid \\u escape", "out of range", "nested deeper"].contains { error.message.contains($0) }
+    }
+
+    /// Whether every string of a record reads as the poll's decoder reads it, beyond what the
+    /// quick check walks over: its bytes are UTF-8 and it has no surrogate escape (a paired
+    /// one, an emoji, is read whole to be sure). A lone `\ud800` in `appDisplayName` passed the
+    /// quick check and stopped the whole file later.
+    static func textsRead(_ raw: UnsafeRawBufferPointer) -> Bool {
+        var index = 0
+        var ascii = true
+        while index < raw.count {
+            let byte = raw[index]
+            if byte >= 0x80 { ascii = false }
+            if byte == UInt8(ascii: "\\"), index + 2 < raw.count, raw[index + 1] == UInt8(ascii: "u"), raw[index + 2] | 0x20 == UInt8(ascii: "d") {
+                return false
+            }
+            index += byte == UInt8(ascii: "\\") ? 2 : 1
+        }
+        return ascii || String(validating: raw.bindMemory(to: UInt8.self), as: UTF8.self) != nil
     }
 
     /// Whether the quick fields are ones the poll's decoder takes without a word.
