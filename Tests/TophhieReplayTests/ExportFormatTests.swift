@@ -195,6 +195,36 @@ import TophhieTestSupport
         #expect(try Self.records(conversion).map { $0.value(atPath: "status.errorCode") } == [.int(50126), .int(0)])
     }
 
+    /// One damaged record of an export costs that record, named with its line and column: a
+    /// line of JSON lines that does not read (Azure Monitor, Log Analytics), or a row of an
+    /// array whose text alone is wrong (a lone surrogate). Before, any of them refused the file.
+    @Test(arguments: [
+        ("monitor.jsonl", #"{"time":"2024-05-01T10:00:00Z","category":"SignInLogs","properties":{"id":"m1","createdDateTime":"2024-05-01T10:00:00Z","status":{"errorCode":0}}}"# + "\n{\"time\": broken\n" + #"{"time":"2024-05-01T10:01:00Z","category":"SignInLogs","properties":{"id":"m3","createdDateTime":"2024-05-01T10:01:00Z","status":{"errorCode":0}}}"# + "\n",
+         ExportFormat.azureMonitor, "line 2: skipped, as the agent skips it: the event is not valid JSON (column 10: unexpected character)"),
+        ("rows.jsonl", #"{"Id":"r1","TimeGenerated":"2024-05-01T10:00:00Z","ResultType":"0"}"# + "\n{\"Id\":\"r2\",\n" + #"{"Id":"r3","TimeGenerated":"2024-05-01T10:01:00Z","ResultType":"0"}"# + "\n",
+         .logAnalytics, "line 2: skipped, as the agent skips it: the event is not valid JSON (column 12: expected a member name in quotes)"),
+        ("rows.json", "[" + #"{"Id":"r1","TimeGenerated":"2024-05-01T10:00:00Z","ResultType":"0"}"# + ",\n" + #"{"Id":"r2","TimeGenerated":"2024-05-01T10:00:30Z","ResultType":"0","AppDisplayName":"\ud800"}"# + ",\n" + #"{"Id":"r3","TimeGenerated":"2024-05-01T10:01:00Z","ResultType":"0"}"# + "]",
+         .logAnalytics, "item 2: skipped, as the agent skips it: the event is not valid JSON (line 2, column 92: unpaired surrogate in a \\u escape)"),
+    ])
+    func aDamagedExportRecordCostsThatRecord(_ name: String, _ text: String, _ format: ExportFormat, _ message: String) throws {
+        let path = try RepositoryFiles.temporary(name, text)
+        defer { RepositoryFiles.remove(path) }
+        let conversion = try #require(try ExportConversion.convert(file: path, format: nil, strict: false, scratch: NSTemporaryDirectory()))
+        defer { conversion.remove() }
+        #expect(conversion.format == format)
+        #expect(conversion.skipped == ["\(path) \(message)"])
+        #expect(try Self.records(conversion).map { $0["id"]?.stringValue ?? "" } == [format == .azureMonitor ? "m1" : "r1", format == .azureMonitor ? "m3" : "r3"])
+    }
+
+    /// An export array broken in its grammar is not JSON: refused at its line and column.
+    @Test func anExportArrayWithATrailingCommaIsRefusedWhereItBreaks() throws {
+        let path = try RepositoryFiles.temporary("rows.json", "[\n" + #"  {"Id":"r1","TimeGenerated":"2024-05-01T10:00:00Z","ResultType":"0"},"# + "\n]\n")
+        defer { RepositoryFiles.remove(path) }
+        #expect(throws: ReplayFileError("\(path): the file is not valid JSON: line 3, column 1: unexpected character")) {
+            _ = try ExportConversion.convert(file: path, format: nil, strict: false, scratch: NSTemporaryDirectory())
+        }
+    }
+
     /// Fuzzing found `/Date(-9223372036854775808)/` trapping (arithmetic overflow, signal 4);
     /// a count past the years ISO 8601 text holds is no date.
     @Test func powerShellDatesOutOfRangeAreNoDate() {

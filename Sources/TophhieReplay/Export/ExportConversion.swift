@@ -44,7 +44,8 @@ public struct ExportConversion: Sendable {
         if format == .graph, size > checkedGraphSize { return nil }
         guard let data = FileManager.default.contents(atPath: file) else { throw ReplayFileError("cannot read '\(file)'") }
         let body = data.starts(with: [0xEF, 0xBB, 0xBF]) ? Data(data.dropFirst(3)) : data
-        let items: [(place: String, raw: JSONValue, record: JSONValue)]
+        // Each record where it is, as the file holds it, mapped; or why its line does not read.
+        let items: [(place: String, raw: JSONValue, record: JSONValue, damage: String?)]
         switch format {
         case .graph:
             // Graph's own shape goes the fast ways; up to `checkedGraphSize` it is first checked
@@ -52,27 +53,33 @@ public struct ExportConversion: Sendable {
             // damaged one, one without a whole error code) or has coordinates no place has.
             return try checkGraph(body, file: file, strict: strict, scratch: scratch)
         case .azureMonitor:
-            items = try jsonRecords(body, file: file, wrapper: "records").map { ($0.place, $0.record, ExportRecord.fromAzureMonitor($0.record)) }
+            items = try jsonRecords(body, file: file, wrapper: "records").map { ($0.place, $0.record, ExportRecord.fromAzureMonitor($0.record), $0.damage) }
         case .logAnalytics:
-            items = try jsonRecords(body, file: file, wrapper: "value").map { ($0.place, $0.record, ExportRecord.fromLogAnalytics($0.record)) }
+            items = try jsonRecords(body, file: file, wrapper: "value").map { ($0.place, $0.record, ExportRecord.fromLogAnalytics($0.record), $0.damage) }
         case .csv:
             let table = try csvTable(body, file: file)
             items = table.rows.map { row in
                 let object = JSONValue.object(Dictionary(zip(table.header, row.fields.map(JSONValue.string)), uniquingKeysWith: { first, _ in first }))
-                return ("line \(row.line)", object, ExportRecord.fromLogAnalytics(object))
+                return ("line \(row.line)", object, ExportRecord.fromLogAnalytics(object), nil)
             }
         case .adminCenterCSV:
             let table = try csvTable(body, file: file)
             // The download's name says its stream: NonInteractiveSignIns_<from>_<to>.csv.
             let nonInteractive = (file as NSString).lastPathComponent.lowercased().contains("noninteractive")
             items = table.rows.map { row in
-                ("line \(row.line)", .object([:]), ExportRecord.fromAdminCenter(Array(zip(table.header, row.fields)).map { (header: $0.0, text: $0.1) }, nonInteractive: nonInteractive))
+                ("line \(row.line)", .object([:]), ExportRecord.fromAdminCenter(Array(zip(table.header, row.fields)).map { (header: $0.0, text: $0.1) }, nonInteractive: nonInteractive), nil)
             }
         }
         var conversion = ExportConversion(path: "", format: format, records: 0, skipped: [], coordinatesDropped: 0)
         var kept: [JSONValue] = []
         var found = FoundRecords()
-        for (place, raw, given) in items {
+        for (place, raw, given, damage) in items {
+            if let damage {
+                // A damaged line costs that line, as a damaged record costs a poll that record.
+                try conversion.skip(MalformedSignIn.damaged(id: nil, problem: damage), at: place, file: file, strict: strict)
+                found.add(.null, place: place, problem: damage)
+                continue
+            }
             var record = given
             do {
                 _ = try TophhieSignInEvent(json: record)
@@ -284,31 +291,75 @@ public struct ExportConversion: Sendable {
 
     /// The records of a JSON export: the `wrapper` member's array, an array, or JSON lines, each
     /// with where it is ("item 3", "line 3").
-    static func jsonRecords(_ body: Data, file: String, wrapper: String) throws -> [(place: String, record: JSONValue)] {
-        if let whole = try? JSONValue.parse(body) {
+    /// - Returns: each record, or for a line of JSON lines that does not read, `.null` and
+    ///   where and why (skipped and named by the caller, as a poll skips a damaged record).
+    /// - Throws: `ReplayFileError` for a document that is not JSON (not JSON lines: its first
+    ///   line is not a whole value), at its line and column.
+    static func jsonRecords(_ body: Data, file: String, wrapper: String) throws -> [(place: String, record: JSONValue, damage: String?)] {
+        do {
+            let whole = try JSONValue.parse(body)
             var list: JSONValue = whole
             if case .object = whole {
                 if let wrapped = whole[wrapper] ?? whole["records"] ?? whole["value"] {
                     list = wrapped
                 } else if case .array(let tables)? = whole["tables"], let first = tables.first {
-                    return try apiTable(first, file: file)
+                    return try apiTable(first, file: file).map { ($0.place, $0.record, nil) }
                 } else {
-                    return [("item 1", whole)]
+                    return [("item 1", whole, nil)]
                 }
             }
             guard case .array(let records) = list else { throw ReplayFileError("\(file): '\(wrapper)' is not a list of records") }
-            return records.enumerated().map { ("item \($0.offset + 1)", $0.element) }
+            return records.enumerated().map { ("item \($0.offset + 1)", $0.element, nil) }
+        } catch let failure as JSONParseError {
+            // A document whose records can still be told apart: a record whose text alone is
+            // wrong costs that record; one broken in its grammar, the file.
+            if let elements = documentElements(body, wrapper: wrapper) {
+                return try elements.enumerated().map { index, found in
+                    switch found.element {
+                    case .value(let record):
+                        return ("item \(index + 1)", record, nil)
+                    case .damaged(_, let error):
+                        var at = error
+                        at.offset = found.range.lowerBound + error.offset
+                        guard isContentDamage(error) else { throw ReplayFileError("\(file): the file is not valid JSON: \(ReplayInput.position(of: at, in: body))") }
+                        return ("item \(index + 1)", .null, ReplayInput.position(of: at, in: body))
+                    }
+                }
+            }
+            // JSON lines when the first line is a whole value; otherwise one document, broken
+            // where the parser stopped (an array with a trailing comma is not JSON lines).
+            let firstLine = body.split(separator: UInt8(ascii: "\n")).first { $0.contains(where: { ![0x20, 0x0D, 0x09].contains($0) }) }
+            guard let firstLine, (try? JSONValue.parse(Data(firstLine))) != nil else {
+                throw ReplayFileError("\(file): the file is not valid JSON: \(ReplayInput.position(of: failure, in: body))")
+            }
         }
-        var records: [(String, JSONValue)] = []
+        var records: [(String, JSONValue, String?)] = []
         for (index, line) in body.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
             guard line.contains(where: { ![0x20, 0x0D, 0x09].contains($0) }) else { continue }
             do {
-                records.append(("line \(index + 1)", try JSONValue.parse(Data(line))))
+                records.append(("line \(index + 1)", try JSONValue.parse(Data(line)), nil))
             } catch let failure as JSONParseError {
-                throw ReplayFileError("\(file): not valid JSON: line \(index + 1), column \(failure.offset + 1): \(failure.message)")
+                records.append(("line \(index + 1)", .null, "column \(failure.offset + 1): \(failure.message)"))
             }
         }
         return records
+    }
+
+    /// The records of an array, or of a `wrapper` (`records`, `value`) member's array, found by
+    /// their extents and read one by one; nil when the document's frame itself is broken.
+    static func documentElements(_ body: Data, wrapper: String) -> [(range: Range<Int>, element: JSONPage.Element)]? {
+        body.withUnsafeBytes { bytes in
+            guard let first = bytes.firstIndex(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) else { return nil }
+            var ranges: [Range<Int>]?
+            if bytes[first] == UInt8(ascii: "[") {
+                ranges = try? JSONPage.arrayExtents(bytes)
+            } else if bytes[first] == UInt8(ascii: "{") {
+                for member in [wrapper, "records", "value"] where ranges == nil {
+                    ranges = (try? JSONPage.extents(bytes, arrayMember: member))?.elements
+                }
+            }
+            return ranges?.map { ($0, JSONPage.element(bytes, $0)) }
+        }
     }
 
     /// The Log Analytics query API's answer: `{"tables":[{"columns":[{"name"}],"rows":[[…]]}]}`.
