@@ -225,6 +225,22 @@ import TophhieTestSupport
         }
     }
 
+    /// JSON rows are read a record at a time, never whole: records cut apart by the reading
+    /// window give the same sign-ins and name the same skipped record, at its place.
+    @Test(arguments: [("log-analytics-signinlogs.json", "item 8"), ("graph-powershell.json", "item 8")])
+    func jsonRowsAreReadARecordAtATime(_ name: String, _ place: String) throws {
+        let file = Self.fixture(name)
+        for chunk in [7, 1 << 20] {
+            let conversion = try #require(try StreamedExport.convert(file: file, format: .logAnalytics, strict: false, scratch: NSTemporaryDirectory(), chunkSize: chunk))
+            defer { conversion.remove() }
+            #expect(conversion.records == 7 && conversion.coordinatesDropped == 1)
+            #expect(conversion.skipped == ["\(file) \(place) (la000008-0000-4000-8000-000000000000): skipped, as the agent skips it: 'status.errorCode' is missing or not a whole number"])
+            #expect(try Self.records(conversion).map { $0["id"]?.stringValue ?? "" } == (1...7).map { String(format: "la%06d-0000-4000-8000-000000000000", $0) })
+        }
+        // An Azure Monitor wrapper is not a frame the splitter reads: read whole.
+        #expect(try StreamedExport.convert(file: Self.fixture("azure-monitor-records.json"), format: .azureMonitor, strict: false, scratch: NSTemporaryDirectory()) == nil)
+    }
+
     /// Fuzzing found `/Date(-9223372036854775808)/` trapping (arithmetic overflow, signal 4);
     /// a count past the years ISO 8601 text holds is no date.
     @Test func powerShellDatesOutOfRangeAreNoDate() {

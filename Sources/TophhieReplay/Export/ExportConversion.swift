@@ -42,6 +42,12 @@ public struct ExportConversion: Sendable {
             throw ReplayFileError("\(file): not a sign-in file this reads; tried \(ExportFormat.described)")
         }
         if format == .graph, size > checkedGraphSize { return nil }
+        // JSON rows and records a record at a time, never the file whole; a shape the splitter
+        // does not take (an API table, a wrapper other than a page's) is read whole below.
+        if format == .azureMonitor || format == .logAnalytics,
+           let streamed = try StreamedExport.convert(file: file, format: format, strict: strict, scratch: scratch) {
+            return streamed
+        }
         guard let data = FileManager.default.contents(atPath: file) else { throw ReplayFileError("cannot read '\(file)'") }
         let body = data.starts(with: [0xEF, 0xBB, 0xBF]) ? Data(data.dropFirst(3)) : data
         // Each record where it is, as the file holds it, mapped; or why its line does not read.
