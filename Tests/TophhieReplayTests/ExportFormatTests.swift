@@ -241,6 +241,30 @@ import TophhieTestSupport
         #expect(try StreamedExport.convert(file: Self.fixture("azure-monitor-records.json"), format: .azureMonitor, strict: false, scratch: NSTemporaryDirectory()) == nil)
     }
 
+    /// CSV is read a row at a time: rows (and quoted JSON fields with doubled quotes) cut
+    /// apart by the reading window give the same sign-ins, the same skipped row at its line.
+    @Test(arguments: [("log-analytics-signinlogs.csv", ExportFormat.csv, 7, "line 9"), ("InteractiveSignIns_2024-05-01_2024-05-02.csv", .adminCenterCSV, 6, "line 8")])
+    func csvIsReadARowAtATime(_ name: String, _ format: ExportFormat, _ count: Int, _ place: String) throws {
+        let file = Self.fixture(name)
+        var seen: [[JSONValue]] = []
+        for chunk in [3, 1 << 20] {
+            let conversion = try StreamedExport.convertCSV(file: file, format: format, strict: false, scratch: NSTemporaryDirectory(), chunkSize: chunk)
+            defer { conversion.remove() }
+            #expect(conversion.records == count)
+            #expect(conversion.skipped == ["\(file) \(place) (la000008-0000-4000-8000-000000000000): skipped, as the agent skips it: 'status.errorCode' is missing or not a whole number"])
+            seen.append(try Self.records(conversion))
+        }
+        #expect(seen[0] == seen[1])
+    }
+
+    @Test func aCSVRowTheTableWouldRefuseRefusesTheFile() throws {
+        let path = try RepositoryFiles.temporary("rows.csv", "Id,TimeGenerated,ResultType\nr1,2024-05-01T10:00:00Z,0\nr2,2024-05-01T10:00:00Z\n")
+        defer { RepositoryFiles.remove(path) }
+        #expect(throws: ReplayFileError("\(path): not valid CSV: line 3: 2 fields where the header names 3")) {
+            _ = try ExportConversion.convert(file: path, format: nil, strict: false, scratch: NSTemporaryDirectory())
+        }
+    }
+
     /// Fuzzing found `/Date(-9223372036854775808)/` trapping (arithmetic overflow, signal 4);
     /// a count past the years ISO 8601 text holds is no date.
     @Test func powerShellDatesOutOfRangeAreNoDate() {

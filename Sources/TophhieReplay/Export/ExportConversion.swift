@@ -48,6 +48,10 @@ public struct ExportConversion: Sendable {
            let streamed = try StreamedExport.convert(file: file, format: format, strict: strict, scratch: scratch) {
             return streamed
         }
+        // CSV a row at a time, never the table whole.
+        if format == .csv || format == .adminCenterCSV {
+            return try StreamedExport.convertCSV(file: file, format: format, strict: strict, scratch: scratch)
+        }
         guard let data = FileManager.default.contents(atPath: file) else { throw ReplayFileError("cannot read '\(file)'") }
         let body = data.starts(with: [0xEF, 0xBB, 0xBF]) ? Data(data.dropFirst(3)) : data
         // Each record where it is, as the file holds it, mapped; or why its line does not read.
@@ -62,19 +66,8 @@ public struct ExportConversion: Sendable {
             items = try jsonRecords(body, file: file, wrapper: "records").map { ($0.place, $0.record, ExportRecord.fromAzureMonitor($0.record), $0.damage) }
         case .logAnalytics:
             items = try jsonRecords(body, file: file, wrapper: "value").map { ($0.place, $0.record, ExportRecord.fromLogAnalytics($0.record), $0.damage) }
-        case .csv:
-            let table = try csvTable(body, file: file)
-            items = table.rows.map { row in
-                let object = JSONValue.object(Dictionary(zip(table.header, row.fields.map(JSONValue.string)), uniquingKeysWith: { first, _ in first }))
-                return ("line \(row.line)", object, ExportRecord.fromLogAnalytics(object), nil)
-            }
-        case .adminCenterCSV:
-            let table = try csvTable(body, file: file)
-            // The download's name says its stream: NonInteractiveSignIns_<from>_<to>.csv.
-            let nonInteractive = (file as NSString).lastPathComponent.lowercased().contains("noninteractive")
-            items = table.rows.map { row in
-                ("line \(row.line)", .object([:]), ExportRecord.fromAdminCenter(Array(zip(table.header, row.fields)).map { (header: $0.0, text: $0.1) }, nonInteractive: nonInteractive), nil)
-            }
+        case .csv, .adminCenterCSV:
+            preconditionFailure("CSV is read a row at a time, above")
         }
         var conversion = ExportConversion(path: "", format: format, records: 0, skipped: [], coordinatesDropped: 0)
         var kept: [JSONValue] = []
@@ -100,13 +93,6 @@ public struct ExportConversion: Sendable {
         if kept.isEmpty, found.count > 0 { throw ReplayFileError("\(file): \(found.sentence)") }
         try conversion.write(kept, scratch: scratch)
         return conversion
-    }
-
-    /// A CSV export's table.
-    static func csvTable(_ body: Data, file: String) throws -> CSVTable {
-        do { return try CSVTable(String(decoding: body, as: UTF8.self)) } catch let failure as CSVTable.Failure {
-            throw ReplayFileError("\(file): not valid CSV: \(failure)")
-        }
     }
 
     /// Graph files larger than this go straight to the fast ways, unchecked record by record

@@ -109,6 +109,90 @@ enum StreamedExport {
         return conversion
     }
 
+    /// A CSV export (Log Analytics' download, the admin center's) a row at a time: no table of
+    /// the whole file, each row mapped, checked and written on as it is read.
+    /// - Throws: `ReplayFileError` as `ExportConversion.convert` does ("not valid CSV: line 3:
+    ///   …" for a row the table would refuse).
+    static func convertCSV(file: String, format: ExportFormat, strict: Bool, scratch: String, chunkSize: Int = 1 << 20) throws -> ExportConversion {
+        let readable: ReadableFile
+        let head: [UInt8]
+        do {
+            readable = try ReadableFile(path: file)
+            head = try readable.read(at: 0, count: 3)
+        } catch {
+            throw ReplayFileError("cannot read '\(file)'")
+        }
+        // The download's name says its stream: NonInteractiveSignIns_<from>_<to>.csv.
+        let nonInteractive = (file as NSString).lastPathComponent.lowercased().contains("noninteractive")
+        let path = (scratch as NSString).appendingPathComponent("tophhie-export-\(UUID().uuidString).json")
+        guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
+              let handle = FileHandle(forWritingAtPath: path) else {
+            throw ReplayFileError("cannot write the converted sign-ins to '\(path)'")
+        }
+        var conversion = ExportConversion(path: path, format: format, records: 0, skipped: [], coordinatesDropped: 0)
+        var found = FoundRecords()
+        var pending = Data()
+        var header: [String]?
+        func flush() throws {
+            guard !pending.isEmpty else { return }
+            do { try handle.write(contentsOf: pending) } catch {
+                throw ReplayFileError("cannot write the converted sign-ins to '\(path)': \(error)")
+            }
+            pending.removeAll(keepingCapacity: true)
+        }
+        func row(_ line: Int, _ fields: [String]) throws {
+            guard let header else {
+                header = fields.map { $0.trimmingCharacters(in: .whitespaces) }
+                return
+            }
+            guard fields.count == header.count else {
+                throw CSVTable.Failure(line: line, message: "\(fields.count) fields where the header names \(header.count)")
+            }
+            let place = "line \(line)"
+            let raw: JSONValue
+            var mapped: JSONValue
+            if format == .adminCenterCSV {
+                raw = .object([:])
+                mapped = ExportRecord.fromAdminCenter(Array(zip(header, fields)).map { (header: $0.0, text: $0.1) }, nonInteractive: nonInteractive)
+            } else {
+                raw = .object(Dictionary(zip(header, fields.map(JSONValue.string)), uniquingKeysWith: { first, _ in first }))
+                mapped = ExportRecord.fromLogAnalytics(raw)
+            }
+            do {
+                _ = try TophhieSignInEvent(json: mapped)
+            } catch let malformed as MalformedSignIn {
+                try conversion.skip(malformed, at: place, file: file, strict: strict)
+                found.add(raw, place: place, problem: malformed.problem)
+                return
+            }
+            if ExportConversion.dropBadCoordinates(&mapped) { conversion.coordinatesDropped += 1 }
+            pending.append(mapped.canonicalData())
+            pending.append(UInt8(ascii: "\n"))
+            conversion.records += 1
+            if pending.count >= 1 << 20 { try flush() }
+        }
+        do {
+            defer { try? handle.close() }
+            var reader = CSVRows()
+            do {
+                try readable.forEachChunk(chunkSize: chunkSize, from: head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0) { chunk in try reader.feed(chunk, record: row) }
+                try reader.finish(record: row)
+                if header == nil { throw CSVTable.Failure(line: 1, message: "no header row") }
+            } catch let failure as CSVTable.Failure {
+                throw ReplayFileError("\(file): not valid CSV: \(failure)")
+            }
+            try flush()
+            if conversion.records == 0, found.count > 0 { throw ReplayFileError("\(file): \(found.sentence)") }
+        } catch let error as FileError {
+            try? FileManager.default.removeItem(atPath: path)
+            throw ReplayFileError(error.description)
+        } catch {
+            try? FileManager.default.removeItem(atPath: path)
+            throw error
+        }
+        return conversion
+    }
+
     /// Line and column of a byte of the file, counted forward from the last one asked for (the
     /// records come in order), so naming every record costs one more read of the file at most.
     struct LineCursor {
