@@ -133,6 +133,36 @@ import TophhieTestSupport
         #expect(kept[1].value(atPath: "location.city") == .string("London"))
     }
 
+    /// A Graph file too large to hold is checked the same way through a window (records cut
+    /// apart by it): the same records left out, the others copied as they were.
+    @Test func aLargeGraphFileIsCheckedThroughAWindow() throws {
+        func record(_ id: String, status: String = #"{"errorCode": 0}"#, latitude: String = "51.5", app: String = "App") -> String {
+            "{\"id\": \"\(id)\", \"createdDateTime\": \"2024-05-01T10:00:00.221Z\", \"appDisplayName\": \"\(app)\", \"status\": \(status), \"location\": {\"geoCoordinates\": {\"latitude\": \(latitude), \"longitude\": -0.12}}}"
+        }
+        let clean = try RepositoryFiles.temporary("big-clean.json", "{\"value\": [\(record("a")), \(record("b"))]}")
+        defer { RepositoryFiles.remove(clean) }
+        #expect(try StreamedExport.checkGraph(file: clean, strict: false, scratch: NSTemporaryDirectory(), chunkSize: 5) == nil)
+        let text = "{\"value\": [\(record("a")),\n\(record("swapped", latitude: "125.16")),\n\(record("nocode", status: "{}")),\n\(record("lone", app: "\\ud800")),\n\(record("text", status: #"{"errorCode": "50126"}"#))]}"
+        let mixed = try RepositoryFiles.temporary("big-mixed.json", text)
+        defer { RepositoryFiles.remove(mixed) }
+        for chunk in [5, 1 << 20] {
+            let conversion = try #require(try StreamedExport.checkGraph(file: mixed, strict: false, scratch: NSTemporaryDirectory(), chunkSize: chunk))
+            defer { conversion.remove() }
+            #expect(conversion.records == 3 && conversion.coordinatesDropped == 1)
+            #expect(conversion.skipped == ["\(mixed) item 3 (nocode): skipped, as the agent skips it: 'status.errorCode' is missing or not a whole number",
+                                           "\(mixed) item 4 (lone): skipped, as the agent skips it: the event is not valid JSON (line 4, column 88: unpaired surrogate in a \\u escape)"])
+            let written = try String(contentsOfFile: conversion.path, encoding: .utf8)
+            #expect(written.hasPrefix("[\(record("a")),\n"), "kept as written")
+            guard case .array(let kept) = try JSONValue.parse(Data(written.utf8)) else { Issue.record("not an array"); return }
+            #expect(kept.map { $0["id"]?.stringValue ?? "" } == ["a", "swapped", "text"])
+        }
+        let broken = try RepositoryFiles.temporary("big-broken.json", "{\"value\": [\(record("a")),\n{\"id\": \"b\",}]}")
+        defer { RepositoryFiles.remove(broken) }
+        #expect(throws: ReplayFileError("\(broken): the file is not valid JSON: line 2, column 12: expected a member name in quotes")) {
+            _ = try StreamedExport.checkGraph(file: broken, strict: false, scratch: NSTemporaryDirectory(), chunkSize: 5)
+        }
+    }
+
     @Test func strictStopsAtTheFirstRecordTheAgentWouldSkip() {
         let file = Self.fixture("log-analytics-signinlogs.json")
         #expect(throws: ReplayFileError("\(file) item 8: 'status.errorCode' is missing or not a whole number")) {

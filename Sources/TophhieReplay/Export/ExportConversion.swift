@@ -41,7 +41,9 @@ public struct ExportConversion: Sendable {
         guard let format = forced ?? ExportFormat.detect(head) else {
             throw ReplayFileError("\(file): not a sign-in file this reads; tried \(ExportFormat.described)")
         }
-        if format == .graph, size > checkedGraphSize { return nil }
+        // A Graph file too large to hold is checked through a window, in one pass, and copied
+        // only when a record must be left out.
+        if format == .graph, size > checkedGraphSize { return try StreamedExport.checkGraph(file: file, strict: strict, scratch: scratch) }
         // JSON rows and records a record at a time, never the file whole; a shape the splitter
         // does not take (an API table, a wrapper other than a page's) is read whole below.
         if format == .azureMonitor || format == .logAnalytics,

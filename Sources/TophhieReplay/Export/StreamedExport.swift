@@ -193,6 +193,111 @@ enum StreamedExport {
         return conversion
     }
 
+    /// A Graph file too large to hold, checked record by record as `ExportConversion.checkGraph`
+    /// checks a smaller one, through the same window: a first pass finds the records the poll's
+    /// decoder would skip or whose coordinates no place has; only when there are any, a second
+    /// writes the others, as they were, to a scratch file (an array).
+    /// - Returns: nil when every record reads as it is (the fast ways read the file), or when
+    ///   the file is not a page, an array or JSON lines of records (a poll timeline).
+    /// - Throws: `ReplayFileError` as `ExportConversion.convert` does.
+    static func checkGraph(file: String, strict: Bool, scratch: String, chunkSize: Int = 1 << 20) throws -> ExportConversion? {
+        guard let readable = try? ReadableFile(path: file), let size = try? readable.size(),
+              let head = try? readable.read(at: 0, count: min(size, 1 << 16)) else { return nil }
+        let bom = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        guard let first = head[bom...].firstIndex(where: { !JSONElementSplitter.isSpace($0) }) else { return nil }
+        var layouts: [JSONElementSplitter.Layout] = [.document]
+        if head[first] == UInt8(ascii: "{") {
+            let lineEnd = head[first...].firstIndex(of: 0x0A) ?? head.endIndex
+            if case .object(let members)? = try? JSONValue.parse(Data(head[first..<lineEnd])), members["polls"] == nil, members["value"] == nil {
+                layouts = [.lines]
+            }
+        }
+        let layout = layouts[0]
+        let quick = JSONSlotLayout(paths: ExportConversion.quickPaths)
+        var conversion = ExportConversion(path: "", format: .graph, records: 0, skipped: [], coordinatesDropped: 0)
+        var found = FoundRecords()
+        var changed: [Int: JSONValue?] = [:]
+        var cursor = LineCursor(file: readable, start: bom)
+        var index = 0
+        func check(_ offset: Int, _ bytes: UnsafeRawBufferPointer) throws {
+            index += 1
+            if let slots = try? JSONValue.parseSlots(bytes, layout: quick), ExportConversion.plainlyReads(slots), ExportConversion.textsRead(bytes) { return }
+            var record: JSONValue
+            let range = 0..<bytes.count
+            switch JSONPage.element(bytes, range) {
+            case .value(let value):
+                record = value
+            case .damaged(let id, let error):
+                let at = try cursor.position(of: offset + error.offset)
+                if layout == .document, !ExportConversion.isContentDamage(error) {
+                    throw ReplayFileError("\(file): the file is not valid JSON: line \(at.line), column \(at.column): \(error.message)")
+                }
+                let place = layout == .lines ? "line \(at.line)" : "item \(index)"
+                let problem = layout == .lines ? "column \(at.column): \(error.message)" : "line \(at.line), column \(at.column): \(error.message)"
+                try conversion.skip(MalformedSignIn.damaged(id: id, problem: problem), at: place, file: file, strict: strict)
+                found.add(.null, place: place, problem: problem)
+                changed[index] = .some(nil)
+                return
+            }
+            do {
+                _ = try TophhieSignInEvent(json: record)
+            } catch let malformed as MalformedSignIn {
+                let place = layout == .lines ? "line \(try cursor.position(of: offset).line)" : "item \(index)"
+                try conversion.skip(malformed, at: place, file: file, strict: strict)
+                found.add(record, place: place, problem: malformed.problem)
+                changed[index] = .some(nil)
+                return
+            }
+            if ExportConversion.dropBadCoordinates(&record) {
+                conversion.coordinatesDropped += 1
+                changed[index] = .some(record)
+            }
+        }
+        do {
+            var splitter = JSONElementSplitter(layout: layout, maxRecordLength: StreamedReplay.maxRecordLength)
+            try readable.forEachChunk(chunkSize: chunkSize) { chunk in try splitter.feed(chunk, record: check) }
+            try splitter.finish(record: check)
+        } catch is JSONElementSplitter.Unsupported {
+            return nil
+        } catch let error as FileError {
+            throw ReplayFileError(error.description)
+        }
+        if changed.isEmpty { return nil }
+        if found.count == index { throw ReplayFileError("\(file): \(found.sentence)") }
+        // The records kept, as they were, into an array.
+        var kept = 0
+        try conversion.writeScratch(scratch: scratch) { write in
+            var piece = Data("[".utf8)
+            var at = 0
+            func copy(_ offset: Int, _ bytes: UnsafeRawBufferPointer) throws {
+                at += 1
+                let replacement = changed[at]
+                if case .some(.none) = replacement { return }
+                if kept > 0 { piece.append(contentsOf: Array(",\n".utf8)) }
+                if case .some(.some(let value)) = replacement { piece.append(value.canonicalData()) } else { piece.append(contentsOf: bytes) }
+                kept += 1
+                if piece.count >= 1 << 20 {
+                    try write(piece)
+                    piece.removeAll(keepingCapacity: true)
+                }
+            }
+            var splitter = JSONElementSplitter(layout: layout, maxRecordLength: StreamedReplay.maxRecordLength)
+            do {
+                try readable.forEachChunk(chunkSize: chunkSize) { chunk in try splitter.feed(chunk, record: copy) }
+                try splitter.finish(record: copy)
+            } catch is JSONElementSplitter.Unsupported {
+                throw ReplayFileError("\(file): the file changed while it was read")
+            } catch let error as FileError {
+                throw ReplayFileError(error.description)
+            }
+            guard at == index else { throw ReplayFileError("\(file): the file changed while it was read") }
+            piece.append(contentsOf: Array("]\n".utf8))
+            try write(piece)
+        }
+        conversion.records = kept
+        return conversion
+    }
+
     /// Line and column of a byte of the file, counted forward from the last one asked for (the
     /// records come in order), so naming every record costs one more read of the file at most.
     struct LineCursor {
