@@ -58,6 +58,28 @@ typealias RulesTestPaths = RepositoryFiles
         #expect(errorOutput.out.contains("did you mean 'deviceDetail.operatingSystem'?"), "\(errorOutput.out)")
     }
 
+    /// `replay` and `rules match` tell a rule that could never fire as `rules check` does: a
+    /// warning on standard error, and with `--strict` an error (exit 2) before any file is read.
+    @Test func replayAndMatchTellRulesThatCouldNeverFire() async throws {
+        let dead = try RulesTestPaths.temporary("dead.yml", "title: D\nid: d\nlogsource: {product: azure, service: signinlogs}\ndetection: {selection: {NoSuchField: x}, condition: selection}\n")
+        let page = try RulesTestPaths.temporary("page.json", #"{"value":["# + good + "]}")
+        defer { RulesTestPaths.remove(dead); RulesTestPaths.remove(page) }
+        let warning = "dead.yml:4:25: warning: field 'NoSuchField' does not exist in the Graph signIn resource (beta or v1.0); a value test on it never matches Graph sign-ins"
+        // `rules check` holds such a rule an error (the agent would load it); over a file, rules
+        // from other sources are told, not refused.
+        let (_, checked) = await run(["rules", "check", dead])
+        #expect(checked.out.contains("dead.yml:4:25: error: field 'NoSuchField' does not exist in the Graph signIn resource (beta or v1.0), so this rule could never fire"), "\(checked.out)")
+        for command in [["replay"], ["rules", "match"]] {
+            let (code, output) = await run(command + [page, "--rules", dead])
+            #expect(code == .ok, "\(command): \(output.err)")
+            #expect(output.err.contains(warning), "\(output.err)")
+            let (strict, strictOutput) = await run(command + ["--strict", page, "--rules", dead])
+            #expect(strict == .usage, "\(command): \(strictOutput.err)")
+            #expect(strictOutput.err.contains(warning) && strictOutput.err.contains("the rules have 1 warning(s), and --strict makes them errors"), "\(strictOutput.err)")
+            #expect(strictOutput.out.isEmpty)
+        }
+    }
+
     @Test func checkOnABrokenFilePrintsTheExactLocation() async throws {
         let path = try RulesTestPaths.temporary("broken.yml", """
         title: Broken
@@ -235,25 +257,53 @@ typealias RulesTestPaths = RepositoryFiles
         // A Graph page across lines with a trailing comma (as Microsoft's own List signIns example
         // has): reported where it is, not as JSON lines.
         ("{\n  \"value\": [\n    {\"id\": \"x\", \"createdDateTime\": \"2024-05-01T10:00:00Z\"},\n  ]\n}\n", "the file is not valid JSON: line 4, column 3: "),
+        // The same comma inside a record (Microsoft's v1.0 example): the page is not JSON, so the
+        // file is refused where it breaks, not read as a page of one damaged record.
+        ("{\n  \"value\": [\n    {\"id\": \"x\", \"createdDateTime\": \"2024-05-01T10:00:00Z\", \"status\": {\"errorCode\": 0}},\n    {\"id\": \"y\",\n     \"createdDateTime\": \"2024-05-01T10:00:00Z\",\n    }\n  ]\n}\n", "bad.json: the file is not valid JSON: line 6, column 5: expected a member name in quotes"),
+        (#"{"value":[{"id":"x","createdDateTime":"2024-05-01T10:00:00Z","status":{"errorCode":}}]}"#, "bad.json: the file is not valid JSON: line 1, column 84: unexpected character"),
+        // After a byte-order mark, positions are counted from the JSON itself.
+        ("\u{FEFF}{\"value\": [{\"id\": \"x\",}]}", "bad.json: the file is not valid JSON: line 1, column 23: expected a member name in quotes"),
     ])
     func replayRejectsBadInputWithAClearMessage(_ text: String, _ message: String) async throws {
         let path = try RulesTestPaths.temporary("bad.json", text)
         defer { RulesTestPaths.remove(path) }
-        let (code, output) = await run(["replay", path, "--rules", RulesTestPaths.rules])
-        #expect(code == .usage)
-        #expect(output.err.contains(message), "\(output.err)")
+        for command in [["replay"], ["rules", "match"]] {
+            let (code, output) = await run(command + [path, "--rules", RulesTestPaths.rules])
+            #expect(code == .usage, "\(command)")
+            #expect(output.err.contains(message), "\(output.err)")
+        }
+    }
+
+    /// A file with records, none a sign-in, is refused (exit 2) with what it holds instead.
+    @Test(arguments: [
+        ("audit.json", "{\"value\":[" + (1...123).map { #"{"id":"a\#($0)","activityDisplayName":"Update user","activityDateTime":"2024-05-01T10:00:00Z","category":"UserManagement"}"# }.joined(separator: ",") + "]}",
+         "audit.json: an audit log: 123 records with activityDisplayName, none a sign-in"),
+        ("audit-rows.json", "[" + (1...5).map { #"{"TimeGenerated":"2024-05-01T10:00:00Z","Id":"Directory_\#($0)","OperationName":"Update user","Type":"AuditLogs","ActivityDisplayName":"Update user"}"# }.joined(separator: ",") + "]",
+         "audit-rows.json: an audit log (AuditLogs): 5 records with ActivityDisplayName, none a sign-in"),
+        ("heartbeat.json", #"[{"TimeGenerated":"2024-05-01T10:00:00Z","Computer":"web1","Type":"Heartbeat"},{"TimeGenerated":"2024-05-01T10:05:00Z","Computer":"web1","Type":"Heartbeat"}]"#,
+         "heartbeat.json: a Heartbeat table: 2 records, none a sign-in"),
+        ("one.json", #"{"value":[{"id":"x"}]}"#, "one.json: 1 record, none a sign-in; the first, item 1: 'createdDateTime' is missing"),
+    ])
+    func aFileWithNoSignInIsRefusedNamingWhatItHolds(_ name: String, _ text: String, _ message: String) async throws {
+        let path = try RulesTestPaths.temporary(name, text)
+        defer { RulesTestPaths.remove(path) }
+        for command in [["replay"], ["rules", "match"]] {
+            let (code, output) = await run(command + [path, "--rules", RulesTestPaths.rules])
+            #expect(code == .usage, "\(command): \(output.err)")
+            #expect(output.err.contains(message), "\(output.err)")
+            #expect(!output.err.contains("skipped, as the agent skips it"), "the refusal says it once: \(output.err)")
+        }
     }
 
     /// A record the agent would skip is skipped and named, where it is in the file; `--strict`
     /// stops at it instead (exit 2).
     @Test(arguments: [
-        (#"{"value":[{"id":"x"}]}"#, "item 1 (x): skipped, as the agent skips it: 'createdDateTime' is missing"),
-        (#"{"value":[{"id":"x","createdDateTime":"yesterday"}]}"#, "item 1 (x): skipped, as the agent skips it: 'createdDateTime' is not an ISO-8601 time"),
+        (#"{"value":[{"id":"x"},"# + good + "]}", "item 1 (x): skipped, as the agent skips it: 'createdDateTime' is missing"),
+        (#"{"value":[{"id":"x","createdDateTime":"yesterday"},"# + good + "]}", "item 1 (x): skipped, as the agent skips it: 'createdDateTime' is not an ISO-8601 time"),
         ("{\"id\":\"a\",\"createdDateTime\":\"2024-05-01T10:00:00Z\",\"status\":{\"errorCode\":0}}\n{broken\n", "line 2: skipped, as the agent skips it: the event is not valid JSON (column 2: "),
-        (#"{"value":[{"id":"x","createdDateTime":"2024-05-01T10:00:00Z","status":{"errorCode":}}]}"#, "item 1 (x): skipped, as the agent skips it: the event is not valid JSON (line 1, column 84: unexpected character)"),
-        // After a byte-order mark, positions are counted from the JSON itself.
-        ("\u{FEFF}{\"value\": [{\"id\": \"x\",}]}", "item 1: skipped, as the agent skips it: the event is not valid JSON (line 1, column 23: expected a member name in quotes)"),
-        (#"[{"id":"x","createdDateTime":"2024-05-01T10:00:00Z"}]"#, "item 1 (x): skipped, as the agent skips it: 'status' is missing or not an object"),
+        // A lone surrogate in a field the quick check does not read: that record alone.
+        (#"{"value":[{"id":"x","createdDateTime":"2024-05-01T10:00:00Z","status":{"errorCode":0},"appDisplayName":"\ud800"},"# + good + "]}", "item 1 (x): skipped, as the agent skips it: the event is not valid JSON (line 1, column 111: unpaired surrogate in a \\u escape)"),
+        (#"[{"id":"x","createdDateTime":"2024-05-01T10:00:00Z"},"# + good + "]", "item 1 (x): skipped, as the agent skips it: 'status' is missing or not an object"),
     ])
     func aRecordTheAgentWouldSkipIsSkippedAndNamed(_ text: String, _ message: String) async throws {
         let path = try RulesTestPaths.temporary("bad.json", text)
@@ -302,7 +352,7 @@ typealias RulesTestPaths = RepositoryFiles
         let path = try RulesTestPaths.temporary("utf8.json", "[]")
         defer { RulesTestPaths.remove(path) }
         var bytes = Array(#"[{"id":"a","createdDateTime":"2024-05-01T10:00:00Z","appDisplayName":""#.utf8)
-        bytes += [0xFF] + Array(#""}]"#.utf8)
+        bytes += [0xFF] + Array(#""},"#.utf8) + Array(good.utf8) + Array("]".utf8)
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         let (code, output) = await run(["replay", path, "--rules", RulesTestPaths.rules])
         #expect(code == .ok)
@@ -318,3 +368,6 @@ typealias RulesTestPaths = RepositoryFiles
         #expect(output.err.contains("'--format' takes 'text' or 'json', not 'xml'"))
     }
 }
+
+/// A sign-in every decoder reads, beside a bad record, so the file still yields one.
+private let good = #"{"id":"good","createdDateTime":"2024-05-01T11:00:00Z","status":{"errorCode":0}}"#

@@ -133,6 +133,36 @@ import TophhieTestSupport
         #expect(kept[1].value(atPath: "location.city") == .string("London"))
     }
 
+    /// A Graph file too large to hold is checked the same way through a window (records cut
+    /// apart by it): the same records left out, the others copied as they were.
+    @Test func aLargeGraphFileIsCheckedThroughAWindow() throws {
+        func record(_ id: String, status: String = #"{"errorCode": 0}"#, latitude: String = "51.5", app: String = "App") -> String {
+            "{\"id\": \"\(id)\", \"createdDateTime\": \"2024-05-01T10:00:00.221Z\", \"appDisplayName\": \"\(app)\", \"status\": \(status), \"location\": {\"geoCoordinates\": {\"latitude\": \(latitude), \"longitude\": -0.12}}}"
+        }
+        let clean = try RepositoryFiles.temporary("big-clean.json", "{\"value\": [\(record("a")), \(record("b"))]}")
+        defer { RepositoryFiles.remove(clean) }
+        #expect(try StreamedExport.checkGraph(file: clean, strict: false, scratch: NSTemporaryDirectory(), chunkSize: 5) == nil)
+        let text = "{\"value\": [\(record("a")),\n\(record("swapped", latitude: "125.16")),\n\(record("nocode", status: "{}")),\n\(record("lone", app: "\\ud800")),\n\(record("text", status: #"{"errorCode": "50126"}"#))]}"
+        let mixed = try RepositoryFiles.temporary("big-mixed.json", text)
+        defer { RepositoryFiles.remove(mixed) }
+        for chunk in [5, 1 << 20] {
+            let conversion = try #require(try StreamedExport.checkGraph(file: mixed, strict: false, scratch: NSTemporaryDirectory(), chunkSize: chunk))
+            defer { conversion.remove() }
+            #expect(conversion.records == 3 && conversion.coordinatesDropped == 1)
+            #expect(conversion.skipped == ["\(mixed) item 3 (nocode): skipped, as the agent skips it: 'status.errorCode' is missing or not a whole number",
+                                           "\(mixed) item 4 (lone): skipped, as the agent skips it: the event is not valid JSON (line 4, column 88: unpaired surrogate in a \\u escape)"])
+            let written = try String(contentsOfFile: conversion.path, encoding: .utf8)
+            #expect(written.hasPrefix("[\(record("a")),\n"), "kept as written")
+            guard case .array(let kept) = try JSONValue.parse(Data(written.utf8)) else { Issue.record("not an array"); return }
+            #expect(kept.map { $0["id"]?.stringValue ?? "" } == ["a", "swapped", "text"])
+        }
+        let broken = try RepositoryFiles.temporary("big-broken.json", "{\"value\": [\(record("a")),\n{\"id\": \"b\",}]}")
+        defer { RepositoryFiles.remove(broken) }
+        #expect(throws: ReplayFileError("\(broken): the file is not valid JSON: line 2, column 12: expected a member name in quotes")) {
+            _ = try StreamedExport.checkGraph(file: broken, strict: false, scratch: NSTemporaryDirectory(), chunkSize: 5)
+        }
+    }
+
     @Test func strictStopsAtTheFirstRecordTheAgentWouldSkip() {
         let file = Self.fixture("log-analytics-signinlogs.json")
         #expect(throws: ReplayFileError("\(file) item 8: 'status.errorCode' is missing or not a whole number")) {
@@ -172,5 +202,123 @@ import TophhieTestSupport
         #expect(ExportRecord.powerShellDate("/Date(1714532410123)/") == "2024-05-01T03:00:10.123Z")
         #expect(ExportRecord.powerShellDate("/Date(1714532410005)/") == "2024-05-01T03:00:10.005Z")
         #expect(ExportRecord.portalDate("2024-05-01") == nil)
+    }
+
+    /// Sentinel rows are told by `Id` beside any of their other names, with or without
+    /// `TimeGenerated` (they were taken for Graph's records: "'id' is missing"); Graph's own
+    /// records, which say `id`, stay Graph's.
+    @Test(arguments: ExportFormat.sentinelNames)
+    func sentinelRowsAreToldByIdAndAnotherName(_ name: String) throws {
+        let row = #"[{"Id":"s1","\#(name)":"0","createdDateTime":"2024-05-01T10:00:00Z"}]"#
+        #expect(ExportFormat.detect(Data(row.utf8)) == .logAnalytics)
+        #expect(ExportFormat.detect(Data("\u{FEFF}".utf8) + Data(row.utf8)) == .logAnalytics)
+        #expect(ExportFormat.detect(Data(#"[{"id":"s1","appDisplayName":"App","createdDateTime":"2024-05-01T10:00:00Z"}]"#.utf8)) == .graph)
+        #expect(ExportFormat.detect(Data(#"[{"Id":"s1","createdDateTime":"2024-05-01T10:00:00Z"}]"#.utf8)) == .graph, "Id alone says nothing")
+    }
+
+    @Test func sentinelRowsWithoutTimeGeneratedAreRead() throws {
+        let path = try RepositoryFiles.temporary("sentinel.json", #"[{"Id":"s1","ResultType":"50126","createdDateTime":"2024-05-01T10:00:00Z"},{"Id":"s2","ResultType":"0","createdDateTime":"2024-05-01T10:01:00Z"}]"#)
+        defer { RepositoryFiles.remove(path) }
+        let conversion = try #require(try ExportConversion.convert(file: path, format: nil, strict: true, scratch: NSTemporaryDirectory()))
+        defer { conversion.remove() }
+        #expect(conversion.format == .logAnalytics && conversion.records == 2 && conversion.skipped.isEmpty)
+        #expect(try Self.records(conversion).map { $0.value(atPath: "status.errorCode") } == [.int(50126), .int(0)])
+    }
+
+    /// One damaged record of an export costs that record, named with its line and column: a
+    /// line of JSON lines that does not read (Azure Monitor, Log Analytics), or a row of an
+    /// array whose text alone is wrong (a lone surrogate). Before, any of them refused the file.
+    @Test(arguments: [
+        ("monitor.jsonl", #"{"time":"2024-05-01T10:00:00Z","category":"SignInLogs","properties":{"id":"m1","createdDateTime":"2024-05-01T10:00:00Z","status":{"errorCode":0}}}"# + "\n{\"time\": broken\n" + #"{"time":"2024-05-01T10:01:00Z","category":"SignInLogs","properties":{"id":"m3","createdDateTime":"2024-05-01T10:01:00Z","status":{"errorCode":0}}}"# + "\n",
+         ExportFormat.azureMonitor, "line 2: skipped, as the agent skips it: the event is not valid JSON (column 10: unexpected character)"),
+        ("rows.jsonl", #"{"Id":"r1","TimeGenerated":"2024-05-01T10:00:00Z","ResultType":"0"}"# + "\n{\"Id\":\"r2\",\n" + #"{"Id":"r3","TimeGenerated":"2024-05-01T10:01:00Z","ResultType":"0"}"# + "\n",
+         .logAnalytics, "line 2: skipped, as the agent skips it: the event is not valid JSON (column 12: expected a member name in quotes)"),
+        ("rows.json", "[" + #"{"Id":"r1","TimeGenerated":"2024-05-01T10:00:00Z","ResultType":"0"}"# + ",\n" + #"{"Id":"r2","TimeGenerated":"2024-05-01T10:00:30Z","ResultType":"0","AppDisplayName":"\ud800"}"# + ",\n" + #"{"Id":"r3","TimeGenerated":"2024-05-01T10:01:00Z","ResultType":"0"}"# + "]",
+         .logAnalytics, "item 2: skipped, as the agent skips it: the event is not valid JSON (line 2, column 92: unpaired surrogate in a \\u escape)"),
+    ])
+    func aDamagedExportRecordCostsThatRecord(_ name: String, _ text: String, _ format: ExportFormat, _ message: String) throws {
+        let path = try RepositoryFiles.temporary(name, text)
+        defer { RepositoryFiles.remove(path) }
+        let conversion = try #require(try ExportConversion.convert(file: path, format: nil, strict: false, scratch: NSTemporaryDirectory()))
+        defer { conversion.remove() }
+        #expect(conversion.format == format)
+        #expect(conversion.skipped == ["\(path) \(message)"])
+        #expect(try Self.records(conversion).map { $0["id"]?.stringValue ?? "" } == [format == .azureMonitor ? "m1" : "r1", format == .azureMonitor ? "m3" : "r3"])
+    }
+
+    /// An export array broken in its grammar is not JSON: refused at its line and column.
+    @Test func anExportArrayWithATrailingCommaIsRefusedWhereItBreaks() throws {
+        let path = try RepositoryFiles.temporary("rows.json", "[\n" + #"  {"Id":"r1","TimeGenerated":"2024-05-01T10:00:00Z","ResultType":"0"},"# + "\n]\n")
+        defer { RepositoryFiles.remove(path) }
+        #expect(throws: ReplayFileError("\(path): the file is not valid JSON: line 3, column 1: unexpected character")) {
+            _ = try ExportConversion.convert(file: path, format: nil, strict: false, scratch: NSTemporaryDirectory())
+        }
+    }
+
+    /// JSON rows are read a record at a time, never whole: records cut apart by the reading
+    /// window give the same sign-ins and name the same skipped record, at its place.
+    @Test(arguments: [("log-analytics-signinlogs.json", "item 8"), ("graph-powershell.json", "item 8")])
+    func jsonRowsAreReadARecordAtATime(_ name: String, _ place: String) throws {
+        let file = Self.fixture(name)
+        for chunk in [7, 1 << 20] {
+            let conversion = try #require(try StreamedExport.convert(file: file, format: .logAnalytics, strict: false, scratch: NSTemporaryDirectory(), chunkSize: chunk))
+            defer { conversion.remove() }
+            #expect(conversion.records == 7 && conversion.coordinatesDropped == 1)
+            #expect(conversion.skipped == ["\(file) \(place) (la000008-0000-4000-8000-000000000000): skipped, as the agent skips it: 'status.errorCode' is missing or not a whole number"])
+            #expect(try Self.records(conversion).map { $0["id"]?.stringValue ?? "" } == (1...7).map { String(format: "la%06d-0000-4000-8000-000000000000", $0) })
+        }
+        // An Azure Monitor wrapper is not a frame the splitter reads: read whole.
+        #expect(try StreamedExport.convert(file: Self.fixture("azure-monitor-records.json"), format: .azureMonitor, strict: false, scratch: NSTemporaryDirectory()) == nil)
+    }
+
+    /// CSV is read a row at a time: rows (and quoted JSON fields with doubled quotes) cut
+    /// apart by the reading window give the same sign-ins, the same skipped row at its line.
+    @Test(arguments: [("log-analytics-signinlogs.csv", ExportFormat.csv, 7, "line 9"), ("InteractiveSignIns_2024-05-01_2024-05-02.csv", .adminCenterCSV, 6, "line 8")])
+    func csvIsReadARowAtATime(_ name: String, _ format: ExportFormat, _ count: Int, _ place: String) throws {
+        let file = Self.fixture(name)
+        var seen: [[JSONValue]] = []
+        for chunk in [3, 1 << 20] {
+            let conversion = try StreamedExport.convertCSV(file: file, format: format, strict: false, scratch: NSTemporaryDirectory(), chunkSize: chunk)
+            defer { conversion.remove() }
+            #expect(conversion.records == count)
+            #expect(conversion.skipped == ["\(file) \(place) (la000008-0000-4000-8000-000000000000): skipped, as the agent skips it: 'status.errorCode' is missing or not a whole number"])
+            seen.append(try Self.records(conversion))
+        }
+        #expect(seen[0] == seen[1])
+    }
+
+    @Test func aCSVRowTheTableWouldRefuseRefusesTheFile() throws {
+        let path = try RepositoryFiles.temporary("rows.csv", "Id,TimeGenerated,ResultType\nr1,2024-05-01T10:00:00Z,0\nr2,2024-05-01T10:00:00Z\n")
+        defer { RepositoryFiles.remove(path) }
+        #expect(throws: ReplayFileError("\(path): not valid CSV: line 3: 2 fields where the header names 3")) {
+            _ = try ExportConversion.convert(file: path, format: nil, strict: false, scratch: NSTemporaryDirectory())
+        }
+    }
+
+    /// Fuzzing found `/Date(-9223372036854775808)/` trapping (arithmetic overflow, signal 4);
+    /// a count past the years ISO 8601 text holds is no date.
+    @Test func powerShellDatesOutOfRangeAreNoDate() {
+        #expect(ExportRecord.powerShellDate("/Date(-9223372036854775808)/") == nil)
+        #expect(ExportRecord.powerShellDate("/Date(9223372036854775807)/") == nil)
+        #expect(ExportRecord.powerShellDate("/Date(253402300800000)/") == nil)
+        #expect(ExportRecord.powerShellDate("/Date(253402300799999)/") == "9999-12-31T23:59:59.999Z")
+        #expect(ExportRecord.powerShellDate("/Date(-62135596800000)/") == "0001-01-01T00:00:00.000Z")
+        #expect(ExportRecord.powerShellDate("/Date(-62135596800001)/") == nil)
+    }
+
+    /// The same date in a PowerShell object and in a CSV cell: that record is skipped and named,
+    /// the next one read.
+    @Test(arguments: [
+        ("ps-overflow.json", #"[{"CreatedDateTime":"/Date(-9223372036854775808)/","Id":"p1","Status":{"ErrorCode":0}},{"CreatedDateTime":"/Date(1714532471123)/","Id":"p2","Status":{"ErrorCode":0}}]"#, "item 1"),
+        ("ps-overflow.csv", "Id,CreatedDateTime,ResultType\np1,/Date(-9223372036854775808)/,0\np2,/Date(1714532471123)/,0\n", "line 2"),
+    ])
+    func aPowerShellDateOutOfRangeSkipsItsRecord(_ name: String, _ text: String, _ place: String) throws {
+        let path = try RepositoryFiles.temporary(name, text)
+        defer { RepositoryFiles.remove(path) }
+        let conversion = try #require(try ExportConversion.convert(file: path, format: nil, strict: false, scratch: NSTemporaryDirectory()))
+        defer { conversion.remove() }
+        #expect(conversion.records == 1)
+        #expect(conversion.skipped == ["\(path) \(place) (p1): skipped, as the agent skips it: 'createdDateTime' is not an ISO-8601 time"])
+        #expect(try Self.records(conversion).map { $0["createdDateTime"] } == [.string("2024-05-01T03:01:11.123Z")])
     }
 }

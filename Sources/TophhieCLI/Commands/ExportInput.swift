@@ -6,7 +6,7 @@ import TophhieSystem
 /// `rules match`): an export that is not Graph's own shape is read as Graph's records first.
 struct ExportInput: OptionGroup {
     var format: Option<ExportFormat?> = .choice("input", among: ExportFormat.allCases, value: "graph|azure-monitor|log-analytics|csv", takes: ExportFormat.allCases.map(\.rawValue).joined(separator: ", "), help: "read FILE as this format instead of telling it from the content")
-    var strict: Option<Bool> = .flag("strict", help: "stop at the first record the agent would skip, instead of skipping it and saying so")
+    var strict: Option<Bool> = .flag("strict", help: "stop at the first record the agent would skip, instead of skipping it and saying so; a rule warning (one that could never fire) is an error too")
 
     static let discussion = """
         FILE may also be an export, told apart by its content: Azure Monitor diagnostic records
@@ -15,8 +15,18 @@ struct ExportInput: OptionGroup {
         as JSON or CSV (dynamic columns as JSON text), or Graph PowerShell's ConvertTo-Json output;
         the Entra admin center's JSON download is Graph's shape already. A UTF-8 BOM is ignored.
         Each record is read by the decoder the live poll uses: one it would skip is skipped here
-        too and named on standard error (--strict stops at it instead).
+        too and named on standard error (--strict stops at it instead). A file whose records are
+        none of them sign-ins (an audit log, another table) is refused, naming what it holds.
+        Rule warnings (a rule that could never fire) are printed as 'rules check' prints them;
+        --strict makes them an error.
         """
+
+    /// A message about the scratch file an export was converted to, naming the user's file
+    /// instead: the scratch file is gone when the command ends, and was never theirs.
+    static func naming(_ file: String, in message: String, for export: ExportConversion?) -> String {
+        guard let export, !export.path.isEmpty else { return message }
+        return message.replacingOccurrences(of: export.path, with: file)
+    }
 
     /// The file to read: `file` itself, or a scratch file of Graph records made from the export.
     /// - Throws: `UsageError` for a file that is no format (naming those tried).

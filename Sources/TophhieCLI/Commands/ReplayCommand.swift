@@ -47,7 +47,7 @@ enum ReplayCommand: CLICommand {
         var settings = EngineSettings()
         if let lookback = options.lookback { settings.lookback = lookback }
         let rulePaths = options.rules.isEmpty ? ConnectionOptions.defaultRulePaths(io) : options.rules
-        let set = try RuleFiles.loadRunnable(rulePaths, io: io)
+        let set = try RuleFiles.loadRunnable(rulePaths, io: io, warnings: ("replay", options.input.strict))
         let choice = try EngineChoice.named(in: io, default: .fast)
         let export = try await ExportInput.prepare(file, options: options.input, io: io, command: "replay")
         defer { export?.remove() }
@@ -68,10 +68,10 @@ enum ReplayCommand: CLICommand {
         do {
             outcome = try await Replay.run(path, rules: set, settings: settings, engine: choice, write: write, progress: status)
         } catch let error as ReplayFileError {
-            throw UsageError(error.message)
+            throw UsageError(ExportInput.naming(file, in: error.message, for: export))
         }
         if progress { io.err("\u{1B}[2K") }
-        if options.verbose { outcome.notes.forEach { io.err("replay: \($0)\n") } }
+        if options.verbose { outcome.notes.forEach { io.err("replay: \(ExportInput.naming(file, in: $0, for: export))\n") } }
         io.err("replay: \(outcome.events) event(s) in \(outcome.polls) poll(s), \(set.ruleCount) rule(s): \(outcome.alerts) alert(s)\n")
         if let late = outcome.lateArrivals {
             io.err("replay: \(late.sentence(lookback: settings.lookback))\n")

@@ -84,11 +84,11 @@ enum ReportCommand: CLICommand {
             _ = try await Replay.run(path, rules: rules, settings: EngineSettings(), engine: try EngineChoice.named(in: io, default: .plain), write: { collected.add($0) })
         } catch let error as ReplayFileError {
             reading.cancel()
-            throw UsageError(error.message)
+            throw UsageError(options.from.map { ExportInput.naming($0, in: error.message, for: export) } ?? error.message)
         }
         let input: ReportInput.Read
         do { input = try await reading.value } catch let error as ReportInputError {
-            throw UsageError(error.description)
+            throw UsageError(options.from.map { ExportInput.naming($0, in: error.description, for: export) } ?? error.description)
         }
         // A file's period ends at its last sign-in, not at today.
         let end = options.from == nil ? now : (input.signIns.map(\.time).max() ?? now)

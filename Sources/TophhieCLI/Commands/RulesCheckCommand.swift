@@ -55,14 +55,26 @@ enum RulesCheckCommand: CLICommand {
 enum RuleFiles {
     /// The rules for a command that runs them: every error printed, then a usage error.
     /// `%tophhie_client_id%` is the configured client id (config file or `TOPHHIE_CLIENT_ID`).
-    /// - Parameter connection: the command's connection options, when it takes them.
-    static func loadRunnable(_ paths: [String], io: CommandIO, connection: ParsedOptions<ConnectionOptions> = .none) throws -> RuleSet {
+    /// - Parameters:
+    ///   - connection: the command's connection options, when it takes them.
+    ///   - warnings: for the commands that read files (`replay`, `rules match`): their warnings
+    ///     (a rule that could never fire, a slow keyword search) are printed on standard error as
+    ///     `rules check` prints them, and with `strict` they are an error (exit 2).
+    static func loadRunnable(_ paths: [String], io: CommandIO, connection: ParsedOptions<ConnectionOptions> = .none,
+                             warnings: (command: String, strict: Bool)? = nil) throws -> RuleSet {
         let clientID = (try? ConnectionOptions.agentConfiguration(connection, io: io))?.clientID
         let set = RuleLoader.load(try read(paths), placeholders: .agent(clientID: clientID))
         let errors = set.diagnostics.filter { $0.severity == .error }
         guard errors.isEmpty else {
             for diagnostic in errors { io.err(ControlCharacterEscaping.escape(diagnostic.description) + "\n") }
             throw UsageError("the rules have \(errors.count) error(s); run 'tophhie-watch rules check'")
+        }
+        if let warnings {
+            let found = set.diagnostics.filter { $0.severity == .warning }
+            for diagnostic in found { io.err(ControlCharacterEscaping.escape(diagnostic.description) + "\n") }
+            if warnings.strict, !found.isEmpty {
+                throw UsageError("the rules have \(found.count) warning(s), and --strict makes them errors; run 'tophhie-watch rules check'")
+            }
         }
         return set
     }

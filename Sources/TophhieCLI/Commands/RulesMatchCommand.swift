@@ -39,7 +39,7 @@ enum RulesMatchCommand: CLICommand {
         }
         let format = options.format
         let rulePaths = options.rules.isEmpty ? ConnectionOptions.defaultRulePaths(io) : options.rules
-        let set = try RuleFiles.loadRunnable(rulePaths, io: io)
+        let set = try RuleFiles.loadRunnable(rulePaths, io: io, warnings: ("rules match", options.input.strict))
         func line(_ match: DetectionMatch) -> String {
             if format == .json {
                 let line: JSONValue = .object([
@@ -63,7 +63,7 @@ enum RulesMatchCommand: CLICommand {
         do {
             found = try await Replay.matches(export?.path ?? file, rules: set, engine: choice)
         } catch let error as ReplayFileError {
-            throw UsageError(error.message)
+            throw UsageError(ExportInput.naming(file, in: error.message, for: export))
         }
         let (eventCount, matches) = (found.outcome.events, found.matches)
         for match in matches { io.out(line(match)) }

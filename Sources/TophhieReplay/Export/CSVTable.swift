@@ -17,58 +17,10 @@ public struct CSVTable: Sendable {
     /// - Throws: `Failure` for an unclosed quote, a quote inside an unquoted field, or a row
     ///   whose field count is not the header's.
     public init(_ text: String) throws {
+        var reader = CSVRows()
         var records: [(Int, [String])] = []
-        var fields: [String] = []
-        var field = ""
-        var quoted = false, wasQuoted = false
-        var line = 1, recordLine = 1
-        var characters = text.unicodeScalars.makeIterator()
-        var pending: Unicode.Scalar?
-        func next() -> Unicode.Scalar? {
-            if let p = pending { pending = nil; return p }
-            return characters.next()
-        }
-        func endRecord() {
-            fields.append(field)
-            if !(fields.count == 1 && fields[0].isEmpty && !wasQuoted) { records.append((recordLine, fields)) }
-            fields = []
-            field = ""
-            wasQuoted = false
-        }
-        while let c = next() {
-            if quoted {
-                if c == "\"" {
-                    if let after = next() {
-                        if after == "\"" { field.unicodeScalars.append("\"") } else { quoted = false; pending = after }
-                    } else {
-                        quoted = false
-                    }
-                } else {
-                    if c == "\n" { line += 1 }
-                    field.unicodeScalars.append(c)
-                }
-                continue
-            }
-            switch c {
-            case "\"":
-                guard field.isEmpty else { throw Failure(line: line, message: "a quote inside an unquoted field") }
-                quoted = true
-                wasQuoted = true
-            case ",":
-                fields.append(field)
-                field = ""
-            case "\r":
-                continue
-            case "\n":
-                endRecord()
-                line += 1
-                recordLine = line
-            default:
-                field.unicodeScalars.append(c)
-            }
-        }
-        if quoted { throw Failure(line: recordLine, message: "a quoted field is not closed") }
-        if !field.isEmpty || !fields.isEmpty { endRecord() }
+        try Array(text.utf8).withUnsafeBytes { bytes in try reader.feed(bytes) { records.append(($0, $1)) } }
+        try reader.finish { records.append(($0, $1)) }
         guard let first = records.first else { throw Failure(line: 1, message: "no header row") }
         header = first.1.map { $0.trimmingCharacters(in: .whitespaces) }
         rows = []
@@ -78,5 +30,69 @@ public struct CSVTable: Sendable {
             }
             rows.append((at, values))
         }
+    }
+}
+
+/// CSV's records from its bytes, fed a piece at a time (a quoted field may run across pieces),
+/// each handed on with the line it starts on: a file of any size is read in a bounded window.
+/// The delimiters are ASCII, so a UTF-8 character is never cut by them.
+struct CSVRows {
+    private var fields: [String] = []
+    private var field: [UInt8] = []
+    private var quoted = false, wasQuoted = false
+    /// A quote read inside a quoted field: closing it, or the first of a doubled one.
+    private var quoteSeen = false
+    private var line = 1, recordLine = 1
+
+    /// - Throws: `CSVTable.Failure` for a quote inside an unquoted field, or what `record` throws.
+    mutating func feed(_ bytes: UnsafeRawBufferPointer, record: (_ line: Int, _ fields: [String]) throws -> Void) throws {
+        for c in bytes {
+            if quoteSeen {
+                quoteSeen = false
+                if c == UInt8(ascii: "\"") { field.append(c); continue }
+                quoted = false
+            }
+            if quoted {
+                if c == UInt8(ascii: "\"") { quoteSeen = true; continue }
+                if c == 0x0A { line += 1 }
+                field.append(c)
+                continue
+            }
+            switch c {
+            case UInt8(ascii: "\""):
+                guard field.isEmpty else { throw CSVTable.Failure(line: line, message: "a quote inside an unquoted field") }
+                quoted = true
+                wasQuoted = true
+            case UInt8(ascii: ","):
+                fields.append(String(decoding: field, as: UTF8.self))
+                field.removeAll(keepingCapacity: true)
+            case 0x0D:
+                continue
+            case 0x0A:
+                try endRecord(record)
+                line += 1
+                recordLine = line
+            default:
+                field.append(c)
+            }
+        }
+    }
+
+    /// The last record, when the text does not end with a line break.
+    /// - Throws: `CSVTable.Failure` for a quoted field not closed, or what `record` throws.
+    mutating func finish(record: (_ line: Int, _ fields: [String]) throws -> Void) throws {
+        if quoteSeen { quoteSeen = false; quoted = false }
+        if quoted { throw CSVTable.Failure(line: recordLine, message: "a quoted field is not closed") }
+        if !field.isEmpty || !fields.isEmpty { try endRecord(record) }
+    }
+
+    private mutating func endRecord(_ record: (Int, [String]) throws -> Void) throws {
+        fields.append(String(decoding: field, as: UTF8.self))
+        let done = fields
+        let blank = done.count == 1 && done[0].isEmpty && !wasQuoted
+        fields = []
+        field.removeAll(keepingCapacity: true)
+        wasQuoted = false
+        if !blank { try record(recordLine, done) }
     }
 }

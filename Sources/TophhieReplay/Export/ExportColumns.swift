@@ -43,6 +43,12 @@ enum ExportColumns {
     /// The table that holds the non-interactive stream.
     static let nonInteractiveTables: Set<String> = ["AADNonInteractiveUserSignInLogs", "NonInteractiveUserSignInLogs"]
 
+    /// Tables and categories that hold sign-ins (a file of another is named as what it is).
+    static let signInTables: Set<String> = nonInteractiveTables.union([
+        "SigninLogs", "SignInLogs", "AADServicePrincipalSignInLogs", "ServicePrincipalSignInLogs",
+        "AADManagedIdentitySignInLogs", "ManagedIdentitySignInLogs",
+    ])
+
     /// The Entra admin center's CSV download (Sign-in logs → Download → CSV): display names as
     /// the portal shows them, mapped to Graph signIn paths. Header names are compared with their
     /// spaces trimmed and runs of spaces made one (the download writes `Application ID ` and

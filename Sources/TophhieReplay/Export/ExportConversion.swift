@@ -28,59 +28,73 @@ public struct ExportConversion: Sendable {
     /// - Throws: `ReplayFileError` naming the file, the record and the fault; for content that
     ///   is no format, what was tried.
     public static func convert(file: String, format forced: ExportFormat?, strict: Bool, scratch: String) throws -> ExportConversion? {
-        guard let data = FileManager.default.contents(atPath: file) else { throw ReplayFileError("cannot read '\(file)'") }
-        guard let format = forced ?? ExportFormat.detect(data.prefix(1 << 16)) else {
+        // The format from the file's head alone: a Graph file too large to check is not read
+        // here at all (reading it whole to look at 64 KB took a 118 MB page from 58 to 145 MB).
+        let head: Data, size: Int
+        do {
+            let readable = try ReadableFile(path: file)
+            size = try readable.size()
+            head = Data(try readable.read(at: 0, count: min(size, 1 << 16)))
+        } catch {
+            throw ReplayFileError("cannot read '\(file)'")
+        }
+        guard let format = forced ?? ExportFormat.detect(head) else {
             throw ReplayFileError("\(file): not a sign-in file this reads; tried \(ExportFormat.described)")
         }
+        // A Graph file too large to hold is checked through a window, in one pass, and copied
+        // only when a record must be left out.
+        if format == .graph, size > checkedGraphSize { return try StreamedExport.checkGraph(file: file, strict: strict, scratch: scratch) }
+        // JSON rows and records a record at a time, never the file whole; a shape the splitter
+        // does not take (an API table, a wrapper other than a page's) is read whole below.
+        if format == .azureMonitor || format == .logAnalytics,
+           let streamed = try StreamedExport.convert(file: file, format: format, strict: strict, scratch: scratch) {
+            return streamed
+        }
+        // CSV a row at a time, never the table whole.
+        if format == .csv || format == .adminCenterCSV {
+            return try StreamedExport.convertCSV(file: file, format: format, strict: strict, scratch: scratch)
+        }
+        guard let data = FileManager.default.contents(atPath: file) else { throw ReplayFileError("cannot read '\(file)'") }
         let body = data.starts(with: [0xEF, 0xBB, 0xBF]) ? Data(data.dropFirst(3)) : data
-        let items: [(place: String, record: JSONValue)]
+        // Each record where it is, as the file holds it, mapped; or why its line does not read.
+        let items: [(place: String, raw: JSONValue, record: JSONValue, damage: String?)]
         switch format {
         case .graph:
             // Graph's own shape goes the fast ways; up to `checkedGraphSize` it is first checked
             // record by record, and rewritten only when a record is one the agent would skip (a
             // damaged one, one without a whole error code) or has coordinates no place has.
-            guard data.count <= checkedGraphSize else { return nil }
             return try checkGraph(body, file: file, strict: strict, scratch: scratch)
         case .azureMonitor:
-            items = try jsonRecords(body, file: file, wrapper: "records").map { ($0.place, ExportRecord.fromAzureMonitor($0.record)) }
+            items = try jsonRecords(body, file: file, wrapper: "records").map { ($0.place, $0.record, ExportRecord.fromAzureMonitor($0.record), $0.damage) }
         case .logAnalytics:
-            items = try jsonRecords(body, file: file, wrapper: "value").map { ($0.place, ExportRecord.fromLogAnalytics($0.record)) }
-        case .csv:
-            let table = try csvTable(body, file: file)
-            items = table.rows.map { row in
-                let object = JSONValue.object(Dictionary(zip(table.header, row.fields.map(JSONValue.string)), uniquingKeysWith: { first, _ in first }))
-                return ("line \(row.line)", ExportRecord.fromLogAnalytics(object))
-            }
-        case .adminCenterCSV:
-            let table = try csvTable(body, file: file)
-            // The download's name says its stream: NonInteractiveSignIns_<from>_<to>.csv.
-            let nonInteractive = (file as NSString).lastPathComponent.lowercased().contains("noninteractive")
-            items = table.rows.map { row in
-                ("line \(row.line)", ExportRecord.fromAdminCenter(Array(zip(table.header, row.fields)).map { (header: $0.0, text: $0.1) }, nonInteractive: nonInteractive))
-            }
+            items = try jsonRecords(body, file: file, wrapper: "value").map { ($0.place, $0.record, ExportRecord.fromLogAnalytics($0.record), $0.damage) }
+        case .csv, .adminCenterCSV:
+            preconditionFailure("CSV is read a row at a time, above")
         }
         var conversion = ExportConversion(path: "", format: format, records: 0, skipped: [], coordinatesDropped: 0)
         var kept: [JSONValue] = []
-        for (place, given) in items {
+        var found = FoundRecords()
+        for (place, raw, given, damage) in items {
+            if let damage {
+                // A damaged line costs that line, as a damaged record costs a poll that record.
+                try conversion.skip(MalformedSignIn.damaged(id: nil, problem: damage), at: place, file: file, strict: strict)
+                found.add(.null, place: place, problem: damage)
+                continue
+            }
             var record = given
             do {
                 _ = try TophhieSignInEvent(json: record)
             } catch let malformed as MalformedSignIn {
                 try conversion.skip(malformed, at: place, file: file, strict: strict)
+                found.add(raw, place: place, problem: malformed.problem)
                 continue
             }
             if dropBadCoordinates(&record) { conversion.coordinatesDropped += 1 }
             kept.append(record)
         }
+        if kept.isEmpty, found.count > 0 { throw ReplayFileError("\(file): \(found.sentence)") }
         try conversion.write(kept, scratch: scratch)
         return conversion
-    }
-
-    /// A CSV export's table.
-    static func csvTable(_ body: Data, file: String) throws -> CSVTable {
-        do { return try CSVTable(String(decoding: body, as: UTF8.self)) } catch let failure as CSVTable.Failure {
-            throw ReplayFileError("\(file): not valid CSV: \(failure)")
-        }
     }
 
     /// Graph files larger than this go straight to the fast ways, unchecked record by record
@@ -143,9 +157,10 @@ public struct ExportConversion: Sendable {
             var conversion = ExportConversion(path: "", format: .graph, records: 0, skipped: [], coordinatesDropped: 0)
             // Records the check changes: nil to skip, a value to write instead of the bytes.
             var changed: [Int: JSONValue?] = [:]
+            var found = FoundRecords()
             for (index, (place, range, lines)) in records.enumerated() {
                 let raw = UnsafeRawBufferPointer(rebasing: bytes[range])
-                if let slots = try? JSONValue.parseSlots(raw, layout: layout), plainlyReads(slots) { continue }
+                if let slots = try? JSONValue.parseSlots(raw, layout: layout), plainlyReads(slots), textsRead(raw) { continue }
                 var record: JSONValue
                 switch JSONPage.element(bytes, range) {
                 case .value(let value):
@@ -153,8 +168,16 @@ public struct ExportConversion: Sendable {
                 case .damaged(let id, let error):
                     var at = error
                     at.offset = range.lowerBound + error.offset
+                    // A page or an array broken in its grammar (a trailing comma, as Microsoft's
+                    // own v1.0 example has) is not JSON: the file is refused where it breaks. A
+                    // record whose text alone is wrong (a lone surrogate, invalid UTF-8) costs
+                    // only that record, as it does a poll; so does any damaged line.
+                    if !lines, !isContentDamage(error) {
+                        throw ReplayFileError("\(file): the file is not valid JSON: \(ReplayInput.position(of: at, in: body))")
+                    }
                     let problem = lines ? "column \(error.offset + 1): \(error.message)" : ReplayInput.position(of: at, in: body)
                     try conversion.skip(MalformedSignIn.damaged(id: id, problem: problem), at: place, file: file, strict: strict)
+                    found.add(.null, place: place, problem: problem)
                     changed[index] = .some(nil)
                     continue
                 }
@@ -162,6 +185,7 @@ public struct ExportConversion: Sendable {
                     _ = try TophhieSignInEvent(json: record)
                 } catch let malformed as MalformedSignIn {
                     try conversion.skip(malformed, at: place, file: file, strict: strict)
+                    found.add(record, place: place, problem: malformed.problem)
                     changed[index] = .some(nil)
                     continue
                 }
@@ -171,6 +195,7 @@ public struct ExportConversion: Sendable {
                 }
             }
             if changed.isEmpty { return nil }
+            if found.count == records.count { throw ReplayFileError("\(file): \(found.sentence)") }
             // An array, the kept records' own bytes between (a pretty-printed record keeps its
             // lines), written a piece at a time: the file is in memory already.
             var kept = 0
@@ -193,6 +218,31 @@ public struct ExportConversion: Sendable {
             conversion.records = kept
             return conversion
         }
+    }
+
+    /// Whether a record's damage is in its text alone (invalid UTF-8, a control character, a lone
+    /// surrogate, a number no double holds, nesting too deep): JSON's grammar still holds around
+    /// it, so the records beside it are read, as a poll reads them.
+    static func isContentDamage(_ error: JSONParseError) -> Bool {
+        ["control character", "invalid UTF-8", "surrogate", "invalid \\u escape", "out of range", "nested deeper"].contains { error.message.contains($0) }
+    }
+
+    /// Whether every string of a record reads as the poll's decoder reads it, beyond what the
+    /// quick check walks over: its bytes are UTF-8 and it has no surrogate escape (a paired
+    /// one, an emoji, is read whole to be sure). A lone `\ud800` in `appDisplayName` passed the
+    /// quick check and stopped the whole file later.
+    static func textsRead(_ raw: UnsafeRawBufferPointer) -> Bool {
+        var index = 0
+        var ascii = true
+        while index < raw.count {
+            let byte = raw[index]
+            if byte >= 0x80 { ascii = false }
+            if byte == UInt8(ascii: "\\"), index + 2 < raw.count, raw[index + 1] == UInt8(ascii: "u"), raw[index + 2] | 0x20 == UInt8(ascii: "d") {
+                return false
+            }
+            index += byte == UInt8(ascii: "\\") ? 2 : 1
+        }
+        return ascii || String(validating: raw.bindMemory(to: UInt8.self), as: UTF8.self) != nil
     }
 
     /// Whether the quick fields are ones the poll's decoder takes without a word.
@@ -235,31 +285,75 @@ public struct ExportConversion: Sendable {
 
     /// The records of a JSON export: the `wrapper` member's array, an array, or JSON lines, each
     /// with where it is ("item 3", "line 3").
-    static func jsonRecords(_ body: Data, file: String, wrapper: String) throws -> [(place: String, record: JSONValue)] {
-        if let whole = try? JSONValue.parse(body) {
+    /// - Returns: each record, or for a line of JSON lines that does not read, `.null` and
+    ///   where and why (skipped and named by the caller, as a poll skips a damaged record).
+    /// - Throws: `ReplayFileError` for a document that is not JSON (not JSON lines: its first
+    ///   line is not a whole value), at its line and column.
+    static func jsonRecords(_ body: Data, file: String, wrapper: String) throws -> [(place: String, record: JSONValue, damage: String?)] {
+        do {
+            let whole = try JSONValue.parse(body)
             var list: JSONValue = whole
             if case .object = whole {
                 if let wrapped = whole[wrapper] ?? whole["records"] ?? whole["value"] {
                     list = wrapped
                 } else if case .array(let tables)? = whole["tables"], let first = tables.first {
-                    return try apiTable(first, file: file)
+                    return try apiTable(first, file: file).map { ($0.place, $0.record, nil) }
                 } else {
-                    return [("item 1", whole)]
+                    return [("item 1", whole, nil)]
                 }
             }
             guard case .array(let records) = list else { throw ReplayFileError("\(file): '\(wrapper)' is not a list of records") }
-            return records.enumerated().map { ("item \($0.offset + 1)", $0.element) }
+            return records.enumerated().map { ("item \($0.offset + 1)", $0.element, nil) }
+        } catch let failure as JSONParseError {
+            // A document whose records can still be told apart: a record whose text alone is
+            // wrong costs that record; one broken in its grammar, the file.
+            if let elements = documentElements(body, wrapper: wrapper) {
+                return try elements.enumerated().map { index, found in
+                    switch found.element {
+                    case .value(let record):
+                        return ("item \(index + 1)", record, nil)
+                    case .damaged(_, let error):
+                        var at = error
+                        at.offset = found.range.lowerBound + error.offset
+                        guard isContentDamage(error) else { throw ReplayFileError("\(file): the file is not valid JSON: \(ReplayInput.position(of: at, in: body))") }
+                        return ("item \(index + 1)", .null, ReplayInput.position(of: at, in: body))
+                    }
+                }
+            }
+            // JSON lines when the first line is a whole value; otherwise one document, broken
+            // where the parser stopped (an array with a trailing comma is not JSON lines).
+            let firstLine = body.split(separator: UInt8(ascii: "\n")).first { $0.contains(where: { ![0x20, 0x0D, 0x09].contains($0) }) }
+            guard let firstLine, (try? JSONValue.parse(Data(firstLine))) != nil else {
+                throw ReplayFileError("\(file): the file is not valid JSON: \(ReplayInput.position(of: failure, in: body))")
+            }
         }
-        var records: [(String, JSONValue)] = []
+        var records: [(String, JSONValue, String?)] = []
         for (index, line) in body.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
             guard line.contains(where: { ![0x20, 0x0D, 0x09].contains($0) }) else { continue }
             do {
-                records.append(("line \(index + 1)", try JSONValue.parse(Data(line))))
+                records.append(("line \(index + 1)", try JSONValue.parse(Data(line)), nil))
             } catch let failure as JSONParseError {
-                throw ReplayFileError("\(file): not valid JSON: line \(index + 1), column \(failure.offset + 1): \(failure.message)")
+                records.append(("line \(index + 1)", .null, "column \(failure.offset + 1): \(failure.message)"))
             }
         }
         return records
+    }
+
+    /// The records of an array, or of a `wrapper` (`records`, `value`) member's array, found by
+    /// their extents and read one by one; nil when the document's frame itself is broken.
+    static func documentElements(_ body: Data, wrapper: String) -> [(range: Range<Int>, element: JSONPage.Element)]? {
+        body.withUnsafeBytes { bytes in
+            guard let first = bytes.firstIndex(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) else { return nil }
+            var ranges: [Range<Int>]?
+            if bytes[first] == UInt8(ascii: "[") {
+                ranges = try? JSONPage.arrayExtents(bytes)
+            } else if bytes[first] == UInt8(ascii: "{") {
+                for member in [wrapper, "records", "value"] where ranges == nil {
+                    ranges = (try? JSONPage.extents(bytes, arrayMember: member))?.elements
+                }
+            }
+            return ranges?.map { ($0, JSONPage.element(bytes, $0)) }
+        }
     }
 
     /// The Log Analytics query API's answer: `{"tables":[{"columns":[{"name"}],"rows":[[…]]}]}`.

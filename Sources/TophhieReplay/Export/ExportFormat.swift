@@ -30,6 +30,9 @@ public enum ExportFormat: String, Sendable, CaseIterable {
             if text.contains("\"properties\"") && (text.contains("\"category\"") || text.contains("\"operationName\"")) { return .azureMonitor }
             // Log Analytics and PowerShell capitalise every name; Graph writes camelCase.
             if text.contains("\"TimeGenerated\"") || text.contains("\"CreatedDateTime\"") { return .logAnalytics }
+            // Sentinel rows without TimeGenerated: `Id` beside another of the table's names
+            // (Graph's own records say `id`).
+            if text.contains("\"Id\""), sentinelNames.contains(where: { text.contains("\"\($0)\"") }) { return .logAnalytics }
             return .graph
         }
         let firstLine = text.prefix { $0 != "\n" && $0 != "\r" }
@@ -37,6 +40,9 @@ public enum ExportFormat: String, Sendable, CaseIterable {
         if firstLine.contains(",") && (firstLine.contains("TimeGenerated") || firstLine.contains("CreatedDateTime") || firstLine.contains("Id")) { return .csv }
         return nil
     }
+
+    /// The names beside `Id` that make a row Sentinel's (or PowerShell's) rather than Graph's.
+    static let sentinelNames = ["ResultType", "UserPrincipalName", "AppDisplayName", "CreatedDateTime", "TimeGenerated"]
 
     /// What each format is, for a message listing the ones tried.
     public static let described = "Graph JSON (a page, an array, JSON lines, a poll timeline), Azure Monitor diagnostic records ({\"records\":[…]}), Log Analytics or Graph PowerShell JSON (TimeGenerated/CreatedDateTime rows), Log Analytics CSV, the Entra admin center's CSV download (Date (UTC), Request ID, … columns)"

@@ -193,14 +193,19 @@ enum ExportRecord {
     }
 
     /// Windows PowerShell 5.1 writes a date as `/Date(1714557600000)/` (milliseconds).
-    /// - Returns: the time as ISO 8601 text to the millisecond.
+    /// - Returns: the time as ISO 8601 text to the millisecond; nil for a count outside the
+    ///   years 1 to 9999 that ISO 8601 text holds (the record is then skipped and named, as one
+    ///   whose `createdDateTime` does not read: `/Date(-9223372036854775808)/` trapped here).
     static func powerShellDate(_ text: String) -> String? {
         guard text.hasPrefix("/Date("), text.hasSuffix(")/") else { return nil }
         let digits = text.dropFirst(6).prefix { $0.isNumber || $0 == "-" }
-        guard let milliseconds = Int64(digits) else { return nil }
+        guard let milliseconds = Int64(digits), powerShellMilliseconds.contains(milliseconds) else { return nil }
         let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
         let fraction = String(milliseconds - seconds * 1000)
         let whole = GraphTimestamp.filterText(Date(timeIntervalSince1970: Double(seconds)))
         return whole.dropLast() + "." + String(repeating: "0", count: 3 - fraction.count) + fraction + "Z"
     }
+
+    /// The milliseconds since 1970 from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z.
+    static let powerShellMilliseconds: ClosedRange<Int64> = -62_135_596_800_000...253_402_300_799_999
 }

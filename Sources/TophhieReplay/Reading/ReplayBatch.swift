@@ -45,7 +45,12 @@ enum ReplayBatch {
     /// - Throws: `SignInEventError` when the run no longer holds what the first pass found.
     static func read(_ run: ReplayRun, layout: JSONElementSplitter.Layout, file: ReadableFile, engine: Engine) throws -> [any FastEvent] {
         let bytes = try file.read(at: run.start, count: run.end - run.start)
-        let changed = SignInEventError("the file changed while it was read (the sign-ins from byte \(run.start) are not what they were)")
+        // A run between samples (count -1) may simply have been guessed wrong: a sample inside a
+        // record of a nested list, or a sign-in out of its place. Only a counted run, found
+        // record by record, can have changed under the reader.
+        let changed = SignInEventError(run.count < 0
+            ? "the sign-ins from byte \(run.start) do not read as whole sign-ins within the times of the samples around them (a sample inside a record, or a sign-in out of time order)"
+            : "the file changed while it was read (the sign-ins from byte \(run.start) are not what they were)")
         guard bytes.count == run.end - run.start else { throw changed }
         if let slots = engine.eventLayout {
             // Held as slot events until they are in order: sorting existentials swapped boxes

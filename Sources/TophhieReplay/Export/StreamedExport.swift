@@ -1,0 +1,332 @@
+import Foundation
+import TophhieAuth
+import TophhieJSON
+import TophhieSystem
+
+/// An export of JSON rows or records (Log Analytics, Sentinel, PowerShell, Azure Monitor) read a
+/// record at a time through a bounded window: each found by `JSONElementSplitter`, mapped
+/// (`ExportRecord`), checked with the live poll's decoder and written on as a JSON line, so
+/// memory is a chunk, one record and the write buffer, not the file and a tree of it.
+enum StreamedExport {
+    /// Not a shape read here: the whole-file way reads it, with its own messages.
+    private struct Unstreamable: Error {}
+
+    /// - Returns: nil when the file is not an array, a page or JSON lines of records (read
+    ///   whole instead).
+    /// - Throws: `ReplayFileError` as `ExportConversion.convert` does.
+    static func convert(file: String, format: ExportFormat, strict: Bool, scratch: String, chunkSize: Int = 1 << 20) throws -> ExportConversion? {
+        guard let readable = try? ReadableFile(path: file), let size = try? readable.size(),
+              let head = try? readable.read(at: 0, count: min(size, 1 << 16)) else { return nil }
+        let bom = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        guard let first = head[bom...].firstIndex(where: { !JSONElementSplitter.isSpace($0) }) else { return nil }
+        let layout: JSONElementSplitter.Layout
+        if head[first] == UInt8(ascii: "[") {
+            layout = .document
+        } else if head[first] == UInt8(ascii: "{") {
+            // JSON lines when the first line is a whole record; a page when it is `{"value":…`
+            // or an object spread over lines (the splitter takes Graph's page frame alone).
+            let lineEnd = head[first...].firstIndex(of: 0x0A) ?? head.endIndex
+            guard lineEnd < head.endIndex || head.count == size else { return nil }
+            if case .object(let members)? = try? JSONValue.parse(Data(head[first..<lineEnd])) {
+                if members["records"] != nil || members["tables"] != nil { return nil }
+                layout = members["value"] != nil ? .document : .lines
+            } else {
+                layout = .document
+            }
+        } else {
+            return nil
+        }
+        let path = (scratch as NSString).appendingPathComponent("tophhie-export-\(UUID().uuidString).json")
+        guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
+              let handle = FileHandle(forWritingAtPath: path) else {
+            throw ReplayFileError("cannot write the converted sign-ins to '\(path)'")
+        }
+        var conversion = ExportConversion(path: path, format: format, records: 0, skipped: [], coordinatesDropped: 0)
+        var found = FoundRecords()
+        var cursor = LineCursor(file: readable, start: bom)
+        var pending = Data()
+        var index = 0
+        func flush() throws {
+            guard !pending.isEmpty else { return }
+            do { try handle.write(contentsOf: pending) } catch {
+                throw ReplayFileError("cannot write the converted sign-ins to '\(path)': \(error)")
+            }
+            pending.removeAll(keepingCapacity: true)
+        }
+        func record(_ offset: Int, _ bytes: UnsafeRawBufferPointer) throws {
+            index += 1
+            let raw: JSONValue
+            do {
+                raw = try JSONValue.parse(bytes)
+            } catch let error as JSONParseError {
+                let at = try cursor.position(of: offset + error.offset)
+                // A document broken in its grammar is not JSON; a line is its own document.
+                if layout == .document, !ExportConversion.isContentDamage(error) {
+                    throw ReplayFileError("\(file): the file is not valid JSON: line \(at.line), column \(at.column): \(error.message)")
+                }
+                let place = layout == .lines ? "line \(at.line)" : "item \(index)"
+                let problem = layout == .lines ? "column \(at.column): \(error.message)" : "line \(at.line), column \(at.column): \(error.message)"
+                try conversion.skip(MalformedSignIn.damaged(id: nil, problem: problem), at: place, file: file, strict: strict)
+                found.add(.null, place: place, problem: problem)
+                return
+            }
+            var mapped = format == .azureMonitor ? ExportRecord.fromAzureMonitor(raw) : ExportRecord.fromLogAnalytics(raw)
+            do {
+                _ = try TophhieSignInEvent(json: mapped)
+            } catch let malformed as MalformedSignIn {
+                let place = layout == .lines ? "line \(try cursor.position(of: offset).line)" : "item \(index)"
+                try conversion.skip(malformed, at: place, file: file, strict: strict)
+                found.add(raw, place: place, problem: malformed.problem)
+                return
+            }
+            if ExportConversion.dropBadCoordinates(&mapped) { conversion.coordinatesDropped += 1 }
+            pending.append(mapped.canonicalData())
+            pending.append(UInt8(ascii: "\n"))
+            conversion.records += 1
+            if pending.count >= 1 << 20 { try flush() }
+        }
+        do {
+            defer { try? handle.close() }
+            var splitter = JSONElementSplitter(layout: layout, maxRecordLength: StreamedReplay.maxRecordLength)
+            do {
+                try readable.forEachChunk(chunkSize: chunkSize) { chunk in try splitter.feed(chunk, record: record) }
+                try splitter.finish(record: record)
+            } catch is JSONElementSplitter.Unsupported {
+                throw Unstreamable()
+            }
+            try flush()
+            if conversion.records == 0, found.count > 0 { throw ReplayFileError("\(file): \(found.sentence)") }
+        } catch is Unstreamable {
+            try? FileManager.default.removeItem(atPath: path)
+            return nil
+        } catch let error as FileError {
+            try? FileManager.default.removeItem(atPath: path)
+            throw ReplayFileError(error.description)
+        } catch {
+            try? FileManager.default.removeItem(atPath: path)
+            throw error
+        }
+        return conversion
+    }
+
+    /// A CSV export (Log Analytics' download, the admin center's) a row at a time: no table of
+    /// the whole file, each row mapped, checked and written on as it is read.
+    /// - Throws: `ReplayFileError` as `ExportConversion.convert` does ("not valid CSV: line 3:
+    ///   …" for a row the table would refuse).
+    static func convertCSV(file: String, format: ExportFormat, strict: Bool, scratch: String, chunkSize: Int = 1 << 20) throws -> ExportConversion {
+        let readable: ReadableFile
+        let head: [UInt8]
+        do {
+            readable = try ReadableFile(path: file)
+            head = try readable.read(at: 0, count: 3)
+        } catch {
+            throw ReplayFileError("cannot read '\(file)'")
+        }
+        // The download's name says its stream: NonInteractiveSignIns_<from>_<to>.csv.
+        let nonInteractive = (file as NSString).lastPathComponent.lowercased().contains("noninteractive")
+        let path = (scratch as NSString).appendingPathComponent("tophhie-export-\(UUID().uuidString).json")
+        guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
+              let handle = FileHandle(forWritingAtPath: path) else {
+            throw ReplayFileError("cannot write the converted sign-ins to '\(path)'")
+        }
+        var conversion = ExportConversion(path: path, format: format, records: 0, skipped: [], coordinatesDropped: 0)
+        var found = FoundRecords()
+        var pending = Data()
+        var header: [String]?
+        func flush() throws {
+            guard !pending.isEmpty else { return }
+            do { try handle.write(contentsOf: pending) } catch {
+                throw ReplayFileError("cannot write the converted sign-ins to '\(path)': \(error)")
+            }
+            pending.removeAll(keepingCapacity: true)
+        }
+        func row(_ line: Int, _ fields: [String]) throws {
+            guard let header else {
+                header = fields.map { $0.trimmingCharacters(in: .whitespaces) }
+                return
+            }
+            guard fields.count == header.count else {
+                throw CSVTable.Failure(line: line, message: "\(fields.count) fields where the header names \(header.count)")
+            }
+            let place = "line \(line)"
+            let raw: JSONValue
+            var mapped: JSONValue
+            if format == .adminCenterCSV {
+                raw = .object([:])
+                mapped = ExportRecord.fromAdminCenter(Array(zip(header, fields)).map { (header: $0.0, text: $0.1) }, nonInteractive: nonInteractive)
+            } else {
+                raw = .object(Dictionary(zip(header, fields.map(JSONValue.string)), uniquingKeysWith: { first, _ in first }))
+                mapped = ExportRecord.fromLogAnalytics(raw)
+            }
+            do {
+                _ = try TophhieSignInEvent(json: mapped)
+            } catch let malformed as MalformedSignIn {
+                try conversion.skip(malformed, at: place, file: file, strict: strict)
+                found.add(raw, place: place, problem: malformed.problem)
+                return
+            }
+            if ExportConversion.dropBadCoordinates(&mapped) { conversion.coordinatesDropped += 1 }
+            pending.append(mapped.canonicalData())
+            pending.append(UInt8(ascii: "\n"))
+            conversion.records += 1
+            if pending.count >= 1 << 20 { try flush() }
+        }
+        do {
+            defer { try? handle.close() }
+            var reader = CSVRows()
+            do {
+                try readable.forEachChunk(chunkSize: chunkSize, from: head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0) { chunk in try reader.feed(chunk, record: row) }
+                try reader.finish(record: row)
+                if header == nil { throw CSVTable.Failure(line: 1, message: "no header row") }
+            } catch let failure as CSVTable.Failure {
+                throw ReplayFileError("\(file): not valid CSV: \(failure)")
+            }
+            try flush()
+            if conversion.records == 0, found.count > 0 { throw ReplayFileError("\(file): \(found.sentence)") }
+        } catch let error as FileError {
+            try? FileManager.default.removeItem(atPath: path)
+            throw ReplayFileError(error.description)
+        } catch {
+            try? FileManager.default.removeItem(atPath: path)
+            throw error
+        }
+        return conversion
+    }
+
+    /// A Graph file too large to hold, checked record by record as `ExportConversion.checkGraph`
+    /// checks a smaller one, through the same window: a first pass finds the records the poll's
+    /// decoder would skip or whose coordinates no place has; only when there are any, a second
+    /// writes the others, as they were, to a scratch file (an array).
+    /// - Returns: nil when every record reads as it is (the fast ways read the file), or when
+    ///   the file is not a page, an array or JSON lines of records (a poll timeline).
+    /// - Throws: `ReplayFileError` as `ExportConversion.convert` does.
+    static func checkGraph(file: String, strict: Bool, scratch: String, chunkSize: Int = 1 << 20) throws -> ExportConversion? {
+        guard let readable = try? ReadableFile(path: file), let size = try? readable.size(),
+              let head = try? readable.read(at: 0, count: min(size, 1 << 16)) else { return nil }
+        let bom = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        guard let first = head[bom...].firstIndex(where: { !JSONElementSplitter.isSpace($0) }) else { return nil }
+        var layouts: [JSONElementSplitter.Layout] = [.document]
+        if head[first] == UInt8(ascii: "{") {
+            let lineEnd = head[first...].firstIndex(of: 0x0A) ?? head.endIndex
+            if case .object(let members)? = try? JSONValue.parse(Data(head[first..<lineEnd])), members["polls"] == nil, members["value"] == nil {
+                layouts = [.lines]
+            }
+        }
+        let layout = layouts[0]
+        let quick = JSONSlotLayout(paths: ExportConversion.quickPaths)
+        var conversion = ExportConversion(path: "", format: .graph, records: 0, skipped: [], coordinatesDropped: 0)
+        var found = FoundRecords()
+        var changed: [Int: JSONValue?] = [:]
+        var cursor = LineCursor(file: readable, start: bom)
+        var index = 0
+        func check(_ offset: Int, _ bytes: UnsafeRawBufferPointer) throws {
+            index += 1
+            if let slots = try? JSONValue.parseSlots(bytes, layout: quick), ExportConversion.plainlyReads(slots), ExportConversion.textsRead(bytes) { return }
+            var record: JSONValue
+            let range = 0..<bytes.count
+            switch JSONPage.element(bytes, range) {
+            case .value(let value):
+                record = value
+            case .damaged(let id, let error):
+                let at = try cursor.position(of: offset + error.offset)
+                if layout == .document, !ExportConversion.isContentDamage(error) {
+                    throw ReplayFileError("\(file): the file is not valid JSON: line \(at.line), column \(at.column): \(error.message)")
+                }
+                let place = layout == .lines ? "line \(at.line)" : "item \(index)"
+                let problem = layout == .lines ? "column \(at.column): \(error.message)" : "line \(at.line), column \(at.column): \(error.message)"
+                try conversion.skip(MalformedSignIn.damaged(id: id, problem: problem), at: place, file: file, strict: strict)
+                found.add(.null, place: place, problem: problem)
+                changed[index] = .some(nil)
+                return
+            }
+            do {
+                _ = try TophhieSignInEvent(json: record)
+            } catch let malformed as MalformedSignIn {
+                let place = layout == .lines ? "line \(try cursor.position(of: offset).line)" : "item \(index)"
+                try conversion.skip(malformed, at: place, file: file, strict: strict)
+                found.add(record, place: place, problem: malformed.problem)
+                changed[index] = .some(nil)
+                return
+            }
+            if ExportConversion.dropBadCoordinates(&record) {
+                conversion.coordinatesDropped += 1
+                changed[index] = .some(record)
+            }
+        }
+        do {
+            var splitter = JSONElementSplitter(layout: layout, maxRecordLength: StreamedReplay.maxRecordLength)
+            try readable.forEachChunk(chunkSize: chunkSize) { chunk in try splitter.feed(chunk, record: check) }
+            try splitter.finish(record: check)
+        } catch is JSONElementSplitter.Unsupported {
+            return nil
+        } catch let error as FileError {
+            throw ReplayFileError(error.description)
+        }
+        if changed.isEmpty { return nil }
+        if found.count == index { throw ReplayFileError("\(file): \(found.sentence)") }
+        // The records kept, as they were, into an array.
+        var kept = 0
+        try conversion.writeScratch(scratch: scratch) { write in
+            var piece = Data("[".utf8)
+            var at = 0
+            func copy(_ offset: Int, _ bytes: UnsafeRawBufferPointer) throws {
+                at += 1
+                let replacement = changed[at]
+                if case .some(.none) = replacement { return }
+                if kept > 0 { piece.append(contentsOf: Array(",\n".utf8)) }
+                if case .some(.some(let value)) = replacement { piece.append(value.canonicalData()) } else { piece.append(contentsOf: bytes) }
+                kept += 1
+                if piece.count >= 1 << 20 {
+                    try write(piece)
+                    piece.removeAll(keepingCapacity: true)
+                }
+            }
+            var splitter = JSONElementSplitter(layout: layout, maxRecordLength: StreamedReplay.maxRecordLength)
+            do {
+                try readable.forEachChunk(chunkSize: chunkSize) { chunk in try splitter.feed(chunk, record: copy) }
+                try splitter.finish(record: copy)
+            } catch is JSONElementSplitter.Unsupported {
+                throw ReplayFileError("\(file): the file changed while it was read")
+            } catch let error as FileError {
+                throw ReplayFileError(error.description)
+            }
+            guard at == index else { throw ReplayFileError("\(file): the file changed while it was read") }
+            piece.append(contentsOf: Array("]\n".utf8))
+            try write(piece)
+        }
+        conversion.records = kept
+        return conversion
+    }
+
+    /// Line and column of a byte of the file, counted forward from the last one asked for (the
+    /// records come in order), so naming every record costs one more read of the file at most.
+    struct LineCursor {
+        let file: ReadableFile
+        var offset: Int
+        var line = 1
+        var lineStart: Int
+
+        init(file: ReadableFile, start: Int) {
+            self.file = file
+            offset = start
+            lineStart = start
+        }
+
+        /// - Returns: the line (from 1) and column (bytes, from 1) of `target`.
+        mutating func position(of target: Int) throws -> (line: Int, column: Int) {
+            if target > offset {
+                var at = offset
+                var line = self.line, lineStart = self.lineStart
+                try file.forEachChunk(chunkSize: 1 << 16, from: offset, upTo: target) { chunk in
+                    for (i, byte) in chunk.enumerated() where byte == 0x0A {
+                        line += 1
+                        lineStart = at + i + 1
+                    }
+                    at += chunk.count
+                }
+                (self.line, self.lineStart, offset) = (line, lineStart, target)
+            }
+            return (line, target - lineStart + 1)
+        }
+    }
+}
