@@ -103,6 +103,18 @@ public struct NotifierFactory: Sendable {
             case "teams": preset = .teamsWorkflows
             case "discord": preset = .discord
             case "alertmanager": preset = .alertmanager
+            case "ntfy":
+                guard let topic = endpoint.ntfyTopic else {
+                    throw entry.error("the ntfy url names the topic: https://ntfy.sh/<topic> (1-64 letters, digits, '-' or '_')")
+                }
+                preset = .ntfy(topic: topic)
+            case "gotify": preset = .gotify
+            case "telegram":
+                guard let chat = entry.options["chat_id"] else { throw entry.error("the telegram preset needs chat_id (the chat's number, or @channelname)") }
+                guard chat.range(of: "^(-?[0-9]{1,20}|@[A-Za-z][A-Za-z0-9_]{3,31})$", options: .regularExpression) != nil else {
+                    throw entry.error("chat_id must be a chat's number (as \"123456789\" or \"-100…\") or @channelname, not '\(ControlCharacterEscaping.escape(chat))'")
+                }
+                preset = .telegram(chatID: chat)
             case "pagerduty":
                 guard let key = try self.secret(entry, base: "routing_key") else { throw entry.error("the pagerduty preset needs routing_key_file or routing_key_env") }
                 do { preset = .pagerDuty(routingKey: try PagerDutyRoutingKey(key)) } catch { throw entry.error("\(error)") }
@@ -114,8 +126,18 @@ public struct NotifierFactory: Sendable {
                 guard let seconds = DurationText.seconds(text), seconds > 0, seconds <= 120 else { throw entry.error("timeout must be a duration up to 2m, not '\(text)'") }
                 timeout = .milliseconds(Int64(seconds * 1000))
             }
+            if entry.options["chat_id"] != nil, presetName != "telegram" {
+                throw entry.error("chat_id is for the telegram preset")
+            }
+            if entry.options["token"] != nil {
+                throw entry.error("a token is read from token_env or token_file, never written in the config file")
+            }
+            var token: NotifierToken?
+            if let text = try self.secret(entry, base: "token") {
+                do { token = try NotifierToken(text) } catch { throw entry.error("\(error)") }
+            }
             do {
-                let settings = try WebhookNotifier.Settings(endpoint: endpoint, preset: preset, secret: secret, additionalSecrets: Array(secrets.dropFirst()), timeout: timeout)
+                let settings = try WebhookNotifier.Settings(endpoint: endpoint, preset: preset, secret: secret, additionalSecrets: Array(secrets.dropFirst()), timeout: timeout, token: token)
                 return (WebhookNotifier(name: entry.name, settings: settings, now: now, transport: transport), route)
             } catch {
                 throw entry.error("\(error)")
@@ -129,7 +151,7 @@ public struct NotifierFactory: Sendable {
         let allowed: [String: Set<String>] = [
             "stdout": ["format", "colour"],
             "syslog": ["transport", "address", "facility", "format", "max_message_bytes"],
-            "webhook": ["url", "preset", "secret", "secret_file", "secret_env", "routing_key", "routing_key_file", "routing_key_env", "timeout"],
+            "webhook": ["url", "preset", "secret", "secret_file", "secret_env", "routing_key", "routing_key_file", "routing_key_env", "timeout", "token", "token_file", "token_env", "chat_id"],
         ]
         for key in entry.options.keys.sorted() where !(allowed[entry.type]?.contains(key) ?? false) {
             throw entry.error("unknown key '\(key)' for a \(entry.type) notifier; known: \((allowed[entry.type] ?? []).sorted().joined(separator: ", "))")
