@@ -16,6 +16,9 @@ public struct NotifierFactory: Sendable {
     /// How webhooks are sent; URLSession by default, an in-process receiver in tests.
     public var transport: any HTTPTransport
 
+    /// How the email notifier runs sendmail; a subprocess by default.
+    public var submit: EmailNotifier.Submit = { try await Subprocess.runAsync($0, arguments: $1, input: $2, timeout: $3) }
+
     public init(environment: [String: String], outputIsTerminal: Bool, write: (@Sendable (String) throws -> Void)? = nil, now: @escaping @Sendable () -> Date = { Date() }, transport: any HTTPTransport = URLSessionTransport()) {
         self.transport = transport
         self.environment = environment
@@ -142,6 +145,20 @@ public struct NotifierFactory: Sendable {
             } catch {
                 throw entry.error("\(error)")
             }
+        case "email":
+            guard let toText = entry.options["to"] else { throw entry.error("an email notifier needs 'to': one or more addresses") }
+            let to = toText.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            var timeout = Duration.seconds(30)
+            if let text = entry.options["timeout"] {
+                guard let seconds = DurationText.seconds(text), seconds > 0, seconds <= 300 else { throw entry.error("timeout must be a duration up to 5m, not '\(text)'") }
+                timeout = .milliseconds(Int64(seconds * 1000))
+            }
+            do {
+                let settings = try EmailNotifier.Settings(to: to, from: entry.options["from"] ?? EmailNotifier.defaultFrom(), sendmail: entry.options["sendmail"] ?? "/usr/sbin/sendmail", timeout: timeout)
+                return (EmailNotifier(name: entry.name, settings: settings, submit: submit), route)
+            } catch {
+                throw entry.error("\(error)")
+            }
         default:
             throw entry.error("unknown notifier type '\(entry.type)'")
         }
@@ -151,6 +168,7 @@ public struct NotifierFactory: Sendable {
         let allowed: [String: Set<String>] = [
             "stdout": ["format", "colour"],
             "syslog": ["transport", "address", "facility", "format", "max_message_bytes"],
+            "email": ["to", "from", "sendmail", "timeout"],
             "webhook": ["url", "preset", "secret", "secret_file", "secret_env", "routing_key", "routing_key_file", "routing_key_env", "timeout", "token", "token_file", "token_env", "chat_id"],
         ]
         for key in entry.options.keys.sorted() where !(allowed[entry.type]?.contains(key) ?? false) {
