@@ -62,7 +62,9 @@ public enum EmailMessage {
     /// `Name: value`, the value without control characters, folded to lines of at most 78
     /// characters; encoded words when it is not ASCII or has a word too long to fold.
     static func header(_ name: String, _ value: String) -> String {
-        let clean = ControlCharacterEscaping.escape(value)
+        // Values from the data are already shown with escapes; whatever control character is
+        // left (none should be) becomes a space, so no value can end the line.
+        let clean = String(String.UnicodeScalarView(value.unicodeScalars.map { ControlCharacterEscaping.needsEscape($0) ? " " : $0 }))
         let words = clean.split(separator: " ", omittingEmptySubsequences: false)
         if clean.allSatisfy({ $0.isASCII }), words.allSatisfy({ $0.count <= 66 }) {
             var lines: [String] = []
@@ -77,16 +79,19 @@ public enum EmailMessage {
             lines.append(line)
             return lines.joined(separator: "\n")
         }
-        return name + ": " + encodedWords(clean).joined(separator: "\n ")
+        // The first word shares its line with the name: fewer bytes, so the line stays in 78.
+        let first = max(3, (78 - name.count - 2 - 12) / 4 * 3)
+        return name + ": " + encodedWords(clean, firstLimit: min(45, first)).joined(separator: "\n ")
     }
 
-    /// RFC 2047 `=?utf-8?B?…?=` words of at most 75 characters, split between characters.
-    static func encodedWords(_ text: String) -> [String] {
+    /// RFC 2047 `=?utf-8?B?…?=` words of at most 75 characters (45 bytes of text, `firstLimit`
+    /// for the first), split between characters.
+    static func encodedWords(_ text: String, firstLimit: Int = 45) -> [String] {
         var words: [String] = []
         var chunk = Data()
         for character in text {
             let bytes = Data(String(character).utf8)
-            if chunk.count + bytes.count > 45, !chunk.isEmpty {
+            if chunk.count + bytes.count > (words.isEmpty ? firstLimit : 45), !chunk.isEmpty {
                 words.append("=?utf-8?B?" + chunk.base64EncodedString() + "?=")
                 chunk = Data()
             }

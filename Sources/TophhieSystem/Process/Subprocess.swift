@@ -85,6 +85,9 @@ public enum Subprocess {
         posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 2)
+        // Nothing else of this process reaches the program: a descriptor opened without
+        // close-on-exec (a lock file, a file being written) would otherwise live on in it.
+        for fd in inheritedDescriptors() { posix_spawn_file_actions_addclose(&actions, fd) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -104,7 +107,16 @@ public enum Subprocess {
         let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+        var spawned = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+        // ETXTBSY: another thread's child still holds the program open for writing (it was
+        // just written, and a fork elsewhere inherited the descriptor); it closes at exec.
+        // EBADF: a descriptor listed to close was closed by another thread meanwhile.
+        var tries = 0
+        while (spawned == ETXTBSY || spawned == EBADF) && tries < 50 {
+            usleep(10_000)
+            tries += 1
+            spawned = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+        }
         close(inPipe[0])
         close(outPipe[1])
         guard spawned == 0 else {
@@ -162,6 +174,21 @@ public enum Subprocess {
         kill(pid, SIGKILL)
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         return Outcome(ending: .timedOut, output: output)
+    }
+
+    /// This process's descriptors above 2 without close-on-exec, from `/proc/self/fd`.
+    private static func inheritedDescriptors() -> [Int32] {
+        guard let directory = opendir("/proc/self/fd") else { return [] }
+        defer { closedir(directory) }
+        let own = dirfd(directory)
+        var found: [Int32] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let fd = Int32(name), fd > 2, fd != own else { continue }
+            let flags = fcntl(fd, F_GETFD)
+            if flags >= 0 && flags & FD_CLOEXEC == 0 { found.append(fd) }
+        }
+        return found
     }
 
     private static func ending(_ status: Int32) -> Outcome.Ending {
