@@ -81,8 +81,7 @@ func decodeQuotedPrintable(_ text: String) -> String {
         #expect(headers.map(\.0) == ["From", "To", "Subject", "Date", "Message-ID", "MIME-Version", "Content-Type", "Content-Transfer-Encoding", "Auto-Submitted"])
         #expect(headers[0].1 == "tophhie-watch@host-a")
         #expect(headers[1].1 == "jane@example.com, sec@example.org")
-        #expect(headers[2].1.hasPrefix("=?utf-8?B?"), "the dash is not ASCII")
-        #expect(decodeWords(headers[2].1) == "[HIGH] Failed sign-in burst — jane@contoso[.]com")
+        #expect(headers[2].1 == "[HIGH] Failed sign-in burst - jane@contoso[.]com")
         #expect(headers[3].1 == "Tue, 02 Dec 2025 13:05:00 +0000")
         #expect(headers[4].1 == "<a-1.tophhie-watch@host-a>")
         #expect(headers[6].1 == "text/plain; charset=utf-8")
@@ -114,7 +113,7 @@ func decodeQuotedPrintable(_ text: String) -> String {
         let (headers, body) = parseMessage(message)
         #expect(headers.map(\.0) == ["From", "To", "Subject", "Date", "Message-ID", "MIME-Version", "Content-Type", "Content-Transfer-Encoding", "Auto-Submitted"])
         #expect(!headers.contains { $0.0.lowercased() == "bcc" || $0.0.lowercased() == "x-injected" })
-        #expect(decodeWords(headers[2].1) == #"[HIGH] Failed sign-in burst — jane@contoso[.]com\r\nX-Injected: 1"#, "\(headers[2].1)")
+        #expect(decodeWords(headers[2].1) == #"[HIGH] Failed sign-in burst - jane@contoso[.]com\r\nX-Injected: 1"#, "\(headers[2].1)")
         #expect(sendmail.arguments == ["-i", "-f", "tophhie-watch@host-a", "--", "jane@example.com"])
         let text = decodeQuotedPrintable(body)
         #expect(text.contains(#"Edge\u{202e}gnp[.]exe \r\nBcc: victim@evil[.]com"#))
@@ -167,7 +166,11 @@ func decodeQuotedPrintable(_ text: String) -> String {
             try await notifier.deliver(NotifierTestAlerts.alert())
         }
         #expect(Subprocess.whyNotExecutable("/nonexistent/sendmail") == "/nonexistent/sendmail: No such file or directory")
-        #expect(Subprocess.whyNotExecutable("/etc/hostname")?.hasSuffix("is not executable (Permission denied)") ?? false || getuid() == 0)
+        let plain = FileManager.default.temporaryDirectory.appendingPathComponent("tophhie-plain-\(UUID().uuidString)").path
+        try "not a program".write(toFile: plain, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: plain) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: plain)
+        #expect(Subprocess.whyNotExecutable(plain) == "\(plain) is not executable (mode 644)")
     }
 
     /// The configuration the issue gives, and each mistake named.

@@ -36,6 +36,27 @@ public struct NotifierFactory: Sendable {
         return notes
     }
 
+    /// What stops a notifier that loads from delivering, found without sending: an email
+    /// notifier's sendmail that is missing or not executable.
+    /// - Returns: nil when nothing is found, else the reason in words.
+    public static func preflight(_ notifier: any Notifier) -> String? {
+        if let mail = notifier as? EmailNotifier, let why = Subprocess.whyNotExecutable(mail.settings.sendmail) {
+            return "sendmail cannot run: \(why); install one (msmtp-mta, postfix, exim4 or nullmailer) or point 'sendmail' at it"
+        }
+        return nil
+    }
+
+    /// What `doctor` says of a notifier that passed: where it sends, and that its token is set.
+    public static func describe(_ notifier: any Notifier) -> String? {
+        if let mail = notifier as? EmailNotifier {
+            return "\(mail.settings.sendmail) is executable; runs as: sendmail \(mail.arguments.joined(separator: " "))"
+        }
+        if let hook = notifier as? WebhookNotifier, hook.settings.preset.isPhone {
+            return "\(hook.settings.preset.name) to \(hook.settings.endpoint), " + (hook.settings.token == nil ? "no token (an open topic)" : "token set (never shown)")
+        }
+        return nil
+    }
+
     /// The notifier and its route for one entry.
     /// - Throws: `ConfigurationError` at the entry's position.
     public func make(_ entry: NotifierConfiguration) throws -> (any Notifier, NotifierRoute) {

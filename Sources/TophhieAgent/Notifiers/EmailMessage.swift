@@ -30,10 +30,10 @@ public enum EmailMessage {
         return headers.joined(separator: "\n") + "\n\n" + (plain ? body : quotedPrintable(body)) + "\n"
     }
 
-    /// `[HIGH] Failed sign-in burst — jane@contoso[.]com`.
+    /// `[HIGH] Failed sign-in burst - jane@contoso[.]com`: ASCII when the data is.
     public static func subject(_ alert: Alert) -> String {
         var text = "[\(alert.level.rawValue.uppercased())] \(PersonalAlertText.safe(alert.rule.title, limit: 150))"
-        if let account = PersonalAlertText.account(alert) { text += " — " + PersonalAlertText.safe(account, limit: 100) }
+        if let account = PersonalAlertText.account(alert) { text += " - " + PersonalAlertText.safe(account, limit: 100) }
         return text
     }
 

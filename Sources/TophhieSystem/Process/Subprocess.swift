@@ -52,6 +52,8 @@ public enum Subprocess {
         var info = stat()
         guard stat(path, &info) == 0 else { return "\(path): \(systemErrorMessage(errno))" }
         guard (info.st_mode & S_IFMT) == S_IFREG else { return "\(path) is not a regular file" }
+        // The mode first: root's access(X_OK) passes for a file nobody may execute.
+        guard info.st_mode & 0o111 != 0 else { return "\(path) is not executable (mode \(String(info.st_mode & 0o7777, radix: 8)))" }
         guard access(path, X_OK) == 0 else { return "\(path) is not executable (\(systemErrorMessage(errno)))" }
         return nil
     }

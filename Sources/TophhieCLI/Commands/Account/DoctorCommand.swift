@@ -88,7 +88,11 @@ enum DoctorCommand: CLICommand {
         if agentConfiguration.notifiers.isEmpty { pass("notifiers: none configured; alerts go to standard output") }
         for entry in agentConfiguration.notifiers {
             do {
-                _ = try factory.make(entry)
+                let notifier = try factory.make(entry).0
+                if let why = NotifierFactory.preflight(notifier) {
+                    fail("notifier \(entry.name) (\(entry.type)): \(why)", fix: "install a sendmail or fix 'sendmail' in the config file, then 'tophhie-watch notify test --notifier \(entry.name)'")
+                    return .usage
+                }
                 if entry.type == "syslog", (entry.options["transport"] ?? "unix") == "unix" {
                     let path = entry.options["address"] ?? "/dev/log"
                     do {
@@ -98,7 +102,7 @@ enum DoctorCommand: CLICommand {
                         return .usage
                     }
                 }
-                pass("notifier \(entry.name) (\(entry.type)): options and secrets readable")
+                pass("notifier \(entry.name) (\(entry.type)): options and secrets readable" + (NotifierFactory.describe(notifier).map { "; " + $0 } ?? ""))
                 for warning in factory.warnings(entry) { warn(warning) }
             } catch {
                 fail("notifier \(entry.name) (\(entry.type)): \(error)", fix: "fix the entry in the config file; 'tophhie-watch notify test --notifier \(entry.name)' sends a sample once it loads")
