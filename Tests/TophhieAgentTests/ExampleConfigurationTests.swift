@@ -36,7 +36,11 @@ import Testing
             return "  " + line.dropFirst(4)
         }.joined(separator: "\n")
         let configuration = try AgentConfiguration.parse(uncommented, file: file.path, baseDirectory: file.deletingLastPathComponent(), environment: [:])
-        #expect(configuration.notifiers.map(\.name) == ["console", "local-syslog", "siem", "hook", "pager"])
+        #expect(configuration.notifiers.map(\.name) == ["console", "local-syslog", "siem", "hook", "pager", "phone", "gotify", "telegram", "mail"])
+        #expect(configuration.notifiers.suffix(4).map(\.type) == ["webhook", "webhook", "webhook", "email"])
+        // The four as the issue gives them: with their tokens set, each loads.
+        let factory = NotifierFactory(environment: ["GOTIFY_TOKEN": "AbCdEf", "TELEGRAM_BOT_TOKEN": "123456:ABC"], outputIsTerminal: false)
+        for entry in configuration.notifiers.suffix(4) { _ = try factory.make(entry) }
         #expect(configuration.notifiers[1].minimumLevel == .low)
         // The webhook's secret file does not exist here: the error names the entry, not a secret.
         do {
