@@ -278,3 +278,16 @@ enum PhoneStandIn {
         }
     }
 }
+
+@Suite struct PersonalAlertTextTests {
+    @Test(arguments: [
+        ([AlertGroupValue(field: "userId", value: "26be570a"), AlertGroupValue(field: "userPrincipalName", value: "jane@contoso.com")], "jane@contoso.com"),
+        ([AlertGroupValue(field: "userId", value: "26be570a")], "object id 26be570a"),
+        ([AlertGroupValue(field: "ipAddress", value: "203.0.113.9")], nil),
+    ])
+    func theAccountIsTheNameWhenTheAlertHasIt(group: [AlertGroupValue], expected: String?) {
+        var alert = NotifierTestAlerts.alert()
+        alert.group = group
+        #expect(PersonalAlertText.account(alert) == expected)
+    }
+}

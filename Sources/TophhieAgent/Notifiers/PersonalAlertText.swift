@@ -18,11 +18,13 @@ public enum PersonalAlertText {
     }
 
     /// The account an alert is about: the user principal name, display name or object id it is
-    /// grouped by; nil when it names none (agent notices).
+    /// grouped by (the built-in rules group by `userId`: `object id 26be…`); nil when it names
+    /// none (agent notices).
     public static func account(_ alert: Alert) -> String? {
-        for field in ["userPrincipalName", "userDisplayName", "userId"] {
+        for field in ["userPrincipalName", "userDisplayName"] {
             if let value = alert.group.first(where: { $0.field == field })?.value, !value.isEmpty { return value }
         }
+        if let id = alert.group.first(where: { $0.field == "userId" })?.value, !id.isEmpty { return "object id " + id }
         return nil
     }
 
