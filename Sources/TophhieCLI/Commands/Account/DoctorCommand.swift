@@ -17,7 +17,8 @@ enum DoctorCommand: CLICommand {
         summary: "Check configuration, rules, notifiers, token, scopes, /me, licence, role and consent, and say what to fix",
         discussion: """
         Checks, in order: the configuration; the rules (they load, without errors); each notifier
-        (its options and secret files); the token cache (present, mode 0600); a silent token
+        (its options, secret and token files, https except to loopback, an email notifier's
+        sendmail present and executable); the token cache (present, mode 0600); a silent token
         refresh; the granted scopes; GET /me; and one sign-in log request, whose answer tells the
         tenant licence (P1/P2), the reporting role and admin consent apart. It stops at the
         first check that fails and says how to fix it.
