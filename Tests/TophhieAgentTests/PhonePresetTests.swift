@@ -234,6 +234,15 @@ enum PhoneStandIn {
         }
     }
 
+    /// Telegram's flood control gives the wait in its JSON body; the outbox honours it.
+    @Test func telegramsRetryAfterInTheBodyIsHonoured() async throws {
+        let (receiver, _) = inProcessReceiver { _, _ in .text(429, #"{"ok":false,"error_code":429,"description":"Too Many Requests: retry after 17","parameters":{"retry_after":17}}"#) }
+        let notifier = try PhoneStandIn.notifier(receiver, preset: .telegram(chatID: "1"), path: "")
+        await #expect(throws: NotifierError.transient("webhook http://127.0.0.1:9/…: HTTP 429 (receiver asked to wait 17 s)", retryAfter: .seconds(17))) {
+            try await notifier.deliver(NotifierTestAlerts.alert())
+        }
+    }
+
     @Test func defangingLeavesPlainTextAlone() {
         #expect(Defanging.defang("Firefox 115.0 on Windows 10, Paris, FR") == "Firefox 115.0 on Windows 10, Paris, FR")
         #expect(Defanging.defang("see https://evil.com/a?b=c.d and HTTP://x.org") == "see hxxps://evil[.]com/a?b=c[.]d and hxxp://x[.]org")

@@ -149,10 +149,18 @@ public struct WebhookNotifier: Notifier {
         } catch let failure as HTTPTransportError {
             throw NotifierError.transient("webhook \(settings.endpoint): \(Self.describe(failure, timeout: settings.timeout))")
         }
-        if let error = WebhookResponseClassifier.classify(status: response.status, retryAfter: response.header("retry-after"),
+        if let error = WebhookResponseClassifier.classify(status: response.status, retryAfter: response.header("retry-after") ?? telegramRetryAfter(response),
                                                           endpoint: settings.endpoint.description, now: now()) {
             throw error
         }
+    }
+
+    /// Telegram's flood control answers 429 with the wait in the body,
+    /// `{"ok":false,"parameters":{"retry_after":N}}`, as seconds.
+    func telegramRetryAfter(_ response: HTTPReply) -> String? {
+        guard case .telegram = settings.preset, response.status == 429,
+              let body = try? JSONValue.parse(response.body), case .int(let seconds)? = body.value(atPath: "parameters.retry_after"), seconds >= 0 else { return nil }
+        return String(seconds)
     }
 
     static func seconds(_ duration: Duration) -> Double {
