@@ -12,6 +12,9 @@
 #   - pySigma-backend-sqlite (PyPI, same venv) runs SigmaHQ's Azure sign-in rules over a corpus
 #     (scripts/peers/sigma_agreement.py); each rule must select the same sign-ins as
 #     `tophhie-watch rules match`;
+#   - msmtp (Debian package), pointed at by the email notifier's `sendmail` with its own
+#     configuration, submits to a local aiosmtpd server (Debian's python3-aiosmtpd,
+#     scripts/peers/smtp_receiver.py), which parses each message back with Python's `email`;
 #   - scripts/peers/rfc5424_grammar.py, a strict checker of RFC 5424's ABNF written apart from
 #     the Swift formatter (and self-tested on the RFC's examples and invalid samples), checks
 #     every RFC 5424 message the notifier builds for hostile and huge alerts.
@@ -71,6 +74,17 @@ if ! command -v rsyslogd >/dev/null 2>&1 && [ ! -x /usr/sbin/rsyslogd ]; then
     apt_install rsyslog || { echo "could not install rsyslog"; FAILED=$((FAILED + 1)); finish; }
 fi
 RSYSLOGD="$(command -v rsyslogd || echo /usr/sbin/rsyslogd)"
+
+if ! command -v msmtp >/dev/null 2>&1; then
+    echo "installing msmtp (apt-get)"
+    apt_install msmtp || { echo "could not install msmtp"; FAILED=$((FAILED + 1)); finish; }
+fi
+# Debian's package, so the system Python (a venv does not see it).
+SYSTEM_PYTHON=/usr/bin/python3
+if ! "$SYSTEM_PYTHON" -c "import aiosmtpd" >/dev/null 2>&1; then
+    echo "installing python3-aiosmtpd (apt-get)"
+    apt_install python3-aiosmtpd || { echo "could not install python3-aiosmtpd"; FAILED=$((FAILED + 1)); finish; }
+fi
 
 if ! "$VENV/bin/python" -c "import standardwebhooks" >/dev/null 2>&1; then
     echo "creating $VENV with standardwebhooks==1.1.0 (pip)"
@@ -139,6 +153,19 @@ check "webhook receiver listens on 127.0.0.1:$WEBHOOK_PORT" wait_for_tcp "$WEBHO
 check "standardwebhooks reproduces the specification's test vector" "$PYTHON" "$PEERS/sign_vector.py" --official
 check "the preset limit tables reject bodies that break them" "$PYTHON" "$PEERS/preset_limits.py" --self-test
 check "the strict RFC 5424 checker accepts the RFC's examples and rejects its invalid samples" "$PYTHON" "$PEERS/rfc5424_grammar.py" --self-test
+
+# --- mail: aiosmtpd on loopback, msmtp as sendmail with its own configuration ----------------
+SMTP_PORT="$(free_port)"
+"$SYSTEM_PYTHON" "$PEERS/smtp_receiver.py" --port "$SMTP_PORT" --records "$WORK/smtp.jsonl" > "$WORK/smtp.log" 2>&1 &
+STARTED_PIDS+=($!)
+check "the SMTP server (aiosmtpd) listens on 127.0.0.1:$SMTP_PORT" wait_for_tcp "$SMTP_PORT"
+printf 'defaults\nauth off\ntls off\nlogfile %s\naccount default\nhost 127.0.0.1\nport %s\nfrom tophhie-watch@peerhost\n' \
+    "$WORK/msmtp.log" "$SMTP_PORT" > "$WORK/msmtprc"
+chmod 600 "$WORK/msmtprc"
+printf '#!/bin/sh\nexec %s -C %s "$@"\n' "$(command -v msmtp)" "$WORK/msmtprc" > "$WORK/sendmail"
+chmod 755 "$WORK/sendmail"
+export TOPHHIE_PEER_SENDMAIL="$WORK/sendmail"
+export TOPHHIE_PEER_SMTP_RECORDS="$WORK/smtp.jsonl"
 
 # --- the Swift side -------------------------------------------------------------------------
 export TOPHHIE_PEER_SYSLOG_HOST=127.0.0.1
@@ -210,5 +237,6 @@ fi
 if [ "$FAILED" -ne 0 ]; then
     echo "--- rsyslog log"; tail -20 "$WORK/rsyslogd.log"
     echo "--- receiver log"; tail -20 "$WORK/receiver.log"
+    echo "--- smtp log"; tail -20 "$WORK/smtp.log"; tail -5 "$WORK/msmtp.log" 2>/dev/null
 fi
 finish

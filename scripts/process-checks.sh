@@ -395,6 +395,83 @@ check "the README walkthrough has its lines" test "$(grep -c 'tophhie-watch' "$W
 check "every line of the README walkthrough works as written" test $? -eq 0
 check "and its first poll is the baseline (no alert), its replay alerts on the export's burst" bash -c "first=\$(grep -l 'learned from' '$WORK'/walk-*.out) && ! grep -q 'failure-burst' \$first && grep -ql 'failure-burst' '$WORK'/walk-*.out"
 
+# On the phone and in the mailbox: against the simulated tenant, one HIGH alert (a risky sign-in
+# whose fields carry CR/LF header text and a URL) reaches ntfy, Gotify and Telegram stand-ins on
+# loopback (scripts/peers/phone_stand_in.py) and a sendmail that keeps what it is given.
+PH="$WORK/phone"
+mkdir -p "$PH/state" && chmod 700 "$PH/state" && cp -p "$WORK/state/tokens.json" "$PH/state/"
+python3 scripts/peers/phone_stand_in.py --port-file "$PH/port" --records "$PH/requests.jsonl" >"$PH/stand-in.log" 2>&1 &
+PIDS+=($!)
+for _ in $(seq 50); do [ -s "$PH/port" ] && break; sleep 0.1; done
+PHONE_PORT=$(cat "$PH/port")
+printf '#!/bin/sh\nprintf "%%s\\n" "$@" > "%s/mail.args"\ncat >> "%s/mail.txt"\n' "$PH" "$PH" > "$PH/sendmail" && chmod 755 "$PH/sendmail"
+cat > "$PH/config.yml" <<CONFIG
+notifiers:
+  - name: console
+    type: stdout
+  - name: phone
+    type: webhook
+    preset: ntfy
+    url: http://127.0.0.1:$PHONE_PORT/my-long-random-topic
+    token_env: NTFY_TOKEN
+    min_level: high
+  - name: gotify
+    type: webhook
+    preset: gotify
+    url: http://127.0.0.1:$PHONE_PORT/message
+    token_env: GOTIFY_TOKEN
+    min_level: high
+  - name: telegram
+    type: webhook
+    preset: telegram
+    url: http://127.0.0.1:$PHONE_PORT
+    token_env: TELEGRAM_BOT_TOKEN
+    chat_id: "123456789"
+    min_level: high
+  - name: mail
+    type: email
+    to: jane@example.com
+    sendmail: $PH/sendmail
+    min_level: high
+CONFIG
+PHONE_ENV=(env TOPHHIE_STATE_DIR="$PH/state" NTFY_TOKEN=tk_ntfy_process GOTIFY_TOKEN=gt_process TELEGRAM_BOT_TOKEN=123456:tg-process-secret)
+"${PHONE_ENV[@]}" "$BIN" poll --config "$PH/config.yml" >"$PH/learn.out" 2>"$PH/learn.err"
+: > "$PH/requests.jsonl"; rm -f "$PH/mail.txt" "$PH/mail.args"   # only what the next poll sends
+python3 - "$USER_ID" > "$PH/risky.json" <<'PY'
+import datetime, json, sys
+now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0) - datetime.timedelta(seconds=30)
+print(json.dumps([{"id": "risky-00000000-0000-4000-8000-000000000001", "createdDateTime": now.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                   "userId": sys.argv[1], "userPrincipalName": "jane@contoso.com",
+                   "appDisplayName": "Office\r\nBcc: all@evil.example https://evil.example/x",
+                   "ipAddress": "203.0.113.50", "isInteractive": True, "riskLevelDuringSignIn": "high", "riskState": "atRisk",
+                   "status": {"errorCode": 0}, "location": {"city": "Lagos", "countryOrRegion": "NG"}}]))
+PY
+curl -s -X POST -H 'Content-Type: application/json' --data @"$PH/risky.json" "$SIM_ROOT/_sim/signins" >/dev/null
+"${PHONE_ENV[@]}" "$BIN" poll --config "$PH/config.yml" >"$PH/poll.out" 2>"$PH/poll.err"; phone_rc=$?
+check "a HIGH risky sign-in is delivered through ntfy, Gotify, Telegram and email (exit 0)" sh -c "test $phone_rc -eq 0 && grep -q 'phone: 1 delivered; gotify: 1 delivered; telegram: 1 delivered; mail: 1 delivered' '$PH/poll.err'"
+check "  ntfy: JSON at the server root with the topic, priority 5, the token as Bearer" python3 -c "
+import json, sys
+r = [json.loads(l) for l in open('$PH/requests.jsonl')]
+n = [x for x in r if x['path'] == '/']
+assert len(n) == 1 and n[0]['body']['topic'] == 'my-long-random-topic' and n[0]['body']['priority'] == 5, n
+assert n[0]['headers'].get('authorization') == 'Bearer tk_ntfy_process' and 'webhook-signature' not in n[0]['headers']
+assert n[0]['body']['title'] == 'HIGH: Risky sign-in'"
+check "  Gotify: /message with X-Gotify-Key, priority 8" python3 -c "
+import json
+r = [json.loads(l) for l in open('$PH/requests.jsonl')]
+g = [x for x in r if x['path'] == '/message']
+assert len(g) == 1 and g[0]['body']['priority'] == 8 and g[0]['headers'].get('x-gotify-key') == 'gt_process', g"
+check "  Telegram: plain text (no parse_mode) with sound, CR/LF shown as escapes, the URL defanged" python3 -c "
+import json
+r = [json.loads(l) for l in open('$PH/requests.jsonl')]
+t = [x for x in r if x['path'].endswith('/sendMessage')]
+assert len(t) == 1 and 'parse_mode' not in t[0]['body'] and t[0]['body']['disable_notification'] is False, t
+text = t[0]['body']['text']
+assert text.startswith('HIGH: Risky sign-in\n') and '\r' not in text and r'Office\r\nBcc: all@evil[.]example hxxps://evil[.]example/x' in text, text
+assert 'https://evil' not in text and 'What to do now:' in text"
+check "  email: sendmail -i -f FROM -- TO, and the sign-in's Bcc adds no header" sh -c "test \"\$(tr '\n' ' ' < '$PH/mail.args')\" = '-i -f tophhie-watch@$(hostname) -- jane@example.com ' && ! sed '/^\$/q' '$PH/mail.txt' | grep -qi '^bcc:' && grep -q '^Subject: \[HIGH\] Risky sign-in' '$PH/mail.txt'"
+check "  no token in the agent's output" sh -c "! grep -qE 'tg-process-secret|tk_ntfy_process|gt_process' '$PH/poll.out' '$PH/poll.err' '$PH/learn.out' '$PH/learn.err'"
+
 # The two units share one sandbox: every hardening line of the daemon is in the poll service.
 check "the poll service is as hardened as the daemon" bash -c "diff <(grep -E '^(No|Protect|Private|Restrict|Lock|Memory|SystemCall|Capability)' examples/systemd/tophhie-watch.service | sort) <(grep -E '^(No|Protect|Private|Restrict|Lock|Memory|SystemCall|Capability)' examples/systemd/tophhie-watch-poll.service | sort)"
 

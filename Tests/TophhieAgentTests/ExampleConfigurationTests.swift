@@ -36,7 +36,11 @@ import Testing
             return "  " + line.dropFirst(4)
         }.joined(separator: "\n")
         let configuration = try AgentConfiguration.parse(uncommented, file: file.path, baseDirectory: file.deletingLastPathComponent(), environment: [:])
-        #expect(configuration.notifiers.map(\.name) == ["console", "local-syslog", "siem", "hook", "pager"])
+        #expect(configuration.notifiers.map(\.name) == ["console", "local-syslog", "siem", "hook", "pager", "phone", "gotify", "telegram", "mail"])
+        #expect(configuration.notifiers.suffix(4).map(\.type) == ["webhook", "webhook", "webhook", "email"])
+        // The four as the issue gives them: with their tokens set, each loads.
+        let factory = NotifierFactory(environment: ["GOTIFY_TOKEN": "AbCdEf", "TELEGRAM_BOT_TOKEN": "123456:ABC"], outputIsTerminal: false)
+        for entry in configuration.notifiers.suffix(4) { _ = try factory.make(entry) }
         #expect(configuration.notifiers[1].minimumLevel == .low)
         // The webhook's secret file does not exist here: the error names the entry, not a secret.
         do {
@@ -58,7 +62,7 @@ import Testing
         ("health:\n  heartbeat_url: ftp://hc.example/x\n", "cfg.yml:2:18: error: 'health.heartbeat_url' must be an http(s) URL (https except to loopback), not 'ftp://hc.example/x'"),
         ("poll:\n  interval: 10s\n", "cfg.yml:2:13: error: poll.interval must be at least 1m: the sign-in log API allows about 5 requests per 10 s per app and tenant"),
         ("poll:\n  lookback: soon\n", "cfg.yml:2:13: error: 'poll.lookback' must be a duration such as 90s, 5m, 24h or 7d, not 'soon'"),
-        ("notifiers:\n  - type: pager\n", "cfg.yml:2:5: error: unknown notifier type 'pager'; use stdout, syslog or webhook"),
+        ("notifiers:\n  - type: pager\n", "cfg.yml:2:5: error: unknown notifier type 'pager'; use stdout, syslog, webhook or email"),
         ("notifiers:\n  - type: stdout\n  - type: stdout\n", "cfg.yml:3:5: error: two notifiers are named 'stdout'; give each a unique 'name'"),
         ("notifiers:\n  - type: stdout\n    min_level: severe\n", "cfg.yml:3:16: error: min_level must be one of informational, low, medium, high, critical, not 'severe'"),
         ("notifiers:\n  - {type: stdout, name: a.settled}\n", "cfg.yml:2:5: error: notifier name 'a.settled' may not end in .settled, .dead or .status (the outbox uses those names)"),

@@ -225,6 +225,7 @@ struct PeerChecksPresetLimits {
             ("markup", NotifierTestAlerts.alert(id: "markup", device: markup, summary: "first device '\(markup)'")),
             ("many-groups", manyGroups),
             ("recovery", recovery),
+            ("phone-hostile", PhoneStandIn.hostileAlert()),
         ]
     }
 
@@ -233,6 +234,7 @@ struct PeerChecksPresetLimits {
         let presets: [(String, WebhookPreset)] = [
             ("generic", .generic), ("slack", .slack), ("teams", .teamsWorkflows), ("discord", .discord),
             ("pagerduty", .pagerDuty(routingKey: key)), ("alertmanager", .alertmanager),
+            ("ntfy", .ntfy(topic: "my-long-random-topic")), ("gotify", .gotify), ("telegram", .telegram(chatID: "123456789")),
         ]
         var lines: [String] = []
         for (presetName, preset) in presets {

@@ -19,6 +19,15 @@ the services' own documentation (see ../shared/reference/notifiers.md for the so
                an RFC 3339 timestamp, a data object.
   teams        The Adaptive Card schema is checked by validate_card.py; here the body must stay
                under the about 28 KB Teams takes.
+  ntfy         Publishing as JSON (docs.ntfy.sh/publish): topic, title, message, priority 1-5,
+               tags a list of strings; the message at most 4096 bytes (a longer one becomes an
+               attachment); no markdown flag (plain text).
+  gotify       POST /message: title, message (required), priority 0-10; no
+               client::display markdown extra (plain text).
+  telegram     Bot API sendMessage: chat_id, text of 1-4096 characters, no parse_mode (plain
+               text), disable_notification a boolean.
+  For the three phone presets, no text may hold a raw control, bidi or separator character, and
+  no http(s) URL from the data may stay live (only the program's own mysignins link).
 
 Discord and Slack count characters as JavaScript does (UTF-16 code units); PagerDuty's byte
 limit is UTF-8. Prints one line per violation and a summary; exits 0 only when none was found.
@@ -186,7 +195,64 @@ def check_teams(body, problems):
         problems.append(f"the card is {size} bytes, more than about 28 KB")
 
 
-CHECKS = {"slack": check_slack, "discord": check_discord, "pagerduty": check_pagerduty,
+LIVE_URL = re.compile(r"(?i)\b(https?|ftp)://(?!mysignins\.microsoft\.com\b)")
+
+
+def phone_text(problems, what, text):
+    if not isinstance(text, str):
+        problems.append(f"{what} is not a string")
+        return
+    if RAW_CONTROL.search(text.replace("\n", "")):
+        problems.append(f"{what} holds a raw control, bidi or separator character")
+    if LIVE_URL.search(text):
+        problems.append(f"{what} holds a live URL: {LIVE_URL.search(text).group(0)}")
+
+
+def check_ntfy(body, problems):
+    for key in body:
+        if key not in ("topic", "title", "message", "priority", "tags"):
+            problems.append(f"unexpected key {key}")
+    if not re.match(r"^[-_A-Za-z0-9]{1,64}$", str(body.get("topic", ""))):
+        problems.append("topic is not a valid ntfy topic")
+    at_most(problems, "message", body.get("message"), 4096, lambda t: len(t.encode("utf-8")))
+    if body.get("priority") not in (1, 2, 3, 4, 5):
+        problems.append(f"priority {body.get('priority')} is not 1-5")
+    if not isinstance(body.get("tags"), list) or not all(isinstance(t, str) for t in body["tags"]):
+        problems.append("tags is not a list of strings")
+    for key in ("title", "message"):
+        phone_text(problems, key, body.get(key))
+
+
+def check_gotify(body, problems):
+    for key in body:
+        if key not in ("title", "message", "priority", "extras"):
+            problems.append(f"unexpected key {key}")
+    if not body.get("message"):
+        problems.append("message is required")
+    if body.get("priority") not in range(0, 11):
+        problems.append(f"priority {body.get('priority')} is not 0-10")
+    if "markdown" in json.dumps(body.get("extras", {})):
+        problems.append("markdown display asked for")
+    for key in ("title", "message"):
+        phone_text(problems, key, body.get(key))
+
+
+def check_telegram(body, problems):
+    if "parse_mode" in body:
+        problems.append("parse_mode set: the text is not plain")
+    if "chat_id" not in body:
+        problems.append("chat_id is required")
+    text = body.get("text")
+    if not isinstance(text, str) or not text.strip():
+        problems.append("text is empty")
+    else:
+        at_most(problems, "text", text, 4096)
+    if not isinstance(body.get("disable_notification"), bool):
+        problems.append("disable_notification is not a boolean")
+    phone_text(problems, "text", text)
+
+
+CHECKS = {"ntfy": check_ntfy, "gotify": check_gotify, "telegram": check_telegram, "slack": check_slack, "discord": check_discord, "pagerduty": check_pagerduty,
           "alertmanager": check_alertmanager, "generic": check_generic, "teams": check_teams}
 
 
@@ -211,6 +277,14 @@ def self_test():
         ("alertmanager", {"version": "4", "status": "firing", "groupKey": "{}", "alerts": [{"status": "firing", "labels": {}, "startsAt": "yesterday", "endsAt": "0001-01-01T00:00:00Z", "fingerprint": "x"}]}),
         ("generic", {"type": "alert fired", "timestamp": "2026-01-01T00:00:00Z", "data": {}}),
         ("teams", {"attachments": [{"content": {"body": [{"text": "x" * 30_000}]}}]}),
+        ("ntfy", {"topic": "t", "title": "x", "message": "é" * 2049, "priority": 5, "tags": []}),
+        ("ntfy", {"topic": "t", "title": "x", "message": "see https://evil.example", "priority": 5, "tags": []}),
+        ("ntfy", {"topic": "t", "title": "x", "message": "m", "priority": 6, "tags": []}),
+        ("gotify", {"title": "x", "message": "a\u202eb", "priority": 8}),
+        ("gotify", {"title": "x", "message": "m", "priority": 11}),
+        ("telegram", {"chat_id": "1", "text": "x", "parse_mode": "HTML", "disable_notification": False}),
+        ("telegram", {"chat_id": "1", "text": "\U0001F600" * 2049, "disable_notification": False}),
+        ("telegram", {"chat_id": "1", "text": " ", "disable_notification": False}),
     ]
     failures = [f"accepted a bad {preset} body {json.dumps(body)[:80]}" for preset, body in bad if not problems_of(preset, body)]
     good = ("alertmanager", {"version": "4", "status": "resolved", "groupKey": "{}:{alertname=\"a\"}", "alerts": [{"status": "resolved", "labels": {"alertname": "a"}, "startsAt": "2026-01-01T00:00:00Z", "endsAt": "2026-01-01T01:00:00.000Z", "fingerprint": "0123456789abcdef"}]})

@@ -294,12 +294,14 @@ struct ConfigReader {
                     }
                     level = parsed
                 case "rules": rules = try stringList(value, "rules")
+                // An email notifier's `to` may be one address or a list.
+                case "to": options["to"] = try stringList(value, "to").joined(separator: ", ")
                 default: options[key.text] = try string(value, key.text)
                 }
             }
-            guard let type else { throw error("a notifier needs a 'type' (stdout, syslog or webhook)", at: item) }
-            guard ["stdout", "syslog", "webhook"].contains(type) else {
-                throw error("unknown notifier type '\(type)'; use stdout, syslog or webhook", at: item)
+            guard let type else { throw error("a notifier needs a 'type' (stdout, syslog, webhook or email)", at: item) }
+            guard ["stdout", "syslog", "webhook", "email"].contains(type) else {
+                throw error("unknown notifier type '\(type)'; use stdout, syslog, webhook or email", at: item)
             }
             let finalName = name ?? type
             guard finalName.range(of: "^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,63}$", options: .regularExpression) != nil else {

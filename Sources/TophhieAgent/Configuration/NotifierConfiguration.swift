@@ -5,7 +5,7 @@ import TophhieRules
 public struct NotifierConfiguration: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// Unique; names the outbox file and appears in `notify test`.
     public var name: String
-    /// `stdout`, `syslog` or `webhook`.
+    /// `stdout`, `syslog`, `webhook` or `email`.
     public var type: String
     /// Alerts below this level are not sent here.
     public var minimumLevel: AlertLevel

@@ -16,6 +16,9 @@ public struct NotifierFactory: Sendable {
     /// How webhooks are sent; URLSession by default, an in-process receiver in tests.
     public var transport: any HTTPTransport
 
+    /// How the email notifier runs sendmail; a subprocess by default.
+    public var submit: EmailNotifier.Submit = { try await Subprocess.runAsync($0, arguments: $1, input: $2, timeout: $3) }
+
     public init(environment: [String: String], outputIsTerminal: Bool, write: (@Sendable (String) throws -> Void)? = nil, now: @escaping @Sendable () -> Date = { Date() }, transport: any HTTPTransport = URLSessionTransport()) {
         self.transport = transport
         self.environment = environment
@@ -31,6 +34,27 @@ public struct NotifierFactory: Sendable {
             notes.append(entry.warning("format rfc5424 to the local socket \(entry.options["address"] ?? "/dev/log"): rsyslog's imuxsock (its default special parser) and systemd-journald read the traditional RFC 3164 form there, so the RFC 5424 header and structured data arrive as message text; leave format unset (rfc3164) for the local socket, or send rfc5424 over udp or tcp"))
         }
         return notes
+    }
+
+    /// What stops a notifier that loads from delivering, found without sending: an email
+    /// notifier's sendmail that is missing or not executable.
+    /// - Returns: nil when nothing is found, else the reason in words.
+    public static func preflight(_ notifier: any Notifier) -> String? {
+        if let mail = notifier as? EmailNotifier, let why = Subprocess.whyNotExecutable(mail.settings.sendmail) {
+            return "sendmail cannot run: \(why); install one (msmtp-mta, postfix, exim4 or nullmailer) or point 'sendmail' at it"
+        }
+        return nil
+    }
+
+    /// What `doctor` says of a notifier that passed: where it sends, and that its token is set.
+    public static func describe(_ notifier: any Notifier) -> String? {
+        if let mail = notifier as? EmailNotifier {
+            return "\(mail.settings.sendmail) is executable; runs as: sendmail \(mail.arguments.joined(separator: " "))"
+        }
+        if let hook = notifier as? WebhookNotifier, hook.settings.preset.isPhone {
+            return "\(hook.settings.preset.name) to \(hook.settings.endpoint), " + (hook.settings.token == nil ? "no token (an open topic)" : "token set (never shown)")
+        }
+        return nil
     }
 
     /// The notifier and its route for one entry.
@@ -103,6 +127,18 @@ public struct NotifierFactory: Sendable {
             case "teams": preset = .teamsWorkflows
             case "discord": preset = .discord
             case "alertmanager": preset = .alertmanager
+            case "ntfy":
+                guard let topic = endpoint.ntfyTopic else {
+                    throw entry.error("the ntfy url names the topic: https://ntfy.sh/<topic> (1-64 letters, digits, '-' or '_')")
+                }
+                preset = .ntfy(topic: topic)
+            case "gotify": preset = .gotify
+            case "telegram":
+                guard let chat = entry.options["chat_id"] else { throw entry.error("the telegram preset needs chat_id (the chat's number, or @channelname)") }
+                guard chat.range(of: "^(-?[0-9]{1,20}|@[A-Za-z][A-Za-z0-9_]{3,31})$", options: .regularExpression) != nil else {
+                    throw entry.error("chat_id must be a chat's number (as \"123456789\" or \"-100…\") or @channelname, not '\(ControlCharacterEscaping.escape(chat))'")
+                }
+                preset = .telegram(chatID: chat)
             case "pagerduty":
                 guard let key = try self.secret(entry, base: "routing_key") else { throw entry.error("the pagerduty preset needs routing_key_file or routing_key_env") }
                 do { preset = .pagerDuty(routingKey: try PagerDutyRoutingKey(key)) } catch { throw entry.error("\(error)") }
@@ -114,9 +150,33 @@ public struct NotifierFactory: Sendable {
                 guard let seconds = DurationText.seconds(text), seconds > 0, seconds <= 120 else { throw entry.error("timeout must be a duration up to 2m, not '\(text)'") }
                 timeout = .milliseconds(Int64(seconds * 1000))
             }
+            if entry.options["chat_id"] != nil, presetName != "telegram" {
+                throw entry.error("chat_id is for the telegram preset")
+            }
+            if entry.options["token"] != nil {
+                throw entry.error("a token is read from token_env or token_file, never written in the config file")
+            }
+            var token: NotifierToken?
+            if let text = try self.secret(entry, base: "token") {
+                do { token = try NotifierToken(text) } catch { throw entry.error("\(error)") }
+            }
             do {
-                let settings = try WebhookNotifier.Settings(endpoint: endpoint, preset: preset, secret: secret, additionalSecrets: Array(secrets.dropFirst()), timeout: timeout)
+                let settings = try WebhookNotifier.Settings(endpoint: endpoint, preset: preset, secret: secret, additionalSecrets: Array(secrets.dropFirst()), timeout: timeout, token: token)
                 return (WebhookNotifier(name: entry.name, settings: settings, now: now, transport: transport), route)
+            } catch {
+                throw entry.error("\(error)")
+            }
+        case "email":
+            guard let toText = entry.options["to"] else { throw entry.error("an email notifier needs 'to': one or more addresses") }
+            let to = toText.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            var timeout = Duration.seconds(30)
+            if let text = entry.options["timeout"] {
+                guard let seconds = DurationText.seconds(text), seconds > 0, seconds <= 300 else { throw entry.error("timeout must be a duration up to 5m, not '\(text)'") }
+                timeout = .milliseconds(Int64(seconds * 1000))
+            }
+            do {
+                let settings = try EmailNotifier.Settings(to: to, from: entry.options["from"] ?? EmailNotifier.defaultFrom(), sendmail: entry.options["sendmail"] ?? "/usr/sbin/sendmail", timeout: timeout)
+                return (EmailNotifier(name: entry.name, settings: settings, submit: submit), route)
             } catch {
                 throw entry.error("\(error)")
             }
@@ -129,7 +189,8 @@ public struct NotifierFactory: Sendable {
         let allowed: [String: Set<String>] = [
             "stdout": ["format", "colour"],
             "syslog": ["transport", "address", "facility", "format", "max_message_bytes"],
-            "webhook": ["url", "preset", "secret", "secret_file", "secret_env", "routing_key", "routing_key_file", "routing_key_env", "timeout"],
+            "email": ["to", "from", "sendmail", "timeout"],
+            "webhook": ["url", "preset", "secret", "secret_file", "secret_env", "routing_key", "routing_key_file", "routing_key_env", "timeout", "token", "token_file", "token_env", "chat_id"],
         ]
         for key in entry.options.keys.sorted() where !(allowed[entry.type]?.contains(key) ?? false) {
             throw entry.error("unknown key '\(key)' for a \(entry.type) notifier; known: \((allowed[entry.type] ?? []).sorted().joined(separator: ", "))")

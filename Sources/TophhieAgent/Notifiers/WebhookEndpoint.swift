@@ -33,6 +33,26 @@ public struct WebhookEndpoint: Sendable, Hashable, CustomStringConvertible, Cust
         self.url = url
     }
 
+    /// ntfy's topic: the last segment of the URL's path (`https://ntfy.sh/<topic>`), 1–64 of
+    /// letters, digits, `-` and `_`; nil when the URL names none.
+    public var ntfyTopic: String? {
+        let topic = url.path.split(separator: "/").last.map(String.init) ?? ""
+        guard (1...64).contains(topic.count), topic.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else { return nil }
+        return topic
+    }
+
+    /// The server root of an ntfy topic URL: the URL without its last path segment, ending in
+    /// `/` (a server under a path prefix keeps the prefix).
+    static func ntfyRoot(_ url: URL) -> URL {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+        var segments = components.path.split(separator: "/").map(String.init)
+        if !segments.isEmpty { segments.removeLast() }
+        components.path = "/" + segments.map { $0 + "/" }.joined()
+        components.query = nil
+        components.fragment = nil
+        return components.url ?? url
+    }
+
     /// Whether `host` names this machine: 127.0.0.0/8, ::1 or localhost.
     public static func isLoopback(_ host: String) -> Bool {
         TophhieConfiguration.isLoopbackHost(host)

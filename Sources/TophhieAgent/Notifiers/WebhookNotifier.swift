@@ -11,6 +11,8 @@ import TophhieSystem
 /// Headers: `webhook-id` (the alert id, the same on every retry so receivers can drop copies),
 /// `webhook-timestamp` (this attempt), `webhook-signature: v1,…`, `content-type` and
 /// `user-agent`. One call is one attempt with an overall deadline; `OutboxDelivery` retries.
+/// The phone presets (ntfy, Gotify, Telegram) carry no `webhook-*` headers: their token
+/// authenticates, in `Authorization: Bearer`, `X-Gotify-Key` or Telegram's URL path.
 public struct WebhookNotifier: Notifier {
     public struct Settings: Sendable {
         public var endpoint: WebhookEndpoint
@@ -24,14 +26,30 @@ public struct WebhookNotifier: Notifier {
         public var userAgent: String
         /// PagerDuty's `source`; nil for this machine's name.
         public var source: String?
+        /// The phone services' token: required for Gotify and Telegram, optional for ntfy.
+        public var token: NotifierToken?
 
         /// - Throws: `WebhookSettingError` when the generic preset has no secret or the timeout
         ///   is not positive.
         public init(endpoint: WebhookEndpoint, preset: WebhookPreset = .generic, secret: WebhookSecret?,
                     additionalSecrets: [WebhookSecret] = [],
-                    timeout: Duration = .seconds(15), userAgent: String = "tophhie-watch/\(WebhookNotifier.version)", source: String? = nil) throws {
+                    timeout: Duration = .seconds(15), userAgent: String = "tophhie-watch/\(WebhookNotifier.version)", source: String? = nil,
+                    token: NotifierToken? = nil) throws {
             if preset == .generic, secret == nil {
                 throw WebhookSettingError("the generic webhook needs a signing secret (whsec_…) so the receiver can verify each alert")
+            }
+            switch preset {
+            case .gotify where token == nil:
+                throw WebhookSettingError("the gotify preset needs the app token: token_env or token_file")
+            case .telegram where token == nil:
+                throw WebhookSettingError("the telegram preset needs the bot token: token_env or token_file")
+            default: break
+            }
+            if !preset.isSigned, secret != nil {
+                throw WebhookSettingError("the \(preset.name) preset is not signed (its token authenticates); remove the secret")
+            }
+            if !preset.isPhone, token != nil {
+                throw WebhookSettingError("token is for the ntfy, gotify and telegram presets; the \(preset.name) preset does not use it")
             }
             guard timeout > .zero else { throw WebhookSettingError("the webhook timeout must be more than zero") }
             self.endpoint = endpoint
@@ -41,6 +59,7 @@ public struct WebhookNotifier: Notifier {
             self.timeout = timeout
             self.userAgent = userAgent
             self.source = source
+            self.token = token
         }
     }
 
@@ -68,14 +87,42 @@ public struct WebhookNotifier: Notifier {
         return settings.preset.body(for: alert, context: context).canonicalData()
     }
 
+    /// Where the POST goes: the configured URL; ntfy's server root (the topic is in the body);
+    /// Telegram's `{url}/bot{token}/sendMessage`, which is never printed.
+    public var target: URL {
+        let url = settings.endpoint.url
+        switch settings.preset {
+        case .ntfy:
+            return WebhookEndpoint.ntfyRoot(url)
+        case .telegram:
+            var text = url.absoluteString
+            while text.hasSuffix("/") { text.removeLast() }
+            return URL(string: text + "/bot" + (settings.token?.value ?? "") + "/sendMessage") ?? url
+        default:
+            return url
+        }
+    }
+
     /// The request for one attempt at `timestamp` (Unix seconds).
     public func request(for alert: Alert, timestamp: Int64) -> URLRequest {
         let body = body(for: alert)
-        var request = URLRequest(url: settings.endpoint.url)
+        var request = URLRequest(url: target)
         request.httpMethod = "POST"
         request.httpBody = body
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.setValue(settings.userAgent, forHTTPHeaderField: "User-Agent")
+        switch settings.preset {
+        case .ntfy:
+            if let token = settings.token { request.setValue("Bearer " + token.value, forHTTPHeaderField: "Authorization") }
+            return request
+        case .gotify:
+            request.setValue(settings.token?.value, forHTTPHeaderField: "X-Gotify-Key")
+            return request
+        case .telegram:
+            return request
+        default:
+            break
+        }
         request.setValue(Self.webhookID(alert.id), forHTTPHeaderField: "webhook-id")
         request.setValue(String(timestamp), forHTTPHeaderField: "webhook-timestamp")
         if let secret = settings.secret {
@@ -104,10 +151,18 @@ public struct WebhookNotifier: Notifier {
         } catch let failure as HTTPTransportError {
             throw NotifierError.transient("webhook \(settings.endpoint): \(Self.describe(failure, timeout: deadline))")
         }
-        if let error = WebhookResponseClassifier.classify(status: response.status, retryAfter: response.header("retry-after"),
+        if let error = WebhookResponseClassifier.classify(status: response.status, retryAfter: response.header("retry-after") ?? telegramRetryAfter(response),
                                                           endpoint: settings.endpoint.description, now: now()) {
             throw error
         }
+    }
+
+    /// Telegram's flood control answers 429 with the wait in the body,
+    /// `{"ok":false,"parameters":{"retry_after":N}}`, as seconds.
+    func telegramRetryAfter(_ response: HTTPReply) -> String? {
+        guard case .telegram = settings.preset, response.status == 429,
+              let body = try? JSONValue.parse(response.body), case .int(let seconds)? = body.value(atPath: "parameters.retry_after"), seconds >= 0 else { return nil }
+        return String(seconds)
     }
 
     static func seconds(_ duration: Duration) -> Double {

@@ -2,8 +2,9 @@ import Foundation
 import TophhieJSON
 import TophhieRules
 
-/// The body shape a webhook receiver expects. Every preset is sent with the same Standard
-/// Webhooks headers; only the JSON differs.
+/// The body shape a webhook receiver expects. The team presets are sent with the same Standard
+/// Webhooks headers, only the JSON differs; the phone presets (ntfy, Gotify, Telegram) are not
+/// signed, their token authenticates.
 public enum WebhookPreset: Sendable, Hashable {
     /// Standard Webhooks envelope: `{"type":"alert.fired","timestamp":…,"data":<alert>}`.
     case generic
@@ -17,9 +18,44 @@ public enum WebhookPreset: Sendable, Hashable {
     case pagerDuty(routingKey: PagerDutyRoutingKey)
     /// Prometheus Alertmanager webhook format, version 4.
     case alertmanager
+    /// ntfy: JSON `{topic, title, message, priority, tags}` to the server's root, so non-ASCII
+    /// titles need no header encoding; `Authorization: Bearer` for a protected topic.
+    case ntfy(topic: String)
+    /// Gotify: JSON `{title, message, priority}` to `<server>/message`, the app token in `X-Gotify-Key`.
+    case gotify
+    /// Telegram Bot API `sendMessage`: `{chat_id, text}` as plain text (no `parse_mode`), to
+    /// `{url}/bot{token}/sendMessage`.
+    case telegram(chatID: String)
 
     /// The names accepted in configuration.
-    public static let names = ["generic", "slack", "teams", "discord", "pagerduty", "alertmanager"]
+    public static let names = ["generic", "slack", "teams", "discord", "pagerduty", "alertmanager", "ntfy", "gotify", "telegram"]
+
+    /// Whether requests carry Standard Webhooks' `webhook-id`, `webhook-timestamp` and
+    /// `webhook-signature`: not for the phone services, which authenticate by token.
+    public var isSigned: Bool {
+        switch self {
+        case .ntfy, .gotify, .telegram: return false
+        default: return true
+        }
+    }
+
+    /// The preset's name in configuration.
+    public var name: String {
+        switch self {
+        case .generic: return "generic"
+        case .slack: return "slack"
+        case .teamsWorkflows: return "teams"
+        case .discord: return "discord"
+        case .pagerDuty: return "pagerduty"
+        case .alertmanager: return "alertmanager"
+        case .ntfy: return "ntfy"
+        case .gotify: return "gotify"
+        case .telegram: return "telegram"
+        }
+    }
+
+    /// Whether the preset sends to a person's phone and needs no signing secret.
+    public var isPhone: Bool { !isSigned }
 
     /// Where the body carries text for people, the length limits of the receiver, in the unit
     /// each counts: Discord and Slack count UTF-16 code units (JavaScript string length); for
@@ -38,16 +74,25 @@ public enum WebhookPreset: Sendable, Hashable {
         static let pagerDutySummary = 1024
         /// PagerDuty's Events API v2: an event of at most 512 KB.
         static let pagerDutyEvent = 512 * 1024
+        /// ntfy: a longer message becomes an attachment; counted in bytes.
+        static let ntfyMessage = 4096
+        static let ntfyTitle = 250
+        /// Gotify documents no limit; a phone notification is read whole at this size.
+        static let gotifyMessage = 4096
+        static let gotifyTitle = 250
+        /// Telegram: 1–4,096 characters (its entity offsets count UTF-16 units, never fewer).
+        static let telegramText = 4096
     }
 
     /// How a service measures a text's length.
     enum LengthUnit {
-        case utf16, utf8
+        case utf16, utf8, characters
 
         func length(_ text: String) -> Int {
             switch self {
             case .utf16: return text.utf16.count
             case .utf8: return text.utf8.count
+            case .characters: return text.count
             }
         }
     }
@@ -74,7 +119,71 @@ public enum WebhookPreset: Sendable, Hashable {
         case .discord: return Self.discord(alert)
         case .pagerDuty(let key): return Self.withinPagerDutyLimits(Self.hardenForTemplates(Self.pagerDuty(alert, routingKey: key, context: context)))
         case .alertmanager: return Self.hardenForTemplates(Self.alertmanager(alert, context: context))
+        case .ntfy(let topic): return Self.ntfy(alert, topic: topic)
+        case .gotify: return Self.gotify(alert)
+        case .telegram(let chatID): return Self.telegram(alert, chatID: chatID)
         }
+    }
+
+    /// The urgency each phone service gives a level: critical and high pop up and sound, medium
+    /// sounds, the rest (and the agent's notices) arrive quietly.
+    enum PhoneUrgency: Equatable {
+        case urgent, high, normal, quiet
+
+        init(_ alert: Alert) {
+            guard alert.kind == .detection else { self = .quiet; return }
+            switch alert.level {
+            case .critical: self = .urgent
+            case .high: self = .high
+            case .medium: self = .normal
+            case .low, .informational: self = .quiet
+            }
+        }
+
+        /// ntfy 1–5 (5 max/urgent).
+        var ntfyPriority: Int64 { [.urgent: 5, .high: 5, .normal: 4, .quiet: 3][self]! }
+        /// Gotify 0–10: the Android app pops up at 8–10, sounds at 4–7, is silent at 1–3.
+        var gotifyPriority: Int64 { [.urgent: 10, .high: 8, .normal: 5, .quiet: 2][self]! }
+        /// Telegram's `disable_notification`.
+        var telegramSilent: Bool { self == .quiet }
+        /// ntfy tags: an emoji by urgency, then the program's name.
+        var ntfyTags: [String] {
+            switch self {
+            case .urgent: return ["rotating_light", "tophhie-watch"]
+            case .high: return ["warning", "tophhie-watch"]
+            case .normal: return ["eyes", "tophhie-watch"]
+            case .quiet: return ["information_source", "tophhie-watch"]
+            }
+        }
+    }
+
+    static func ntfy(_ alert: Alert, topic: String) -> JSONValue {
+        let urgency = PhoneUrgency(alert)
+        return .object([
+            "topic": .string(topic),
+            "title": .string(truncate(PersonalAlertText.title(alert), Limits.ntfyTitle, .utf8)),
+            "message": .string(truncate(PersonalAlertText.bodyLines(alert).joined(separator: "\n"), Limits.ntfyMessage, .utf8)),
+            "priority": .int(urgency.ntfyPriority),
+            "tags": .array(urgency.ntfyTags.map(JSONValue.string)),
+        ])
+    }
+
+    static func gotify(_ alert: Alert) -> JSONValue {
+        .object([
+            "title": .string(truncate(PersonalAlertText.title(alert), Limits.gotifyTitle, .utf8)),
+            "message": .string(truncate(PersonalAlertText.bodyLines(alert).joined(separator: "\n"), Limits.gotifyMessage, .utf8)),
+            "priority": .int(PhoneUrgency(alert).gotifyPriority),
+        ])
+    }
+
+    static func telegram(_ alert: Alert, chatID: String) -> JSONValue {
+        .object([
+            "chat_id": .string(chatID),
+            "text": .string(truncate(PersonalAlertText.text(alert), Limits.telegramText, .utf16)),
+            "disable_notification": .bool(PhoneUrgency(alert).telegramSilent),
+            // The response steps' own link is not fetched for a preview.
+            "link_preview_options": .object(["is_disabled": .bool(true)]),
+        ])
     }
 
     /// The body of a preset whose receiver may forward it through a template to chat or mail:
@@ -357,5 +466,26 @@ public struct PagerDutyRoutingKey: Sendable, Hashable, CustomStringConvertible, 
     }
 
     public var description: String { "<redacted routing key>" }
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
+}
+
+/// A phone service's token (ntfy access token, Gotify app token, Telegram bot token): it lets
+/// anyone send to the person, so it is never printed, and a URL that carries it (Telegram's) is
+/// never logged.
+public struct NotifierToken: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    let value: String
+
+    /// - Throws: `WebhookSettingError` when empty, or holding spaces or control characters
+    ///   (it goes in a header or a URL path).
+    public init(_ value: String) throws {
+        let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, trimmed.unicodeScalars.allSatisfy({ $0.value > 32 && $0.value < 127 && $0 != "/" && $0 != "?" && $0 != "#" }) else {
+            throw WebhookSettingError("the token must be one word of printable ASCII characters, without '/', '?' or '#'")
+        }
+        self.value = trimmed
+    }
+
+    public var description: String { "<redacted token>" }
+    public var debugDescription: String { description }
     public var customMirror: Mirror { Mirror(self, children: [:]) }
 }

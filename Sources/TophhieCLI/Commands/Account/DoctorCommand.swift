@@ -17,7 +17,8 @@ enum DoctorCommand: CLICommand {
         summary: "Check configuration, rules, notifiers, token, scopes, /me, licence, role and consent, and say what to fix",
         discussion: """
         Checks, in order: the configuration; the rules (they load, without errors); each notifier
-        (its options and secret files); the token cache (present, mode 0600); a silent token
+        (its options, secret and token files, https except to loopback, an email notifier's
+        sendmail present and executable); the token cache (present, mode 0600); a silent token
         refresh; the granted scopes; GET /me; and one sign-in log request, whose answer tells the
         tenant licence (P1/P2), the reporting role and admin consent apart. It stops at the
         first check that fails and says how to fix it.
@@ -88,7 +89,11 @@ enum DoctorCommand: CLICommand {
         if agentConfiguration.notifiers.isEmpty { pass("notifiers: none configured; alerts go to standard output") }
         for entry in agentConfiguration.notifiers {
             do {
-                _ = try factory.make(entry)
+                let notifier = try factory.make(entry).0
+                if let why = NotifierFactory.preflight(notifier) {
+                    fail("notifier \(entry.name) (\(entry.type)): \(why)", fix: "install a sendmail or fix 'sendmail' in the config file, then 'tophhie-watch notify test --notifier \(entry.name)'")
+                    return .usage
+                }
                 if entry.type == "syslog", (entry.options["transport"] ?? "unix") == "unix" {
                     let path = entry.options["address"] ?? "/dev/log"
                     do {
@@ -98,7 +103,7 @@ enum DoctorCommand: CLICommand {
                         return .usage
                     }
                 }
-                pass("notifier \(entry.name) (\(entry.type)): options and secrets readable")
+                pass("notifier \(entry.name) (\(entry.type)): options and secrets readable" + (NotifierFactory.describe(notifier).map { "; " + $0 } ?? ""))
                 for warning in factory.warnings(entry) { warn(warning) }
             } catch {
                 fail("notifier \(entry.name) (\(entry.type)): \(error)", fix: "fix the entry in the config file; 'tophhie-watch notify test --notifier \(entry.name)' sends a sample once it loads")

@@ -73,6 +73,11 @@ enum NotifyTestCommand: CLICommand {
                 report(entry, "misconfigured", "\(error)")
                 continue
             }
+            if let why = NotifierFactory.preflight(notifier) {
+                misconfigured += 1
+                report(entry, "misconfigured", "notifier '\(entry.name)': \(why)")
+                continue
+            }
             do {
                 try await notifier.deliver(alert)
                 report(entry, "delivered", nil, warnings: factory.warnings(entry))
