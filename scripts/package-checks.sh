@@ -61,8 +61,27 @@ eval "$(grep '^  export ' "$WORK/sim.out" | sed 's/^  //')"
 export TOPHHIE_STATE_DIR="$WORK/state"
 "$B" login > "$WORK/login.out" 2>&1
 check "the packaged binary signs in to the simulated tenant" grep -q "Signed in as" "$WORK/login.out"
-(cd "$WORK" && "$B" poll --quiet > "$WORK/first-poll.out" 2>&1)
-check "its first poll finds the installed rules and alerts" grep -q "failure-burst" "$WORK/first-poll.out"
+# The first poll learns the tenant's history as its baseline and alerts on none of it; a lockout
+# added to the tenant after it is what the next poll alerts on.
+(cd "$WORK" && "$B" poll > "$WORK/first-poll.out" 2> "$WORK/first-poll.err")
+check "its first poll finds the installed rules and learns (no alert on the history)" bash -c "grep -q 'learned from' '$WORK/first-poll.err' && ! grep -q '\[failure-burst\]' '$WORK/first-poll.out'"
+SIM_ROOT="${TOPHHIE_GRAPH_URL%/v1.0}"
+# lockout ID: a lockout the tenant publishes now, for the poll after the baseline (each from an
+# address of its own: one learned in a baseline would hold the next in its hour of quiet).
+lockout() {
+    python3 - "$(curl -s "$SIM_ROOT/_sim/status" | python3 -c 'import json, sys; print(json.load(sys.stdin)["userId"])')" "$1" > "$WORK/lockout-$1.json" <<'PY'
+import datetime, json, sys
+now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0) - datetime.timedelta(seconds=30)
+print(json.dumps([{"id": f"lockout-{sys.argv[2]}-4000-8000-000000000001", "createdDateTime": now.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                   "userId": sys.argv[1], "userPrincipalName": "jane@contoso.com", "appDisplayName": "Office 365",
+                   "ipAddress": f"198.51.100.{60 + int(sys.argv[2])}", "isInteractive": True, "status": {"errorCode": 50053},
+                   "location": {"city": "Lagos", "countryOrRegion": "NG"}}]))
+PY
+    curl -s -X POST -H 'Content-Type: application/json' --data @"$WORK/lockout-$1.json" "$SIM_ROOT/_sim/signins" > /dev/null
+}
+lockout 0001
+(cd "$WORK" && "$B" poll --quiet > "$WORK/second-poll.out" 2>&1)
+check "  and its next poll alerts on a lockout published after it" grep -q "account-lockout" "$WORK/second-poll.out"
 (cd "$WORK" && /usr/bin/time -f "%e %M" -o "$WORK/noop.time" "$B" poll --quiet > "$WORK/noop.out" 2>&1)
 check "a no-op quiet poll prints nothing and exits 0" bash -c "test $? -eq 0 && ! test -s '$WORK/noop.out'"
 /usr/bin/time -f "%e %M" -o "$WORK/version.time" env -i "$B" --version > /dev/null
@@ -104,8 +123,11 @@ sed -i -e "s|^tenant:.*|tenant: $TOPHHIE_TENANT|" -e "s|^client_id:.*|client_id:
 as_user() { (cd "$WORK" && env -i HOME="$USERHOME" PATH=/usr/bin:/bin TOPHHIE_AUTHORITY="$TOPHHIE_AUTHORITY" TOPHHIE_GRAPH_URL="$TOPHHIE_GRAPH_URL" "$USERHOME/.local/bin/tophhie-watch" "$@"); }
 as_user login > "$WORK/user-login.out" 2>&1
 check "the installed binary signs in with the config it finds itself" grep -q "Signed in as" "$WORK/user-login.out"
+as_user poll > "$WORK/user-first.out" 2> "$WORK/user-first.err"; user_first_rc=$?
+check "  and its first poll, with no --config, learns the history (exit 0)" sh -c "test $user_first_rc -eq 0 && grep -q 'learned from' '$WORK/user-first.err'"
+lockout 0002
 as_user poll > "$WORK/user-poll.out" 2> "$WORK/user-poll.err"; user_poll_rc=$?
-check "  and its first poll, with no --config, alerts on standard output (exit 0)" sh -c "test $user_poll_rc -eq 0 && grep -q '\[failure-burst\]' '$WORK/user-poll.out'"
+check "  and its next poll alerts on standard output (exit 0)" sh -c "test $user_poll_rc -eq 0 && grep -q '\[account-lockout\]' '$WORK/user-poll.out'"
 as_user status > "$WORK/user-status.out" 2>&1
 check "  status names the config it read and why" grep -q "^Config:        $USERHOME/.config/tophhie-watch/config.yml (~/.config)" "$WORK/user-status.out"
 
