@@ -148,15 +148,14 @@ func decodeQuotedPrintable(_ text: String) -> String {
         }
     }
 
-    /// A sendmail that hangs is killed at the timeout, and the attempt is retried.
+    /// A sendmail that hangs is killed at the timeout (the error says so, and only that path
+    /// does), and the attempt is retried. How long it took is not asserted: tests time nothing.
     @Test func aHangingSendmailIsKilledAtTheTimeout() async throws {
         let sendmail = try FakeSendmail(script: "cat > /dev/null\nsleep 30\n")
         defer { sendmail.remove() }
-        let started = Date()
         await #expect(throws: NotifierError.transient("email: \(sendmail.path) did not finish within 1 s and was killed")) {
             try await notifier(sendmail, timeout: .seconds(1)).deliver(NotifierTestAlerts.alert())
         }
-        #expect(Date().timeIntervalSince(started) < 10)
     }
 
     /// A sendmail that does not exist or cannot run is retried (it may be installed later).

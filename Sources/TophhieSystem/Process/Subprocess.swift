@@ -45,6 +45,15 @@ public enum Subprocess {
         public var description: String { "cannot run \(path): \(systemErrorMessage(code))" }
     }
 
+    /// Adds glibc's (2.34+) `posix_spawn_file_actions_addclosefrom_np(actions, 3)`, which Swift's
+    /// Glibc module does not export: found by name.
+    /// - Returns: whether it was there and took the action.
+    private static func closeAllFrom3(_ actions: inout posix_spawn_file_actions_t) -> Bool {
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return false }
+        typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        return unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, 3) == 0
+    }
+
     /// Whether `path` names a regular file this process may execute.
     /// - Returns: nil when it can be run, else why not in words.
     public static func whyNotExecutable(_ path: String) -> String? {
@@ -88,8 +97,13 @@ public enum Subprocess {
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 2)
         // Nothing else of this process reaches the program: a descriptor opened without
-        // close-on-exec (a lock file, a file being written) would otherwise live on in it.
-        for fd in inheritedDescriptors() { posix_spawn_file_actions_addclose(&actions, fd) }
+        // close-on-exec (a lock file, a file being written) would otherwise live on in it, and
+        // a program written meanwhile could not be run while it does (ETXTBSY). glibc's
+        // `closefrom` action closes them all in the child, whenever they were opened; a list
+        // taken here misses one another thread opens before the spawn.
+        if !Self.closeAllFrom3(&actions) {
+            for fd in inheritedDescriptors() { posix_spawn_file_actions_addclose(&actions, fd) }
+        }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
