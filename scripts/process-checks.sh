@@ -119,6 +119,7 @@ env -u TOPHHIE_CLIENT_ID "$BIN" replay Tests/Contracts/edges-timeline.json >"$WO
 check "replay of a timeline's edges: Entra's unknown location makes no impossible travel" sh -c "test $edges_rc -eq 0 && ! grep -q '\[impossible-travel\]' '$WORK/edges.out'"
 check "  the stolen token is told while the place rules still learn, one level lower" sh -c "grep '\[token-from-new-place\]' '$WORK/edges.out' | head -1 | grep -q '^[^ ]* MEDIUM .*(learning: '"
 check "  and reminded of once a day it goes on: 3 alerts in 72 hours, reminders 1 and 2" sh -c "test \$(grep -c '\[token-from-new-place\]' '$WORK/edges.out') = 3 && grep -q 'still going on (reminder 1, 24 since the last alert)' '$WORK/edges.out' && grep -q 'still going on (reminder 2, 24 since the last alert)' '$WORK/edges.out'"
+check "  and its summary counts the one sign-in at Entra's unknown location" grep -q "; 1 with an unknown location (no place to the rules)$" "$WORK/edges.err"
 # The report: from Graph's sign-ins (the simulated tenant, signed in above) and from an export.
 "$BIN" report --since 30d --out "$WORK/report.html" >"$WORK/report.out" 2>"$WORK/report.err"; report_rc=$?
 check "report writes a page of the tenant's month (exit 0, 0600)" sh -c "test $report_rc -eq 0 && test \"\$(stat -c %a '$WORK/report.html')\" = 600 && grep -q '^wrote $WORK/report.html: ' '$WORK/report.out'"

@@ -9,6 +9,9 @@ public struct ReplayOutcome: Sendable {
     public var events: Int
     public var polls: Int
     public var alerts: Int
+    /// Sign-ins whose place the rules take as unknown (as the poll line counts them); nil when
+    /// the rules read no place.
+    public var unknownPlaces: Int? = nil
     /// Sign-ins a live agent's sweep would have met after the lookback had passed them.
     public var lateArrivals: LateArrivals?
     /// Why each way of reading the file that was tried gave way to the next (`--verbose`).
@@ -33,7 +36,8 @@ public enum Replay {
         let attempt = try await BlockingWork.shared.run { streamed(file, engine: engine, choice: choice, writer: writer) }
         var notes = attempt.notes
         if let outcome = attempt.outcome {
-            return ReplayOutcome(events: attempt.count, polls: 1, alerts: writer.count, lateArrivals: outcome.lateArrivals, notes: notes)
+            return ReplayOutcome(events: attempt.count, polls: 1, alerts: writer.count, unknownPlaces: attempt.unknownPlaces,
+                                 lateArrivals: outcome.lateArrivals, notes: notes)
         }
         // A poll timeline is read a poll at a time; anything else the streamed reader did not
         // take is read whole. For the fast engine only what the rules read is built.
@@ -45,13 +49,16 @@ public enum Replay {
         notes.append(timeline != nil ? "read as a poll timeline, a poll at a time" : "read whole")
         let pollCount = timeline?.polls.count ?? input?.polls.count ?? 0
         let eventCount = timeline?.eventCount ?? input?.eventCount ?? 0
-        let late = try await BlockingWork.shared.run { () throws -> LateArrivals? in
+        let countingPlaces = UnknownPlaces.counted(readingPaths: choice == .fast ? engine.eventPaths : nil)
+        let read = try await BlockingWork.shared.run { () throws -> (LateArrivals?, Int) in
+            var unknownPlaces = 0
             writer.beginAttempt()
             var state = EngineState()
             var processed = 0, index = 0
             var lateEvaluated = 0, lateUnreachable = 0
             var lateRange: (Date, Date)?
             func evaluate(_ poll: ReplayInput.Poll) {
+                if countingPlaces { unknownPlaces += poll.events.count(where: UnknownPlaces.isUnknown) }
                 progress?("replay: poll \(index + 1)/\(pollCount), \(processed)/\(eventCount) events")
                 let outcome = evaluator.evaluate(state, events: poll.events, now: poll.at, alertOnlyAfter: nil)
                 state = outcome.state
@@ -74,16 +81,17 @@ public enum Replay {
                 input?.polls.forEach(evaluate)
             }
             // The replay meets what a live agent's sweep would: say it rather than drop it.
-            return lateRange.map { LateArrivals(evaluated: lateEvaluated, unreachable: lateUnreachable, earliest: $0.0, latest: $0.1) }
+            return (lateRange.map { LateArrivals(evaluated: lateEvaluated, unreachable: lateUnreachable, earliest: $0.0, latest: $0.1) }, unknownPlaces)
         }
-        return ReplayOutcome(events: eventCount, polls: pollCount, alerts: writer.count, lateArrivals: late, notes: notes)
+        return ReplayOutcome(events: eventCount, polls: pollCount, alerts: writer.count, unknownPlaces: countingPlaces ? read.1 : nil,
+                             lateArrivals: read.0, notes: notes)
     }
 
     /// The two-pass readers of a Graph page, an array or JSON lines (one poll at the latest
     /// sign-in's time): the outcome, or nil with the reasons each gave way.
-    private static func streamed(_ file: String, engine: Engine, choice: EngineChoice, writer: ReplayAlertWriter) -> (count: Int, notes: [String], outcome: EngineOutcome?) {
+    private static func streamed(_ file: String, engine: Engine, choice: EngineChoice, writer: ReplayAlertWriter) -> (count: Int, unknownPlaces: Int?, notes: [String], outcome: EngineOutcome?) {
         guard choice == .fast else {
-            return (0, ["the plain evaluator reads the file whole, every field of each sign-in, and takes a poll at once"], nil)
+            return (0, nil, ["the plain evaluator reads the file whole, every field of each sign-in, and takes a poll at once"], nil)
         }
         var notes: [String] = []
         // A large file in time order is first read from samples of it; when the second pass
@@ -93,7 +101,7 @@ public enum Replay {
             writer.beginAttempt()
             do {
                 let read = try sparse.evaluateCounting(engine, keepingState: false, emit: writer.emit)
-                return (read.count, ["read from samples of its runs, in two passes"], read.outcome)
+                return (read.count, read.unknownPlaces, ["read from samples of its runs, in two passes"], read.outcome)
             } catch {
                 notes.append("reading from samples gave way: \(error)")
             }
@@ -102,16 +110,16 @@ public enum Replay {
         }
         guard let replay = StreamedReplay.open(file) else {
             notes.append("not read in two passes: not a Graph page, a JSON array or JSON lines of sign-ins")
-            return (0, notes, nil)
+            return (0, nil, notes, nil)
         }
         writer.beginAttempt()
         do {
             let read = try replay.evaluateCounting(engine, keepingState: false, emit: writer.emit)
-            return (read.count, notes + ["read in two passes"], read.outcome)
+            return (read.count, read.unknownPlaces, notes + ["read in two passes"], read.outcome)
         } catch {
             // The whole-file way names the record that no longer reads as it did.
             notes.append("reading in two passes gave way: \(error)")
-            return (0, notes, nil)
+            return (0, nil, notes, nil)
         }
     }
 

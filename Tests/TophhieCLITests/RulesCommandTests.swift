@@ -183,6 +183,42 @@ typealias RulesTestPaths = RepositoryFiles
         #expect(output.err.contains("replay: 5 event(s) in 1 poll(s)"))
     }
 
+    /// Entra's unknown location is counted in replay's summary, as the poll line counts it: the
+    /// (0, 0) record with no country and the country without coordinates, not London. Both
+    /// evaluators count the same, whatever the rules read (an alert's sign-ins carry their place).
+    @Test(arguments: ["fast", "plain"])
+    func replaySaysHowManySignInsHadAnUnknownLocation(engine: String) async throws {
+        func signIn(_ id: String, _ minute: Int, _ location: String) -> String {
+            #"{"id":"\#(id)","createdDateTime":"2024-05-01T10:0\#(minute):00Z","userId":"u1","ipAddress":"81.2.69.10","status":{"errorCode":0},"location":\#(location)}"#
+        }
+        let events = [
+            signIn("london", 0, #"{"city":"London","countryOrRegion":"GB","geoCoordinates":{"latitude":51.5,"longitude":-0.12}}"#),
+            signIn("nowhere", 1, #"{"city":"","countryOrRegion":"","geoCoordinates":{"latitude":0,"longitude":0}}"#),
+            signIn("country-only", 2, #"{"countryOrRegion":"FR"}"#),
+        ]
+        let path = try RulesTestPaths.temporary("unknown-places.json", #"{"value":[\#(events.joined(separator: ","))]}"#)
+        defer { RulesTestPaths.remove(path) }
+        let recorder = CommandOutputRecorder()
+        let code = await TophhieCommandLine.run(["replay", path, "--rules", RulesTestPaths.rules], io: recorder.io(environment: ["TOPHHIE_ENGINE": engine]))
+        #expect(code == .ok, "\(recorder.err)")
+        #expect(recorder.err.contains("replay: 3 event(s) in 1 poll(s), "), "\(recorder.err)")
+        #expect(recorder.err.contains("; 2 with an unknown location (no place to the rules)\n"), "\(recorder.err)")
+
+        let placeless = try RulesTestPaths.temporary("placeless.yml", """
+            title: Failures
+            id: failures-only
+            logsource: {product: azure, service: signinlogs}
+            detection:
+              selection: {status.errorCode: 50126}
+              condition: selection
+            level: low
+            """)
+        defer { RulesTestPaths.remove(placeless) }
+        let other = CommandOutputRecorder()
+        _ = await TophhieCommandLine.run(["replay", path, "--rules", placeless], io: other.io(environment: ["TOPHHIE_ENGINE": engine]))
+        #expect(other.err.contains("replay: 3 event(s) in 1 poll(s), 1 rule(s): 0 alert(s); 2 with an unknown location (no place to the rules)\n"), "\(other.err)")
+    }
+
     @Test func replayOfAScenarioWithLateEventsFiresOnceAndSaysLate() async throws {
         let first = (0..<3).map { RulesCommandTests.failure("f\($0)", $0) }
         let all = (0..<5).map { RulesCommandTests.failure("f\($0)", $0) }

@@ -30,7 +30,8 @@ import TophhieSystem
 
     static func replay(_ path: String, chunk: Int, stride: Int) async throws -> (outcome: EngineOutcome, count: Int) {
         let replay = try #require(try await BlockingWork.shared.run { StreamedReplay.openSparse(path, chunkSize: chunk, stride: stride, minimumSize: 0) })
-        return try await BlockingWork.shared.run { try replay.evaluateCounting(engine) }
+        let read = try await BlockingWork.shared.run { try replay.evaluateCounting(engine) }
+        return (read.outcome, read.count)
     }
 
     /// A page newest first, an array and JSON lines oldest first, with sign-ins sharing a time

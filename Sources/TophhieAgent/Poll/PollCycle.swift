@@ -50,7 +50,7 @@ public struct PollReport: Sendable {
         if let late = lateArrivals { parts.append("\(late.evaluated + late.unreachable) published late") }
         if coordinatesOutOfRange > 0 { parts.append("\(coordinatesOutOfRange) with coordinates out of range (place unknown)") }
         if let placeLearning { parts.append(placeLearning) }
-        if unknownLocations > 0 { parts.append("\(unknownLocations) with an unknown location (no place to the rules)") }
+        if unknownLocations > 0 { parts.append(TophhieSignInEvent.unknownLocationsText(unknownLocations)) }
         parts.append("\(alerts.count) alert\(alerts.count == 1 ? "" : "s")")
         if !notices.isEmpty { parts.append("\(notices.count) notice\(notices.count == 1 ? "" : "s")") }
         for report in delivery {

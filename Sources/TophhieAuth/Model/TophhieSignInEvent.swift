@@ -124,6 +124,12 @@ public struct TophhieSignInEvent: Codable, Sendable, Identifiable, Hashable {
                         longitude: json.value(atPath: "location.geoCoordinates.longitude")?.doubleValue)
     }
 
+    /// How the poll line and replay's summary count them: "3 with an unknown location (no
+    /// place to the rules)".
+    public static func unknownLocationsText(_ count: Int) -> String {
+        "\(count) with an unknown location (no place to the rules)"
+    }
+
     /// `locationUnknown(_:)` of the three values it reads.
     public static func locationUnknown(country: String?, latitude: Double?, longitude: Double?) -> Bool {
         guard let latitude, let longitude else { return true }

@@ -1,5 +1,6 @@
 import Foundation
 import TophhieAgent
+import TophhieAuth
 import TophhieJSON
 import TophhieReplay
 import TophhieRules
@@ -72,7 +73,8 @@ enum ReplayCommand: CLICommand {
         }
         if progress { io.err("\u{1B}[2K") }
         if options.verbose { outcome.notes.forEach { io.err("replay: \(ExportInput.naming(file, in: $0, for: export))\n") } }
-        io.err("replay: \(outcome.events) event(s) in \(outcome.polls) poll(s), \(set.ruleCount) rule(s): \(outcome.alerts) alert(s)\n")
+        let unknown = outcome.unknownPlaces.flatMap { $0 > 0 ? "; " + TophhieSignInEvent.unknownLocationsText($0) : nil } ?? ""
+        io.err("replay: \(outcome.events) event(s) in \(outcome.polls) poll(s), \(set.ruleCount) rule(s): \(outcome.alerts) alert(s)\(unknown)\n")
         if let late = outcome.lateArrivals {
             io.err("replay: \(late.sentence(lookback: settings.lookback))\n")
         }

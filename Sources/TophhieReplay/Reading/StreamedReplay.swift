@@ -151,14 +151,17 @@ struct StreamedReplay {
         try evaluateCounting(engine, batchSize: batchSize).outcome
     }
 
-    /// `evaluate`, with the number of sign-ins read.
+    /// `evaluate`, with the number of sign-ins read, and of those whose place is unknown to the
+    /// rules (nil when the rules read no place: `UnknownPlaces.counted`).
     /// - Parameter emit: given, takes the alerts as they become final (`EnginePass.takeAlerts`),
     ///   in their final order, and the outcome holds none: memory does not grow with the alerts.
     /// - Parameter keepingState: false leaves the outcome's state empty (`EnginePass.finish`).
-    func evaluateCounting(_ engine: Engine, batchSize: Int = 4096, keepingState: Bool = true, emit: (([Alert]) -> Void)? = nil) throws -> (outcome: EngineOutcome, count: Int) {
+    func evaluateCounting(_ engine: Engine, batchSize: Int = 4096, keepingState: Bool = true, emit: (([Alert]) -> Void)? = nil) throws -> (outcome: EngineOutcome, count: Int, unknownPlaces: Int?) {
         var pass = engine.beginPass(EngineState(), now: latest ?? Date(timeIntervalSince1970: 0))
         var taken: [Alert] = []
         var read = 0
+        let countingPlaces = UnknownPlaces.counted(readingPaths: engine.eventPaths)
+        var unknownPlaces = 0
         let file = self.file, layout = self.layout
         let jobs: [@Sendable () throws -> [PreparedEvent]]
         /// The earliest time of the batch after batch `n`.
@@ -207,6 +210,7 @@ struct StreamedReplay {
             }
             guard let last = events.last?.eventTime else { return }
             read += events.count
+            if countingPlaces { unknownPlaces += events.count { UnknownPlaces.isUnknown($0.event) } }
             pass.add(prepared: events)
             // The batches come in event-time order: what is behind the last one is settled.
             pass.checkpoint(last)
@@ -215,6 +219,7 @@ struct StreamedReplay {
         }
         if !carried.isEmpty { pass.add(prepared: carried) }
         read += carried.count
+        if countingPlaces { unknownPlaces += carried.count { UnknownPlaces.isUnknown($0.event) } }
         var outcome = pass.finish(keepingState: keepingState)
         if let emit {
             emit(outcome.alerts)
@@ -222,7 +227,7 @@ struct StreamedReplay {
         } else {
             outcome.alerts = taken + outcome.alerts
         }
-        return (outcome, read)
+        return (outcome, read, countingPlaces ? unknownPlaces : nil)
     }
 
     /// Hands each job's batch to `body` (with its number) in order, running the next job on a
