@@ -72,22 +72,39 @@ enum ShellCompletion {
         return groups
     }
 
+    /// How a shell's `case` arm completes an option's value: from words, a file, a folder, or
+    /// nothing it could guess.
+    struct CaseWords {
+        var words: ([String]) -> String
+        var file: String
+        var directory: String
+        var nothing: String
+
+        func action(for kind: ValueKind) -> String {
+            switch kind {
+            case .enumeration(let words, _): self.words(words)
+            case .file, .path: file
+            case .directory: directory
+            default: nothing
+            }
+        }
+    }
+
+    /// The `case` arms for "the word after this option", one per action, written by `arm`.
+    static func valueArms(_ valued: [ValuedOption], _ words: CaseWords, arm: ([String], String) -> String) -> String {
+        grouped(valued.map { ($0.pattern, words.action(for: $0.option.kind)) }).map { arm($0.patterns, $0.action) }.joined(separator: "\n")
+    }
+
     static func script(for shell: String, _ commands: [any CLICommand.Type]) -> String? {
         let rows = table(commands)
         let valued = valuedOptions(commands)
         switch shell {
         case "bash":
-            let values = grouped(valued.map { entry in
-                let action: String
-                switch entry.option.kind {
-                case .enumeration(let words, _): action = "COMPREPLY=($(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\"))"
-                case .file, .path: action = "COMPREPLY=($(compgen -f -- \"$cur\"))"
-                case .directory: action = "COMPREPLY=($(compgen -d -- \"$cur\"))"
-                // A value nothing can guess (a number, an id): offer no options in its place.
-                default: action = "COMPREPLY=()"
-                }
-                return (entry.pattern, action)
-            }).map { "        \($0.patterns.joined(separator: "|"))) \($0.action); return ;;" }.joined(separator: "\n")
+            let bash = CaseWords(words: { "COMPREPLY=($(compgen -W \"\($0.joined(separator: " "))\" -- \"$cur\"))" },
+                                 file: "COMPREPLY=($(compgen -f -- \"$cur\"))", directory: "COMPREPLY=($(compgen -d -- \"$cur\"))",
+                                 // A value nothing can guess (a number, an id): offer no options in its place.
+                                 nothing: "COMPREPLY=()")
+            let values = valueArms(valued, bash) { "        \($0.joined(separator: "|"))) \($1); return ;;" }
             let cases = rows.map { row -> String in
                 let files = switch row.positionals {
                 case .file, .path: " files=-f"
@@ -121,16 +138,8 @@ enum ShellCompletion {
 
             """
         case "zsh":
-            let values = grouped(valued.map { entry in
-                let action: String
-                switch entry.option.kind {
-                case .enumeration(let words, _): action = "compadd -- \(words.joined(separator: " "))"
-                case .file, .path: action = "_files"
-                case .directory: action = "_files -/"
-                default: action = ":"
-                }
-                return (entry.pattern, action)
-            }).map { "        (\($0.patterns.joined(separator: "|")))) \($0.action); return ;;" }.joined(separator: "\n")
+            let zsh = CaseWords(words: { "compadd -- \($0.joined(separator: " "))" }, file: "_files", directory: "_files -/", nothing: ":")
+            let values = valueArms(valued, zsh) { "        (\($0.joined(separator: "|")))) \($1); return ;;" }
             let cases = rows.map { row -> String in
                 let files = switch row.positionals {
                 case .file, .path: "; [[ ${words[CURRENT]} != -* ]] && { _files; return }"

@@ -73,9 +73,10 @@ public enum Subprocess {
     }
 
     /// Runs `path` with `arguments` (argv[0] is `path`), writes `input` to it, closes its input and
-    /// waits until it exits or `timeout` seconds pass.
+    /// waits until it exits or `timeout` seconds pass. It blocks its thread: async code calls
+    /// `runAsync`, which runs it on the blocking-work pool.
     /// - Throws: `LaunchError` when it cannot be started.
-    public static func run(_ path: String, arguments: [String], input: Data, timeout: Double, outputLimit: Int = 4096) throws -> Outcome {
+    static func run(_ path: String, arguments: [String], input: Data, timeout: Double, outputLimit: Int = 4096) throws -> Outcome {
         let deadline = monotonicSeconds() + max(0, timeout)
         // A program that exits without reading its input must give EPIPE here, not a SIGPIPE
         // that ends this process (the child gets the default action back below).
