@@ -2,7 +2,7 @@ import Foundation
 @testable import LoopbackHTTP
 import Testing
 
-@Suite("HTTPRequestDecoder", .timeLimit(.minutes(2)))
+@Suite("HTTPRequestDecoder", .timeLimit(.minutes(20)))
 struct DecoderTests {
     @Test func requestArrivingOneByteAtATimeIsAssembled() throws {
         var decoder = HTTPRequestDecoder()

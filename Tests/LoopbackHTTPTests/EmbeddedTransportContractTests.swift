@@ -9,7 +9,7 @@ import TophhieSystem
 /// The embedded transport must fail as the real one does, or tests that use it prove nothing
 /// about production: each fault is sent once over loopback through `URLSessionTransport` and once
 /// in-process through `EmbeddedTransport`, and the two must give the same reply or error kind.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct EmbeddedTransportContractTests {
+@Suite(.serialized, .timeLimit(.minutes(20))) struct EmbeddedTransportContractTests {
     enum Fault: String, CaseIterable, CustomTestStringConvertible {
         case ok, dropConnection, truncatedBody, garbage, delayPastDeadline, headRequest, redirect
 

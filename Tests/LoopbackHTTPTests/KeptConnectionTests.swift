@@ -71,7 +71,7 @@ private struct Conversation: Sendable {
     }
 }
 
-@Suite("LoopbackHTTPServer keeps connections open when asked", .serialized, .timeLimit(.minutes(1)))
+@Suite("LoopbackHTTPServer keeps connections open when asked", .serialized, .timeLimit(.minutes(20)))
 struct KeptConnectionTests {
     static let echoPath: LoopbackHTTPServer.Handler = { request in .text(200, request.path) }
 

@@ -5,7 +5,7 @@ import FoundationNetworking
 import LoopbackHTTP
 import Testing
 
-@Suite("LoopbackHTTPServer refuses bad input cleanly", .serialized, .timeLimit(.minutes(2)))
+@Suite("LoopbackHTTPServer refuses bad input cleanly", .serialized, .timeLimit(.minutes(20)))
 struct RobustnessTests {
     static let ok: LoopbackHTTPServer.Handler = { _ in .text(200, "ok") }
 

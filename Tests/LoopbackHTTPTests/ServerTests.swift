@@ -6,7 +6,7 @@ import LoopbackHTTP
 import Testing
 import TophhieSystem
 
-@Suite("LoopbackHTTPServer over URLSession", .serialized, .timeLimit(.minutes(1)))
+@Suite("LoopbackHTTPServer over URLSession", .serialized, .timeLimit(.minutes(20)))
 struct ServerTests {
     struct Echo: Codable {
         var method: String

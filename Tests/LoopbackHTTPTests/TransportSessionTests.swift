@@ -7,7 +7,7 @@ import TophhieSystem
 
 /// The transport makes its URLSession at the first request: making one has Foundation create
 /// directories in the home directory, which a command that never goes online should not do.
-@Suite(.timeLimit(.minutes(1))) struct TransportSessionTests {
+@Suite(.timeLimit(.minutes(20))) struct TransportSessionTests {
     @Test func aTransportHasNoSessionUntilItsFirstRequest() async throws {
         let transport = URLSessionTransport()
         #expect(!transport.hasSession)

@@ -3,7 +3,7 @@ import Testing
 import TophhieAuth
 @testable import TophhieAgent
 
-@Suite(.timeLimit(.minutes(1))) struct AgentLoopTests {
+@Suite(.timeLimit(.minutes(20))) struct AgentLoopTests {
     func setup(_ harness: AgentHarness, rules: String, written: LineLog? = nil) throws -> AgentSetup {
         let rulesFile = harness.stateDirectory.appendingPathComponent("rules.yml")
         try FileManager.default.createDirectory(at: harness.stateDirectory, withIntermediateDirectories: true)

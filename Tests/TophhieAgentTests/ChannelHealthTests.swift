@@ -8,7 +8,7 @@ import TophhieSystem
 
 /// A failing channel is told through the others: once when it has failed for an hour, once when
 /// it delivers again; alerts given up on are told with the command that sends them again.
-@Suite(.timeLimit(.minutes(2))) struct ChannelHealthTests {
+@Suite(.timeLimit(.minutes(20))) struct ChannelHealthTests {
     static func cycle(_ harness: AgentHarness, hook: RecordingNotifier, mail: RecordingNotifier) throws -> PollCycle {
         let clock = harness.clock
         let dispatch = try OutboxDispatch(stateDirectory: harness.stateDirectory, notifiers: [(hook, NotifierRoute()), (mail, NotifierRoute())],
@@ -179,7 +179,7 @@ actor OpeningNotifier: Notifier {
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct DeliveryBudgetTests {
+@Suite(.timeLimit(.minutes(20))) struct DeliveryBudgetTests {
     /// A receiver taking 20 s an alert gets a minute's worth a cycle, the rest next cycle, in order.
     @Test func aSlowReceiverGetsTheBudgetAndTheRestNextCycle() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tophhie-budget-\(UUID().uuidString)")

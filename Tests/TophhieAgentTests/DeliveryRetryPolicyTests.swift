@@ -1,7 +1,7 @@
 import Testing
 @testable import TophhieAgent
 
-@Suite(.timeLimit(.minutes(2))) struct DeliveryRetryPolicyTests {
+@Suite(.timeLimit(.minutes(20))) struct DeliveryRetryPolicyTests {
     static let down = NotifierError.transient("receiver down")
 
     @Test func exponentialBackoffWithoutJitterAtMidpoint() {

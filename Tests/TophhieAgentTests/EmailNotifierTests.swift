@@ -64,7 +64,7 @@ func decodeQuotedPrintable(_ text: String) -> String {
     return String(decoding: bytes, as: UTF8.self)
 }
 
-@Suite(.timeLimit(.minutes(2))) struct EmailNotifierTests {
+@Suite(.timeLimit(.minutes(20))) struct EmailNotifierTests {
     func notifier(_ sendmail: FakeSendmail, to: [String] = ["jane@example.com"], timeout: Duration = .seconds(10)) throws -> EmailNotifier {
         EmailNotifier(name: "mail", settings: try .init(to: to, from: "tophhie-watch@host-a", sendmail: sendmail.path, timeout: timeout), host: "host-a")
     }

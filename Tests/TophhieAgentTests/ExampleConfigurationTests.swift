@@ -3,7 +3,7 @@ import Testing
 @testable import TophhieAgent
 
 /// The shipped example must stay a working configuration, and errors must point at the line.
-@Suite(.timeLimit(.minutes(2))) struct ExampleConfigurationTests {
+@Suite(.timeLimit(.minutes(20))) struct ExampleConfigurationTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// As shipped, the example monitors once tenant and client id are set: its one notifier is

@@ -6,7 +6,7 @@ import TophhieSimulator
 @testable import TophhieAgent
 
 /// A poll that cannot do its job, or that meets damage, says so through the notifiers, once.
-@Suite(.timeLimit(.minutes(2))) struct FaultNoticeTests {
+@Suite(.timeLimit(.minutes(20))) struct FaultNoticeTests {
     @Test func aDamagedStateIsToldOnceThroughTheNotifiersAndEveryPollStillFails() async throws {
         try await AgentHarness.with { (harness: inout AgentHarness) in
             let cycle = try harness.cycle()

@@ -15,7 +15,7 @@ enum MailPeerEnvironment {
 
 /// msmtp, a real sendmail, submits what the email notifier writes to a local aiosmtpd server,
 /// and Python's `email` package parses the received message back.
-@Suite(.enabled(if: MailPeerEnvironment.configured, "run by scripts/peer-checks.sh"), .serialized, .timeLimit(.minutes(2)))
+@Suite(.enabled(if: MailPeerEnvironment.configured, "run by scripts/peer-checks.sh"), .serialized, .timeLimit(.minutes(20)))
 struct PeerChecksMail {
     func notifier(to: [String] = ["jane@example.com", "sec@example.org"]) throws -> EmailNotifier {
         EmailNotifier(name: "peer-mail", settings: try .init(to: to, from: "tophhie-watch@peerhost", sendmail: MailPeerEnvironment.sendmail!, timeout: .seconds(20)), host: "peerhost")

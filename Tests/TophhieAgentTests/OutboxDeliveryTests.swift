@@ -51,7 +51,7 @@ final class ReceiverSwitch: @unchecked Sendable {
     }
 }
 
-@Suite(.timeLimit(.minutes(2))) struct OutboxDeliveryTests {
+@Suite(.timeLimit(.minutes(20))) struct OutboxDeliveryTests {
     static let t0 = Date(timeIntervalSince1970: 1_764_680_000)
 
     func delivery(_ store: OutboxStore, _ notifier: any Notifier, sleeps: RecordedSleeps, clock: TestClock? = nil,

@@ -13,7 +13,7 @@ final class TemporaryStateDirectory {
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }
 
-@Suite(.timeLimit(.minutes(2))) struct OutboxStoreTests {
+@Suite(.timeLimit(.minutes(20))) struct OutboxStoreTests {
     static let t0 = Date(timeIntervalSince1970: 1_764_680_000.125)
 
     @Test func appendListInOrderAndDedupe() async throws {

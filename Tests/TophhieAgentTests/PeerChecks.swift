@@ -64,7 +64,7 @@ enum PeerEnvironment {
 }
 
 /// rsyslog, as a real independent parser, reads what the syslog notifier sends.
-@Suite(.enabled(if: PeerEnvironment.syslogConfigured, "run by scripts/peer-checks.sh"), .serialized, .timeLimit(.minutes(2)))
+@Suite(.enabled(if: PeerEnvironment.syslogConfigured, "run by scripts/peer-checks.sh"), .serialized, .timeLimit(.minutes(20)))
 struct PeerChecksSyslog {
     func notifier(_ transport: SyslogNotifier.Transport, facility: SyslogFacility = .auth) -> SyslogNotifier {
         SyslogNotifier(name: "peer-syslog", settings: .init(transport: transport, facility: facility, hostname: "peerhost"))
@@ -163,7 +163,7 @@ struct PeerChecksSyslog {
 
 /// A strict RFC 5424 grammar, written apart from our formatter, reads every message we build
 /// for hostile and huge alerts, at each size bound and framing.
-@Suite(.enabled(if: PeerEnvironment.python != nil && PeerEnvironment.syslogGrammar != nil, "run by scripts/peer-checks.sh"), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: PeerEnvironment.python != nil && PeerEnvironment.syslogGrammar != nil, "run by scripts/peer-checks.sh"), .timeLimit(.minutes(20)))
 struct PeerChecksSyslogGrammar {
     static func hostileAlerts() -> [(String, Alert)] {
         let combining = "e" + String(repeating: "\u{301}", count: 3000)
@@ -210,7 +210,7 @@ struct PeerChecksSyslogGrammar {
 
 /// Every webhook preset's body, for hostile and huge alerts, against a table of each service's
 /// documented limits written apart from the presets (`scripts/peers/preset_limits.py`).
-@Suite(.enabled(if: PeerEnvironment.python != nil && PeerEnvironment.presetLimits != nil, "run by scripts/peer-checks.sh"), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: PeerEnvironment.python != nil && PeerEnvironment.presetLimits != nil, "run by scripts/peer-checks.sh"), .timeLimit(.minutes(20)))
 struct PeerChecksPresetLimits {
     static func alerts() -> [(String, Alert)] {
         let markup = "<!channel> @everyone <@U024BE7LH> <https://evil.example|Open Outlook>"
@@ -251,7 +251,7 @@ struct PeerChecksPresetLimits {
 }
 
 /// The reference `standardwebhooks` library verifies what the webhook notifier signs.
-@Suite(.enabled(if: PeerEnvironment.webhookConfigured, "run by scripts/peer-checks.sh"), .serialized, .timeLimit(.minutes(2)))
+@Suite(.enabled(if: PeerEnvironment.webhookConfigured, "run by scripts/peer-checks.sh"), .serialized, .timeLimit(.minutes(20)))
 struct PeerChecksWebhook {
     func notifier(secret: String? = PeerEnvironment.webhookSecret) throws -> WebhookNotifier {
         WebhookNotifier(name: "peer-hook", settings: try .init(endpoint: try WebhookEndpoint(PeerEnvironment.webhookURL!),
@@ -367,7 +367,7 @@ struct PeerChecksWebhook {
 
 /// Microsoft's published Adaptive Card 1.5.0 schema, through the `jsonschema` library, accepts
 /// the Teams preset's card for ordinary and hostile alerts.
-@Suite(.enabled(if: PeerEnvironment.cardConfigured, "run by scripts/peer-checks.sh"), .serialized, .timeLimit(.minutes(2)))
+@Suite(.enabled(if: PeerEnvironment.cardConfigured, "run by scripts/peer-checks.sh"), .serialized, .timeLimit(.minutes(20)))
 struct PeerChecksAdaptiveCard {
     func validate(_ card: JSONValue) throws -> (Int32, String) {
         let process = Process()

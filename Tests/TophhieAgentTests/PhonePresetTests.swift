@@ -86,7 +86,7 @@ enum PhoneStandIn {
     }
 }
 
-@Suite(.timeLimit(.minutes(2))) struct PhonePresetTests {
+@Suite(.timeLimit(.minutes(20))) struct PhonePresetTests {
     func body(_ preset: WebhookPreset, _ alert: Alert) -> JSONValue {
         try! JSONValue.parse(preset.body(for: alert, context: WebhookPresetTests.context).canonicalData())
     }

@@ -8,7 +8,7 @@ import TophhieSimulator
 /// A new account's first poll reads two days of history: it alerts on none of it, and its line
 /// says the place rules are still learning, with the counts so far; the next poll still tells of
 /// a country never signed in from.
-@Suite(.timeLimit(.minutes(2))) struct PlaceLearningPollTests {
+@Suite(.timeLimit(.minutes(20))) struct PlaceLearningPollTests {
     static let placeRules = """
     title: Success
     id: success

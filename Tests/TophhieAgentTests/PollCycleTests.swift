@@ -6,7 +6,7 @@ import TophhieSimulator
 import TophhieSystem
 @testable import TophhieAgent
 
-@Suite(.timeLimit(.minutes(2))) struct PollCycleTests {
+@Suite(.timeLimit(.minutes(20))) struct PollCycleTests {
     @Test func lateEventsFireOnceAndOnlyOnce() async throws {
         try await AgentHarness.with { (harness: inout AgentHarness) in
             let cycle = try harness.cycle()

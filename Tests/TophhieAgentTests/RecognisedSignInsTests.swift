@@ -9,7 +9,7 @@ import TophhieSimulator
 /// A poll recognises the sign-ins it processed before from their bytes: with nothing else, the
 /// engine's state is neither read nor written; a sign-in Graph re-publishes with other content
 /// is still evaluated again.
-@Suite(.timeLimit(.minutes(2))) struct RecognisedSignInsTests {
+@Suite(.timeLimit(.minutes(20))) struct RecognisedSignInsTests {
     /// The processed set's key is written as the two lower-case hex digits a byte that
     /// `String(format: "%02x")` wrote (states on disk hold them), and read back the same.
     @Test func theProcessedSetsKeyIsWrittenAsTwoHexDigitsAByte() throws {

@@ -5,7 +5,7 @@ import TophhieRules
 
 /// Rules that loaded with warnings are told through the notifiers (whatever `--quiet` hides from
 /// the log), once per change of the warnings, and not at all when there are none.
-@Suite(.timeLimit(.minutes(2))) struct RuleWarningsNoticeTests {
+@Suite(.timeLimit(.minutes(20))) struct RuleWarningsNoticeTests {
     @Test func warningsAreToldOncePerChange() async throws {
         try await AgentHarness.with { (harness: inout AgentHarness) in
             var cycle = try harness.cycle()

@@ -8,7 +8,7 @@ import TophhieSimulator
 
 /// The poll reads both of beta's streams, falls back to v1.0's interactive one when beta is
 /// refused (saying so once), and keeps its Graph budget with a busy non-interactive stream.
-@Suite(.timeLimit(.minutes(3))) struct SignInStreamPollTests {
+@Suite(.timeLimit(.minutes(20))) struct SignInStreamPollTests {
     static let deviceCodeRule = """
     title: Device code
     id: test-device-code

@@ -4,7 +4,7 @@ import TophhieJSON
 import TophhieRules
 @testable import TophhieAgent
 
-@Suite(.timeLimit(.minutes(2))) struct ControlCharacterEscapingTests {
+@Suite(.timeLimit(.minutes(20))) struct ControlCharacterEscapingTests {
     @Test(arguments: [
         ("plain device", "plain device"),
         ("evil\u{1b}[2Jclear", #"evil\u{1b}[2Jclear"#),
@@ -67,7 +67,7 @@ import TophhieRules
 }
 
 /// The notifiers carry the one alert schema, `AlertJSON`, that `replay --format json` prints.
-@Suite(.timeLimit(.minutes(2))) struct AlertPayloadTests {
+@Suite(.timeLimit(.minutes(20))) struct AlertPayloadTests {
     @Test func schemaAndStableBytes() throws {
         let alert = NotifierTestAlerts.alert(late: true)
         let data = Data(AlertJSON.line(alert).utf8)
@@ -93,7 +93,7 @@ import TophhieRules
     }
 }
 
-@Suite(.timeLimit(.minutes(2))) struct StdoutNotifierTests {
+@Suite(.timeLimit(.minutes(20))) struct StdoutNotifierTests {
     @Test func textLine() async throws {
         let sink = LineSink()
         let notifier = StdoutNotifier(settings: .init(format: .text), write: sink.write)
@@ -134,7 +134,7 @@ import TophhieRules
     }
 }
 
-@Suite(.timeLimit(.minutes(2))) struct NotifierRoutingTests {
+@Suite(.timeLimit(.minutes(20))) struct NotifierRoutingTests {
     @Test func routeByLevelAndRule() {
         let route = NotifierRoute(minimumLevel: .medium, ruleIDs: ["failed-burst"])
         #expect(route.accepts(NotifierTestAlerts.alert(level: .high)))

@@ -10,7 +10,7 @@ import TophhieSystem
 /// notifiers (not through the outbox it cannot write), every poll or at most hourly with a
 /// runtime-directory marker; the poll fails with `StateUnwritable` (exit 2), nothing queued is
 /// lost, and the poll that can write again says so. Faults are injected in the durable-file layer.
-@Suite(.timeLimit(.minutes(2))) struct StorageFaultTests {
+@Suite(.timeLimit(.minutes(20))) struct StorageFaultTests {
     static let unwritable = "tophhie.notice.state-unwritable"
 
     static func runExpectingFault(_ cycle: PollCycle, now: Date) async -> StateUnwritable? {

@@ -10,7 +10,7 @@ import TophhieSystem
 /// One stream's trouble never holds the other's alerts: a throttled or failing stream is skipped
 /// until Graph's time (kept across polls), told once when it lasts, and read from where it
 /// stopped when it answers again.
-@Suite(.timeLimit(.minutes(2))) struct StreamIndependenceTests {
+@Suite(.timeLimit(.minutes(20))) struct StreamIndependenceTests {
     static let nonInteractive = "nonInteractiveUser"
 
     static func streamRequests(_ harness: AgentHarness, _ text: String) async -> Int {

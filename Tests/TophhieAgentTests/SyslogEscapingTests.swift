@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import TophhieAgent
 
-@Suite(.timeLimit(.minutes(2))) struct SyslogEscapingTests {
+@Suite(.timeLimit(.minutes(20))) struct SyslogEscapingTests {
     /// A quote or bracket followed by a combining mark is one Character but still a bare byte on
     /// the wire; it must be escaped all the same.
     @Test func combiningMarksCannotHideAQuoteOrBracket() {
@@ -11,7 +11,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(2))) struct MarkdownEscapingTests {
+@Suite(.timeLimit(.minutes(20))) struct MarkdownEscapingTests {
     @Test func linksInSignInTextDoNotRenderInTeamsOrDiscord() {
         let escaped = WebhookPreset.markdownEscape("OfficeHome [Verify your account](https://evil.example) *now*")
         #expect(escaped == #"OfficeHome \[Verify your account\]\(https://evil.example\) \*now\*"#)

@@ -4,7 +4,7 @@ import TophhieSystem
 import TophhieRules
 @testable import TophhieAgent
 
-@Suite(.timeLimit(.minutes(2))) struct SyslogMessageTests {
+@Suite(.timeLimit(.minutes(20))) struct SyslogMessageTests {
     static let fixedTime = Date(timeIntervalSince1970: 1_764_669_600.123456) // 2025-12-02T10:00:00.123456Z
 
     static func message(text: String = "HIGH alert text", value: String = "203.0.113.9") -> SyslogMessage {
@@ -94,7 +94,7 @@ import TophhieRules
 }
 
 /// Real UDP, TCP and unix sockets on this host: the syslog transports over the wire.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct SyslogNotifierTests {
+@Suite(.serialized, .timeLimit(.minutes(20))) struct SyslogNotifierTests {
     static let clock: @Sendable () -> Date = { SyslogMessageTests.fixedTime }
 
     func notifier(_ transport: SyslogNotifier.Transport, facility: SyslogFacility = .auth) -> SyslogNotifier {

@@ -58,7 +58,7 @@ func webhook(_ receiver: InProcessReceiver, path: String = "/hook", preset: Webh
     try webhook(port: receiver.port, path: path, preset: preset, timeout: timeout, now: now, transport: receiver.transport)
 }
 
-@Suite(.timeLimit(.minutes(2))) struct WebhookNotifierTests {
+@Suite(.timeLimit(.minutes(20))) struct WebhookNotifierTests {
     @Test func sameWebhookIDOnEveryAttemptNewTimestamp() async throws {
         let (receiver, received) = inProcessReceiver { _, n in n == 1 ? .text(503, "busy") : .empty(200) }
         let clock = TestClock(start: Date(timeIntervalSince1970: 1_764_680_000))
@@ -125,7 +125,7 @@ func webhook(_ receiver: InProcessReceiver, path: String = "/hook", preset: Webh
     }
 }
 
-@Suite(.timeLimit(.minutes(2))) struct WebhookSettingsTests {
+@Suite(.timeLimit(.minutes(20))) struct WebhookSettingsTests {
     @Test(arguments: [
         ("https://hooks.example.com/services/T/B/secret", nil),
         ("http://127.0.0.1:8080/hook", nil),
@@ -185,7 +185,7 @@ func webhook(_ receiver: InProcessReceiver, path: String = "/hook", preset: Webh
     }
 }
 
-@Suite(.timeLimit(.minutes(2))) struct WebhookResponseClassifierTests {
+@Suite(.timeLimit(.minutes(20))) struct WebhookResponseClassifierTests {
     static let now = Date(timeIntervalSince1970: 1_764_680_000) // Tue, 02 Dec 2025 12:53:20 GMT
 
     @Test(arguments: [
@@ -229,7 +229,7 @@ final class TestClock: @unchecked Sendable {
 
 /// The webhook notifier over real loopback sockets and URLSession: a signed POST, redirects that
 /// must not be followed, a refused and a dropped connection. The rest run in-process.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct WebhookOverTheWireTests {
+@Suite(.serialized, .timeLimit(.minutes(20))) struct WebhookOverTheWireTests {
     @Test func signedPostWithStandardHeaders() async throws {
         let (server, received, port) = try startReceiver { _, _ in .empty(204) }
         

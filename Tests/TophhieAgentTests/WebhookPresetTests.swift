@@ -4,7 +4,7 @@ import TophhieJSON
 import TophhieRules
 @testable import TophhieAgent
 
-@Suite(.timeLimit(.minutes(2))) struct WebhookPresetTests {
+@Suite(.timeLimit(.minutes(20))) struct WebhookPresetTests {
     static let context = WebhookPreset.Context(source: "host-a", receiver: "pager")
 
     func body(_ preset: WebhookPreset, _ alert: Alert = NotifierTestAlerts.alert()) -> JSONValue {

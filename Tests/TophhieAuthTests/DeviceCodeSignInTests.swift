@@ -4,7 +4,7 @@ import TophhieSimulator
 @testable import TophhieAuth
 
 /// The device-code flow end to end against the simulated tenant over loopback HTTP.
-@Suite(.timeLimit(.minutes(2))) struct DeviceCodeSignInTests {
+@Suite(.timeLimit(.minutes(20))) struct DeviceCodeSignInTests {
     @Test func pendingSlowDownThenApprovedSignsInAndCachesPrivately() async throws {
         try await TenantHarness.with(TenantHarness.scenario(script: [.authorizationPending, .slowDown, .approve])) { harness in
             let prompts = PromptLog()

@@ -6,7 +6,7 @@ import TophhieSimulator
 @testable import TophhieAuth
 
 /// Paging that would never end: a poll must fail with a reason, not stop quietly or run forever.
-@Suite(.timeLimit(.minutes(1))) struct EndlessPagingTests {
+@Suite(.timeLimit(.minutes(20))) struct EndlessPagingTests {
     /// The tenant for sign-in and `/me`; the sign-in log answers with `page(n)` for the n-th request.
     static func auth(_ harness: TenantHarness, maxPages: Int = 500, page: @escaping @Sendable (Int, HTTPRequest) -> String) -> TophhieAuth {
         let counter = Counter()

@@ -4,7 +4,7 @@ import TophhieJSON
 import TophhieSimulator
 @testable import TophhieAuth
 
-@Suite(.timeLimit(.minutes(2))) struct ProfileOverHTTPTests {
+@Suite(.timeLimit(.minutes(20))) struct ProfileOverHTTPTests {
     @Test func getMeSendsTheSelectListAndDecodes() async throws {
         try await TenantHarness.with(TenantHarness.scenario(kind: .consumer)) { harness in
             try await harness.signIn()

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import TophhieAuth
 
-@Suite(.timeLimit(.minutes(2))) struct ProfileUpdateTests {
+@Suite(.timeLimit(.minutes(20))) struct ProfileUpdateTests {
     /// The seed's table: nil untouched, "" cleared (JSON null), any other string set.
     @Test(arguments: [
         (nil as String?, nil as String?, "{}"),

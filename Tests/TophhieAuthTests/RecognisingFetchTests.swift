@@ -21,7 +21,7 @@ private struct KnownBytes: SignInRecognizer {
     func isProcessed(_ key: SignInRecordKey) -> Bool { known.contains(key) }
 }
 
-@Suite(.timeLimit(.minutes(2))) struct RecognisingFetchTests {
+@Suite(.timeLimit(.minutes(20))) struct RecognisingFetchTests {
     @Test func recognisedSignInsAreListedNotDecodedAndTheRestAreDecodedAsBefore() async throws {
         try await TenantHarness.with { harness in
             try await harness.signIn()

@@ -3,7 +3,7 @@ import Testing
 import TophhieJSON
 @testable import TophhieAuth
 
-@Suite(.timeLimit(.minutes(2))) struct SignInEventTests {
+@Suite(.timeLimit(.minutes(20))) struct SignInEventTests {
     static let sharedFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared")
 
     func event(_ text: String) throws -> TophhieSignInEvent {

@@ -4,7 +4,7 @@ import TophhieJSON
 import TophhieSimulator
 @testable import TophhieAuth
 
-@Suite(.timeLimit(.minutes(2))) struct SignInHistoryOverHTTPTests {
+@Suite(.timeLimit(.minutes(20))) struct SignInHistoryOverHTTPTests {
     static func history(_ harness: TenantHarness, count: Int, spacing: Double = 60) -> [JSONValue] {
         var factory = SignInFactory(seed: 7, account: .init(userID: TenantHarness.userID, userPrincipalName: "jane@contoso.com", displayName: "Jane Doe"))
         return (0..<count).map { factory.signIn(at: TenantHarness.start.addingTimeInterval(-Double($0 + 1) * spacing)) }

@@ -3,7 +3,7 @@ import Testing
 import TophhieSimulator
 @testable import TophhieAuth
 
-@Suite(.timeLimit(.minutes(2))) struct SilentTokenTests {
+@Suite(.timeLimit(.minutes(20))) struct SilentTokenTests {
     @Test func everyRefreshRotatesAndPersistsTheRefreshToken() async throws {
         var scenario = TenantHarness.scenario()
         // Reuse of an old refresh token fails here, so success proves the new one was kept.
@@ -128,7 +128,7 @@ import TophhieSimulator
     }
 }
 
-@Suite(.timeLimit(.minutes(2))) struct SecretRedactionTests {
+@Suite(.timeLimit(.minutes(20))) struct SecretRedactionTests {
     @Test func cachedSessionsNeverPrintTheirTokens() {
         let session = CachedSession(objectID: "o", userPrincipalName: "u", grantedScopes: ["User.Read"], requestedScopes: [], accessToken: "AT-SECRET-VALUE", accessTokenExpiresAt: nil, refreshToken: "RT-SECRET-VALUE", authority: "a", clientID: "c", signedInAt: Date(timeIntervalSince1970: 0), refreshedAt: nil)
         var dumped = ""
@@ -139,7 +139,7 @@ import TophhieSimulator
     }
 }
 
-@Suite(.timeLimit(.minutes(2))) struct ConcurrentRefreshTests {
+@Suite(.timeLimit(.minutes(20))) struct ConcurrentRefreshTests {
     @Test func concurrentCallersShareOneRefresh() async throws {
         var scenario = TenantHarness.scenario()
         scenario.tokens.rejectReusedRefreshTokens = true

@@ -4,7 +4,7 @@ import TophhieSystem
 @testable import TophhieAuth
 
 /// The token cache file as a crash, a careless copy or a damaged disk leave it.
-@Suite(.timeLimit(.minutes(1))) struct TokenCacheFileTests {
+@Suite(.timeLimit(.minutes(20))) struct TokenCacheFileTests {
     static func session() -> CachedSession {
         CachedSession(objectID: "oid", userPrincipalName: "jane@contoso.com", grantedScopes: ["User.Read"], requestedScopes: ["User.Read"],
                       accessToken: "access-secret", accessTokenExpiresAt: Date(timeIntervalSince1970: 1_788_003_600), refreshToken: "refresh-secret",

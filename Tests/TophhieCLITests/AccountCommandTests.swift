@@ -9,7 +9,7 @@ import TophhieSimulator
 @testable import TophhieCLI
 
 /// The account commands against a simulated tenant reached in-process, as a person would run them.
-@Suite(.timeLimit(.minutes(2))) struct AccountCommandTests {
+@Suite(.timeLimit(.minutes(20))) struct AccountCommandTests {
     struct Tenant {
         let tenant: SimulatedTenant
         let environment: [String: String]
@@ -360,7 +360,7 @@ import TophhieSimulator
 
 /// The one CLI test over real sockets: `login` and `history` against a tenant on loopback, through
 /// URLSession and the real clock, as a person would run them.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct AccountCommandsOverTheWireTests {
+@Suite(.serialized, .timeLimit(.minutes(20))) struct AccountCommandsOverTheWireTests {
     @Test func loginAndHistoryOverLoopback() async throws {
         let context = try await AccountCommandTests.tenant(overTheWire: true)
         let recorder = CommandOutputRecorder()

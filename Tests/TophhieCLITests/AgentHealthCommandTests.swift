@@ -34,7 +34,7 @@ struct RoutingTransport: HTTPTransport {
 }
 
 /// The monitor of the monitor: heartbeat, metrics file, `status --json` and the outbox commands.
-@Suite(.timeLimit(.minutes(2))) struct AgentHealthCommandTests {
+@Suite(.timeLimit(.minutes(20))) struct AgentHealthCommandTests {
     static let rules = """
     title: Failed password
     id: test-failed

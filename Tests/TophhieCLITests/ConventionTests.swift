@@ -10,7 +10,7 @@ import TophhieSimulator
 
 /// The command-line conventions a user expects: --version, help CMD, NO_COLOR, --quiet, --rules,
 /// --json, completion and the manual page, and the same exit code for the same kind of trouble.
-@Suite(.timeLimit(.minutes(2))) struct ConventionTests {
+@Suite(.timeLimit(.minutes(20))) struct ConventionTests {
     func run(_ arguments: [String], _ environment: [String: String] = [:]) async -> (ExitCode, CommandOutputRecorder) {
         let recorder = CommandOutputRecorder()
         let code = await TophhieCommandLine.run(arguments, io: recorder.io(environment: environment, transport: AccountCommandTests.noNetwork))

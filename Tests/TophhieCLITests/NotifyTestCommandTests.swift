@@ -4,7 +4,7 @@ import LoopbackHTTP
 @testable import TophhieCLI
 
 /// `notify test` over real sockets: a loopback webhook receiver and a syslog port nobody serves.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct NotifyTestCommandTests {
+@Suite(.serialized, .timeLimit(.minutes(20))) struct NotifyTestCommandTests {
     @Test func eachNotifierIsTriedAndItsResultReported() async throws {
         let received = ReceivedBodies()
         let server = LoopbackHTTPServer { request in
@@ -47,7 +47,7 @@ import LoopbackHTTP
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct NotifierWarningTests {
+@Suite(.timeLimit(.minutes(20))) struct NotifierWarningTests {
     @Test func rfc5424ToTheLocalSocketIsAcceptedWithAWarningAtItsEntry() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tophhie-warn-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -83,7 +83,7 @@ final class ReceivedBodies: @unchecked Sendable {
     var all: [HTTPRequest] { lock.withLock { requests } }
 }
 
-@Suite(.timeLimit(.minutes(2))) struct ConnectionOptionsTests {
+@Suite(.timeLimit(.minutes(20))) struct ConnectionOptionsTests {
     @Test func systemdStateDirectoryIsOnlyADefault() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tophhie-opts-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -99,7 +99,7 @@ final class ReceivedBodies: @unchecked Sendable {
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct OutboxRepairLogTests {
+@Suite(.timeLimit(.minutes(20))) struct OutboxRepairLogTests {
     /// An outbox line that cannot be read is skipped on open, and the poll's log says so.
     @Test func aRepairedOutboxIsNamedInTheLog() async throws {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("tophhie-repair-\(UUID().uuidString)")

@@ -5,7 +5,7 @@ import LoopbackHTTP
 
 /// `notify test` and `doctor` over the phone presets and email: the token set, sendmail present
 /// and executable, https except to loopback; no token in anything printed.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct PhoneAndMailCommandTests {
+@Suite(.serialized, .timeLimit(.minutes(20))) struct PhoneAndMailCommandTests {
     static let telegramToken = "123456:AAH-secret-bot-token"
 
     func folder() throws -> URL {

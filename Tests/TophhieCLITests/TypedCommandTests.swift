@@ -36,7 +36,7 @@ enum WiderProbeCommand: CLICommand {
 
 /// Issue 42: each command's options are declared once, as typed properties, and help,
 /// completion, the manual page and parsing are made from that declaration.
-@Suite(.timeLimit(.minutes(2))) struct TypedCommandTests {
+@Suite(.timeLimit(.minutes(20))) struct TypedCommandTests {
     func run(_ arguments: [String]) async -> (ExitCode, CommandOutputRecorder) {
         let recorder = CommandOutputRecorder()
         let code = await TophhieCommandLine.run(arguments, io: recorder.io(environment: [:], transport: AccountCommandTests.noNetwork))

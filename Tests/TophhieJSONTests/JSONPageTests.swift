@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import TophhieJSON
 
-@Suite(.timeLimit(.minutes(1))) struct JSONPageTests {
+@Suite(.timeLimit(.minutes(20))) struct JSONPageTests {
     /// A page of three events whose second carries `damage` inside its device name.
     static func page(damage: [UInt8], id: String = "b") -> Data {
         var bytes = Array(#"{"@odata.context":"ctx","@odata.count": 3,"value":[{"id":"a","n":1},"#.utf8)

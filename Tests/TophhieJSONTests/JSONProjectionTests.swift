@@ -4,7 +4,7 @@ import Testing
 
 /// Parsing with a projection gives the full parse with the other members removed, and refuses
 /// structurally broken JSON as the full parser does.
-@Suite(.timeLimit(.minutes(2))) struct JSONProjectionTests {
+@Suite(.timeLimit(.minutes(20))) struct JSONProjectionTests {
     /// `value` with only the members `projection` names, applied the way the parser applies it.
     static func pruned(_ value: JSONValue, _ projection: JSONProjection) -> JSONValue {
         if projection.whole { return value }

@@ -6,7 +6,7 @@ import TophhieJSON
 
 /// The agent's own token is watched on its own: by country (`agent-token-elsewhere`, the pack's
 /// tests) and by network (`agent-token-elsewhere/network`, here).
-@Suite(.timeLimit(.minutes(2))) struct AgentTokenTests {
+@Suite(.timeLimit(.minutes(20))) struct AgentTokenTests {
     static func use(_ minutes: Double, _ id: String, asn: Int64, ip: String, country: String = "DE") -> JSONRuleEvent {
         SignIn.at(minutes, id: id, [
             "appId": .string("00000000-0000-4000-8000-0000000c11d0"), "isInteractive": .bool(false), "status": .object(["errorCode": .int(0)]),

@@ -1,7 +1,7 @@
 import Testing
 @testable import TophhieRules
 
-@Suite(.timeLimit(.minutes(2))) struct ConditionParserTests {
+@Suite(.timeLimit(.minutes(20))) struct ConditionParserTests {
     /// Precedence, loosest first: or, and, not, x of, parentheses. Shown fully parenthesised.
     @Test(arguments: [
         ("a", "a"),

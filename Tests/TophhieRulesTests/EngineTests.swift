@@ -4,7 +4,7 @@ import Testing
 import TophhieJSON
 @testable import TophhieRules
 
-@Suite(.timeLimit(.minutes(2))) struct EngineTests {
+@Suite(.timeLimit(.minutes(20))) struct EngineTests {
 
     var engine: PlainEvaluator { PlainEvaluator(rules: loadRules(SampleRules.burst)) }
 

@@ -5,7 +5,7 @@ import TophhieJSON
 @testable import TophhieRules
 
 /// Re-published sign-ins, bursts that arrive out of order, and suppression per group.
-@Suite(.timeLimit(.minutes(2))) struct EpisodeAndUpdateTests {
+@Suite(.timeLimit(.minutes(20))) struct EpisodeAndUpdateTests {
     static let packRules = """
     title: Risky
     id: risky

@@ -5,7 +5,7 @@ import TophhieJSON
 @testable import TophhieRules
 
 /// Sign-ins Graph publishes after the lookback has passed them: found by a sweep, told once.
-@Suite(.timeLimit(.minutes(2))) struct LateArrivalTests {
+@Suite(.timeLimit(.minutes(20))) struct LateArrivalTests {
     var engine: PlainEvaluator { PlainEvaluator(rules: loadRules(EpisodeAndUpdateTests.packRules)) }
 
     /// A state that has polled every hour for three days.

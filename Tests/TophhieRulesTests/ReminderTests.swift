@@ -5,7 +5,7 @@ import TophhieJSON
 @testable import TophhieRules
 
 /// A long episode sends one reminder a day of event time, each with its own id.
-@Suite(.timeLimit(.minutes(2))) struct ReminderTests {
+@Suite(.timeLimit(.minutes(20))) struct ReminderTests {
     static let rules = """
     title: Risky
     id: risky

@@ -4,7 +4,7 @@ import Testing
 @testable import TophhieRules
 
 /// The default pack in rules/: every rule loads cleanly and passes its own test cases.
-@Suite(.timeLimit(.minutes(2))) struct RulePackTests {
+@Suite(.timeLimit(.minutes(20))) struct RulePackTests {
     static let expectedIDs = ["account-lockout", "agent-token-elsewhere", "ca-blocked-burst", "device-code-sign-in", "disabled-account", "failure-burst",
                               "first-factor-new-place", "impossible-travel", "legacy-auth", "mfa-denied-by-user", "mfa-fatigue",
                               "new-country", "new-device", "risky-sign-in", "ropc-or-legacy-agent", "single-factor-from-new-place",

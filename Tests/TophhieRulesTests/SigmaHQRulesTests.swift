@@ -5,7 +5,7 @@ import TophhieJSON
 @testable import TophhieRules
 
 /// SigmaHQ's 18 Azure sign-in rules, verbatim in ../shared/sigma, against Graph-shaped events.
-@Suite(.timeLimit(.minutes(2))) struct SigmaHQRulesTests {
+@Suite(.timeLimit(.minutes(20))) struct SigmaHQRulesTests {
     static let set: RuleSet = {
         let sources = (try? RuleSource.read(paths: [RepoPaths.sigma])) ?? []
         return RuleLoader.load(sources)

@@ -3,7 +3,7 @@ import TophhieJSON
 import TophhieSimulator
 import Testing
 
-@Suite("Control endpoints and lifecycle", .timeLimit(.minutes(2)))
+@Suite("Control endpoints and lifecycle", .timeLimit(.minutes(20)))
 struct ControlTests {
     @Test func signInsAddedOverHTTPAppearAfterTheirLatency() async throws {
         try await withTenant(Fixture.scenario()) { h in

@@ -3,7 +3,7 @@ import TophhieJSON
 import TophhieSimulator
 import Testing
 
-@Suite("Graph /me", .timeLimit(.minutes(2)))
+@Suite("Graph /me", .timeLimit(.minutes(20)))
 struct GraphMeTests {
     @Test func bearerTokenIsRequiredAndChecked() async throws {
         try await withTenant(Fixture.scenario()) { h in

@@ -3,7 +3,7 @@ import TophhieJSON
 import TophhieSimulator
 import Testing
 
-@Suite("Identity platform: device code and token endpoints", .timeLimit(.minutes(2)))
+@Suite("Identity platform: device code and token endpoints", .timeLimit(.minutes(20)))
 struct IdentityTests {
     @Test func deviceCodeResponseLooksLikeEntras() async throws {
         try await withTenant(Fixture.scenario()) { h in

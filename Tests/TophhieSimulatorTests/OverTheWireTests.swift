@@ -6,7 +6,7 @@ import Testing
 
 /// The tenant served over real loopback sockets: the few tests that are about serving itself.
 /// Everything else reaches the tenant in-process.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct OverTheWireTests {
+@Suite(.serialized, .timeLimit(.minutes(20))) struct OverTheWireTests {
     @Test func runServesUntilCancelledAndStartTwiceFails() async throws {
         let tenant = SimulatedTenant(scenario: Fixture.scenario(), clock: .manual(at: Fixture.start))
         let endpoints = try await tenant.start()

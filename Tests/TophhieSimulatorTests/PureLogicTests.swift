@@ -3,7 +3,7 @@ import TophhieJSON
 import TophhieSimulator
 import Testing
 
-@Suite("Filter grammar, timestamps and the sign-in factory", .timeLimit(.minutes(2)))
+@Suite("Filter grammar, timestamps and the sign-in factory", .timeLimit(.minutes(20)))
 struct PureLogicTests {
     @Test(arguments: [
         ("userId eq 'abc'", ["abc"], nil, nil),

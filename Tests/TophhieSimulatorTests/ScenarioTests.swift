@@ -3,7 +3,7 @@ import TophhieJSON
 import TophhieSimulator
 import Testing
 
-@Suite("SimulatorScenario loading", .timeLimit(.minutes(2)))
+@Suite("SimulatorScenario loading", .timeLimit(.minutes(20)))
 struct ScenarioTests {
     static let repoRoot: URL = {
         var url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

@@ -5,7 +5,7 @@ import Testing
 
 /// The two versions of the sign-in log: beta has both streams and beta's fields; v1.0 serves
 /// the interactive stream in v1.0's properties only, as Microsoft's do.
-@Suite("Sign-in streams and versions", .timeLimit(.minutes(2)))
+@Suite("Sign-in streams and versions", .timeLimit(.minutes(20)))
 struct SignInStreamTests {
     static func events() -> (interactive: JSONValue, refresh: JSONValue, redemption: JSONValue) {
         var factory = Fixture.factory

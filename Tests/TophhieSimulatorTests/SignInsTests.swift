@@ -4,7 +4,7 @@ import TophhieSimulator
 import Testing
 import TophhieSystem
 
-@Suite("Graph auditLogs/signIns", .timeLimit(.minutes(2)))
+@Suite("Graph auditLogs/signIns", .timeLimit(.minutes(20)))
 struct SignInsTests {
     /// Sign-ins every two hours over the last `hours`, oldest first.
     static func history(hours: Int, every: Int = 2, latency: Double? = nil) -> [ScenarioSignIn] {

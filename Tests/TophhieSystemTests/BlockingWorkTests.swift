@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TophhieSystem
 
-@Suite(.timeLimit(.minutes(1))) struct BlockingWorkTests {
+@Suite(.timeLimit(.minutes(20))) struct BlockingWorkTests {
     /// Blocking calls that outnumber the cooperative pool's threads still all run at once: the
     /// work pool's threads are its own, so the awaiting tasks hold no cooperative thread.
     @Test func moreBlockingCallsThanCoresRunSideBySide() async throws {
@@ -38,8 +38,9 @@ import TophhieSystem
     }
 }
 
-/// Releases everyone once `expected` threads have arrived; a thread that waits more than 10 s
-/// gives up, so a pool that serialises the work fails the test instead of hanging it.
+/// Releases everyone once `expected` threads have arrived; a thread that waits more than 5
+/// minutes gives up, so a pool that serialises the work fails the test instead of hanging it
+/// (a loaded machine may keep a thread from starting for a minute).
 final class CountingGate: @unchecked Sendable {
     private let condition = NSCondition()
     private var count = 0
@@ -50,7 +51,7 @@ final class CountingGate: @unchecked Sendable {
         condition.lock()
         count += 1
         condition.broadcast()
-        let limit = Date().addingTimeInterval(10)
+        let limit = Date().addingTimeInterval(300)
         while count < expected, condition.wait(until: limit) {}
         condition.unlock()
     }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TophhieSystem
 
-@Suite(.timeLimit(.minutes(2))) struct DurableFileTests {
+@Suite(.timeLimit(.minutes(20))) struct DurableFileTests {
     static func folder() throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tophhie-system-\(UUID().uuidString)").path
         try DurableFile.makeDirectory(path)

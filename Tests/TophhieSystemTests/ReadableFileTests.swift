@@ -3,7 +3,7 @@ import Testing
 import TophhieSystem
 
 /// A stretch of a file read at an offset: exactly its bytes, fewer at the end, an error named.
-@Suite(.timeLimit(.minutes(1))) struct ReadableFileTests {
+@Suite(.timeLimit(.minutes(20))) struct ReadableFileTests {
     @Test func aStretchIsItsBytesAndTheEndGivesWhatIsThere() throws {
         let folder = try DurableFileTests.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

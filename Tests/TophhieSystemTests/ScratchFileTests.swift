@@ -4,7 +4,7 @@ import TophhieSystem
 
 /// A scratch file holds what a replay spills (sign-ins' places and times): private, nameless,
 /// read back exactly.
-@Suite(.timeLimit(.minutes(2))) struct ScratchFileTests {
+@Suite(.timeLimit(.minutes(20))) struct ScratchFileTests {
     @Test func whatIsAppendedIsReadBackAtItsOffsetAndNothingIsNamed() throws {
         let folder = try DurableFileTests.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -49,7 +49,7 @@ actor ScriptedService: Service {
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct ServiceGroupTests {
+@Suite(.timeLimit(.minutes(20))) struct ServiceGroupTests {
     @Test func aStopSignalIsGracefulAndReloadReachesEveryService() async throws {
         let (signals, send) = AsyncStream<SignalHandlers.Signal>.makeStream()
         let first = ScriptedService(), second = ScriptedService()

@@ -2,7 +2,7 @@ import Testing
 import YAMLReader
 
 /// Each kind of error, with where it must point (`1️⃣`) and its exact message.
-@Suite(.timeLimit(.minutes(2))) struct ErrorMessageTests {
+@Suite(.timeLimit(.minutes(20))) struct ErrorMessageTests {
     struct Case: CustomStringConvertible, Sendable {
         var name: String
         var input: MarkedText

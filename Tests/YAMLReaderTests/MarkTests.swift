@@ -2,7 +2,7 @@ import Testing
 import YAMLReader
 
 /// Every node knows its 1-based line and column.
-@Suite(.timeLimit(.minutes(2))) struct MarkTests {
+@Suite(.timeLimit(.minutes(20))) struct MarkTests {
     /// Follows mapping keys and sequence indexes from `node`.
     static func node(_ node: YAMLNode, at path: [String]) -> YAMLNode? {
         var current = node

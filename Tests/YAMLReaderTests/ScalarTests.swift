@@ -2,7 +2,7 @@ import Testing
 import YAMLReader
 
 /// Scalar text after quoting, escapes and folding.
-@Suite(.timeLimit(.minutes(2))) struct ScalarTests {
+@Suite(.timeLimit(.minutes(20))) struct ScalarTests {
     /// Reads `input` as one document holding a scalar and returns its text and style.
     static func scalar(_ input: String) throws -> YAMLScalar {
         let node = try YAMLReader.document(input)

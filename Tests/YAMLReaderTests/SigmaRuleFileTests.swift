@@ -3,7 +3,7 @@ import Testing
 import YAMLReader
 
 /// The SigmaHQ Azure sign-in rules in `../shared/sigma` are what the reader exists for.
-@Suite(.timeLimit(.minutes(2))) struct SigmaRuleFileTests {
+@Suite(.timeLimit(.minutes(20))) struct SigmaRuleFileTests {
     static let folder = RepositoryPaths.shared.appendingPathComponent("sigma")
 
     static let ruleFiles: [String] = {

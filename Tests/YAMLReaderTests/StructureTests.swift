@@ -2,7 +2,7 @@ import Testing
 import YAMLReader
 
 /// Block and flow collections and document streams, compared as compact JSON.
-@Suite(.timeLimit(.minutes(2))) struct StructureTests {
+@Suite(.timeLimit(.minutes(20))) struct StructureTests {
     @Test(arguments: [
         ("a: 1\nb: two", #"{"a":1,"b":"two"}"#),
         ("a:\n- x\n- y\nb: z", #"{"a":["x","y"],"b":"z"}"#),

@@ -7,7 +7,7 @@ import YAMLReader
 /// A case is *accepted* when the reader returns documents matching `in.json`, *rejected* when it
 /// throws (because the case is an error, or because it uses something outside the subset), and
 /// *wrong* when it returns a value that differs, or returns anything for a case that must fail.
-@Suite(.timeLimit(.minutes(2))) struct YAMLTestSuiteTests {
+@Suite(.timeLimit(.minutes(20))) struct YAMLTestSuiteTests {
     enum Outcome: Equatable {
         case acceptedRight
         case acceptedUnchecked
