@@ -5,11 +5,11 @@ import TophhieRules
 ///
 /// Every field from sign-in data or rule files is escaped with `ControlCharacterEscaping`.
 public enum AlertTextLine {
-    /// `HIGH [rule-id] Title: summary (ipAddress=203.0.113.9) events=5 first=… last=… late-by=3h0m id=…`
+    /// `HIGH [rule-id] Title: sentence (ipAddress=203.0.113.9) events=5 first=… last=… late-by=3h0m id=…`
     public static func body(_ alert: Alert) -> String {
         let e = ControlCharacterEscaping.escape
         var parts: [String] = []
-        parts.append("\(alert.level.rawValue.uppercased()) [\(e(alert.rule.id))] \(e(alert.rule.title)): \(e(alert.summary))")
+        parts.append("\(alert.level.rawValue.uppercased()) [\(e(alert.rule.id))] \(e(AlertSentence.titled(alert)))")
         if !alert.group.isEmpty {
             parts.append("(" + alert.group.map { "\(e($0.field))=\(e($0.value))" }.joined(separator: ", ") + ")")
         }

@@ -44,7 +44,7 @@ public enum PersonalAlertText {
             if let device = last.device, !device.isEmpty { from.append("on " + safe(device)) }
             if !from.isEmpty { lines.append("Sign-in: " + from.joined(separator: " ")) }
         }
-        lines.append(safe(alert.summary, limit: 1000))
+        lines.append(safe(alert.sentence, limit: 1000))
         if alert.kind == .detection && alert.eventCount > 1 { lines.append("Sign-ins: \(alert.eventCount)") }
         if let steps = AlertResponse.steps(for: alert) {
             lines.append("What to do now:")

@@ -346,7 +346,7 @@ public enum WebhookPreset: Sendable, Hashable {
             "dedup_key": .string(alert.id),
             "client": .string("tophhie-watch"),
             "payload": .object([
-                "summary": .string(truncate("\(title(alert)): \(ControlCharacterEscaping.escape(alert.summary))", Limits.pagerDutySummary, .utf8)),
+                "summary": .string(truncate("[\(alert.level.rawValue.uppercased())] " + ControlCharacterEscaping.escape(AlertSentence.titled(alert)), Limits.pagerDutySummary, .utf8)),
                 "source": .string(context.source),
                 "severity": .string(pagerDutySeverity(alert.level)),
                 "timestamp": .string(GraphTimestamp.alertText(alert.detectedAt)),
@@ -379,7 +379,7 @@ public enum WebhookPreset: Sendable, Hashable {
     /// The summary's control characters are shown as escapes; the line break before the steps,
     /// which are the program's own text, is a real one.
     static func withResponse(_ alert: Alert) -> String {
-        let summary = ControlCharacterEscaping.escape(alert.summary)
+        let summary = ControlCharacterEscaping.escape(alert.sentence)
         guard let steps = AlertResponse.steps(for: alert) else { return summary }
         return summary + "\n" + responseLine(steps)
     }
@@ -406,7 +406,7 @@ public enum WebhookPreset: Sendable, Hashable {
         let status = resolved == nil ? "firing" : "resolved"
         var annotations: [String: JSONValue] = [
             "title": .string(alert.rule.title),
-            "summary": .string(alert.summary),
+            "summary": .string(alert.sentence),
             "alert_id": .string(alert.id),
         ]
         if let description = alert.rule.description { annotations["description"] = .string(description) }

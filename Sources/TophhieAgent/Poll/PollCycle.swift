@@ -438,7 +438,7 @@ public struct PollCycle: Sendable {
     static func rememberHighAlerts(_ alerts: [Alert], state: inout AgentState) {
         let high = alerts.filter { $0.kind == .detection && ($0.level == .high || $0.level == .critical) }
         guard !high.isEmpty else { return }
-        let recent = high.map { RecentAlert(id: $0.id, rule: $0.rule.id, title: $0.rule.title, summary: $0.summary, detectedAt: $0.detectedAt) }
+        let recent = high.map { RecentAlert(id: $0.id, rule: $0.rule.id, title: $0.rule.title, summary: $0.sentence, detectedAt: $0.detectedAt) }
         state.recentHighAlerts = Array((state.recentHighAlerts + recent).suffix(AgentState.recentHighAlertLimit))
     }
 

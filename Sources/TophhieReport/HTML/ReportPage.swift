@@ -195,7 +195,7 @@ public enum ReportPage {
         for alert in digest.alerts {
             html += "<article class=\"alert \(alert.level.rawValue)\" id=\"alert-\(HTMLText.escape(alert.id))\">"
             html += "<h3><span class=\"level\">\(alert.level.rawValue.uppercased())</span> \(HTMLText.escape(alert.rule.title, limit: 200))</h3>"
-            html += "<p>\(HTMLText.escape(alert.summary, limit: 400))</p>"
+            html += "<p>\(HTMLText.escape(alert.sentence, limit: 400))</p>"
             html += "<p class=\"meta\">Rule <code>\(HTMLText.escape(alert.rule.id))</code>\(alert.rule.author.map { " by \(HTMLText.escape($0))" } ?? ""); detected \(GraphTimestamp.alertText(alert.detectedAt)); \(count(alert.eventCount, "sign-in", "sign-ins"))\(alert.late ? "; late" : "")</p>"
             if !alert.events.isEmpty {
                 html += "<table class=\"evidence\"><thead><tr><th>time</th><th>code</th><th>app</th><th>address</th><th>place</th><th>device</th></tr></thead><tbody>"

@@ -83,8 +83,12 @@ public struct Alert: Sendable, Codable, Hashable, Identifiable {
     public var rule: AlertRule
     /// The level after any override in the rule's engine settings.
     public var level: AlertLevel
-    /// One line a person can read: "5 failed sign-ins from 203.0.113.9 in 10m".
+    /// What the rule saw, in its own terms (field paths, thresholds): "6 events over 4m (gte 5
+    /// within 10m)"; JSON's `summary_technical`.
     public var summary: String
+    /// The sentence a person reads (`AlertSentence`): "6 failed sign-ins to your account in 4
+    /// minutes, …"; JSON's `summary`, and every channel's text. A notice's is its summary.
+    public var sentence: String
     public var group: [AlertGroupValue]
     /// The events shown: all of them, or the first and last 25 when there are more than 50.
     public var events: [AlertEvent]
@@ -117,6 +121,7 @@ public struct Alert: Sendable, Codable, Hashable, Identifiable {
         self.rule = rule
         self.level = level
         self.summary = summary
+        self.sentence = summary
         self.group = group
         self.events = events
         self.eventCount = eventCount ?? events.count
@@ -138,6 +143,8 @@ extension Alert {
         rule = try c.decode(AlertRule.self, forKey: .rule)
         level = try c.decode(AlertLevel.self, forKey: .level)
         summary = try c.decode(String.self, forKey: .summary)
+        // An alert queued before sentences existed reads as it was written.
+        sentence = try c.decodeIfPresent(String.self, forKey: .sentence) ?? summary
         group = try c.decode([AlertGroupValue].self, forKey: .group)
         events = try c.decode([AlertEvent].self, forKey: .events)
         eventCount = try c.decodeIfPresent(Int.self, forKey: .eventCount) ?? events.count

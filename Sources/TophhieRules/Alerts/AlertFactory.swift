@@ -26,6 +26,7 @@ package enum AlertFactory {
         reminder.reminder = number
         reminder.usesSinceLastAlert = uses
         reminder.summary = "still going on (reminder \(number), \(uses) since the last alert): " + alert.summary
+        reminder.sentence = "Still going on (reminder \(number), \(uses) more since the last alert). " + alert.sentence
         return reminder
     }
 
@@ -51,10 +52,12 @@ package enum AlertFactory {
             level: level, summary: summary, group: group, events: shown(events), eventCount: max(eventCount, events.count),
             firstEventTime: first, lastEventTime: last, detectedAt: now,
             late: late, lateBySeconds: late ? (now.timeIntervalSince(last) * 1000).rounded() / 1000 : nil)
+        alert.sentence = (options.summary ?? AlertSentence.plain(forCount: alert.eventCount)).render(alert)
         if learning {
             alert.learning = true
             alert.level = AlertLevel.allCases[max(0, AlertLevel.allCases.firstIndex(of: level)! - 1)]
             alert.summary += " (learning: a place never seen before, while the usual places are still being learned)"
+            alert.sentence += " (told one level lower while your usual places are still being learned)"
         }
         return alert
     }

@@ -10,8 +10,10 @@ import TophhieJSON
 ///  "firstEventTime":"…","group":{"userId":"…"},"id":"<32 hex>","kind":"detection",
 ///  "late":false,"lastEventTime":"…","lateBySeconds":10800,"level":"high",
 ///  "rule":{"author":…,"description":…,"id":"failure-burst","level":"medium","tags":[…],"title":"…"},
-///  "summary":"…","response":{"steps":["revoke every session…","change your password","…"]}}
+///  "summary":"…","summary_technical":"…","response":{"steps":["revoke every session…","…"]}}
 /// ```
+/// `summary` is the sentence a person reads; `summary_technical` the rule's own terms, when
+/// they differ.
 /// `response` is there only on alerts that mean a possible takeover (`AlertResponse`).
 /// Absent optional values are omitted, never `null`.
 public enum AlertJSON {
@@ -21,7 +23,7 @@ public enum AlertJSON {
             "id": .string(alert.id),
             "kind": .string(alert.kind.rawValue),
             "level": .string(alert.level.rawValue),
-            "summary": .string(alert.summary),
+            "summary": .string(alert.sentence),
             "group": .object(Dictionary(alert.group.map { ($0.field, JSONValue.string($0.value)) }, uniquingKeysWith: { a, _ in a })),
             "events": .array(alert.events.map { .string($0.id) }),
             "eventDetails": .array(alert.events.map(event)),
@@ -40,6 +42,7 @@ public enum AlertJSON {
         if let author = alert.rule.author { rule["author"] = .string(author); object["author"] = .string(author) }
         if let description = alert.rule.description { rule["description"] = .string(description) }
         object["rule"] = .object(rule)
+        if alert.summary != alert.sentence { object["summary_technical"] = .string(alert.summary) }
         if let late = alert.lateBySeconds { object["lateBySeconds"] = number(late) }
         if let resolves = alert.resolves { object["resolves"] = .string(resolves) }
         if alert.learning == true { object["learning"] = .bool(true) }

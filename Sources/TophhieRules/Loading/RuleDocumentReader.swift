@@ -126,7 +126,7 @@ struct RuleDocumentReader {
         allowsUnknownFields = false
         guard let node = document.mappingValue(forKey: "tophhie") else { return options }
         guard let pairs = node.mapping else {
-            report(.error, node.mark, "'tophhie' must be a mapping (suppress, group-by, level, allow-unknown-fields)")
+            report(.error, node.mark, "'tophhie' must be a mapping (suppress, group-by, level, summary, allow-unknown-fields)")
             return options
         }
         for pair in pairs {
@@ -147,6 +147,14 @@ struct RuleDocumentReader {
                 } else {
                     report(.error, pair.value.mark, "'tophhie.level' must be one of \(AlertLevel.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
+            case "summary":
+                guard let template = pair.value.scalarText, !pair.value.isNull, !template.isEmpty else {
+                    report(.error, pair.value.mark, "'tophhie.summary' must be a text: the sentence a person reads, with {place}, {app}… for values")
+                    break
+                }
+                do { options.summary = try AlertSentence(template: template) } catch {
+                    report(.error, pair.value.mark, "'tophhie.summary': \(error.message)")
+                }
             case "allow-unknown-fields":
                 if let value = pair.value.scalarText, ["true", "false"].contains(value.lowercased()) {
                     allowsUnknownFields = value.lowercased() == "true"
@@ -155,7 +163,7 @@ struct RuleDocumentReader {
                 }
             default:
                 let key = pair.key.scalarText ?? "?"
-                let known = ["suppress", "group-by", "level", "allow-unknown-fields"]
+                let known = ["suppress", "group-by", "level", "summary", "allow-unknown-fields"]
                 let meant = NearestName.nearest(key, among: known).map { ": did you mean '\($0)'?" } ?? ""
                 report(.error, pair.key.mark, "unknown engine setting 'tophhie.\(key)'\(meant) (known: \(known.joined(separator: ", ")))")
             }

@@ -40,6 +40,8 @@ package struct RuleEngineOptions: Sendable, Hashable {
     /// to. Nil means `RuleEngineOptions.defaultSingleEventGroup`. Correlations use their own
     /// `group-by`.
     public var groupBy: [String]?
+    /// The sentence its alerts read as (`tophhie.summary`); nil builds one from the title.
+    package var summary: AlertSentence?
 
     /// The user and the address: two risky sign-ins from different places are two stories.
     public static let defaultSingleEventGroup = ["userId", "ipAddress"]

@@ -168,7 +168,20 @@ tophhie:
     suppress: 30m     # after an alert, the same rule and group stay quiet this long (event time)
     group-by: [userId, ipAddress]   # single-event rules: the group suppression applies to
     level: high       # replaces the rule's level in its alerts
+    summary: "{count} failed sign-ins to your account in {span}, the last from {place} ({address})"
 ```
+
+`summary` is the sentence a person reads, in every channel and the report, and the alert JSON's
+`summary`; what the rule saw in its own terms (field paths, thresholds) stays in
+`summary_technical`. Its values come from the alert, from its last sign-in unless said:
+`{place}` ("Moscow, Russia": the city and the country's name), `{country}`, `{address}`,
+`{app}`, `{device}` ("Firefox on Linux"), `{count}` (the sign-ins it accounts for), `{span}` (from
+its first sign-in to its last: "4 minutes"), `{from}` and `{to}` (the places of its first and
+last sign-in) and `{title}`; `{{` and `}}` are braces. A name it does not know is an error at
+load. A rule without one (SigmaHQ's) reads as its title and the sign-in: "Sign-in with a device
+code: Microsoft Azure CLI from London, United Kingdom (81.2.69.213)". Every rule in this pack
+has one. The values come from the sign-in and are attacker-controlled: each channel escapes the
+sentence as it escapes any text.
 
 Default suppression: the correlation's timespan; none for single-event rules (each matching
 sign-in alerts once). A single-event rule's group is its `tophhie.group-by`, by default
@@ -284,6 +297,7 @@ detection:
     condition: selection
 level: medium
 tophhie:
+    summary: "Your account was locked after failed sign-ins from {place} ({address})"
     suppress: 1h
 """# + "\n"),
         ("agent-token-elsewhere.tests.yml", #"""
@@ -365,6 +379,7 @@ correlation:
     forget: 90d
 level: high
 tophhie:
+    summary: "This agent's own token was used from {place} ({address}), not from the agent's host: someone else holds it"
     suppress: 24h
 ---
 title: The agent's own token used from another network
@@ -392,6 +407,7 @@ correlation:
     forget: 90d
 level: high
 tophhie:
+    summary: "This agent's own token was used from another network than the agent's host ({address}, {place}): someone else holds it"
     suppress: 24h
 """# + "\n"),
         ("ca-blocked-burst.tests.yml", #"""
@@ -455,6 +471,8 @@ correlation:
     condition:
         gte: 3
 level: medium
+tophhie:
+    summary: "{count} sign-ins blocked by your Conditional Access policies in {span}, the last by {app} from {place} ({address})"
 """# + "\n"),
         ("device-code-sign-in.tests.yml", #"""
 rule: device-code-sign-in
@@ -526,6 +544,7 @@ detection:
     condition: (code_entered or code_redeemed) and not this_agent
 level: high
 tophhie:
+    summary: "A device code signed in to {app} from {place} ({address}): if you did not just enter a code, it was phishing"
     suppress: 1h
     group-by:
         - userId
@@ -567,6 +586,7 @@ detection:
     condition: selection
 level: medium
 tophhie:
+    summary: "Someone tried to sign in to your disabled account from {place} ({address})"
     suppress: 1h
 """# + "\n"),
         ("failure-burst.tests.yml", #"""
@@ -692,6 +712,7 @@ correlation:
         gte: 5
 level: medium
 tophhie:
+    summary: "{count} failed sign-ins to your account in {span}, the last from {place} ({address})"
     suppress: 30m
 """# + "\n"),
         ("first-factor-new-place.tests.yml", #"""
@@ -924,6 +945,7 @@ correlation:
     forget: 90d
 level: high
 tophhie:
+    summary: "Your password was used from {place} ({address}), a country you have never signed in from"
     suppress: 24h
 """# + "\n"),
         ("impossible-travel.tests.yml", #"""
@@ -1089,6 +1111,7 @@ correlation:
     min-distance-km: 500
 level: high
 tophhie:
+    summary: "Signed in from {from}, then from {to} {span} later: faster than anyone can travel"
     suppress: 1h
 """# + "\n"),
         ("legacy-auth.tests.yml", #"""
@@ -1198,6 +1221,7 @@ detection:
     condition: selection
 level: medium
 tophhie:
+    summary: "{app} signed in with a legacy protocol that skips MFA, from {place} ({address})"
     suppress: 30d
     group-by:
         - userId
@@ -1287,6 +1311,7 @@ detection:
     condition: step_denied or status_denied
 level: high
 tophhie:
+    summary: "An MFA prompt for a sign-in from {place} ({address}) was denied: someone may have your password"
     suppress: 1h
     group-by:
         - userId
@@ -1366,6 +1391,7 @@ correlation:
         gte: 5
 level: high
 tophhie:
+    summary: "{count} MFA prompts in {span}, the last for a sign-in from {place} ({address}): someone with your password may be hoping you approve one"
     suppress: 30m
 """# + "\n"),
         ("new-country.tests.yml", #"""
@@ -1585,6 +1611,7 @@ correlation:
     forget: 90d
 level: medium
 tophhie:
+    summary: "You signed in from a country you have never signed in from: {place} ({app}, {address})"
     suppress: 24h
 """# + "\n"),
         ("new-device.tests.yml", #"""
@@ -1735,6 +1762,7 @@ correlation:
     forget: 90d
 level: low
 tophhie:
+    summary: "You signed in on a device not seen before: {device} ({app}, {place})"
     suppress: 24h
 """# + "\n"),
         ("risky-sign-in.tests.yml", #"""
@@ -1790,6 +1818,7 @@ detection:
     condition: risky and not resolved
 level: high
 tophhie:
+    summary: "Microsoft rated a sign-in from {place} ({address}) as risky"
     suppress: 1h
 """# + "\n"),
         ("ropc-or-legacy-agent.tests.yml", #"""
@@ -1843,6 +1872,7 @@ detection:
     condition: ropc or legacy_agent
 level: medium
 tophhie:
+    summary: "{app} signed in with your password alone, where no MFA is possible, from {place} ({address})"
     suppress: 24h
     group-by:
         - userId
@@ -1961,6 +1991,7 @@ correlation:
     forget: 90d
 level: high
 tophhie:
+    summary: "You signed in with a password alone from {place} ({address}), a country you have never signed in from"
     suppress: 24h
 """# + "\n"),
         ("success-after-failures.tests.yml", #"""
@@ -2088,6 +2119,7 @@ correlation:
     timespan: 20m
 level: high
 tophhie:
+    summary: "A sign-in succeeded from {address} ({place}) right after failed ones from it: someone may have guessed your password"
     suppress: 1h
 """# + "\n"),
         ("sustained-failure.tests.yml", #"""
@@ -2243,6 +2275,7 @@ correlation:
         gte: 20
 level: medium
 tophhie:
+    summary: "{count} failed sign-ins to your account over {span}, the last from {place} ({address})"
     suppress: 2h
 """# + "\n"),
         ("token-from-new-place.tests.yml", #"""
@@ -2518,6 +2551,7 @@ correlation:
     forget: 90d
 level: high
 tophhie:
+    summary: "Your account was used from {place} ({address}) by {app}: a country you have never signed in from"
     suppress: 24h
 """# + "\n"),
     ]

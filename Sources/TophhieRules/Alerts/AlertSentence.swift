@@ -1,0 +1,133 @@
+import Foundation
+
+/// The sentence a person reads for an alert ("Your account was used from Moscow, Russia
+/// (95.165.28.126) by Outlook Mobile: …"): the rule's `tophhie.summary` template, filled from the
+/// alert's sign-ins, or a plain one from the rule's title for a rule without one (SigmaHQ's).
+///
+/// The alert's `summary` keeps the engine's own terms (field paths, thresholds) beside it, for
+/// machines and for the person tuning a rule. Values come from the data and are
+/// attacker-controlled: every channel escapes the sentence as it escapes any text.
+package struct AlertSentence: Sendable, Hashable {
+    /// What a template may name, each filled from the alert (the last sign-in it shows, unless
+    /// said otherwise):
+    /// - `place`: "City, Country name"; `country`: the country's name; `address`: the IP
+    ///   address; `app`; `device`: "Browser on OS";
+    /// - `count`: the sign-ins it accounts for; `span`: the time from its first sign-in to its
+    ///   last ("4 minutes");
+    /// - `from`, `to`: the places of its first and last sign-in (travel);
+    /// - `title`: the rule's title.
+    package static let placeholders = ["place", "country", "address", "app", "device", "count", "span", "from", "to", "title"]
+
+    private enum Piece: Sendable, Hashable {
+        case text(String)
+        case value(String)
+    }
+
+    private let pieces: [Piece]
+
+    /// A template: text with `{name}` for each value (`placeholders`); `{{` and `}}` are braces.
+    /// - Throws: `AlertSentence.TemplateError` naming an unknown value or an unclosed brace.
+    package init(template: String) throws(TemplateError) {
+        var pieces: [Piece] = []
+        var text = ""
+        var rest = Substring(template)
+        while let character = rest.first {
+            rest = rest.dropFirst()
+            if character == "{" && rest.first == "{" || character == "}" && rest.first == "}" {
+                text.append(character)
+                rest = rest.dropFirst()
+            } else if character == "{" {
+                guard let close = rest.firstIndex(of: "}") else { throw TemplateError(message: "an unclosed '{' in the summary template") }
+                let name = String(rest[..<close])
+                guard Self.placeholders.contains(name) else {
+                    let meant = NearestName.nearest(name, among: Self.placeholders).map { ": did you mean '{\($0)}'?" } ?? ""
+                    throw TemplateError(message: "unknown value '{\(name)}' in the summary template\(meant) (known: \(Self.placeholders.joined(separator: ", ")))")
+                }
+                if !text.isEmpty { pieces.append(.text(text)); text = "" }
+                pieces.append(.value(name))
+                rest = rest[rest.index(after: close)...]
+            } else if character == "}" {
+                throw TemplateError(message: "a '}' without its '{' in the summary template (write '}}' for a brace)")
+            } else {
+                text.append(character)
+            }
+        }
+        if !text.isEmpty { pieces.append(.text(text)) }
+        self.pieces = pieces
+    }
+
+    /// Why a template cannot be read.
+    package struct TemplateError: Error, Sendable, Equatable {
+        package let message: String
+    }
+
+    /// The sentence for a rule that has no template: its title and the sign-in, or for many
+    /// sign-ins how many and over how long.
+    package static func plain(forCount count: Int) -> AlertSentence {
+        // Both templates are known to read.
+        try! AlertSentence(template: count > 1
+            ? "{title}: {count} sign-ins in {span}, the last by {app} from {place} ({address})"
+            : "{title}: {app} from {place} ({address})")
+    }
+
+    /// The sentence for `alert`.
+    package func render(_ alert: Alert) -> String {
+        pieces.map { piece in
+            switch piece {
+            case .text(let text): text
+            case .value(let name): Self.value(name, of: alert)
+            }
+        }.joined()
+    }
+
+    private static func value(_ name: String, of alert: Alert) -> String {
+        let first = alert.events.first, last = alert.events.last
+        switch name {
+        case "place": return place(last?.location) ?? "an unknown place"
+        case "country": return country(last?.location) ?? "an unknown country"
+        case "address": return last?.ipAddress ?? "an unknown address"
+        case "app": return last?.app ?? "an app"
+        case "device": return last?.device ?? "an unknown device"
+        case "count": return String(alert.eventCount)
+        case "span": return span(alert.lastEventTime.timeIntervalSince(alert.firstEventTime))
+        case "from": return place(first?.location) ?? "an unknown place"
+        case "to": return place(last?.location) ?? "an unknown place"
+        default: return alert.rule.title
+        }
+    }
+
+    /// "Moscow, Russia" for an event's "Moscow, RU"; the text as it is when its country is no
+    /// code ISO assigns.
+    package static func place(_ location: String?) -> String? {
+        guard let location else { return nil }
+        if location.count == 2, let name = CountryNames.name(of: location) { return name }
+        guard let comma = location.range(of: ", ", options: .backwards) else { return location }
+        let code = location[comma.upperBound...]
+        guard code.count == 2, let name = CountryNames.name(of: String(code)) else { return location }
+        return location[..<comma.upperBound] + name
+    }
+
+    /// The country's name alone, from an event's "City, CC" or "CC".
+    static func country(_ location: String?) -> String? {
+        guard let location else { return nil }
+        let code = location.range(of: ", ", options: .backwards).map { String(location[$0.upperBound...]) } ?? location
+        return code.count == 2 ? CountryNames.name(of: code) : nil
+    }
+
+    /// The line that names an alert once: a detection's sentence (a template's names what
+    /// happened; a plain one begins with the title), or "Title: summary" for a notice, and for
+    /// an alert queued before sentences existed.
+    package static func titled(_ alert: Alert) -> String {
+        alert.sentence == alert.summary ? alert.rule.title + ": " + alert.sentence : alert.sentence
+    }
+
+    /// "under a minute", "1 minute", "4 minutes", "3 hours", "2 days".
+    package static func span(_ seconds: TimeInterval) -> String {
+        let minutes = Int((seconds / 60).rounded())
+        func counted(_ n: Int, _ unit: String) -> String { "\(n) \(unit)\(n == 1 ? "" : "s")" }
+        if seconds < 60 { return "under a minute" }
+        if minutes < 120 { return counted(max(1, minutes), "minute") }
+        if minutes < 48 * 60 { return counted(Int((Double(minutes) / 60).rounded()), "hour") }
+        return counted(Int((Double(minutes) / 1440).rounded()), "day")
+    }
+}
