@@ -75,7 +75,7 @@ read -r C_V1 T_V1 R_V1 X_V1 < "$WORK/v1.figures"
 kill $SIM 2>/dev/null || true
 WHOLE=$(( (2500 + 999) / 1000 + (25000 + 999) / 1000 ))
 printf 'no-op poll, 2,500 interactive + 25,000 non-interactive sign-ins in the 24 h lookback (median of %d):\n' "$POLL_RUNS"
-printf '  graph.api beta (both streams): %6.0f ms cpu, %6.0f ms wall, %s sign-in requests a poll (most %s)   (goal <= 60 ms cpu; the walks' pages paced to 5 requests per 10 s)\n' "$C_BETA" "$T_BETA" "$R_BETA" "$X_BETA"
+printf '  graph.api beta (both streams): %6.0f ms cpu, %6.0f ms wall, %s sign-in requests a poll (most %s)   (goal <= 60 ms cpu; walk pages paced to 5 requests per 10 s)\n' "$C_BETA" "$T_BETA" "$R_BETA" "$X_BETA"
 printf '  graph.api v1.0 (interactive):  %6.0f ms cpu, %6.0f ms wall, %s sign-in requests a poll (most %s)\n' "$C_V1" "$T_V1" "$R_V1" "$X_V1"
 printf '  re-reading the whole lookback every poll would ask %d requests a poll\n' "$WHOLE"
 printf 'first poll (the whole lookback learned, both streams): peak %s MB   (goal <= 100 MB)\n' "$(cat "$WORK/beta/first.mb")"
