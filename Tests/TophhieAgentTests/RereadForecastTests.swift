@@ -61,12 +61,14 @@ import TophhieJSON
     }
 
     /// The documented profile (benchmarks/poll-budget.sh): 2,500 interactive and 25,000
-    /// non-interactive sign-ins a day, spread evenly; Graph pages of 1,000. Three days of polls
-    /// 330 s apart (the interval and all its jitter); from the second day on, at every poll a late
+    /// non-interactive sign-ins a day, spread evenly; Graph pages of 1,000. The planner the
+    /// default configuration makes; three days of polls as far apart as it allows for (interval,
+    /// all its jitter and the poll's own time: 360 s); from the second day on, at every poll a late
     /// sign-in is published at six places in the lookback of each stream. Each is read within
     /// 2 h and by the forecast made when it was published, while the sweeps go on.
     @Test func theDocumentedProfileFindsALateSignInAnywhereInTheLookbackWithinTwoHours() {
-        let planner = Self.planner
+        let planner = AgentSetup.planner(AgentConfiguration(stateDirectory: URL(fileURLWithPath: "/nonexistent")))
+        #expect(planner.pollSpacing == 360 && planner.lookback == 86_400 && planner.retention == 30 * 86_400 && planner.api == .beta)
         let perSecond: [SignInStream: Double] = [.interactive: 2_500 / 86_400, .nonInteractive: 25_000 / 86_400]
         var now = Self.noon
         var state = AgentState()
@@ -79,9 +81,9 @@ import TophhieJSON
         var slowest: TimeInterval = 0
         var found = 0
         var sweepPages: [SignInStream: Int] = [:]
-        for poll in 1...(3 * 262) {
-            now = now.addingTimeInterval(330)
-            if poll > 262, let last = state.lastSuccessfulPoll {
+        for poll in 1...(3 * 240) {
+            now = now.addingTimeInterval(planner.pollSpacing)
+            if poll > 240, let last = state.lastSuccessfulPoll {
                 for stream in [SignInStream.interactive, .nonInteractive] {
                     let foundBy = planner.forecast(state.rereads[stream], lastPoll: last).foundBy
                     #expect(foundBy != nil)
@@ -122,6 +124,6 @@ import TophhieJSON
         // The sweeps went on beside the walks from the day after the first poll, a page a poll:
         // the interactive one (2,500 a day, 29 days) is whole, the non-interactive one under way.
         #expect((sweepPages[.interactive] ?? 0) >= 70)
-        #expect((sweepPages[.nonInteractive] ?? 0) >= 2 * 262 - 1)
+        #expect((sweepPages[.nonInteractive] ?? 0) >= 2 * 240 - 1)
     }
 }

@@ -55,7 +55,8 @@ public struct PollPlanner: Sendable {
     public var sweepEvery: Double
     /// The version configured; a remembered fallback reads v1.0 until `fallbackRetry` has passed.
     public var api: SignInLogAPI
-    /// The most time between two polls: `poll.interval` and its jitter.
+    /// The most time between the starts of two polls: `poll.interval`, its jitter and
+    /// `pollDuration` (the daemon waits after a poll ends).
     public var pollSpacing: Double
 
     /// How far before the last poll each poll reads in full: past the 99th percentile of
@@ -71,8 +72,11 @@ public struct PollPlanner: Sendable {
     /// The most pages a walk reads in one poll: with the recent reads and the sweep, 24 requests,
     /// which the fetch paces to Graph's five per ten seconds in under 40 s.
     public static let maxPagesPerPoll = 10
+    /// What a poll itself takes, allowed for between two polls' starts: the paced pages take
+    /// about 10 s for the documented profile, delivery little when receivers answer.
+    public static let pollDuration: TimeInterval = 30
 
-    public init(retentionDays: Int, lookback: Double, sweepEvery: Double = 86_400, api: SignInLogAPI = .v1, pollSpacing: Double = 330) {
+    public init(retentionDays: Int, lookback: Double, sweepEvery: Double = 86_400, api: SignInLogAPI = .v1, pollSpacing: Double = 360) {
         self.retention = Double(retentionDays) * 86_400
         self.lookback = lookback
         self.sweepEvery = sweepEvery

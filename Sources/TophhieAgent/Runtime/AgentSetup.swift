@@ -72,10 +72,11 @@ public struct AgentSetup: Sendable {
 
     /// The configured rule paths, or `$TOPHHIE_RULES`, or `./rules` when it exists, or the rules
     /// an installed agent carries (`installedRules`), or the pack compiled into the binary.
-    /// The planner the configuration describes: its retention, lookback, version and poll spacing.
+    /// The planner the configuration describes: its retention, lookback, version and the most time
+    /// between two polls' starts.
     public static func planner(_ configuration: AgentConfiguration) -> PollPlanner {
         PollPlanner(retentionDays: configuration.retentionDays, lookback: configuration.lookback, api: configuration.signInAPI,
-                    pollSpacing: configuration.pollInterval + configuration.pollJitter)
+                    pollSpacing: configuration.pollInterval + configuration.pollJitter + PollPlanner.pollDuration)
     }
 
     public static func rulePaths(_ configuration: AgentConfiguration, environment: Environment) -> [String] {
