@@ -168,7 +168,8 @@ public final class TophhieAuth: Sendable {
             let query = try SignInQuery(userID: userID, top: min(top, 1000), api: api, stream: stream)
             var fetch = SignInFetch(events: [], skipped: [], lowerBound: .distantPast, requestedLowerBound: nil, pages: 0, duplicatesDropped: 0)
             var texts = SharedTexts()
-            _ = try await fetchPages(query, limit: top, pageLimit: nil, recognizer: nil, texts: &texts, seenIDs: &seenIDs, into: &fetch)
+            var pacing = RequestPacing()
+            _ = try await fetchPages(query, limit: top, pageLimit: nil, recognizer: nil, texts: &texts, seenIDs: &seenIDs, into: &fetch, pacing: &pacing)
             events += fetch.events
         }
         // Newest first across the streams, as Graph orders each.
@@ -227,6 +228,7 @@ public final class TophhieAuth: Sendable {
         fetch.api = api
         var seenIDs: Set<String> = []
         var texts = SharedTexts()
+        var pacing = RequestPacing()
         // The sign-in log answers slowly; on a new connection that wait would cost CPU throughout.
         try await graph.openConnection(for: TophhieScopes.auditLogRead)
         for read in reads where api.streams.contains(read.stream) {
@@ -241,7 +243,7 @@ public final class TophhieAuth: Sendable {
             let result: (pages: Int, oldest: Date?, complete: Bool)
             do {
                 fetch.refusedRetryAfter = nil
-                result = try await fetchPages(query, limit: nil, pageLimit: read.pageLimit, recognizer: recognizer, keeping: keeping, texts: &texts, seenIDs: &seenIDs, into: &fetch, maxRetryAfter: streamWaitLimit)
+                result = try await fetchPages(query, limit: nil, pageLimit: read.pageLimit, recognizer: recognizer, keeping: keeping, texts: &texts, seenIDs: &seenIDs, into: &fetch, maxRetryAfter: streamWaitLimit, pacing: &pacing)
             } catch let error as TophhieAuthError where streamWaitLimit != nil && Self.isStreamTrouble(error) {
                 let retryAfter = fetch.refusedRetryAfter.map { clock.now().addingTimeInterval($0) }
                 fetch.streamFailures.append(SignInStreamFailure(stream: read.stream, error: error, retryAfter: retryAfter))
@@ -271,13 +273,21 @@ public final class TophhieAuth: Sendable {
     /// - Throws: `.malformedResponse` when a link repeats (Graph would be read in a loop) or
     ///   `maxPages` pages did not reach the end: a poll that cannot finish says so.
     private func fetchPages(_ query: SignInQuery, limit: Int?, pageLimit: Int?, recognizer: (any SignInRecognizer)?, keeping: SignInKeeping? = nil,
-                            texts: inout SharedTexts, seenIDs: inout Set<String>, into fetch: inout SignInFetch, maxRetryAfter: Double? = nil) async throws -> (pages: Int, oldest: Date?, complete: Bool) {
+                            texts: inout SharedTexts, seenIDs: inout Set<String>, into fetch: inout SignInFetch, maxRetryAfter: Double? = nil,
+                            pacing: inout RequestPacing) async throws -> (pages: Int, oldest: Date?, complete: Bool) {
         var url = query.url(graphBaseURL: configuration.graphBaseURL)
         var seenLinks: Set<String> = [url.absoluteString]
         let eventsBefore = fetch.decoded
         var pages = 0
         var oldest: Date?
         while true {
+            // The pages of a re-read walk are paced to Graph's budget; the reads a poll must make
+            // (everything new, the first poll's history) are not held back.
+            if pageLimit != nil {
+                let wait = pacing.wait(now: clock.now())
+                if wait > 0 { try await clock.sleep(seconds: wait) }
+            }
+            pacing.record(clock.now())
             let reply = try await graph.send("GET", url, scope: TophhieScopes.auditLogRead, maxRetryAfter: maxRetryAfter)
             guard reply.status == 200 else {
                 fetch.refusedRetryAfter = RetryAfter.seconds(reply.http.header("retry-after"), now: clock.now())

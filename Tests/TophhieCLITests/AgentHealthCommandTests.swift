@@ -131,6 +131,31 @@ struct RoutingTransport: HTTPTransport {
         #expect(text.out.contains("Agent state:   UNUSABLE: "))
     }
 
+    /// Issue 44: per stream, by when a sign-in Graph publishes late anywhere in the lookback is
+    /// found, in words and in `--json`: after the first poll the walk's length is not known;
+    /// after the second (a small tenant's walk is one page) the next poll's walk reads it all.
+    @Test func statusSaysByWhenALateSignInAnywhereInTheLookbackIsFound() async throws {
+        let context = try await prepared(health: "")
+        defer { try? FileManager.default.removeItem(atPath: context.stateDirectory) }
+        _ = await run(["poll"], context)
+        let (_, learned) = await run(["status"], context)
+        #expect(learned.out.contains("Late interactive: a late sign-in anywhere in the last 24 h: not known yet (the walk's length is known after its first page)\n"), "\(learned.out)")
+        context.clock.advance(by: 300)
+        _ = await run(["poll"], context)
+        let (_, text) = await run(["status"], context)
+        // Polls 5 minutes apart, up to 30 s of jitter and 30 s for the poll itself: the next poll
+        // starts at most 360 s after this one.
+        #expect(text.out.contains("Late interactive: a late sign-in anywhere in the last 24 h is found by 2026-08-29 10:51 UTC (a new walk of 1 page starts next poll, 1 page a poll)\n"), "\(text.out)")
+        #expect(text.out.contains("Re-read interactive: starts again from the top next poll"))
+        let (_, json) = await run(["status", "--json"], context)
+        let value = try JSONValue.parse(Data(json.out.utf8))
+        #expect(value.value(atPath: "agent.lastSuccessfulPoll") == .string("2026-08-29T10:45:02.000Z"))
+        #expect(value.value(atPath: "agent.rereads.0.stream") == .string("interactive"))
+        #expect(value.value(atPath: "agent.rereads.0.lateSignInFoundBy") == .string("2026-08-29T10:51:02.000Z"))
+        #expect(value.value(atPath: "agent.rereads.0.walkPages") == .int(1))
+        #expect(value.value(atPath: "agent.rereads.0.pagesPerPoll") == .int(1))
+    }
+
     @Test func outboxListRetryAndEnable() async throws {
         let context = try await prepared(health: "")
         defer { try? FileManager.default.removeItem(atPath: context.stateDirectory) }

@@ -45,14 +45,20 @@ public struct AgentHealth: Sendable, Equatable {
     public var failingStreams: [SignInStream: StreamHealth] = [:]
     /// Where each stream's re-read of the window below the recent reads has got to.
     public var rereads: [SignInStream: RereadCursor] = [:]
+    /// Where each stream's sweep down to the retention floor has got to.
+    public var sweeps: [SignInStream: RereadCursor] = [:]
     /// The last poll that started a walk down to the retention floor.
     public var lastSweep: Date?
+    /// Per stream read, by when a late sign-in anywhere in the lookback will have been found.
+    public var forecasts: [SignInStream: RereadForecast] = [:]
     /// While the place rules learn: "place rules learning until …", as the last poll said.
     public var placeLearning: String?
 
     /// Reads the state and every named notifier's outbox.
-    /// - Parameter api: the configured `graph.api`.
-    public static func read(stateDirectory: URL, notifiers: [String], api: SignInLogAPI = .beta) async -> AgentHealth {
+    /// - Parameters:
+    ///   - api: the configured `graph.api`.
+    ///   - planner: the configured planner, for the forecasts; nil leaves them out.
+    public static func read(stateDirectory: URL, notifiers: [String], api: SignInLogAPI = .beta, planner: PollPlanner? = nil) async -> AgentHealth {
         var health = AgentHealth(stateDirectory: stateDirectory.path, learned: false, notifiers: [])
         health.streams = api.streams
         do {
@@ -63,11 +69,15 @@ public struct AgentHealth: Sendable, Equatable {
             health.problem = state.problem.map { Problem(kind: $0.kind.rawValue, detail: $0.detail, since: $0.since, notified: $0.notified) }
             health.failingStreams = state.streamHealth
             health.rereads = state.rereads
+            health.sweeps = state.sweeps
             health.lastSweep = state.lastSweep
             health.placeLearning = state.placeLearning
             if api == .beta, let fallback = state.fallback {
                 health.fallback = fallback
                 health.streams = SignInLogAPI.v1.streams
+            }
+            if let planner, state.learned {
+                for stream in health.streams { health.forecasts[stream] = planner.forecast(state.rereads[stream], lastPoll: state.lastSuccessfulPoll) }
             }
         } catch {
             health.stateError = "\(error)"
@@ -124,7 +134,14 @@ public struct AgentHealth: Sendable, Equatable {
             "streams": .array(streams.map { .string($0.rawValue) }),
             "streamsRefusedSince": time(fallback?.since),
             "rereads": .array(rereads.sorted { $0.key.rawValue < $1.key.rawValue }.map { stream, cursor in
-                .object(["stream": .string(stream.rawValue), "at": time(cursor.upper), "downTo": time(cursor.floor), "sweep": .bool(cursor.sweep), "lastSweep": time(cursor.lastSweep)])
+                let forecast = forecasts[stream]
+                let sweep = sweeps[stream]
+                return .object(["stream": .string(stream.rawValue), "at": time(cursor.upper), "downTo": time(cursor.floor),
+                                "pagesRead": .int(Int64(cursor.pages)), "walkPages": forecast?.walkPages.map { .int(Int64($0)) } ?? .null,
+                                "pagesPerPoll": forecast.map { .int(Int64($0.pagesPerPoll)) } ?? .null,
+                                "lateSignInFoundBy": time(forecast?.foundBy),
+                                "sweep": .bool(sweep?.upper != nil), "sweepAt": time(sweep?.upper), "sweepDownTo": time(sweep?.floor),
+                                "lastSweep": time(sweep?.lastSweep ?? cursor.lastSweep)])
             }),
             "failingStreams": .array(failingStreams.sorted { $0.key.rawValue < $1.key.rawValue }.map { stream, health in
                 .object(["stream": .string(stream.rawValue), "since": time(health.failingSince), "retryAfter": time(health.retryAfter),

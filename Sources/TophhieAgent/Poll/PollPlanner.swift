@@ -13,16 +13,18 @@ public struct PollPlan: Sendable, Equatable {
     public var alertOnlyAfter: Date?
     /// Events that can no longer be read because the agent was down longer than retention.
     public var gap: CoverageGap?
-    /// This poll starts re-reading the whole retained log for some stream, to find sign-ins
-    /// published after the lookback had passed them.
+    /// This poll starts a sweep of the retained log below the lookback for some stream, to find
+    /// sign-ins published after the lookback had passed them.
     public var sweep: Bool = false
     /// The version read.
     public var api: SignInLogAPI = .v1
-    /// What to read, in order: per stream, everything since `lowerBound`, then one page of the
-    /// re-read window below it.
+    /// What to read, in order: per stream, everything since `lowerBound`, then pages of the
+    /// lookback walk below it, then a page of the sweep when one is under way.
     public var reads: [SignInRead] = []
     /// Streams not read this poll: Graph's `Retry-After`, kept in the state, has not passed.
     public var waiting: [SignInStream] = []
+    /// The reads of `reads` that are sweeps to the retention floor, not the lookback walk.
+    public var sweepReads: [SignInRead] = []
 }
 
 /// A stretch of time whose sign-ins were lost to retention while the agent was not polling.
@@ -35,11 +37,16 @@ public struct CoverageGap: Sendable, Equatable, Codable {
 /// time. Pure.
 ///
 /// Each poll reads, per stream, everything since shortly before the last poll (`recentOverlap`),
-/// and one page of the re-read window below that: a cursor walks down from there to a lookback
-/// before the last poll (once a day, to the retention floor), one page a poll, and starts again
-/// from the top when it gets there. A person with hundreds of token refreshes a day then costs
-/// four requests a poll, not a request per thousand sign-ins in the lookback; one with few walks
-/// the whole window every poll, as a single page holds it.
+/// then two walks below that, each a few pages a poll:
+/// - the **lookback walk** goes down from there to the lookback (and `walkMargin`) before the
+///   last poll, as many pages a poll as let a whole walk take at most `walkGoal`, and starts again
+///   from the top when it gets there. A sign-in Graph publishes late anywhere in the lookback is
+///   therefore read within two walks: the rest of this one, and the next (`forecast`).
+/// - the **sweep** goes down from the lookback to the retention floor, a page a poll, and starts
+///   again once `sweepEvery` has passed since the last one started, for sign-ins published after
+///   the lookback had passed them. It never holds up the lookback walk.
+/// A person with few sign-ins reads each walk in a page; one with tens of thousands of token
+/// refreshes a day reads a few pages a poll, paced to Graph's budget by the fetch.
 public struct PollPlanner: Sendable {
     public var retention: Double
     public var lookback: Double
@@ -48,18 +55,33 @@ public struct PollPlanner: Sendable {
     public var sweepEvery: Double
     /// The version configured; a remembered fallback reads v1.0 until `fallbackRetry` has passed.
     public var api: SignInLogAPI
+    /// The most time between the starts of two polls: `poll.interval`, its jitter and
+    /// `pollDuration` (the daemon waits after a poll ends).
+    public var pollSpacing: Double
 
     /// How far before the last poll each poll reads in full: past the 99th percentile of
     /// publication delay Microsoft documented (5 minutes), with room for a late poll.
     public static let recentOverlap: TimeInterval = 1800
     /// How long the agent reads v1.0 after beta was refused before it asks beta again.
     public static let fallbackRetry: TimeInterval = 86_400
+    /// The longest a whole lookback walk should take: a late sign-in is then found within two.
+    public static let walkGoal: TimeInterval = 3600
+    /// How far below the lookback the walk reaches, so a sign-in in the lookback when Graph
+    /// publishes it is still above the floor of the next walk, which starts within `walkGoal`.
+    public static let walkMargin: TimeInterval = walkGoal
+    /// The most pages a walk reads in one poll: with the recent reads and the sweep, 24 requests,
+    /// which the fetch paces to Graph's five per ten seconds in under 40 s.
+    public static let maxPagesPerPoll = 10
+    /// What a poll itself takes, allowed for between two polls' starts: the paced pages take
+    /// about 10 s for the documented profile, delivery little when receivers answer.
+    public static let pollDuration: TimeInterval = 30
 
-    public init(retentionDays: Int, lookback: Double, sweepEvery: Double = 86_400, api: SignInLogAPI = .v1) {
+    public init(retentionDays: Int, lookback: Double, sweepEvery: Double = 86_400, api: SignInLogAPI = .v1, pollSpacing: Double = 360) {
         self.retention = Double(retentionDays) * 86_400
         self.lookback = lookback
         self.sweepEvery = sweepEvery
         self.api = api
+        self.pollSpacing = pollSpacing
     }
 
     /// The version this poll reads: the configured one, unless beta was refused less than
@@ -85,22 +107,31 @@ public struct PollPlanner: Sendable {
         }
         let recent = max(last.addingTimeInterval(-Self.recentOverlap), floor)
         var plan = PollPlan(lowerBound: recent, learning: false, alertOnlyAfter: nil, gap: gap, api: api, waiting: waiting)
+        // Every stream's new sign-ins first: the walks after them are paced to Graph's budget.
+        var walks: [SignInRead] = []
         for stream in api.streams where !waiting.contains(stream) {
             // A stream that fell behind (throttled, failing) reads from where it stopped.
             let from = state.streamHealth[stream].map { max(min($0.readFrom, recent), floor) } ?? recent
             plan.reads.append(SignInRead(stream: stream, notBefore: from))
-            let cursor = reread(stream, state: state, last: last, now: now, recent: recent)
-            if cursor.sweep && cursor.top { plan.sweep = true }
-            plan.reads.append(SignInRead(stream: stream, notBefore: max(cursor.floor, floor), notAfter: cursor.upper, pageLimit: 1))
+            let walk = lookbackWalk(stream, state: state, last: last, now: now, recent: recent)
+            walks.append(SignInRead(stream: stream, notBefore: max(walk.floor ?? floor, floor), notAfter: walk.upper, pageLimit: pagesPerPoll(walkPages: walkPages(walk))))
+            if let sweep = sweepWalk(stream, state: state, last: last, now: now) {
+                if sweep.top == sweep.upper { plan.sweep = true }
+                plan.sweepReads.append(SignInRead(stream: stream, notBefore: max(sweep.floor ?? floor, floor), notAfter: sweep.upper, pageLimit: 1))
+            }
         }
+        plan.reads += walks + plan.sweepReads
         return plan
     }
 
-    /// Where each stream's re-read goes on after this poll's reads.
+    /// Where each stream's walks go on after this poll's reads.
     /// - Parameter results: the fetch's results, one per read of `plan`.
     public func advance(_ state: inout AgentState, plan: PollPlan, results: [SignInReadResult], now: Date) {
         if plan.learning {
-            for stream in plan.api.streams { state.rereads[stream] = RereadCursor(lastSweep: now) }
+            for stream in plan.api.streams {
+                state.rereads[stream] = RereadCursor()
+                state.sweeps[stream] = RereadCursor(sweep: true, lastSweep: now)
+            }
             state.lastSweep = now
             return
         }
@@ -108,47 +139,86 @@ public struct PollPlanner: Sendable {
         let before = state
         for result in results where result.read.pageLimit != nil {
             let stream = result.read.stream
-            var cursor = reread(stream, state: before, last: last, now: now, recent: plan.lowerBound)
-            if cursor.sweep && cursor.top {
-                cursor.lastSweep = now
-                state.lastSweep = now
-            }
-            if result.complete || result.oldest == nil {
-                // The walk reached its floor: the next poll starts again from the top.
-                state.rereads[stream] = RereadCursor(lastSweep: cursor.lastSweep)
-            } else if let oldest = result.oldest {
-                // `le` the oldest read: sign-ins sharing its second are read again, not missed;
-                // a page of one second only moves on a millisecond.
-                let upper = oldest < (cursor.upper ?? .distantFuture) ? oldest : oldest.addingTimeInterval(-0.001)
-                state.rereads[stream] = RereadCursor(upper: upper, floor: cursor.floor, sweep: cursor.sweep, lastSweep: cursor.lastSweep)
+            if plan.sweepReads.contains(result.read) {
+                guard var sweep = sweepWalk(stream, state: before, last: last, now: now) else { continue }
+                if sweep.top == sweep.upper {
+                    sweep.lastSweep = now
+                    state.lastSweep = now
+                }
+                state.sweeps[stream] = Self.walked(sweep, result)
+            } else {
+                state.rereads[stream] = Self.walked(lookbackWalk(stream, state: before, last: last, now: now, recent: plan.lowerBound), result)
             }
         }
     }
 
-    /// A stream's walk as this poll finds it: the one under way, or a new one from `recent`
-    /// down to a lookback before the last poll (the retention floor when a sweep is due).
-    private func reread(_ stream: SignInStream, state: AgentState, last: Date, now: Date, recent: Date) -> (upper: Date?, floor: Date, sweep: Bool, top: Bool, lastSweep: Date?) {
+    /// A walk after one poll's pages of it: where it goes on, or, at its floor, done.
+    private static func walked(_ walk: RereadCursor, _ result: SignInReadResult) -> RereadCursor {
+        let pages = walk.pages + result.pages
+        guard !result.complete, let oldest = result.oldest else {
+            // The walk reached its floor: the next poll starts again from the top.
+            return RereadCursor(sweep: walk.sweep, lastSweep: walk.lastSweep, lastWalkPages: max(1, pages))
+        }
+        // `le` the oldest read: sign-ins sharing its second are read again, not missed; a page
+        // of one second only moves on a millisecond.
+        let upper = oldest < (walk.upper ?? .distantFuture) ? oldest : oldest.addingTimeInterval(-0.001)
+        var next = walk
+        next.upper = upper
+        next.pages = pages
+        return next
+    }
+
+    /// A stream's lookback walk as this poll finds it: the one under way, or a new one from
+    /// `recent` down to the lookback and `walkMargin` before the last poll.
+    private func lookbackWalk(_ stream: SignInStream, state: AgentState, last: Date, now: Date, recent: Date) -> RereadCursor {
         let saved = state.rereads[stream]
-        if let saved, let upper = saved.upper, let floor = saved.floor {
-            return (upper, floor, saved.sweep, false, saved.lastSweep)
-        }
-        let lastSweep = saved?.lastSweep ?? state.lastSweep
-        let sweepDue = lastSweep.map { now.timeIntervalSince($0) >= sweepEvery } ?? true
-        let floor = sweepDue ? now.addingTimeInterval(-retention) : max(last.addingTimeInterval(-lookback), now.addingTimeInterval(-retention))
-        return (recent, floor, sweepDue, true, lastSweep)
+        // A walk saved before the sweep had a cursor of its own may be a sweep: it starts over.
+        if let saved, saved.upper != nil, saved.floor != nil, !saved.sweep { return saved }
+        let floor = max(last.addingTimeInterval(-lookback - Self.walkMargin), now.addingTimeInterval(-retention))
+        return RereadCursor(upper: recent, floor: floor, top: recent, lastWalkPages: saved?.lastWalkPages)
     }
-}
 
-/// Where one stream's re-read of the window below the recent reads has got to.
-public struct RereadCursor: Sendable, Equatable, Codable {
-    /// The next page's `createdDateTime le`; nil when the next poll starts a new walk.
-    public var upper: Date?
-    /// Where this walk ends.
-    public var floor: Date?
-    /// Whether this walk goes down to the retention floor.
-    public var sweep: Bool = false
-    /// When this stream's last walk to the retention floor started.
-    public var lastSweep: Date?
+    /// A stream's sweep as this poll finds it: the one under way, a new one from the lookback's
+    /// floor down to the retention floor when `sweepEvery` has passed since the last began, or nil.
+    private func sweepWalk(_ stream: SignInStream, state: AgentState, last: Date, now: Date) -> RereadCursor? {
+        let saved = state.sweeps[stream]
+        if let saved, saved.upper != nil, saved.floor != nil { return saved }
+        let lastSweep = saved?.lastSweep ?? state.rereads[stream]?.lastSweep ?? state.lastSweep
+        if let lastSweep, now.timeIntervalSince(lastSweep) < sweepEvery { return nil }
+        let top = max(last.addingTimeInterval(-lookback - Self.walkMargin), now.addingTimeInterval(-retention))
+        return RereadCursor(upper: top, floor: now.addingTimeInterval(-retention), sweep: true, lastSweep: lastSweep, top: top, lastWalkPages: saved?.lastWalkPages)
+    }
+
+    /// How many pages a whole walk takes, as far as known: the last whole walk's, or this one's
+    /// so far scaled to its span; nil before any page of it was read.
+    public func walkPages(_ walk: RereadCursor) -> Int? {
+        if let last = walk.lastWalkPages { return max(last, walk.pages) }
+        guard walk.pages > 0, let top = walk.top, let upper = walk.upper, let floor = walk.floor, top > upper else { return nil }
+        let scaled = (Double(walk.pages) * top.timeIntervalSince(floor) / top.timeIntervalSince(upper)).rounded(.up)
+        return max(walk.pages, Int(min(scaled, 1_000_000)))
+    }
+
+    /// Pages a poll reads of a walk of `walkPages`: enough for the whole walk in `walkGoal`, at
+    /// most `maxPagesPerPoll`; one while the size is not known.
+    public func pagesPerPoll(walkPages: Int?) -> Int {
+        guard let walkPages else { return 1 }
+        let polls = max(1, Int(Self.walkGoal / pollSpacing))
+        return min(Self.maxPagesPerPoll, max(1, (walkPages + polls - 1) / polls))
+    }
+
+    /// By when a sign-in Graph publishes now, late, anywhere in the lookback will have been read,
+    /// from a stream's lookback walk and the last poll: the polls left in this walk and a whole
+    /// next one, `pollSpacing` apart. Pure.
+    public func forecast(_ walk: RereadCursor?, lastPoll: Date?) -> RereadForecast {
+        let pages = walk.flatMap { walkPages($0) }
+        let perPoll = pagesPerPoll(walkPages: pages)
+        var forecast = RereadForecast(foundBy: nil, pagesRead: walk?.pages ?? 0, walkPages: pages, pagesPerPoll: perPoll, underWay: walk?.upper != nil, lookback: lookback)
+        guard let walk, let pages, let lastPoll else { return forecast }
+        func polls(_ count: Int) -> Int { (count + perPoll - 1) / perPoll }
+        let left = walk.upper != nil ? polls(max(1, pages - walk.pages)) : 0
+        forecast.foundBy = lastPoll.addingTimeInterval(Double(left + polls(pages)) * pollSpacing)
+        return forecast
+    }
 }
 
 /// Graph refused the beta sign-in log; the agent reads v1.0's interactive sign-ins meanwhile.

@@ -60,7 +60,7 @@ public struct AgentSetup: Sendable {
         let choice: EngineChoice
         do { choice = try EngineChoice.forced(by: environment.variables) ?? .plain } catch let error as EngineChoice.UnknownName { throw ConfigurationError(error.description) }
         let engine = choice.evaluator(rules: rules, settings: EngineSettings(lookback: configuration.lookback))
-        var cycle = PollCycle(auth: auth, engine: engine, store: StateStore(stateDirectory: configuration.stateDirectory), planner: PollPlanner(retentionDays: configuration.retentionDays, lookback: configuration.lookback, api: configuration.signInAPI), dispatch: dispatch)
+        var cycle = PollCycle(auth: auth, engine: engine, store: StateStore(stateDirectory: configuration.stateDirectory), planner: AgentSetup.planner(configuration), dispatch: dispatch)
         cycle.channelFailingAfter = configuration.channelFailingAfter
         cycle.streamFailingAfter = configuration.streamFailingAfter
         cycle.runtimeDirectory = environment.variables["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
@@ -72,6 +72,13 @@ public struct AgentSetup: Sendable {
 
     /// The configured rule paths, or `$TOPHHIE_RULES`, or `./rules` when it exists, or the rules
     /// an installed agent carries (`installedRules`), or the pack compiled into the binary.
+    /// The planner the configuration describes: its retention, lookback, version and the most time
+    /// between two polls' starts.
+    public static func planner(_ configuration: AgentConfiguration) -> PollPlanner {
+        PollPlanner(retentionDays: configuration.retentionDays, lookback: configuration.lookback, api: configuration.signInAPI,
+                    pollSpacing: configuration.pollInterval + configuration.pollJitter + PollPlanner.pollDuration)
+    }
+
     public static func rulePaths(_ configuration: AgentConfiguration, environment: Environment) -> [String] {
         if !configuration.rulePaths.isEmpty { return configuration.rulePaths }
         if let fromEnvironment = environment.variables["TOPHHIE_RULES"], !fromEnvironment.isEmpty {

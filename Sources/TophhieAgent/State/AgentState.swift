@@ -34,6 +34,8 @@ public struct AgentState: Codable, Sendable, Equatable {
 
     /// Where each stream's re-read of the window below the recent reads has got to.
     public var rereads: [SignInStream: RereadCursor] = [:]
+    /// Where each stream's sweep down to the retention floor has got to.
+    public var sweeps: [SignInStream: RereadCursor] = [:]
 
     /// Set while Graph refuses beta and the agent reads v1.0's interactive sign-ins only.
     public var fallback: StreamFallback?
@@ -75,7 +77,7 @@ public struct AgentState: Codable, Sendable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case version, lastSuccessfulPoll, newestEventTime, learned, problem, reportedGapEnd, reportedUnreadable, lastSweep, processed, engineGeneration
-        case rereads, fallback, clockSkewSince, ruleWarningsTold, sessionsRevokedTold, recentHighAlerts
+        case rereads, sweeps, fallback, clockSkewSince, ruleWarningsTold, sessionsRevokedTold, recentHighAlerts
         case streamHealth, placeLearning
         case engine
     }
@@ -94,6 +96,8 @@ public struct AgentState: Codable, Sendable, Equatable {
         engineGeneration = try container.decodeIfPresent(Int.self, forKey: .engineGeneration)
         let cursors = try container.decodeIfPresent([String: RereadCursor].self, forKey: .rereads) ?? [:]
         rereads = Dictionary(uniqueKeysWithValues: cursors.compactMap { key, value in SignInStream(rawValue: key).map { ($0, value) } })
+        let sweepCursors = try container.decodeIfPresent([String: RereadCursor].self, forKey: .sweeps) ?? [:]
+        sweeps = Dictionary(uniqueKeysWithValues: sweepCursors.compactMap { key, value in SignInStream(rawValue: key).map { ($0, value) } })
         fallback = try container.decodeIfPresent(StreamFallback.self, forKey: .fallback)
         let health = try container.decodeIfPresent([String: StreamHealth].self, forKey: .streamHealth) ?? [:]
         streamHealth = Dictionary(uniqueKeysWithValues: health.compactMap { key, value in SignInStream(rawValue: key).map { ($0, value) } })
@@ -118,6 +122,7 @@ public struct AgentState: Codable, Sendable, Equatable {
         try container.encodeIfPresent(processed, forKey: .processed)
         try container.encodeIfPresent(engineGeneration, forKey: .engineGeneration)
         if !rereads.isEmpty { try container.encode(Dictionary(uniqueKeysWithValues: rereads.map { ($0.key.rawValue, $0.value) }), forKey: .rereads) }
+        if !sweeps.isEmpty { try container.encode(Dictionary(uniqueKeysWithValues: sweeps.map { ($0.key.rawValue, $0.value) }), forKey: .sweeps) }
         try container.encodeIfPresent(fallback, forKey: .fallback)
         if !streamHealth.isEmpty { try container.encode(Dictionary(uniqueKeysWithValues: streamHealth.map { ($0.key.rawValue, $0.value) }), forKey: .streamHealth) }
         try container.encodeIfPresent(clockSkewSince, forKey: .clockSkewSince)

@@ -27,6 +27,13 @@ public struct SignInReadResult: Sendable, Equatable {
     public var oldest: Date?
     /// Whether the read reached `notBefore`: false when `pageLimit` stopped it first.
     public var complete: Bool
+
+    public init(read: SignInRead, pages: Int, oldest: Date?, complete: Bool) {
+        self.read = read
+        self.pages = pages
+        self.oldest = oldest
+        self.complete = complete
+    }
 }
 
 /// Graph refused the beta sign-in log or its non-interactive filter, and the fetch read v1.0's

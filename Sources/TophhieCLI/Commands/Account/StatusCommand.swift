@@ -29,7 +29,7 @@ enum StatusCommand: CLICommand {
         let configuration = try agentConfiguration.authConfiguration()
         let auth = TophhieAuth(configuration: configuration, transport: io.transport, clock: io.clock)
         let session = try await auth.currentSession()
-        let health = await AgentHealth.read(stateDirectory: agentConfiguration.stateDirectory, notifiers: agentConfiguration.notifiers.map(\.name), api: agentConfiguration.signInAPI)
+        let health = await AgentHealth.read(stateDirectory: agentConfiguration.stateDirectory, notifiers: agentConfiguration.notifiers.map(\.name), api: agentConfiguration.signInAPI, planner: AgentSetup.planner(agentConfiguration))
         let cache = TokenCache(file: configuration.stateDirectory.appendingPathComponent("tokens.json"))
         let stateDirectory = agentConfiguration.stateDirectory
         let lastRevocation = try await BlockingWork.shared.run { SessionRevocation.read(stateDirectory: stateDirectory) }
@@ -87,6 +87,12 @@ enum StatusCommand: CLICommand {
         return .ok
     }
 
+    /// "2026-12-06 14:05 UTC": a forecast is good to the minute.
+    static func minuteText(_ date: Date) -> String {
+        let text = GraphTimestamp.filterText(date)
+        return text.prefix(16).replacingOccurrences(of: "T", with: " ") + " UTC"
+    }
+
     static func printAgent(_ health: AgentHealth, io: CommandIO) {
         if let error = health.stateError {
             io.out("Agent state:   UNUSABLE: \(error)\n")
@@ -101,14 +107,25 @@ enum StatusCommand: CLICommand {
             io.out("Streams:       \(watched) sign-ins (Graph \(health.streams.count > 1 ? "beta" : "v1.0"))\n")
         }
         for (stream, cursor) in health.rereads.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            // How far the walk below the recent reads has come (a page a poll).
+            // How far the walk below the recent reads has come, and what that means for a late sign-in.
             let walk: String
             if let upper = cursor.upper, let floor = cursor.floor {
-                walk = "at \(GraphTimestamp.filterText(upper)), walking down to \(GraphTimestamp.filterText(floor))\(cursor.sweep ? " (the daily sweep to the retention floor)" : " (the lookback)")"
+                walk = "at \(GraphTimestamp.filterText(upper)), walking down to \(GraphTimestamp.filterText(floor))"
             } else {
                 walk = "starts again from the top next poll"
             }
-            io.out("Re-read \(stream.words): \(walk)\(cursor.lastSweep.map { "; last sweep started \(GraphTimestamp.filterText($0))" } ?? "")\n")
+            let sweep: String
+            if let swept = health.sweeps[stream], let upper = swept.upper, let floor = swept.floor {
+                sweep = "; the sweep to the retention floor is at \(GraphTimestamp.filterText(upper)), down to \(GraphTimestamp.filterText(floor))\(swept.lastSweep.map { " (started after \(GraphTimestamp.filterText($0)))" } ?? "")"
+            } else if let last = health.sweeps[stream]?.lastSweep ?? cursor.lastSweep {
+                sweep = "; last sweep to the retention floor started \(GraphTimestamp.filterText(last))"
+            } else {
+                sweep = ""
+            }
+            io.out("Re-read \(stream.words): \(walk)\(sweep)\n")
+            if let forecast = health.forecasts[stream] {
+                io.out("Late \(stream.words): \(forecast.sentence(time: minuteText))\n")
+            }
         }
         for (stream, failing) in health.failingStreams.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             let wait = failing.retryAfter.map { ", Graph asked to wait until \(GraphTimestamp.filterText($0)) (Retry-After)" } ?? ""
