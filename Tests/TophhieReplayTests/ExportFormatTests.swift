@@ -267,8 +267,10 @@ import TophhieTestSupport
             #expect(conversion.skipped == ["\(file) \(place) (la000008-0000-4000-8000-000000000000): skipped, as the agent skips it: 'status.errorCode' is missing or not a whole number"])
             #expect(try Self.records(conversion).map { $0["id"]?.stringValue ?? "" } == (1...7).map { String(format: "la%06d-0000-4000-8000-000000000000", $0) })
         }
-        // An Azure Monitor wrapper is not a frame the splitter reads: read whole.
-        #expect(try StreamedExport.convert(file: Self.fixture("azure-monitor-records.json"), format: .azureMonitor, strict: false, scratch: NSTemporaryDirectory()) == nil)
+        // Azure Monitor's wrapper is read a record at a time too.
+        let monitor = try #require(try StreamedExport.convert(file: Self.fixture("azure-monitor-records.json"), format: .azureMonitor, strict: false, scratch: NSTemporaryDirectory(), chunkSize: 7))
+        defer { monitor.remove() }
+        #expect(monitor.records == 1 && monitor.skipped.isEmpty)
     }
 
     /// CSV is read a row at a time: rows (and quoted JSON fields with doubled quotes) cut
