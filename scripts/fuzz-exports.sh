@@ -36,5 +36,5 @@ flock "$LOCK" swiftc -O -sanitize=fuzzer,address -parse-as-library -enable-testi
 find "$ROOT/Tests/Contracts" -type f \( -name '*.json' -o -name '*.csv' \) -size -1024k -exec cp {} "$OUT/corpus/" \;
 ASAN_OPTIONS="detect_leaks=0:abort_on_error=1" "$OUT/export-readers" "$OUT/corpus" \
   -max_total_time="$SECONDS_TO_RUN" -max_len=16384 -timeout=30 -rss_limit_mb=2048 \
-  -artifact_prefix="$OUT/crashes/" -print_final_stats=1 "$@" 2>&1 | tee "$OUT/run.log" | grep -E '^#[0-9]+ *(DONE|pulse)|stat::|ERROR|SUMMARY|Test unit written' || true
+  -artifact_prefix="$OUT/crashes/" -print_final_stats=1 "$@" 2>&1 | tee "$OUT/run.log" | grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)|stat::|ERROR|SUMMARY|Test unit written' || true
 echo "crashes found: $(find "$OUT/crashes" -type f | wc -l) (in $OUT/crashes)"
