@@ -297,6 +297,21 @@ import TophhieTestSupport
         }
     }
 
+    /// Fields are trimmed without Foundation when there is nothing to trim, to the same text.
+    @Test(arguments: ["50126", " 50126 ", "\t0", "0\t", "\u{A0}1", "1\u{2003}", "", " ", "\n1", "a b"])
+    func aFieldIsTrimmedAsFoundationTrimsIt(_ text: String) {
+        #expect(ExportRecord.trimmingSpaces(text) == text.trimmingCharacters(in: .whitespaces))
+    }
+
+    /// A column named with the portal's ` [UTC]` is read as its plain name; a time without a
+    /// slash is no portal date.
+    @Test func portalColumnNamesAndDatesAreRead() {
+        let record = ExportRecord.fromLogAnalytics(.object(["TimeGenerated [UTC]": .string("5/1/2024, 10:00:00.123 AM"), "Id": .string("r1"), "[odd]": .string("x")]))
+        #expect(record["createdDateTime"] == .string("2024-05-01T10:00:00.123Z"))
+        #expect(record["[odd]"] == .string("x"))
+        #expect(ExportRecord.portalDate("2024-05-01T10:00:00Z") == nil)
+    }
+
     /// Fuzzing found `/Date(-9223372036854775808)/` trapping (arithmetic overflow, signal 4);
     /// a count past the years ISO 8601 text holds is no date.
     @Test func powerShellDatesOutOfRangeAreNoDate() {
