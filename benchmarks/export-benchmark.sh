@@ -118,10 +118,10 @@ page = {r[1]: r for r in rows if r[0] == "page"}
 print(f"replay --rules rules --format json; median of {sys.argv[2]} runs at the first size, one run at a larger one")
 print(f"{'input':<36} {'sign-ins':>9} {'MB':>6} {'wall':>8} {'cpu':>8} {'peak':>9} {'vs page':>8}  alerts")
 for name, n, wall, cpu, kb, alerts, sha, size in rows:
-    ratio = float(wall) / float(page[n][2]) if name != "jq" else float(page[n][2]) / float(wall)
+    ratio = float(wall) / float(page[n][2])
     same = "" if name in ("page", "jq") else (" = page's" if (alerts, sha) == (page[n][5], page[n][6]) else " DIFFER from the page's")
     what = f"{alerts} buckets >= 5" if name == "jq" else f"{alerts} ({sha}…){same}"
-    vs = f"{ratio:6.2f}x" if name != "jq" else f"{ratio:5.2f}x↑"
+    vs = f"{ratio:6.2f}x"
     print(f"{names[name]:<36} {int(n):>9} {int(size) / 1048576:6.0f} {float(wall):7.2f}s {float(cpu):7.2f}s {int(kb) / 1024:7.1f}MB {vs:>8}  {what}")
 print()
 for n in page:
@@ -133,7 +133,8 @@ if len(sizes) > 1:
     small, large = sizes[0], sizes[-1]
     for name in ("page", "rows", "csv"):
         a = next(r for r in rows if r[0] == name and r[1] == small); b = next(r for r in rows if r[0] == name and r[1] == large)
-        per_small, per_large = float(a[2]) / int(small) * 1e6, float(b[2]) / int(large) * 1e6
-        print(f"{names[name]}: {per_small:.1f} µs a sign-in at {int(small):,}, {per_large:.1f} µs at {int(large):,} ({per_large / per_small:.2f}x; linear is 1.00x)")
-print("(vs page: the input's replay time over the page's; jq's 'x↑' is how much faster replay of the page was than jq)")
+        per = [float(r[k]) / int(r[1]) * 1e6 for r in (a, b) for k in (2, 3)]
+        print(f"{names[name]}: {per[0]:.1f} µs wall ({per[1]:.1f} cpu) a sign-in at {int(small):,}, {per[2]:.1f} µs ({per[3]:.1f} cpu) at {int(large):,}: "
+              f"{per[2] / per[0]:.2f}x wall, {per[3] / per[1]:.2f}x cpu (linear is 1.00x)")
+print("(vs page: the input's wall time over the page's, the page replayed by tophhie-watch; jq's is jq's time over it)")
 PY
