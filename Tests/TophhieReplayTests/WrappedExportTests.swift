@@ -63,13 +63,17 @@ import TophhieTestSupport
         // The parser names the byte after the lone surrogate.
         let line = Self.damagedAt + 3
         let column = 4 + damaged.distance(from: damaged.startIndex, to: try #require(damaged.range(of: #"\ud800"#)).upperBound) + 1
-        for chunk in [4096, 1 << 20] {
-            let conversion = try #require(try StreamedExport.convert(file: path, format: .azureMonitor, strict: false, scratch: NSTemporaryDirectory(), chunkSize: chunk))
+        // The readers block: on the blocking pool, not the tests' cooperative threads.
+        let streamed = try await BlockingWork.shared.run {
+            try [4096, 1 << 20].map { try StreamedExport.convert(file: path, format: .azureMonitor, strict: false, scratch: NSTemporaryDirectory(), chunkSize: $0) }
+        }
+        for found in streamed {
+            let conversion = try #require(found)
             defer { conversion.remove() }
             #expect(conversion.records == signIns.count)
             #expect(conversion.skipped == ["\(path) item \(Self.damagedAt + 1): skipped, as the agent skips it: the event is not valid JSON (line \(line), column \(column): unpaired surrogate in a \\u escape)"])
         }
-        let conversion = try #require(try ExportConversion.convert(file: path, format: nil, strict: false, scratch: NSTemporaryDirectory()))
+        let conversion = try #require(try await BlockingWork.shared.run { try ExportConversion.convert(file: path, format: nil, strict: false, scratch: NSTemporaryDirectory()) })
         defer { conversion.remove() }
         #expect(conversion.format == .azureMonitor && conversion.records == signIns.count)
         let expected = try await Self.alerts(page)
@@ -94,13 +98,16 @@ import TophhieTestSupport
 
         let line = Self.damagedAt + 4
         let column = damaged.distance(from: damaged.startIndex, to: try #require(damaged.range(of: #"\ud800"#)).upperBound) + 1
-        for chunk in [4096, 1 << 20] {
-            let conversion = try #require(try StreamedExport.convert(file: path, format: .logAnalytics, strict: false, scratch: NSTemporaryDirectory(), chunkSize: chunk))
+        let streamed = try await BlockingWork.shared.run {
+            try [4096, 1 << 20].map { try StreamedExport.convert(file: path, format: .logAnalytics, strict: false, scratch: NSTemporaryDirectory(), chunkSize: $0) }
+        }
+        for found in streamed {
+            let conversion = try #require(found)
             defer { conversion.remove() }
             #expect(conversion.records == signIns.count)
             #expect(conversion.skipped == ["\(path) row \(Self.damagedAt + 1): skipped, as the agent skips it: the event is not valid JSON (line \(line), column \(column): unpaired surrogate in a \\u escape)"])
         }
-        let conversion = try #require(try ExportConversion.convert(file: path, format: .logAnalytics, strict: false, scratch: NSTemporaryDirectory()))
+        let conversion = try #require(try await BlockingWork.shared.run { try ExportConversion.convert(file: path, format: .logAnalytics, strict: false, scratch: NSTemporaryDirectory()) })
         defer { conversion.remove() }
         #expect(conversion.records == signIns.count)
         let expected = try await Self.alerts(page)
