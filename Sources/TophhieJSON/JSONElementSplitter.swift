@@ -1,8 +1,9 @@
 import Foundation
 
 /// Finds the records of a large JSON file in its bytes, chunk by chunk, without parsing them:
-/// the elements of a top-level array, of a Graph page's `value` array, of a poll timeline's
-/// `polls` array, or the lines of JSON lines.
+/// the elements of a top-level array, of a Graph page's `value` array (or another wrapper's,
+/// Azure Monitor's `records`), of a poll timeline's `polls` array, the rows of the Log
+/// Analytics query API's first table, or the lines of JSON lines.
 ///
 /// Only the skeleton around the records is checked here (brackets, commas, colons, the page's
 /// other `@odata.*` members); each record's own bytes are for the parser. Anything it does not
@@ -17,6 +18,11 @@ public struct JSONElementSplitter {
         case lines
         /// A poll timeline `{"polls":[…]}`: each record is one poll.
         case timeline
+        /// The Log Analytics query API's answer `{"tables":[{"columns":[…],"rows":[[…],…]},…]}`:
+        /// each row of the first table is a record (an array); that table's `columns` is handed
+        /// to `feed`'s `columns` before its rows. Later tables are checked and dropped, as the
+        /// whole-file reader takes the first table only.
+        case table
     }
 
     /// Why the splitter gave up.
@@ -34,6 +40,7 @@ public struct JSONElementSplitter {
         case start
         case pageKeyOrEnd, pageKey, inKey(escaped: Bool), afterKey, beforeMemberValue, afterMember
         case arrayElementOrEnd, arrayElement, afterElement
+        case tableOrEnd, table, afterTable
         case inValue(isRecord: Bool)
         case end
         case lines
@@ -54,20 +61,32 @@ public struct JSONElementSplitter {
     private var key: [UInt8] = []
     private var keyHasEscape = false
     private var sawValue = false
-    /// The member whose array holds the records: a page's `value`, a timeline's `polls`.
-    private let arrayKey: [UInt8]
+    /// The members whose array holds the records: a page's `value` (or another wrapper's), a
+    /// timeline's `polls`, a table's `rows`.
+    private let arrayKeys: [[UInt8]]
+    /// Where a table answer's skeleton is: 0 the answer, 1 its `tables`, 2 a table, 3 its rows.
+    private var level = 0
+    /// Tables begun so far (only the first one's rows are records).
+    private var tables = 0
     private var collector = Collector()
     private var current: [UInt8] = []
     private var currentOffset = 0
     private var consumed = 0
 
-    /// - Parameter maxRecordLength: the longest record to collect: memory is at most this much
-    ///   beyond the chunk being read.
-    public init(layout: Layout, maxRecordLength: Int = .max) {
+    /// - Parameters:
+    ///   - maxRecordLength: the longest record to collect: memory is at most this much beyond
+    ///     the chunk being read.
+    ///   - wrappers: for a document, the members whose array holds the records (one of them
+    ///     per file): a Graph page's `value` unless told, Azure Monitor's `records` too.
+    public init(layout: Layout, maxRecordLength: Int = .max, wrappers: [String] = ["value"]) {
         self.layout = layout
         self.maxRecordLength = maxRecordLength
         phase = layout == .lines ? .lines : .start
-        arrayKey = Array((layout == .timeline ? "polls" : "value").utf8)
+        switch layout {
+        case .timeline: arrayKeys = [Array("polls".utf8)]
+        case .table: arrayKeys = [Array("rows".utf8)]
+        default: arrayKeys = wrappers.map { Array($0.utf8) }
+        }
     }
 
     /// A splitter taking a file up at `offset`, where one of its records starts: as the
@@ -104,6 +123,13 @@ public struct JSONElementSplitter {
     /// handed over in place, one cut by the chunk's end from a copy.
     /// - Throws: `Unsupported`, or what `record` throws.
     public mutating func feed(_ chunk: UnsafeRawBufferPointer, record: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
+        try feed(chunk, columns: nil, record: record)
+    }
+
+    /// Reads the next bytes of the file as `feed(_:record:)` does, handing a table answer's
+    /// first `columns` (its offset and bytes) to `columns` before that table's rows.
+    public mutating func feed(_ chunk: UnsafeRawBufferPointer, columns: ((Int, UnsafeRawBufferPointer) throws -> Void)?,
+                              record: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
         var i = 0
         let n = chunk.count
         // Where the record being collected starts in this chunk; nil when it started in an
@@ -127,14 +153,14 @@ public struct JSONElementSplitter {
                 }
             case .start:
                 if JSONElementSplitter.isSpace(b) || (offset < 3 && [0xEF, 0xBB, 0xBF][offset] == b) { break }
-                if b == UInt8(ascii: "["), layout == .timeline { throw Unsupported.notAPage }
+                if b == UInt8(ascii: "["), layout == .timeline || layout == .table { throw Unsupported.notAPage }
                 if b == UInt8(ascii: "[") { phase = .arrayElementOrEnd }
                 else if b == UInt8(ascii: "{") { phase = .pageKeyOrEnd }
                 else { throw Unsupported.malformed(offset: offset) }
             case .pageKeyOrEnd, .pageKey:
                 if JSONElementSplitter.isSpace(b) { break }
                 if b == UInt8(ascii: "\"") { key.removeAll(keepingCapacity: true); keyHasEscape = false; phase = .inKey(escaped: false) }
-                else if b == UInt8(ascii: "}"), case .pageKeyOrEnd = phase { phase = .end }
+                else if b == UInt8(ascii: "}"), case .pageKeyOrEnd = phase { closeObject() }
                 else { throw Unsupported.malformed(offset: offset) }
             case .inKey(let escaped):
                 if escaped { key.append(b); phase = .inKey(escaped: false) }
@@ -146,7 +172,13 @@ public struct JSONElementSplitter {
                 guard b == UInt8(ascii: ":") else { throw Unsupported.malformed(offset: offset) }
                 // Escaped keys and anything but a page's members go the whole-file way.
                 if keyHasEscape { throw Unsupported.notAPage }
-                if key == arrayKey {
+                if layout == .table {
+                    // The answer holds `tables` alone; a table's other members are checked, then dropped.
+                    if level == 0 {
+                        guard key == Array("tables".utf8), !sawValue else { throw Unsupported.notAPage }
+                        sawValue = true
+                    }
+                } else if arrayKeys.contains(key) {
                     guard !sawValue else { throw Unsupported.notAPage }
                     sawValue = true
                 } else if layout == .timeline || !key.starts(with: Array("@odata.".utf8)) {
@@ -155,7 +187,15 @@ public struct JSONElementSplitter {
                 phase = .beforeMemberValue
             case .beforeMemberValue:
                 if JSONElementSplitter.isSpace(b) { break }
-                if key == arrayKey {
+                if layout == .table, level == 0 {
+                    guard b == UInt8(ascii: "[") else { throw Unsupported.notAPage }
+                    level = 1
+                    phase = .tableOrEnd
+                } else if layout == .table, tables > 1 || key != arrayKeys[0] {
+                    begin(b, at: offset, isRecord: false)
+                    startInChunk = i
+                } else if arrayKeys.contains(key) {
+                    if layout == .table { level = 3 }
                     guard b == UInt8(ascii: "[") else { throw Unsupported.notAPage }
                     phase = .arrayElementOrEnd
                 } else {
@@ -165,12 +205,25 @@ public struct JSONElementSplitter {
             case .afterMember:
                 if JSONElementSplitter.isSpace(b) { break }
                 if b == UInt8(ascii: ",") { phase = .pageKey }
-                else if b == UInt8(ascii: "}") { phase = .end }
+                else if b == UInt8(ascii: "}") { closeObject() }
+                else { throw Unsupported.malformed(offset: offset) }
+            case .tableOrEnd, .table:
+                if JSONElementSplitter.isSpace(b) { break }
+                if b == UInt8(ascii: "]"), case .tableOrEnd = phase { level = 0; phase = .afterMember; break }
+                guard b == UInt8(ascii: "{") else { throw Unsupported.malformed(offset: offset) }
+                tables += 1
+                level = 2
+                phase = .pageKeyOrEnd
+            case .afterTable:
+                if JSONElementSplitter.isSpace(b) { break }
+                if b == UInt8(ascii: ",") { phase = .table }
+                else if b == UInt8(ascii: "]") { level = 0; phase = .afterMember }
                 else { throw Unsupported.malformed(offset: offset) }
             case .arrayElementOrEnd, .arrayElement:
                 if JSONElementSplitter.isSpace(b) { break }
                 if b == UInt8(ascii: "]"), case .arrayElementOrEnd = phase { closeArray(); break }
-                guard b == UInt8(ascii: "{") else { throw Unsupported.malformed(offset: offset) }
+                // A table's rows are arrays; every other layout's records are objects.
+                guard b == (layout == .table ? UInt8(ascii: "[") : UInt8(ascii: "{")) else { throw Unsupported.malformed(offset: offset) }
                 begin(b, at: offset, isRecord: true)
                 startInChunk = i
             case .afterElement:
@@ -181,7 +234,7 @@ public struct JSONElementSplitter {
             case .inValue(let isRecord):
                 if collector.scalar {
                     if JSONElementSplitter.isSpace(b) || b == UInt8(ascii: ",") || b == UInt8(ascii: "}") || b == UInt8(ascii: "]") {
-                        try complete(isRecord: isRecord, chunk, from: startInChunk, to: i, record)
+                        try complete(isRecord: isRecord, chunk, from: startInChunk, to: i, columns, record)
                         startInChunk = nil
                         continue  // the delimiter belongs to the skeleton
                     }
@@ -217,7 +270,7 @@ public struct JSONElementSplitter {
                 collector.depth = depth; collector.inString = inString; collector.escaped = escaped
                 i = j
                 if done {
-                    try complete(isRecord: isRecord, chunk, from: startInChunk, to: j, record)
+                    try complete(isRecord: isRecord, chunk, from: startInChunk, to: j, columns, record)
                     startInChunk = nil
                 }
                 continue
@@ -257,8 +310,20 @@ public struct JSONElementSplitter {
     }
 
     private mutating func closeArray() {
-        // A top-level array ends the file; a page's `value` is one of its members.
+        // A top-level array ends the file; a page's `value` is one of its members, as a
+        // table's rows are one of the table's.
         phase = sawValue ? .afterMember : .end
+        if layout == .table { level = 2 }
+    }
+
+    private mutating func closeObject() {
+        // A table ends inside the answer's `tables`; the answer or a page ends the file.
+        if layout == .table, level == 2 {
+            level = 1
+            phase = .afterTable
+        } else {
+            phase = .end
+        }
     }
 
     private mutating func begin(_ b: UInt8, at offset: Int, isRecord: Bool) {
@@ -275,6 +340,7 @@ public struct JSONElementSplitter {
 
     /// The value ends at `end` in `chunk`: it began at `start` in it, or in an earlier chunk.
     private mutating func complete(isRecord: Bool, _ chunk: UnsafeRawBufferPointer, from start: Int?, to end: Int,
+                                   _ columns: ((Int, UnsafeRawBufferPointer) throws -> Void)?,
                                    _ record: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
         // In place when it began in this chunk; else its bytes so far, with this chunk's part added.
         if start == nil { current.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<end])) }
@@ -282,8 +348,10 @@ public struct JSONElementSplitter {
         try checkLength(start.map { end - $0 } ?? current.count)
         func take(_ bytes: UnsafeRawBufferPointer) throws {
             if isRecord { return try record(offset, bytes) }
-            // A page member other than `value` (`@odata.nextLink`): checked, then dropped.
+            // A page member other than `value` (`@odata.nextLink`): checked, then dropped; the
+            // first table's `columns` handed on.
             guard (try? JSONValue.parse(bytes)) != nil else { throw Unsupported.malformed(offset: offset) }
+            if layout == .table, tables == 1, key == Array("columns".utf8) { try columns?(offset, bytes) }
         }
         if let start { try take(UnsafeRawBufferPointer(rebasing: chunk[start..<end])) } else { try current.withUnsafeBytes(take) }
         phase = isRecord ? .afterElement : .afterMember

@@ -5,9 +5,9 @@ import Foundation
 ///
 /// Written by hand because going through `Encodable` and `JSONEncoder` cost microseconds per
 /// value: a tenth of a replay (every object a rule matches as text) and of every state commit.
-enum JSONWriter {
+package enum JSONWriter {
     /// The value's bytes appended to `out`.
-    static func write(_ value: JSONValue, into out: inout [UInt8]) {
+    package static func write(_ value: JSONValue, into out: inout [UInt8]) {
         switch value {
         case .null: out.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
         case .bool(let b): out.append(contentsOf: b ? Array("true".utf8) : Array("false".utf8))
@@ -20,7 +20,7 @@ enum JSONWriter {
     }
 
     /// `[a,b,…]`, each item written by `item`.
-    static func writeArray<Item>(_ items: [Item], into out: inout [UInt8], _ item: (Item, inout [UInt8]) throws -> Void) rethrows {
+    package static func writeArray<Item>(_ items: [Item], into out: inout [UInt8], _ item: (Item, inout [UInt8]) throws -> Void) rethrows {
         out.append(0x5B)
         for (index, element) in items.enumerated() {
             if index > 0 { out.append(0x2C) }
@@ -31,7 +31,7 @@ enum JSONWriter {
 
     /// `{"k":v,…}` with keys sorted by their UTF-8 bytes (JSONEncoder's `.sortedKeys`), each
     /// value written by `value`.
-    static func writeObject<Member>(_ members: [String: Member], into out: inout [UInt8], _ value: (Member, inout [UInt8]) throws -> Void) rethrows {
+    package static func writeObject<Member>(_ members: [String: Member], into out: inout [UInt8], _ value: (Member, inout [UInt8]) throws -> Void) rethrows {
         out.append(0x7B)
         let keys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         for (index, key) in keys.enumerated() {
@@ -45,7 +45,7 @@ enum JSONWriter {
 
     /// As `JSONEncoder`: the shortest round-tripping text, without a trailing `.0`; a value JSON
     /// cannot hold (infinity, NaN) is written as null, which is what `canonicalData` fell back to.
-    static func writeDouble(_ d: Double, into out: inout [UInt8]) {
+    package static func writeDouble(_ d: Double, into out: inout [UInt8]) {
         guard d.isFinite else { out.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C]); return }
         var text = d.description
         if text.hasSuffix(".0") { text.removeLast(2) }
@@ -56,7 +56,7 @@ enum JSONWriter {
 
     /// Quotes and escapes: `"`, `\` and the C0 controls (`\b \f \n \r \t`, else `\u00XX`); the
     /// rest, `/` and non-ASCII included, as it is.
-    static func writeString(_ s: String, into out: inout [UInt8]) {
+    package static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(0x22)
         // A native string's bytes are copied a stretch at a time between the bytes that need
         // escaping: byte by byte, a state file's long base64 member cost 60 instructions a byte.

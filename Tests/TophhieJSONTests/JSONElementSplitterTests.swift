@@ -21,6 +21,47 @@ import Testing
         return found
     }
 
+    /// The query API's answer: the first table's columns before its rows, each row a record
+    /// at its offset in any chunking; a later table's members are checked and dropped.
+    @Test(arguments: [1, 2, 5, 64, 4096])
+    func aQueryAnswerGivesItsFirstTablesRowsAfterItsColumns(_ chunk: Int) throws {
+        let text = #"{"tables": [{"name": "PrimaryResult", "columns": [{"name": "Id"}, {"name": "S"}],"# + "\n" +
+            #" "rows": [["a", "x]\"["], ["b", null]]}, {"name": "Other", "columns": [{"name": "Z"}], "rows": [["z"]]}]}"# + "\n"
+        let bytes = Array(text.utf8)
+        var splitter = JSONElementSplitter(layout: .table)
+        var seen: [String] = []
+        var start = 0
+        while start < bytes.count {
+            let piece = Array(bytes[start..<min(start + chunk, bytes.count)])
+            try piece.withUnsafeBytes { chunk in
+                try splitter.feed(chunk, columns: { _, columns in seen.append("columns " + String(decoding: columns, as: UTF8.self)) },
+                                  record: { offset, row in
+                                      let row = String(decoding: row, as: UTF8.self)
+                                      #expect(Array(bytes[offset..<(offset + row.utf8.count)]) == Array(row.utf8))
+                                      seen.append(row)
+                                  })
+            }
+            start += chunk
+        }
+        try splitter.finish(record: { _, _ in })
+        #expect(seen == [#"columns [{"name": "Id"}, {"name": "S"}]"#, #"["a", "x]\"["]"#, #"["b", null]"#])
+    }
+
+    /// An answer with anything but `tables`, or a row that is not an array, is not read here.
+    @Test(arguments: [
+        (#"{"tables": [], "other": 1}"#, JSONElementSplitter.Unsupported.notAPage),
+        (#"[{"tables": []}]"#, .notAPage),
+        (#"{"tables": [{"rows": [{"Id": "a"}]}]}"#, .malformed(offset: 22)),
+        (#"{"tables": [{"rows": [["a"],]}]}"#, .malformed(offset: 28)),
+    ])
+    func whatIsNotAQueryAnswerStopsIt(_ text: String, _ reason: JSONElementSplitter.Unsupported) {
+        var splitter = JSONElementSplitter(layout: .table)
+        #expect(throws: reason) {
+            try Array(text.utf8).withUnsafeBytes { try splitter.feed($0, columns: nil, record: { _, _ in }) }
+            try splitter.finish(record: { _, _ in })
+        }
+    }
+
     static let page = """
     \u{FEFF}{"@odata.context": "https://graph.microsoft.com/v1.0/$metadata#auditLogs/signIns", "@odata.count": 2,
       "value": [ {"id": "a", "s": "x}]\\"{[", "n": {"deep": [1, {"k": "v"}]}},

@@ -267,8 +267,10 @@ import TophhieTestSupport
             #expect(conversion.skipped == ["\(file) \(place) (la000008-0000-4000-8000-000000000000): skipped, as the agent skips it: 'status.errorCode' is missing or not a whole number"])
             #expect(try Self.records(conversion).map { $0["id"]?.stringValue ?? "" } == (1...7).map { String(format: "la%06d-0000-4000-8000-000000000000", $0) })
         }
-        // An Azure Monitor wrapper is not a frame the splitter reads: read whole.
-        #expect(try StreamedExport.convert(file: Self.fixture("azure-monitor-records.json"), format: .azureMonitor, strict: false, scratch: NSTemporaryDirectory()) == nil)
+        // Azure Monitor's wrapper is read a record at a time too.
+        let monitor = try #require(try StreamedExport.convert(file: Self.fixture("azure-monitor-records.json"), format: .azureMonitor, strict: false, scratch: NSTemporaryDirectory(), chunkSize: 7))
+        defer { monitor.remove() }
+        #expect(monitor.records == 1 && monitor.skipped.isEmpty)
     }
 
     /// CSV is read a row at a time: rows (and quoted JSON fields with doubled quotes) cut
@@ -293,6 +295,21 @@ import TophhieTestSupport
         #expect(throws: ReplayFileError("\(path): not valid CSV: line 3: 2 fields where the header names 3")) {
             _ = try ExportConversion.convert(file: path, format: nil, strict: false, scratch: NSTemporaryDirectory())
         }
+    }
+
+    /// Fields are trimmed without Foundation when there is nothing to trim, to the same text.
+    @Test(arguments: ["50126", " 50126 ", "\t0", "0\t", "\u{A0}1", "1\u{2003}", "", " ", "\n1", "a b"])
+    func aFieldIsTrimmedAsFoundationTrimsIt(_ text: String) {
+        #expect(ExportRecord.trimmingSpaces(text) == text.trimmingCharacters(in: .whitespaces))
+    }
+
+    /// A column named with the portal's ` [UTC]` is read as its plain name; a time without a
+    /// slash is no portal date.
+    @Test func portalColumnNamesAndDatesAreRead() {
+        let record = ExportRecord.fromLogAnalytics(.object(["TimeGenerated [UTC]": .string("5/1/2024, 10:00:00.123 AM"), "Id": .string("r1"), "[odd]": .string("x")]))
+        #expect(record["createdDateTime"] == .string("2024-05-01T10:00:00.123Z"))
+        #expect(record["[odd]"] == .string("x"))
+        #expect(ExportRecord.portalDate("2024-05-01T10:00:00Z") == nil)
     }
 
     /// Fuzzing found `/Date(-9223372036854775808)/` trapping (arithmetic overflow, signal 4);

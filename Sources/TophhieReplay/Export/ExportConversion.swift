@@ -44,8 +44,10 @@ public struct ExportConversion: Sendable {
         // A Graph file too large to hold is checked through a window, in one pass, and copied
         // only when a record must be left out.
         if format == .graph, size > checkedGraphSize { return try StreamedExport.checkGraph(file: file, strict: strict, scratch: scratch) }
-        // JSON rows and records a record at a time, never the file whole; a shape the splitter
-        // does not take (an API table, a wrapper other than a page's) is read whole below.
+        // JSON rows and records a record at a time, never the file whole: an array, JSON lines,
+        // a `value` or `records` wrapper, the query API's `tables`. A shape the splitter does
+        // not take (a lone record, a wrapper with other members, a table whose rows come before
+        // its columns or past its first) is read whole below.
         if format == .azureMonitor || format == .logAnalytics,
            let streamed = try StreamedExport.convert(file: file, format: format, strict: strict, scratch: scratch) {
             return streamed

@@ -5,53 +5,47 @@ import TophhieSystem
 
 /// An export of JSON rows or records (Log Analytics, Sentinel, PowerShell, Azure Monitor) read a
 /// record at a time through a bounded window: each found by `JSONElementSplitter`, mapped
-/// (`ExportRecord`), checked with the live poll's decoder and written on as a JSON line, so
-/// memory is a chunk, one record and the write buffer, not the file and a tree of it.
+/// (`ExportRecord`), checked with the live poll's decoder and written on as a JSON line
+/// (`CheckedRecords`), so memory is a chunk, one record and the write buffer, not the file and
+/// a tree of it.
 enum StreamedExport {
     /// Not a shape read here: the whole-file way reads it, with its own messages.
     private struct Unstreamable: Error {}
 
-    /// - Returns: nil when the file is not an array, a page or JSON lines of records (read
-    ///   whole instead).
+    /// How the records of a JSON export sit in it, from its head.
+    static func layout(of head: [UInt8], size: Int) -> JSONElementSplitter.Layout? {
+        let bom = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        guard let first = head[bom...].firstIndex(where: { !JSONElementSplitter.isSpace($0) }) else { return nil }
+        if head[first] == UInt8(ascii: "[") { return .document }
+        guard head[first] == UInt8(ascii: "{") else { return nil }
+        // The query API's answer, however it is spread over lines.
+        let opening = String(decoding: head[first...].prefix(256), as: UTF8.self)
+        if opening.range(of: #"^\{\s*"tables"\s*:"#, options: .regularExpression) != nil { return .table }
+        // JSON lines when the first line is a whole record; a document when it is a wrapper
+        // (`{"value":…`, `{"records":…`) or an object spread over lines.
+        let lineEnd = head[first...].firstIndex(of: 0x0A) ?? head.endIndex
+        guard lineEnd < head.endIndex || head.count == size else { return nil }
+        if case .object(let members)? = try? JSONValue.parse(Data(head[first..<lineEnd])) {
+            return members["value"] != nil || members["records"] != nil ? .document : .lines
+        }
+        return .document
+    }
+
+    /// - Returns: nil when the file is not an array, a wrapper (`value`, `records`), a query
+    ///   API answer (`tables`) or JSON lines of records (read whole instead).
     /// - Throws: `ReplayFileError` as `ExportConversion.convert` does.
     static func convert(file: String, format: ExportFormat, strict: Bool, scratch: String, chunkSize: Int = 1 << 20) throws -> ExportConversion? {
         guard let readable = try? ReadableFile(path: file), let size = try? readable.size(),
-              let head = try? readable.read(at: 0, count: min(size, 1 << 16)) else { return nil }
+              let head = try? readable.read(at: 0, count: min(size, 1 << 16)),
+              let layout = layout(of: head, size: size) else { return nil }
         let bom = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        guard let first = head[bom...].firstIndex(where: { !JSONElementSplitter.isSpace($0) }) else { return nil }
-        let layout: JSONElementSplitter.Layout
-        if head[first] == UInt8(ascii: "[") {
-            layout = .document
-        } else if head[first] == UInt8(ascii: "{") {
-            // JSON lines when the first line is a whole record; a page when it is `{"value":…`
-            // or an object spread over lines (the splitter takes Graph's page frame alone).
-            let lineEnd = head[first...].firstIndex(of: 0x0A) ?? head.endIndex
-            guard lineEnd < head.endIndex || head.count == size else { return nil }
-            if case .object(let members)? = try? JSONValue.parse(Data(head[first..<lineEnd])) {
-                if members["records"] != nil || members["tables"] != nil { return nil }
-                layout = members["value"] != nil ? .document : .lines
-            } else {
-                layout = .document
-            }
-        } else {
-            return nil
-        }
-        let path = (scratch as NSString).appendingPathComponent("tophhie-export-\(UUID().uuidString).json")
-        guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
-              let handle = FileHandle(forWritingAtPath: path) else {
-            throw ReplayFileError("cannot write the converted sign-ins to '\(path)'")
-        }
-        var conversion = ExportConversion(path: path, format: format, records: 0, skipped: [], coordinatesDropped: 0)
-        var found = FoundRecords()
+        var checked = try CheckedRecords(file: file, format: format, strict: strict, scratch: scratch)
         var cursor = LineCursor(file: readable, start: bom)
-        var pending = Data()
         var index = 0
-        func flush() throws {
-            guard !pending.isEmpty else { return }
-            do { try handle.write(contentsOf: pending) } catch {
-                throw ReplayFileError("cannot write the converted sign-ins to '\(path)': \(error)")
-            }
-            pending.removeAll(keepingCapacity: true)
+        var names: [String]?
+        func columns(_ offset: Int, _ bytes: UnsafeRawBufferPointer) throws {
+            guard case .array(let columns)? = try? JSONValue.parse(bytes) else { throw Unstreamable() }
+            names = columns.map { $0["name"]?.stringValue ?? "" }
         }
         func record(_ offset: Int, _ bytes: UnsafeRawBufferPointer) throws {
             index += 1
@@ -61,52 +55,42 @@ enum StreamedExport {
             } catch let error as JSONParseError {
                 let at = try cursor.position(of: offset + error.offset)
                 // A document broken in its grammar is not JSON; a line is its own document.
-                if layout == .document, !ExportConversion.isContentDamage(error) {
+                if layout != .lines, !ExportConversion.isContentDamage(error) {
                     throw ReplayFileError("\(file): the file is not valid JSON: line \(at.line), column \(at.column): \(error.message)")
                 }
-                let place = layout == .lines ? "line \(at.line)" : "item \(index)"
+                let place = layout == .lines ? "line \(at.line)" : layout == .table ? "row \(index)" : "item \(index)"
                 let problem = layout == .lines ? "column \(at.column): \(error.message)" : "line \(at.line), column \(at.column): \(error.message)"
-                try conversion.skip(MalformedSignIn.damaged(id: nil, problem: problem), at: place, file: file, strict: strict)
-                found.add(.null, place: place, problem: problem)
+                try checked.skipDamaged(problem, at: place)
                 return
             }
-            var mapped = format == .azureMonitor ? ExportRecord.fromAzureMonitor(raw) : ExportRecord.fromLogAnalytics(raw)
-            do {
-                _ = try TophhieSignInEvent(json: mapped)
-            } catch let malformed as MalformedSignIn {
-                let place = layout == .lines ? "line \(try cursor.position(of: offset).line)" : "item \(index)"
-                try conversion.skip(malformed, at: place, file: file, strict: strict)
-                found.add(raw, place: place, problem: malformed.problem)
-                return
+            let place: String
+            var row = raw
+            if layout == .table {
+                // A row is its values in the order of the table's columns, named before it.
+                guard let names, case .array(let values) = raw else { throw Unstreamable() }
+                row = .object(Dictionary(zip(names, values), uniquingKeysWith: { first, _ in first }))
+                place = "row \(index)"
+            } else {
+                place = layout == .lines ? "line \(try cursor.position(of: offset).line)" : "item \(index)"
             }
-            if ExportConversion.dropBadCoordinates(&mapped) { conversion.coordinatesDropped += 1 }
-            pending.append(mapped.canonicalData())
-            pending.append(UInt8(ascii: "\n"))
-            conversion.records += 1
-            if pending.count >= 1 << 20 { try flush() }
+            let mapped = format == .azureMonitor ? ExportRecord.fromAzureMonitor(row) : ExportRecord.fromLogAnalytics(row)
+            try checked.take(mapped, raw: row, at: place)
         }
         do {
-            defer { try? handle.close() }
-            var splitter = JSONElementSplitter(layout: layout, maxRecordLength: StreamedReplay.maxRecordLength)
-            do {
-                try readable.forEachChunk(chunkSize: chunkSize) { chunk in try splitter.feed(chunk, record: record) }
-                try splitter.finish(record: record)
-            } catch is JSONElementSplitter.Unsupported {
-                throw Unstreamable()
-            }
-            try flush()
-            if conversion.records == 0, found.count > 0 { throw ReplayFileError("\(file): \(found.sentence)") }
-        } catch is Unstreamable {
-            try? FileManager.default.removeItem(atPath: path)
+            var splitter = JSONElementSplitter(layout: layout, maxRecordLength: StreamedReplay.maxRecordLength, wrappers: ["value", "records"])
+            try readable.forEachChunk(chunkSize: chunkSize) { chunk in try splitter.feed(chunk, columns: columns, record: record) }
+            try splitter.finish(record: record)
+            return try checked.finish()
+        } catch is Unstreamable, is JSONElementSplitter.Unsupported {
+            checked.discard()
             return nil
         } catch let error as FileError {
-            try? FileManager.default.removeItem(atPath: path)
+            checked.discard()
             throw ReplayFileError(error.description)
         } catch {
-            try? FileManager.default.removeItem(atPath: path)
+            checked.discard()
             throw error
         }
-        return conversion
     }
 
     /// A CSV export (Log Analytics' download, the admin center's) a row at a time: no table of
@@ -124,22 +108,8 @@ enum StreamedExport {
         }
         // The download's name says its stream: NonInteractiveSignIns_<from>_<to>.csv.
         let nonInteractive = (file as NSString).lastPathComponent.lowercased().contains("noninteractive")
-        let path = (scratch as NSString).appendingPathComponent("tophhie-export-\(UUID().uuidString).json")
-        guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
-              let handle = FileHandle(forWritingAtPath: path) else {
-            throw ReplayFileError("cannot write the converted sign-ins to '\(path)'")
-        }
-        var conversion = ExportConversion(path: path, format: format, records: 0, skipped: [], coordinatesDropped: 0)
-        var found = FoundRecords()
-        var pending = Data()
+        var checked = try CheckedRecords(file: file, format: format, strict: strict, scratch: scratch)
         var header: [String]?
-        func flush() throws {
-            guard !pending.isEmpty else { return }
-            do { try handle.write(contentsOf: pending) } catch {
-                throw ReplayFileError("cannot write the converted sign-ins to '\(path)': \(error)")
-            }
-            pending.removeAll(keepingCapacity: true)
-        }
         func row(_ line: Int, _ fields: [String]) throws {
             guard let header else {
                 header = fields.map { $0.trimmingCharacters(in: .whitespaces) }
@@ -148,31 +118,15 @@ enum StreamedExport {
             guard fields.count == header.count else {
                 throw CSVTable.Failure(line: line, message: "\(fields.count) fields where the header names \(header.count)")
             }
-            let place = "line \(line)"
-            let raw: JSONValue
-            var mapped: JSONValue
             if format == .adminCenterCSV {
-                raw = .object([:])
-                mapped = ExportRecord.fromAdminCenter(Array(zip(header, fields)).map { (header: $0.0, text: $0.1) }, nonInteractive: nonInteractive)
+                let mapped = ExportRecord.fromAdminCenter(Array(zip(header, fields)).map { (header: $0.0, text: $0.1) }, nonInteractive: nonInteractive)
+                try checked.take(mapped, raw: .object([:]), at: "line \(line)")
             } else {
-                raw = .object(Dictionary(zip(header, fields.map(JSONValue.string)), uniquingKeysWith: { first, _ in first }))
-                mapped = ExportRecord.fromLogAnalytics(raw)
+                let raw = JSONValue.object(Dictionary(zip(header, fields.map(JSONValue.string)), uniquingKeysWith: { first, _ in first }))
+                try checked.take(ExportRecord.fromLogAnalytics(raw), raw: raw, at: "line \(line)")
             }
-            do {
-                _ = try TophhieSignInEvent(json: mapped)
-            } catch let malformed as MalformedSignIn {
-                try conversion.skip(malformed, at: place, file: file, strict: strict)
-                found.add(raw, place: place, problem: malformed.problem)
-                return
-            }
-            if ExportConversion.dropBadCoordinates(&mapped) { conversion.coordinatesDropped += 1 }
-            pending.append(mapped.canonicalData())
-            pending.append(UInt8(ascii: "\n"))
-            conversion.records += 1
-            if pending.count >= 1 << 20 { try flush() }
         }
         do {
-            defer { try? handle.close() }
             var reader = CSVRows()
             do {
                 try readable.forEachChunk(chunkSize: chunkSize, from: head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0) { chunk in try reader.feed(chunk, record: row) }
@@ -181,16 +135,14 @@ enum StreamedExport {
             } catch let failure as CSVTable.Failure {
                 throw ReplayFileError("\(file): not valid CSV: \(failure)")
             }
-            try flush()
-            if conversion.records == 0, found.count > 0 { throw ReplayFileError("\(file): \(found.sentence)") }
+            return try checked.finish()
         } catch let error as FileError {
-            try? FileManager.default.removeItem(atPath: path)
+            checked.discard()
             throw ReplayFileError(error.description)
         } catch {
-            try? FileManager.default.removeItem(atPath: path)
+            checked.discard()
             throw error
         }
-        return conversion
     }
 
     /// A Graph file too large to hold, checked record by record as `ExportConversion.checkGraph`

@@ -54,9 +54,86 @@ public enum AlertJSON {
         return .object(object)
     }
 
-    /// The alert as one line of compact JSON with sorted keys (no trailing newline).
+    /// The alert as one line of compact JSON with sorted keys (no trailing newline): the bytes
+    /// `value(alert).canonicalData()` holds, written straight from the alert (`write`).
     public static func line(_ alert: Alert) -> String {
-        String(decoding: value(alert).canonicalData(), as: UTF8.self)
+        var out: [UInt8] = []
+        out.reserveCapacity(512 + alert.events.count * 160)
+        write(alert, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends the alert's line to `out` without building its tree: replay writes an alert per
+    /// matching sign-in, and a tree per alert line was a large part of an alert-heavy replay.
+    /// Members in the order `canonicalData` sorts them (by their UTF-8 bytes), so the bytes are
+    /// the same.
+    public static func write(_ alert: Alert, into out: inout [UInt8]) {
+        var first = true
+        func key(_ name: StaticString) {
+            if !first { out.append(0x2C) }
+            first = false
+            out.append(0x22)
+            out.append(contentsOf: UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+            out.append(contentsOf: [0x22, 0x3A])
+        }
+        func text(_ value: String) { JSONWriter.writeString(value, into: &out) }
+        func integer(_ value: Int64) { out.append(contentsOf: String(value).utf8) }
+        out.append(0x7B)
+        if let author = alert.rule.author { key("author"); text(author) }
+        key("detectedAt"); text(GraphTimestamp.alertText(alert.detectedAt))
+        if let episode = alert.episodeID, let reminder = alert.reminder {
+            key("episode"); out.append(contentsOf: Array(#"{"id":"#.utf8)); text(episode)
+            out.append(contentsOf: Array(#","reminder":"#.utf8)); integer(Int64(reminder)); out.append(0x7D)
+        }
+        key("eventCount"); integer(Int64(alert.eventCount))
+        key("eventDetails"); JSONWriter.writeArray(alert.events, into: &out) { event, out in writeEvent(event, into: &out) }
+        key("events"); JSONWriter.writeArray(alert.events, into: &out) { event, out in JSONWriter.writeString(event.id, into: &out) }
+        key("firstEventTime"); text(GraphTimestamp.alertText(alert.firstEventTime))
+        key("group")
+        let group = Dictionary(alert.group.map { ($0.field, $0.value) }, uniquingKeysWith: { a, _ in a })
+        JSONWriter.writeObject(group, into: &out) { value, out in JSONWriter.writeString(value, into: &out) }
+        key("id"); text(alert.id)
+        key("kind"); text(alert.kind.rawValue)
+        key("lastEventTime"); text(GraphTimestamp.alertText(alert.lastEventTime))
+        key("late"); out.append(contentsOf: alert.late ? Array("true".utf8) : Array("false".utf8))
+        if let late = alert.lateBySeconds { key("lateBySeconds"); JSONWriter.write(number(late), into: &out) }
+        if alert.learning == true { key("learning"); out.append(contentsOf: Array("true".utf8)) }
+        key("level"); text(alert.level.rawValue)
+        if let resolves = alert.resolves { key("resolves"); text(resolves) }
+        if let steps = AlertResponse.steps(for: alert) {
+            key("response"); out.append(contentsOf: Array(#"{"steps":"#.utf8))
+            JSONWriter.writeArray(steps, into: &out) { step, out in JSONWriter.writeString(step, into: &out) }
+            out.append(0x7D)
+        }
+        key("rule")
+        var ruleFirst = true
+        func ruleKey(_ name: String) {
+            out.append(contentsOf: Array(((ruleFirst ? "{\"" : ",\"") + name + "\":").utf8))
+            ruleFirst = false
+        }
+        if let author = alert.rule.author { ruleKey("author"); text(author) }
+        if let description = alert.rule.description { ruleKey("description"); text(description) }
+        ruleKey("id"); text(alert.rule.id)
+        ruleKey("level"); text(alert.rule.level.rawValue)
+        ruleKey("tags"); JSONWriter.writeArray(alert.rule.tags, into: &out) { tag, out in JSONWriter.writeString(tag, into: &out) }
+        ruleKey("title"); text(alert.rule.title)
+        out.append(0x7D)
+        key("summary"); text(alert.summary)
+        if alert.episodeID != nil, alert.reminder != nil, let uses = alert.usesSinceLastAlert { key("usesSinceLastAlert"); integer(Int64(uses)) }
+        out.append(0x7D)
+    }
+
+    /// One of `eventDetails`, its members in sorted order, as `event(_:)` gives them.
+    static func writeEvent(_ event: AlertEvent, into out: inout [UInt8]) {
+        out.append(0x7B)
+        if let app = event.app { out.append(contentsOf: Array(#""app":"#.utf8)); JSONWriter.writeString(app, into: &out); out.append(0x2C) }
+        if let device = event.device { out.append(contentsOf: Array(#""device":"#.utf8)); JSONWriter.writeString(device, into: &out); out.append(0x2C) }
+        if let code = event.errorCode { out.append(contentsOf: Array(#""errorCode":"#.utf8)); out.append(contentsOf: String(code).utf8); out.append(0x2C) }
+        out.append(contentsOf: Array(#""id":"#.utf8)); JSONWriter.writeString(event.id, into: &out)
+        if let ip = event.ipAddress { out.append(contentsOf: Array(#","ipAddress":"#.utf8)); JSONWriter.writeString(ip, into: &out) }
+        if let location = event.location { out.append(contentsOf: Array(#","location":"#.utf8)); JSONWriter.writeString(location, into: &out) }
+        out.append(contentsOf: Array(#","time":"#.utf8)); JSONWriter.writeString(GraphTimestamp.alertText(event.time), into: &out)
+        out.append(0x7D)
     }
 
     static func event(_ event: AlertEvent) -> JSONValue {

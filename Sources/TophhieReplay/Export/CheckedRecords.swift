@@ -1,0 +1,80 @@
+import Foundation
+import TophhieAuth
+import TophhieJSON
+
+/// An export's records on their way to the scratch file, one at a time, whatever the format:
+/// each checked with the live poll's decoder (skipped and named when it refuses one), its
+/// impossible coordinates dropped, and written as a JSON line, a megabyte at a time.
+struct CheckedRecords {
+    let file: String
+    let strict: Bool
+    private(set) var conversion: ExportConversion
+    private(set) var found = FoundRecords()
+    private let handle: FileHandle
+    private var pending = Data()
+
+    /// Opens a new scratch file (0600) in `scratch` for `file`'s records.
+    /// - Throws: `ReplayFileError` when it cannot be written.
+    init(file: String, format: ExportFormat, strict: Bool, scratch: String) throws {
+        let path = (scratch as NSString).appendingPathComponent("tophhie-export-\(UUID().uuidString).json")
+        guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
+              let handle = FileHandle(forWritingAtPath: path) else {
+            throw ReplayFileError("cannot write the converted sign-ins to '\(path)'")
+        }
+        self.file = file
+        self.strict = strict
+        self.handle = handle
+        conversion = ExportConversion(path: path, format: format, records: 0, skipped: [], coordinatesDropped: 0)
+    }
+
+    /// Checks one record, mapped to Graph's shape, and writes it on, or skips and names it.
+    /// - Parameters:
+    ///   - raw: the record as the file holds it (says what the file is when none is a sign-in).
+    ///   - place: where it is ("item 3", "line 3", "row 3").
+    /// - Throws: with `strict`, the decoder's refusal; `ReplayFileError` when the write fails.
+    mutating func take(_ mapped: JSONValue, raw: JSONValue, at place: String) throws {
+        var record = mapped
+        do {
+            _ = try TophhieSignInEvent(json: record)
+        } catch let malformed as MalformedSignIn {
+            try conversion.skip(malformed, at: place, file: file, strict: strict)
+            found.add(raw, place: place, problem: malformed.problem)
+            return
+        }
+        if ExportConversion.dropBadCoordinates(&record) { conversion.coordinatesDropped += 1 }
+        pending.append(record.canonicalData())
+        pending.append(UInt8(ascii: "\n"))
+        conversion.records += 1
+        if pending.count >= 1 << 20 { try flush() }
+    }
+
+    /// Skips a record that does not read (a damaged line, a record whose text alone is wrong).
+    mutating func skipDamaged(_ problem: String, id: String? = nil, at place: String) throws {
+        try conversion.skip(MalformedSignIn.damaged(id: id, problem: problem), at: place, file: file, strict: strict)
+        found.add(.null, place: place, problem: problem)
+    }
+
+    /// Writes what is pending and closes the scratch file.
+    /// - Returns: the conversion, pointing at the scratch file.
+    /// - Throws: `ReplayFileError` for a file none of whose records is a sign-in, saying what it is.
+    mutating func finish() throws -> ExportConversion {
+        try flush()
+        try? handle.close()
+        if conversion.records == 0, found.count > 0 { throw ReplayFileError("\(file): \(found.sentence)") }
+        return conversion
+    }
+
+    /// Closes and removes the scratch file (the reading failed or gave way).
+    func discard() {
+        try? handle.close()
+        conversion.remove()
+    }
+
+    private mutating func flush() throws {
+        guard !pending.isEmpty else { return }
+        do { try handle.write(contentsOf: pending) } catch {
+            throw ReplayFileError("cannot write the converted sign-ins to '\(conversion.path)': \(error)")
+        }
+        pending.removeAll(keepingCapacity: true)
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+import TophhieJSON
+@testable import TophhieRules
+
+/// An alert line is written straight to bytes, without a tree per alert (replay writes one per
+/// alert): byte for byte the canonical JSON of the alert's value, which the golden hashes and
+/// every receiver have, for every optional member present or absent and text that needs escaping.
+@Suite struct AlertJSONTests {
+    static let at = Date(timeIntervalSince1970: 1_788_000_000.123)
+
+    static func alert(rule id: String, author: String?, description: String?, events: [AlertEvent], group: [AlertGroupValue],
+                      kind: AlertKind = .detection, late: Double? = nil, resolves: String? = nil) -> Alert {
+        let rule = AlertRule(id: id, title: "Title \"quoted\"\n", level: .high, tags: ["attack.t1110", "é/ü"], author: author, description: description)
+        return Alert(id: "0123456789abcdef0123456789abcdef", kind: kind, rule: rule, level: .medium, summary: "5 failed sign-ins from 203.0.113.9\t\u{7F}\u{202E}",
+                     group: group, events: events, firstEventTime: at, lastEventTime: at.addingTimeInterval(61.5), detectedAt: at.addingTimeInterval(3600),
+                     late: late != nil, lateBySeconds: late, resolves: resolves)
+    }
+
+    static let full = AlertEvent(id: "e1", time: at, errorCode: 50126, app: "Azure Portal", ipAddress: "203.0.113.9", location: "Lagos, NG", device: "Linux \u{1}")
+    static let bare = AlertEvent(id: "e2\\", time: at.addingTimeInterval(0.0005), errorCode: nil, app: nil, ipAddress: nil, location: nil, device: nil)
+
+    static var alerts: [Alert] {
+        var reminder = alert(rule: "success-after-failures", author: "Tophhie", description: "A success after failures.", events: [full, bare],
+                             group: [.init(field: "userId", value: "u1"), .init(field: "ipAddress", value: "203.0.113.9"), .init(field: "userId", value: "later")],
+                             late: 10800)
+        reminder.episodeID = "episode-1"
+        reminder.reminder = 2
+        reminder.usesSinceLastAlert = 3
+        reminder.learning = true
+        var usesWithoutEpisode = alert(rule: "failure-burst", author: nil, description: nil, events: [bare], group: [], late: 0.25)
+        usesWithoutEpisode.usesSinceLastAlert = 4
+        usesWithoutEpisode.learning = false
+        return [
+            reminder,
+            usesWithoutEpisode,
+            alert(rule: "monitoring", author: nil, description: "d", events: [], group: [.init(field: "b", value: "2"), .init(field: "a", value: "1")], kind: .notice, resolves: "abc"),
+            alert(rule: "token-from-new-place", author: "A", description: nil, events: [full], group: [.init(field: "Z", value: "z"), .init(field: "a", value: "")], late: 1e20),
+        ]
+    }
+
+    @Test func anAlertLineIsTheCanonicalJSONOfItsValue() throws {
+        for alert in Self.alerts {
+            var bytes: [UInt8] = []
+            AlertJSON.write(alert, into: &bytes)
+            let canonical = String(decoding: AlertJSON.value(alert).canonicalData(), as: UTF8.self)
+            #expect(String(decoding: bytes, as: UTF8.self) == canonical)
+            #expect(AlertJSON.line(alert) == canonical)
+        }
+    }
+}
