@@ -28,6 +28,8 @@ import TophhieJSON
         reminder.reminder = 2
         reminder.usesSinceLastAlert = 3
         reminder.learning = true
+        // A sentence for people beside the rule's own terms: `summary` and `summary_technical`.
+        reminder.sentence = "Still going on (reminder 2, 3 more since the last alert). A sign-in \"succeeded\"\t from 203.0.113.9"
         var usesWithoutEpisode = alert(rule: "failure-burst", author: nil, description: nil, events: [bare], group: [], late: 0.25)
         usesWithoutEpisode.usesSinceLastAlert = 4
         usesWithoutEpisode.learning = false

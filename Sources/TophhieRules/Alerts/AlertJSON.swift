@@ -118,7 +118,8 @@ public enum AlertJSON {
         ruleKey("tags"); JSONWriter.writeArray(alert.rule.tags, into: &out) { tag, out in JSONWriter.writeString(tag, into: &out) }
         ruleKey("title"); text(alert.rule.title)
         out.append(0x7D)
-        key("summary"); text(alert.summary)
+        key("summary"); text(alert.sentence)
+        if alert.summary != alert.sentence { key("summary_technical"); text(alert.summary) }
         if alert.episodeID != nil, alert.reminder != nil, let uses = alert.usesSinceLastAlert { key("usesSinceLastAlert"); integer(Int64(uses)) }
         out.append(0x7D)
     }
