@@ -142,9 +142,11 @@ enum ReportCommand: CLICommand {
             throw UsageError("cannot write the report to '\(out)': \(error)")
         }
         progress.finish()
-        io.out("wrote \(out): \(ReportPage.verdict(digest, context: context)); \(digest.signIns) sign-ins, \(digest.places.count) places, \(digest.alerts.count) alerts, \(digest.days.count) days (\(size / 1024) KiB)\n")
+        io.out("wrote \(out): \(ReportPage.verdict(digest, context: context)); \(words(digest.signIns, "sign-in")), \(words(digest.places.count, "place")), \(words(digest.alerts.count, "alert")), \(words(digest.days.count, "day")) (\(size / 1024) KiB)\n")
         return .ok
     }
+
+    static func words(_ n: Int, _ one: String) -> String { "\(n) \(one)\(n == 1 ? "" : "s")" }
 
     /// The zone `--tz` names (an IANA name or UTC), else the host's (`TZ`, then the system's).
     /// - Throws: `UsageError` for a name the zone database does not know.

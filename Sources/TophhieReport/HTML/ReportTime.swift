@@ -12,7 +12,11 @@ public struct ReportTime: Sendable {
     public static let utc = ReportTime(zone: TimeZone(identifier: "UTC")!)
 
     /// Whether the zone is UTC itself, so nothing is shown twice.
-    var isUTC: Bool { zone.identifier == "UTC" || zone.identifier == "GMT" }
+    var isUTC: Bool { Self.utcNames.contains(zone.identifier) }
+
+    /// The zone database's names for UTC itself (a host set to `Etc/UTC` is on UTC).
+    static let utcNames: Set<String> = ["UTC", "GMT", "Etc/UTC", "Etc/GMT", "Etc/UCT", "UCT", "Etc/Universal", "Universal", "Etc/Zulu", "Zulu",
+                                        "GMT0", "Etc/GMT0", "Etc/GMT+0", "Etc/GMT-0", "Greenwich", "Etc/Greenwich"]
 
     /// The zone's name for the page: `Europe/London`, or `UTC`.
     public var name: String { isUTC ? "UTC" : zone.identifier }
