@@ -114,7 +114,8 @@ extension TophhieAuthError: LocalizedError {
     public var errorDescription: String? {
         switch self {
         case .interactionRequired(let reason):
-            return "sign-in needed: \(reason); run 'tophhie-watch login'"
+            // One instruction: a reason that already says which login to run is not followed by another.
+            return reason.contains("run 'tophhie-watch login") ? "sign-in needed: \(reason)" : "sign-in needed: \(reason); run 'tophhie-watch login'"
         case .signIn(.declined):
             return "sign-in was declined on the sign-in page; run 'tophhie-watch login' to try again"
         case .signIn(.expired):
