@@ -7,6 +7,7 @@
 # the one that ships (.build/static). Not a test. Environment: COUNT, RUNS (default 5), TMPDIR.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+ROOT="$PWD"   # benchmarks/simulated-tenant.sh builds under it
 COUNT="${COUNT:-75000}"; RUNS="${RUNS:-5}"
 WORK="${TMPDIR:-/tmp}/tophhie-report-bench"
 mkdir -p "$WORK"

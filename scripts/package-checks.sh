@@ -37,6 +37,19 @@ check "the archive holds binary, rules, man page, completions, units, config and
            lib/systemd/system/tophhie-watch-poll.timer lib/systemd/user/tophhie-watch.service etc/config.yml.example install.sh; do
     test -e '$PKG/'\$f || { echo missing \$f; exit 1; }
   done"
+# Every relative link of the unpacked README leads to a file of the archive.
+check "every relative link of the unpacked README resolves in the archive" python3 - "$PKG" <<'PY'
+import os, re, sys
+root = sys.argv[1]
+text = open(os.path.join(root, "README.md"), encoding="utf-8").read()
+links = re.findall(r"\]\(([^)\s]+)\)", text) + re.findall(r"<img [^>]*src=\"([^\"]+)\"", text)
+missing = sorted({link.split("#")[0] for link in links
+                  if not re.match(r"^[a-z]+:", link) and not link.startswith("#")
+                  and not os.path.exists(os.path.join(root, link.split("#")[0]))})
+for link in missing:
+    print("missing", link)
+sys.exit(1 if missing else 0)
+PY
 check "the binary links no Swift runtime library" bash -c "! ldd '$B' | grep -qiE 'swift|/opt/'"
 check "the binary is stripped" bash -c "file '$B' | grep -q 'stripped' && ! file '$B' | grep -q 'not stripped'"
 cd "$WORK/clean"

@@ -8,6 +8,9 @@
 #   lib/systemd/{system,user}/              the units
 #   etc/config.yml.example                  every key, documented
 #   install.sh                              system-wide (root), --user, or DESTDIR staging
+#   README.md, docs/, examples/, benchmarks/README.md
+#                                           what the README links (its rules/README.md link is
+#                                           pointed at share/tophhie-watch/rules/README.md)
 # Installs Debian's libcurl4-openssl-dev first if missing (the static Foundation links it).
 #
 # Environment: SCRATCH (default .build/static) is the build folder; DIST (default dist) the output.
@@ -48,7 +51,12 @@ install -m 0644 examples/systemd/tophhie-watch.service examples/systemd/tophhie-
 install -m 0644 examples/systemd/user/tophhie-watch.service "$STAGE/lib/systemd/user/"
 install -m 0644 examples/config.yml "$STAGE/etc/config.yml.example"
 install -m 0755 scripts/package/install.sh "$STAGE/install.sh"
-install -m 0644 README.md "$STAGE/README.md"
+# Every file the README links is in the archive: its rules link goes where the rules are.
+sed 's#](rules/README.md#](share/tophhie-watch/rules/README.md#g' README.md > "$STAGE/README.md"
+chmod 0644 "$STAGE/README.md"
+cp -R docs examples "$STAGE/"
+mkdir -p "$STAGE/benchmarks"
+install -m 0644 benchmarks/README.md "$STAGE/benchmarks/README.md"
 
 mkdir -p "$DIST"
 tar -C "$WORK" --owner=0 --group=0 -czf "$DIST/$NAME.tar.gz" "$NAME"

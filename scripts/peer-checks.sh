@@ -3,7 +3,8 @@
 #   - Chromium (Debian package) renders the report page headless and offline, and its DOM is read back
 #   - rsyslog (Debian package) receives the syslog notifier's RFC 5424 messages over UDP and TCP
 #     (octet-counted) and its RFC 3164 messages on a unix socket, and writes what it parsed;
-#   - the Python `standardwebhooks` library (PyPI, in a venv) verifies the webhook signatures.
+#   - the Python `standardwebhooks` library (PyPI, in a venv) verifies the webhook signatures,
+#     and signs then verifies with a secret `notify secret` made.
 #   - `jsonschema` (PyPI, same venv) validates the Teams card against Microsoft's Adaptive Card
 #     1.5.0 schema.
 #   - scripts/peers/preset_limits.py, each service's documented limits as tables (Slack, Discord,
@@ -220,6 +221,12 @@ if build_binary > "$WORK/build.log" 2>&1; then
     BINARY="$(swift build --show-bin-path)/tophhie-watch"
     check "pySigma-sqlite selects the same sign-ins as 'rules match' for each of SigmaHQ's Azure sign-in rules" \
         "$PYTHON" "$PEERS/sigma_agreement.py" "$BINARY" "$ROOT/../shared/sigma" "$WORK/sigma"
+    # --- notify secret -------------------------------------------------------------------------
+    # A secret the agent makes, read back by the reference library: it signs with it, then verifies.
+    "$BINARY" notify secret --file "$WORK/made.secret" > "$WORK/made.out" 2>&1
+    check "'notify secret --file' writes a 0600 file" test "$(stat -c %a "$WORK/made.secret" 2>/dev/null)" = 600
+    check "  standardwebhooks signs with its secret, then verifies (scripts/peers/sign_vector.py --round-trip)" \
+        "$PYTHON" "$PEERS/sign_vector.py" --round-trip "$WORK/made.secret"
     # --- Chromium ------------------------------------------------------------------------------
     # The report page in a real browser, headless and offline: the demo's report rendered and its
     # DOM read back, a hostile corpus's report holding nothing of the data as markup.

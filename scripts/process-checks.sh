@@ -394,6 +394,7 @@ check "the README walkthrough has its lines" test "$(grep -c 'tophhie-watch' "$W
   rm -rf "/tmp/tophhie-sim-$PORT"
 )
 check "every line of the README walkthrough works as written" test $? -eq 0
+check "  and the sign-in it adds to the simulator alerts in the next poll (new-country)" bash -c "grep -l 'new-country' '$WORK'/walk-*.out | grep -q ."
 check "and its first poll is the baseline (no alert), its replay alerts on the export's burst" bash -c "first=\$(grep -l 'learned from' '$WORK'/walk-*.out) && ! grep -q 'failure-burst' \$first && grep -ql 'failure-burst' '$WORK'/walk-*.out"
 
 # On the phone and in the mailbox: against the simulated tenant, one HIGH alert (a risky sign-in

@@ -104,9 +104,16 @@ public struct DemoRunner: Sendable {
             // The page `report` writes, of the month the tenant holds and the alerts just told.
             let from = clock.now().addingTimeInterval(-30 * 86_400)
             let fetch = try await auth.fetchSignIns(since: from)
-            let digest = SignInDigest(signIns: fetch.events.compactMap { ReportSignIn(record: $0.json) }, alerts: alerts, from: from, to: clock.now())
-            let now = clock.now()
-            _ = try await BlockingWork.shared.run { try ReportPage.write(digest, to: reportPath, generatedAt: now) }
+            var digest = SignInDigest(signIns: fetch.events.compactMap { ReportSignIn(record: $0.json) }, alerts: alerts, from: from, to: clock.now())
+            let profile = try? await auth.getUserProfile()
+            var context = ReportContext(accountName: profile?.displayName, userPrincipalName: profile?.userPrincipalName, generatedAt: clock.now(), endsNow: true)
+            if let state = try? await BlockingWork.shared.run({ try StateStore(stateDirectory: stateDirectory).load() }) {
+                context.placeLearning = state.placeLearning
+                for gap in state.coverageGaps { digest.shade(.gap, from: gap.from, to: gap.to) }
+                if let learning = state.placeLearningPeriod { digest.shade(.learning, from: learning.start, to: learning.end) }
+            }
+            let page = context, written = digest
+            _ = try await BlockingWork.shared.run { try ReportPage.write(written, to: reportPath, context: page) }
             narrate("\(Self.clockText(clock.now()))  ▶ the report of Jane's month: \(reportPath) (open it in a browser)")
         }
         await tenant.stop()

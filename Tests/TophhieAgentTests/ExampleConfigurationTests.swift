@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TophhieRules
 @testable import TophhieAgent
 
 /// The shipped example must stay a working configuration, and errors must point at the line.
@@ -99,5 +100,15 @@ import Testing
         } catch let error as ConfigurationError {
             #expect(error.description == "cfg.yml:2:5: error: notifier 'hook': the environment variable HOOK_SECRET named by secret_env is not set")
         }
+    }
+
+    /// `builtin:rules` names the pack built in, in a config as on the command line: it is not
+    /// a folder beside the config.
+    @Test func theBuiltInPackIsNamedInAConfig() throws {
+        let base = URL(fileURLWithPath: "/etc/tophhie-watch")
+        let configuration = try AgentConfiguration.parse("rules: [builtin:rules, mine]\n", file: "cfg.yml", baseDirectory: base, environment: [:])
+        #expect(configuration.rulePaths == ["builtin:rules", "/etc/tophhie-watch/mine"])
+        let sources = try RuleSource.read(paths: Array(configuration.rulePaths.prefix(1)))
+        #expect(sources.count > 10, "the pack is read from the path the config gave")
     }
 }

@@ -44,6 +44,11 @@ import TophhieSimulator
             let health = await AgentHealth.read(stateDirectory: harness.stateDirectory, notifiers: [])
             #expect(health.placeLearning.map { first.summary.contains($0) } == true, "\(String(describing: health.placeLearning))")
             #expect(health.jsonValue.value(atPath: "placeLearning")?.stringValue == health.placeLearning)
+            // And as a span, for the report's timeline: from the oldest sign-in learned to the bound.
+            let period = try #require(try StateStore(stateDirectory: harness.stateDirectory).load().placeLearningPeriod)
+            // (Graph's times are kept to the millisecond.)
+            #expect(abs(period.start.timeIntervalSince(now.addingTimeInterval(-2 * 86_400 - 60))) < 1, "\(period)")
+            #expect(abs(period.end.timeIntervalSince(now.addingTimeInterval(3 * 86_400 - 60))) < 1, "\(period)")
             // Then Moscow: a country never signed in from, told although learning goes on.
             await harness.tenant.addSignIns([harness.factory.signIn(at: now.addingTimeInterval(60), place: .moscow)], latencySeconds: 0)
             harness.clock.advance(by: 300)

@@ -225,8 +225,11 @@ import TophhieSystem
             #expect(gap.to == harness.clock.now().addingTimeInterval(-7 * 86_400))
             #expect(report.notices.map(\.rule.id) == ["tophhie.notice.coverage-gap"])
             #expect(report.notices.first?.summary.contains("can no longer be read") == true)
+            // Kept in the state for the report's timeline.
+            #expect(try StateStore(stateDirectory: harness.stateDirectory).load().coverageGaps == [gap])
             harness.clock.advance(by: 300)
             #expect(try await cycle.run(now: harness.clock.now()).notices.isEmpty)
+            #expect(try StateStore(stateDirectory: harness.stateDirectory).load().coverageGaps == [gap], "one gap, told and kept once")
         }
     }
 

@@ -222,6 +222,58 @@ import TophhieSimulator
         #expect(history.err.contains("sign-in needed: nobody is signed in; run 'tophhie-watch login'"))
     }
 
+    /// A state directory that cannot be one exits 2 (the README's table), not 3.
+    @Test func statusOnAnUnusableStateDirectoryExitsTwo() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("tophhie-cli-file-\(UUID().uuidString)").path
+        #expect(FileManager.default.createFile(atPath: file, contents: Data("not a directory".utf8)))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let environment = ["TOPHHIE_TENANT": "contoso.onmicrosoft.com", "TOPHHIE_CLIENT_ID": "5c3b2a10-1d2e-4f3a-8b9c-0d1e2f3a4b5c", "TOPHHIE_STATE_DIR": file]
+        let (code, output) = await run(["status"], environment)
+        #expect(code == .usage, "\(output.out)\(output.err)")
+        #expect(output.out.contains("Agent state:   UNUSABLE: \(file) is not a directory") || output.err.contains(file), "\(output.out)\(output.err)")
+    }
+
+    /// Human `status` and `doctor` are coloured on a terminal, and plain with NO_COLOR or a pipe.
+    @Test func statusAndDoctorAreColouredOnATerminalOnly() async throws {
+        let context = try await Self.tenant()
+        defer { try? FileManager.default.removeItem(atPath: context.stateDirectory) }
+        _ = await run(["login"], context)
+        func coloured(_ arguments: [String], terminal: Bool, noColour: Bool) async -> String {
+            let recorder = CommandOutputRecorder()
+            var io = recorder.io(environment: context.environment.merging(noColour ? ["NO_COLOR": "1"] : [:]) { $1 }, transport: context.transport, clock: context.clock)
+            io.outIsTerminal = terminal
+            _ = await TophhieCommandLine.run(arguments, io: io)
+            return recorder.out
+        }
+        let doctor = await coloured(["doctor"], terminal: true, noColour: false)
+        #expect(doctor.contains("\u{1B}[32mok  \u{1B}[0m"), "\(doctor)")
+        #expect(doctor.contains("\u{1B}[32mAll checks passed.\u{1B}[0m"))
+        let status = await coloured(["status"], terminal: true, noColour: false)
+        #expect(status.contains("\u{1B}[33mnever\u{1B}[0m"), "\(status)")
+        for (terminal, noColour) in [(true, true), (false, false)] {
+            #expect(!(await coloured(["doctor"], terminal: terminal, noColour: noColour)).contains("\u{1B}["))
+            #expect(!(await coloured(["status"], terminal: terminal, noColour: noColour)).contains("\u{1B}["))
+        }
+    }
+
+    /// A missing scope gives one instruction, the login that grants it, on its own line.
+    @Test func profileSetWithoutTheScopeGivesOneInstruction() async throws {
+        let context = try await Self.tenant()
+        defer { try? FileManager.default.removeItem(atPath: context.stateDirectory) }
+        _ = await run(["login"], context)
+        let (code, output) = await run(["profile", "set", "--city", "Paris"], context)
+        #expect(code == .signInNeeded)
+        #expect(output.err == "tophhie-watch profile set: sign-in needed: the permission User.ReadWrite was not granted at sign-in; run 'tophhie-watch login --scopes profile-edit' (it may need admin consent)\n", "\(output.err)")
+    }
+
+    /// `demo --help` speaks of the installed command, not of a checkout's `swift run`.
+    @Test func demoHelpDoesNotShowSwiftRun() async {
+        let (code, output) = await run(["demo", "--help"], [:])
+        #expect(code == .ok)
+        #expect(!output.out.contains("swift run"))
+        #expect(output.out.contains("  tophhie-watch demo\n"))
+    }
+
     @Test(arguments: [
         (["history", "--top", "0"], "tophhie-watch history: option '--top' takes a whole number from 1 to 10000, not '0'"),
         (["history", "--bogus"], "tophhie-watch history: unknown option '--bogus' for 'tophhie-watch history'"),
@@ -325,14 +377,14 @@ import TophhieSimulator
         #expect(login.out.contains("Not granted: User.RevokeSessions.All — an administrator may need to consent on the app registration."), "\(login.out)")
         let (code, respond) = await run(["respond", "--revoke-sessions", "--yes"], context)
         #expect(code == .accessDenied, "\(respond.err)")
-        #expect(respond.err.contains("User.RevokeSessions.All with admin consent on the app registration, then 'tophhie-watch login --scopes respond'"), "\(respond.err)")
+        #expect(respond.err == "tophhie-watch respond: revoking needs the delegated permission User.RevokeSessions.All; an administrator grants admin consent for it on the app registration, then run `tophhie-watch login --scopes respond`\n", "\(respond.err)")
         #expect(SessionRevocation.read(stateDirectory: URL(fileURLWithPath: context.stateDirectory)) == nil, "nothing revoked")
     }
 
     @Test func aRefusedRevocationIsAccessDeniedWithTheFix() {
         let (text, code) = ErrorReport.describe(TophhieAuthError.sessionRevocation(status: 403, graphCode: "Authorization_RequestDenied"))
         #expect(code == .accessDenied)
-        #expect(text.contains("User.RevokeSessions.All with admin consent on the app registration, then 'tophhie-watch login --scopes respond'"), "\(text)")
+        #expect(text == "revoking needs the delegated permission User.RevokeSessions.All; an administrator grants admin consent for it on the app registration, then run `tophhie-watch login --scopes respond`", "\(text)")
     }
 
     @Test func everyCommandHasHelp() async {

@@ -123,11 +123,13 @@ struct RoutingTransport: HTTPTransport {
         #expect(!status.out.contains(refresh))
 
         try Data("{".utf8).write(to: URL(fileURLWithPath: context.stateDirectory + "/state.json"))
-        let (_, damaged) = await run(["status", "--json"], context)
+        let (damagedCode, damaged) = await run(["status", "--json"], context)
+        #expect(damagedCode == .usage, "an unusable state exits 2, as the README's table says")
         let broken = try JSONValue.parse(Data(damaged.out.utf8))
         #expect(broken.value(atPath: "agent.healthy") == .bool(false))
         #expect(broken.value(atPath: "agent.stateError")?.stringValue?.contains("the agent state is damaged") == true)
-        let (_, text) = await run(["status"], context)
+        let (textCode, text) = await run(["status"], context)
+        #expect(textCode == .usage)
         #expect(text.out.contains("Agent state:   UNUSABLE: "))
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import LoopbackHTTP
+import TophhieAgent
 @testable import TophhieCLI
 
 /// `notify test` over real sockets: a loopback webhook receiver and a syslog port nobody serves.
@@ -114,5 +115,44 @@ final class ReceivedBodies: @unchecked Sendable {
         ], transport: AccountCommandTests.noNetwork))
         #expect(code == .signInNeeded, "\(recorder.err)")
         #expect(recorder.err.contains("outbox repaired: \(queue.path):1: skipped an unreadable line (10 bytes)"), "\(recorder.err)")
+    }
+}
+
+/// `notify secret`: a new Standard Webhooks secret, printed or written 0600, never over one.
+@Suite struct NotifySecretCommandTests {
+    func run(_ arguments: [String]) async -> (ExitCode, CommandOutputRecorder) {
+        let recorder = CommandOutputRecorder()
+        let code = await TophhieCommandLine.run(arguments, io: recorder.io(environment: [:]))
+        return (code, recorder)
+    }
+
+    @Test func printsANewSecretOf32Bytes() async throws {
+        let (code, first) = await run(["notify", "secret"])
+        let (_, second) = await run(["notify", "secret"])
+        #expect(code == .ok)
+        let text = first.out.trimmingCharacters(in: .newlines)
+        #expect(text.hasPrefix("whsec_"))
+        #expect(Data(base64Encoded: String(text.dropFirst(6)))?.count == 32)
+        #expect(first.out != second.out, "each is new")
+        #expect(try WebhookSecret(parsing: text).serialized == text)
+    }
+
+    @Test func writesItToANewFileReadableByItsOwnerOnly() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tophhie-secret-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/webhook.secret"
+        let (code, made) = await run(["notify", "secret", "--file", path])
+        #expect(code == .ok, "\(made.err)")
+        let secret = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(secret.hasPrefix("whsec_") && secret.hasSuffix("\n"))
+        #expect(!made.out.contains(secret.trimmingCharacters(in: .newlines)), "the secret is not printed")
+        #expect(made.out == "wrote a new webhook secret to \(path) (0600); give the receiver the same secret\n")
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        let (again, refused) = await run(["notify", "secret", "--file", path])
+        #expect(again == .usage)
+        #expect(refused.err.hasPrefix("tophhie-watch notify secret: '\(path)' exists: a new secret would replace the one the receiver checks; to rotate, add the new secret to it, space-separated, beside the old one\n"), "\(refused.err)")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == secret, "left as it was")
     }
 }

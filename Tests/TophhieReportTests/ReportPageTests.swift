@@ -101,7 +101,7 @@ import TophhieRules
         let travel = try #require(html.range(of: "id=\"alert-travel\""))
         let burst = try #require(html.range(of: "id=\"alert-burst\""))
         #expect(travel.lowerBound < burst.lowerBound)
-        #expect(html.contains("<td>2024-05-09T08:01:00.000Z</td><td class=\"n\">50126</td><td>Office 365</td><td>105.112.96.9</td><td>Lagos, NG</td><td>curl</td>"))
+        #expect(html.contains("<td>2024-05-09 08:01 UTC</td><td class=\"n\">50126</td><td>Office 365</td><td class=\"address\">105.112.96.9</td><td>Lagos, NG</td><td>curl</td>"))
     }
 
     @Test func tablesSayWhenEachWasFirstAndLastSeenAndMarkTheNew() {
@@ -144,7 +144,9 @@ import TophhieRules
         #expect(html.utf8.count < 200_000)
     }
 
-    @Test(arguments: [("a<b", "a&lt;b"), ("\"'&>", "&quot;&#39;&amp;&gt;"), ("r\u{202E}l", "r\\u{202e}l"), ("tab\there", "tab\\u{9}here")])
+    @Test(arguments: [("a<b", "a&lt;b"), ("\"'&>", "&quot;&#39;&amp;&gt;"), ("r\u{202E}l", "r\\u{202e}l"), ("tab\there", "tab\\u{9}here"),
+                      ("LAP\u{E0041}TOP", "LAP\\u{e0041}TOP"), ("lap\u{AD}top", "lap\\u{ad}top"), ("a\u{180E}b", "a\\u{180e}b"), ("a\u{34F}b", "a\\u{34f}b"),
+                      ("\u{115F}\u{1160}\u{3164}\u{FFA0}", "\\u{115f}\\u{1160}\\u{3164}\\u{ffa0}"), ("x\u{FE0F}", "x\\u{fe0f}"), ("x\u{E0100}", "x\\u{e0100}")])
     func textIsEscaped(_ text: String, _ escaped: String) {
         #expect(HTMLText.escape(text) == escaped)
     }
@@ -153,5 +155,96 @@ import TophhieRules
         #expect(WorldMap.outline.utf8.count > 40_000)
         #expect(WorldMap.point(latitude: 0, longitude: 0) == (500, 250))
         #expect(WorldMap.point(latitude: 90, longitude: -180) == (0, 0))
+    }
+
+    /// The page answers first: the verdict, the account, the period and when it was written,
+    /// then the alerts (the takeover ones with what to do), and only then the map.
+    @Test func theAnswerComesBeforeTheMap() throws {
+        var (signIns, alerts) = Self.month()
+        alerts.append(Self.alert("token", rule: "token-from-new-place", summary: "token used from Sydney, AU", events: [signIns[27]], hours: 312))
+        let digest = SignInDigest(signIns: signIns, alerts: alerts, from: Self.start, to: Self.start.addingTimeInterval(30 * 86_400))
+        let context = ReportContext(accountName: "Jane Doe", userPrincipalName: "jane@contoso.com", generatedAt: Self.start.addingTimeInterval(30 * 86_400), endsNow: true)
+        let html = ReportPage.html(digest, context: context, version: "9.9.9")
+        #expect(html.contains("<p class=\"verdict found\" id=\"verdict\">4 high alerts in the last 30 days</p>"))
+        #expect(html.contains("<p class=\"account\" id=\"account\">Account: Jane Doe (jane@contoso.com)</p>"))
+        #expect(html.contains("<p class=\"period\" id=\"period\">Period: 2024-05-01 00:00 UTC to 2024-05-31 00:00 UTC. Written 2024-05-31 00:00 UTC.</p>"))
+        let verdict = try #require(html.range(of: "id=\"verdict\""))
+        let firstAlert = try #require(html.range(of: "<article class=\"alert"))
+        let map = try #require(html.range(of: "<svg class=\"map\""))
+        #expect(verdict.lowerBound < firstAlert.lowerBound && firstAlert.lowerBound < map.lowerBound)
+        #expect(html[firstAlert.lowerBound...].hasPrefix("<article class=\"alert high\" id=\"alert-token\">"), "newest first")
+        #expect(html.contains("<ol class=\"steps\"><li>revoke every session of your account: tophhie-watch respond --revoke-sessions</li><li>change your password</li>"))
+        #expect(html.contains("review your security info: mysignins.microsoft.com</li></ol>"), "the page names no URL")
+        #expect(!html.contains("https:"))
+    }
+
+    @Test func theVerdictNamesLevelsAndThePeriod() {
+        var (signIns, alerts) = Self.month()
+        alerts[0].level = .medium
+        let from = Self.start, to = Self.start.addingTimeInterval(7 * 86_400)
+        let mixed = SignInDigest(signIns: signIns, alerts: alerts, from: from, to: to)
+        #expect(ReportPage.verdict(mixed, context: ReportContext(generatedAt: to)) == "2 high and 1 medium alerts between 2024-05-01 00:00 UTC and 2024-05-08 00:00 UTC")
+        let quiet = SignInDigest(signIns: signIns, alerts: [], from: from, to: to)
+        let london = ReportTime(zone: TimeZone(identifier: "Europe/London")!)
+        #expect(ReportPage.verdict(quiet, context: ReportContext(generatedAt: to, time: london, endsNow: true)) == "nothing found between 2024-05-01 01:00 +01:00 (00:00 UTC) and 2024-05-08 01:00 +01:00 (00:00 UTC)")
+        signIns.removeAll()
+        #expect(ReportPage.span(300) == "5 minutes" && ReportPage.span(86_400) == "1 day" && ReportPage.span(7_200) == "2 hours")
+    }
+
+    /// Times in the zone chosen, UTC beside; the hour grid counts in that zone.
+    @Test func timesAreInTheChosenZoneWithUTCBeside() {
+        let (signIns, alerts) = Self.month()
+        let tokyo = ReportTime(zone: TimeZone(identifier: "Asia/Tokyo")!)
+        let digest = SignInDigest(signIns: signIns, alerts: alerts, from: Self.start, to: Self.start.addingTimeInterval(30 * 86_400 - 1), time: tokyo)
+        let html = ReportPage.html(digest, context: ReportContext(generatedAt: Self.start, time: tokyo), version: "9.9.9")
+        #expect(html.contains("<td>2024-05-09 17:01 +09:00 (08:01 UTC)</td>"))
+        #expect(html.contains("<caption>Sign-ins by weekday and hour (Asia/Tokyo)</caption>"))
+        // Home sign-ins at 09:00 UTC are at 18:00 in Tokyo.
+        #expect(digest.hours.map { $0[18] }.reduce(0, +) >= 20)
+        #expect(ReportTime.clock(Date(timeIntervalSince1970: 951_782_400), offset: 0) == "2000-02-29 00:00")
+        #expect(ReportTime.offsetText(-16_200) == "-04:30")
+    }
+
+    /// Headers are words, in the singular, never broken inside a word.
+    @Test func headersAreWholeWords() {
+        let (signIns, alerts) = Self.month()
+        let (_, html) = Self.page(signIns, alerts)
+        for header in ["country", "device", "app", "address"] { #expect(html.contains("<thead><tr><th>\(header)</th><th>sign-ins</th>")) }
+        #expect(!html.contains("<th>countrie<") && !html.contains("<th>addresse<"))
+        #expect(!ReportPage.style.contains("overflow-wrap:anywhere"), "anywhere breaks headers and addresses inside words")
+        #expect(ReportPage.style.contains("th{white-space:nowrap}") && ReportPage.style.contains("td.address{white-space:nowrap}"))
+    }
+
+    /// With the agent's state at hand: the learning line, and its coverage gaps and learning
+    /// shaded on the timeline.
+    @Test func theAgentsLearningAndGapsAreShown() {
+        let (signIns, alerts) = Self.month()
+        var digest = SignInDigest(signIns: signIns, alerts: alerts, from: Self.start, to: Self.start.addingTimeInterval(30 * 86_400 - 1))
+        digest.shade(.gap, from: Self.start.addingTimeInterval(-86_400), to: Self.start.addingTimeInterval(2 * 86_400))
+        digest.shade(.learning, from: Self.start.addingTimeInterval(25 * 86_400), to: Self.start.addingTimeInterval(40 * 86_400))
+        digest.shade(.gap, from: Self.start.addingTimeInterval(-9 * 86_400), to: Self.start.addingTimeInterval(-8 * 86_400))
+        #expect(digest.bands.map(\.kind) == [.gap, .learning], "a gap outside the period is not drawn")
+        #expect(digest.bands[0].from == Self.start)
+        let learning = "place rules learning until at least 2024-06-10T00:00:00Z (4 of 5 days, 3 of 10 of your own successes so far)"
+        let html = ReportPage.html(digest, context: ReportContext(generatedAt: Self.start, placeLearning: learning), version: "9.9.9")
+        #expect(html.contains("<p class=\"learning\" id=\"learning\">The agent\u{2019}s place rules learning until at least 2024-06-10T00:00:00Z (4 of 5 days, 3 of 10 of your own successes so far)"))
+        #expect(Self.occurrences(html, "<rect class=\"band gap\"") == 1 && Self.occurrences(html, "<rect class=\"band learning\"") == 1)
+        #expect(html.contains("a coverage gap, sign-ins the agent could no longer read"))
+    }
+
+    /// A JSON-lines file that starts with a byte order mark keeps its first sign-in.
+    @Test func aByteOrderMarkDoesNotCostTheFirstSignIn() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tophhie-report-bom-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var bytes: [UInt8] = [0xEF, 0xBB, 0xBF]
+        for i in 0..<3 {
+            bytes += Array(#"{"id":"s\#(i)","createdDateTime":"2024-05-01T10:0\#(i):00Z","status":{"errorCode":0},"userPrincipalName":"jane@contoso.com","userDisplayName":"Jane"}"#.utf8) + [10]
+        }
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+        let read = try ReportInput.read(path)
+        #expect(read.signIns.map(\.id) == ["s0", "s1", "s2"])
+        #expect(read.skipped == 0)
+        let digest = SignInDigest(signIns: read.signIns, alerts: [], from: Self.start, to: Self.start.addingTimeInterval(86_400))
+        #expect(digest.account?.userPrincipalName == "jane@contoso.com" && digest.account?.name == "Jane")
     }
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The report page in a real browser: Debian's Chromium, headless, with no network (its own
 # network namespace when it can have one, else a proxy that goes nowhere). Renders the demo's
-# report to a PNG and reads its DOM back; renders a report of a hostile corpus and finds nothing
+# report to a PNG and reads its DOM back (the first alert before the map, the account named); renders a report of a hostile corpus and finds nothing
 # of the data as markup. Prints one line per check and exits non-zero when one fails.
 #
 # Usage: report_in_chromium.sh BINARY WORK
@@ -36,6 +36,9 @@ expect "  and nothing the report does not write" bash -c "! grep -q '^strange' '
 alerts=$(count alerts "$WORK/demo.counts")
 told=$(grep '\[' "$WORK/demo.out" | grep -vc '\[tophhie.notice.')
 expect "  an article for every detection the demo printed ($alerts, $told)" test "$alerts" -eq "$told" -a "$alerts" -gt 0
+expect "  the first alert comes before the map (the answer first)" grep -qx 'first-alert-before-map yes' "$WORK/demo.counts"
+account=$(count account "$WORK/demo.counts")
+expect "  it names the account ($account)" bash -c "grep -q '^account Account: .*jane@contoso.com' '$WORK/demo.counts'"
 trips=$(count trips "$WORK/demo.counts")
 travel=$(grep -c '\[impossible-travel\]' "$WORK/demo.out")
 expect "  a travel line for every impossible-travel alert ($trips, $travel)" test "$trips" -eq "$travel" -a "$trips" -gt 0

@@ -171,7 +171,8 @@ public struct AgentConfiguration: Sendable, Equatable {
                     }
                 }
             case "rules":
-                configuration.rulePaths = try reader.stringList(value, "rules").map { reader.path($0, base: baseDirectory).path }
+                // The pack built in is named, not a file beside the config: kept as written.
+                configuration.rulePaths = try reader.stringList(value, "rules").map { $0 == BuiltInRulePack.path ? $0 : reader.path($0, base: baseDirectory).path }
             case "notifiers":
                 configuration.notifiers = try reader.notifiers(value)
             case "delivery":

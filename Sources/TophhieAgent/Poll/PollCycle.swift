@@ -283,8 +283,10 @@ public struct PollCycle: Sendable {
                 let outcome = engine.evaluate(before, events: events, now: at, alertOnlyAfter: plan.alertOnlyAfter)
                 report.newEvents = events.count { before.hasSeen($0.id) == false }
                 engineState = outcome.state
-                report.placeLearning = engine.rules.placeLearning(in: outcome.state, now: at)
+                let learning = engine.rules.placeLearningPeriod(in: outcome.state, now: at)
+                report.placeLearning = learning?.text
                 state.placeLearning = report.placeLearning
+                state.placeLearningPeriod = learning.map { DateInterval(start: min($0.since, $0.until), end: $0.until) }
                 report.alerts = outcome.alerts
                 Self.rememberHighAlerts(outcome.alerts, state: &state)
                 if let late = outcome.lateArrivals {
@@ -320,6 +322,7 @@ public struct PollCycle: Sendable {
         if let gap {
             outgoing.insert(SystemNotice.alert(.coverageGap, problem: nil, gap: gap, anchor: gap.from, now: now), at: repairs.count)
             state.reportedGapEnd = gap.to
+            state.coverageGaps = Array((state.coverageGaps + [gap]).suffix(AgentState.coverageGapLimit))
         }
         let remembered = state.problem
         let (problem, decided) = notices.decide(current: remembered, outcome: report.outcome, now: now)

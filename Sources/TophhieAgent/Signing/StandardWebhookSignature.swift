@@ -35,6 +35,13 @@ public struct WebhookSecret: Sendable, CustomStringConvertible, CustomDebugStrin
         self.keyBytes = keyBytes
     }
 
+    /// A new secret of 32 random bytes from the system's cryptographic generator
+    /// (`SystemRandomNumberGenerator`: getrandom on Linux), Standard Webhooks' recommended size.
+    public static func generate() -> WebhookSecret {
+        var generator = SystemRandomNumberGenerator()
+        return WebhookSecret(keyBytes: (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+    }
+
     /// Secrets separated by spaces or newlines (`whsec_new whsec_old`): during a rotation every
     /// one of them signs each request, so the receiver can switch without downtime.
     /// - Throws: `WebhookSecretError` for the first that cannot be read, or `.empty` for none.

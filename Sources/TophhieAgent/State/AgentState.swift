@@ -31,6 +31,13 @@ public struct AgentState: Codable, Sendable, Equatable {
     /// While the place rules still learn, as the last poll that ran the rules said it
     /// ("place rules learning until …", `RuleSet.placeLearning`), for `status`.
     public var placeLearning: String?
+    /// The same learning as a span of time (since the least advanced place rule began, until at
+    /// least when), for the report's timeline.
+    public var placeLearningPeriod: DateInterval?
+    /// The coverage gaps told (sign-ins lost to retention), the newest `coverageGapLimit`, for
+    /// the report's timeline.
+    public var coverageGaps: [CoverageGap] = []
+    public static let coverageGapLimit = 20
 
     /// Where each stream's re-read of the window below the recent reads has got to.
     public var rereads: [SignInStream: RereadCursor] = [:]
@@ -78,7 +85,7 @@ public struct AgentState: Codable, Sendable, Equatable {
     private enum CodingKeys: String, CodingKey {
         case version, lastSuccessfulPoll, newestEventTime, learned, problem, reportedGapEnd, reportedUnreadable, lastSweep, processed, engineGeneration
         case rereads, sweeps, fallback, clockSkewSince, ruleWarningsTold, sessionsRevokedTold, recentHighAlerts
-        case streamHealth, placeLearning
+        case streamHealth, placeLearning, placeLearningPeriod, coverageGaps
         case engine
     }
 
@@ -106,6 +113,8 @@ public struct AgentState: Codable, Sendable, Equatable {
         sessionsRevokedTold = try container.decodeIfPresent(Date.self, forKey: .sessionsRevokedTold)
         recentHighAlerts = try container.decodeIfPresent([RecentAlert].self, forKey: .recentHighAlerts) ?? []
         placeLearning = try container.decodeIfPresent(String.self, forKey: .placeLearning)
+        placeLearningPeriod = try container.decodeIfPresent(DateInterval.self, forKey: .placeLearningPeriod)
+        coverageGaps = try container.decodeIfPresent([CoverageGap].self, forKey: .coverageGaps) ?? []
         if version == 1 { inlineEngine = try container.decode(EngineState.self, forKey: .engine) }
     }
 
@@ -130,6 +139,8 @@ public struct AgentState: Codable, Sendable, Equatable {
         try container.encodeIfPresent(sessionsRevokedTold, forKey: .sessionsRevokedTold)
         if !recentHighAlerts.isEmpty { try container.encode(recentHighAlerts, forKey: .recentHighAlerts) }
         try container.encodeIfPresent(placeLearning, forKey: .placeLearning)
+        try container.encodeIfPresent(placeLearningPeriod, forKey: .placeLearningPeriod)
+        if !coverageGaps.isEmpty { try container.encode(coverageGaps, forKey: .coverageGaps) }
     }
 }
 

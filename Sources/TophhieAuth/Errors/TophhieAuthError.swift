@@ -108,10 +108,14 @@ public enum SignInFailure: String, Sendable, Equatable {
 }
 
 extension TophhieAuthError: LocalizedError {
+    /// What `respond --revoke-sessions` lacks when revoking is refused, and how to get it.
+    public static let revocationRefused = "revoking needs the delegated permission User.RevokeSessions.All; an administrator grants admin consent for it on the app registration, then run `tophhie-watch login --scopes respond`"
+
     public var errorDescription: String? {
         switch self {
         case .interactionRequired(let reason):
-            return "sign-in needed: \(reason); run 'tophhie-watch login'"
+            // One instruction: a reason that already says which login to run is not followed by another.
+            return reason.contains("run 'tophhie-watch login") ? "sign-in needed: \(reason)" : "sign-in needed: \(reason); run 'tophhie-watch login'"
         case .signIn(.declined):
             return "sign-in was declined on the sign-in page; run 'tophhie-watch login' to try again"
         case .signIn(.expired):
@@ -125,8 +129,10 @@ extension TophhieAuthError: LocalizedError {
         case .signInHistory(let status, let code, let ids):
             return Self.graphMessage("reading your sign-in history (GET /auditLogs/signIns)", status, code, ids, accessGate)
         case .sessionRevocation(let status, let code, let ids):
-            let text = Self.graphMessage("revoking your sessions (POST /me/revokeSignInSessions)", status, code, ids, accessGate)
-            return status == 403 ? text + "; revoking needs the delegated permission User.RevokeSessions.All with admin consent on the app registration, then 'tophhie-watch login --scopes respond'" : text
+            // A refusal has one cause here, the revoke permission: the read permissions the
+            // general 403 text names are not what this call lacks.
+            guard status != 403 else { return Self.revocationRefused }
+            return Self.graphMessage("revoking your sessions (POST /me/revokeSignInSessions)", status, code, ids, accessGate)
         case .identity(let status, let error, let codes):
             let aadsts = codes.isEmpty ? "" : " (AADSTS\(codes.map(String.init).joined(separator: ", AADSTS")))"
             return "the identity platform refused the request: HTTP \(status) \(error)\(aadsts)" + Self.identityHint(error, codes)

@@ -18,6 +18,7 @@ let registeredCommands: [any CLICommand.Type] = [
     ReportCommand.self,
     RespondCommand.self,
     NotifyTestCommand.self,
+    NotifySecretCommand.self,
     OutboxListCommand.self,
     OutboxRetryCommand.self,
     OutboxEnableCommand.self,

@@ -35,11 +35,14 @@ enum HTMLText {
     }
 
     /// Controls, direction marks and overrides, separators and other characters that change
-    /// how the text around them is shown without being seen.
+    /// how the text around them is shown without being seen, and the invisible ones that make
+    /// two different names look alike: the soft hyphen, the combining grapheme joiner, the
+    /// Mongolian vowel separator, the Hangul fillers, variation selectors and Unicode tags.
     static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F: return true
         case 0x061C, 0x200B...0x200F, 0x2028...0x202E, 0x2060...0x206F, 0xFEFF, 0xFFF9...0xFFFB: return true
+        case 0x00AD, 0x034F, 0x180B...0x180F, 0x115F, 0x1160, 0x3164, 0xFFA0, 0xFE00...0xFE0F, 0xE0000...0xE007F, 0xE0100...0xE01EF: return true
         default: return false
         }
     }

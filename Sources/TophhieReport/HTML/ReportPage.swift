@@ -12,12 +12,14 @@ public enum ReportPage {
     /// Rows a table shows before saying how many more there are.
     static let tableRows = 200
 
-    /// The page for `digest`.
+    /// The page for `digest`: the answer first (the verdict, whose sign-ins, the period, the
+    /// alerts with what to do), then the map, the timeline, the grid and the tables.
     /// - Parameters:
-    ///   - generatedAt: when it was written (in the footer).
+    ///   - context: whose sign-ins, when written, the zone times are shown in, what the agent knows.
     ///   - version: the program's version (in the footer).
     /// - Complexity: O(places + days + alerts + table rows).
-    public static func html(_ digest: SignInDigest, generatedAt: Date, version: String) -> String {
+    public static func html(_ digest: SignInDigest, context: ReportContext, version: String) -> String {
+        let time = context.time
         var page = """
         <!DOCTYPE html>
         <html lang="en">
@@ -26,19 +28,20 @@ public enum ReportPage {
         <meta http-equiv="Content-Security-Policy" content="\(policy)">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <meta name="color-scheme" content="light dark">
-        <title>Your sign-ins, \(day(digest.from)) to \(day(digest.to))</title>
+        <title>Your sign-ins, \(time.day(digest.from)) to \(time.day(digest.to))</title>
         <style>\(style)</style>
         </head>
         <body>
 
         """
-        page += summary(digest)
+        page += answer(digest, context: context)
+        page += alerts(digest, time: time)
+        page += summary(digest, time: time)
         page += map(digest)
-        page += timeline(digest)
-        page += alerts(digest)
-        page += tables(digest)
+        page += timeline(digest, time: time)
+        page += tables(digest, time: time)
         page += """
-        <footer><p>Written by tophhie-watch \(HTMLText.escape(version)) at \(GraphTimestamp.alertText(generatedAt)); times are UTC. \
+        <footer><p>Written by tophhie-watch \(HTMLText.escape(version)) at \(time.text(context.generatedAt)); times are \(time.isUTC ? "UTC" : "in \(HTMLText.escape(time.name)) with UTC beside them"). \
         Map: Natural Earth 1:110m countries (public domain). Every name on this page comes from your sign-in log \
         and is shown as text.</p></footer>
         </body>
@@ -48,29 +51,72 @@ public enum ReportPage {
         return page
     }
 
+    /// The page with only the time it was written known (UTC, no account).
+    public static func html(_ digest: SignInDigest, generatedAt: Date, version: String) -> String {
+        html(digest, context: ReportContext(generatedAt: generatedAt), version: version)
+    }
+
     /// Writes the page for `digest` to `path` (0600: it holds a sign-in history), replacing
     /// what was there atomically; blocks on the disk, so call it from the blocking pool.
     /// - Returns: its size in bytes.
     /// - Throws: `FileError` when it cannot be written.
-    public static func write(_ digest: SignInDigest, to path: String, generatedAt: Date) throws -> Int {
-        let bytes = Array(html(digest, generatedAt: generatedAt, version: ProductVersion.number).utf8)
+    public static func write(_ digest: SignInDigest, to path: String, context: ReportContext) throws -> Int {
+        let bytes = Array(html(digest, context: context, version: ProductVersion.number).utf8)
         try DurableFile.replace(path, with: bytes, mode: 0o600)
         return bytes.count
+    }
+
+    /// The answer in one line: "2 high alerts in the last 30 days", "1 high and 3 medium alerts
+    /// between … and …", or "nothing found between … and …".
+    public static func verdict(_ digest: SignInDigest, context: ReportContext) -> String {
+        let time = context.time
+        let between = "between \(time.text(digest.from)) and \(time.text(digest.to))"
+        guard !digest.alerts.isEmpty else { return "nothing found \(between)" }
+        var parts: [String] = []
+        for level in AlertLevel.allCases.reversed() {
+            let n = digest.alerts.count { $0.level == level }
+            if n > 0 { parts.append("\(n) \(level.rawValue)") }
+        }
+        let levels = parts.count == 1 ? parts[0] : parts.dropLast().joined(separator: ", ") + " and " + parts.last!
+        let when = context.endsNow ? "in the last \(span(digest.to.timeIntervalSince(digest.from)))" : between
+        return "\(levels) \(digest.alerts.count == 1 ? "alert" : "alerts") \(when)"
+    }
+
+    /// `30 days`, `1 day`, `12 hours`, `5 minutes`: the largest unit that divides the span
+    /// (a period asked for with --since), else days, hours or minutes rounded.
+    static func span(_ seconds: TimeInterval) -> String {
+        let whole = Int(seconds.rounded())
+        for (size, one, many) in [(86_400, "day", "days"), (3600, "hour", "hours"), (60, "minute", "minutes")] where whole >= size && (whole % size == 0 || size == 60) {
+            return count(whole / size, one, many)
+        }
+        return count(max(1, whole), "second", "seconds")
+    }
+
+    static func answer(_ digest: SignInDigest, context: ReportContext) -> String {
+        let time = context.time
+        var lines = "<p class=\"verdict \(digest.alerts.isEmpty ? "quiet" : "found")\" id=\"verdict\">\(HTMLText.escape(verdict(digest, context: context), limit: 400))</p>\n"
+        let account = context.account ?? digest.account.flatMap { ReportContext(accountName: $0.name, userPrincipalName: $0.userPrincipalName, generatedAt: context.generatedAt).account }
+        lines += "<p class=\"account\" id=\"account\">Account: \(account.map { HTMLText.escape($0, limit: 300) } ?? "not named by these sign-ins")</p>\n"
+        lines += "<p class=\"period\" id=\"period\">Period: \(time.text(digest.from)) to \(time.text(digest.to)). Written \(time.text(context.generatedAt)).</p>\n"
+        if let learning = context.placeLearning {
+            lines += "<p class=\"learning\" id=\"learning\">The agent\u{2019}s \(HTMLText.escape(learning, limit: 300)): until then a new device stays quiet, and a country you have never signed in from is told one level lower.</p>\n"
+        }
+        return "<header>\n<h1>Your sign-ins</h1>\n\(lines)</header>\n\n"
     }
 
     static func day(_ date: Date) -> String { String(GraphTimestamp.filterText(date).prefix(10)) }
 
     static func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
 
-    static func summary(_ digest: SignInDigest) -> String {
+    static func summary(_ digest: SignInDigest, time: ReportTime) -> String {
         let failed = digest.outcomes[.failure] ?? 0, interrupted = digest.outcomes[.interrupted] ?? 0
         return """
-        <header>
-        <h1>Your sign-ins</h1>
+        <section id="counts">
+        <h2>In numbers</h2>
         <p class="summary" id="summary">\(count(digest.signIns, "sign-in", "sign-ins")) (\(failed) failed, \(interrupted) interrupted for more proof), \
         \(count(digest.countries.count, "country", "countries")), \(count(digest.devices.count, "device", "devices")), \
-        \(count(digest.alerts.count, "alert", "alerts")), from \(day(digest.from)) to \(day(digest.to)).</p>
-        </header>
+        \(count(digest.alerts.count, "alert", "alerts")), from \(time.day(digest.from)) to \(time.day(digest.to)).</p>
+        </section>
 
         """
     }
@@ -122,7 +168,7 @@ public enum ReportPage {
         """
     }
 
-    static func timeline(_ digest: SignInDigest) -> String {
+    static func timeline(_ digest: SignInDigest, time: ReportTime) -> String {
         let width = 12.0, gap = 2.0, half = 90.0
         // Each stream to its own scale: an app's hourly refreshes would flatten the sign-ins a
         // person makes.
@@ -136,9 +182,13 @@ public enum ReportPage {
         for band in digest.bands {
             let x0 = 20 + band.from.timeIntervalSince(firstDay) / 86_400 * dayWidth
             let x1 = max(x0 + 3, 20 + band.to.timeIntervalSince(firstDay) / 86_400 * dayWidth)
-            let label = band.kind == .retention
-                ? "Before \(GraphTimestamp.alertText(band.to)): beyond the tenant's retention, Graph no longer has these sign-ins"
-                : "\(GraphTimestamp.alertText(band.from)) to \(GraphTimestamp.alertText(band.to)): sign-ins Graph published late"
+            let label: String
+            switch band.kind {
+            case .retention: label = "Before \(time.text(band.to)): beyond the tenant's retention, Graph no longer has these sign-ins"
+            case .late: label = "\(time.text(band.from)) to \(time.text(band.to)): sign-ins Graph published late"
+            case .gap: label = "\(time.text(band.from)) to \(time.text(band.to)): a coverage gap, sign-ins the agent could no longer read and did not check"
+            case .learning: label = "\(time.text(band.from)) to \(time.text(band.to)): the place rules still learning your places"
+            }
             svg += "<rect class=\"band \(band.kind.rawValue)\" x=\"\(WorldMap.number(x0))\" y=\"0\" width=\"\(WorldMap.number(x1 - x0))\" height=\"\(WorldMap.number(2 * half + 40))\"><title>\(label)</title></rect>"
         }
         svg += "<line class=\"axis\" x1=\"0\" y1=\"\(WorldMap.number(half + 20))\" x2=\"\(WorldMap.number(total + 40))\" y2=\"\(WorldMap.number(half + 20))\"/>"
@@ -162,7 +212,7 @@ public enum ReportPage {
             }
         }
         svg += "</svg>"
-        var grid = "<table class=\"hours\"><caption>Sign-ins by weekday and hour (UTC)</caption><thead><tr><th></th>"
+        var grid = "<table class=\"hours\"><caption>Sign-ins by weekday and hour (\(HTMLText.escape(time.name)))</caption><thead><tr><th></th>"
         for hour in 0..<24 { grid += "<th>\(hour)</th>" }
         grid += "</tr></thead><tbody>"
         let busiest = Double(max(1, digest.hours.flatMap { $0 }.max() ?? 1))
@@ -179,42 +229,50 @@ public enum ReportPage {
         return """
         <section id="when">
         <h2>When</h2>
-        <figure>\(svg)<figcaption>Each day from \(day(digest.from)) to \(day(digest.to)): interactive sign-ins above the line \
+        <figure>\(svg)<figcaption>Each day (UTC) from \(day(digest.from)) to \(day(digest.to)): interactive sign-ins above the line \
         (at most \(Int(tallestUp)) a day), non-interactive ones (token refreshes, apps acting for you) below (at most \(Int(tallestDown)) a day), \
         each to its own scale; ▼ a day with alerts; <span class="key band-late">shaded</span>: sign-ins Graph published late; \
-        <span class="key band-retention">grey</span>: beyond the tenant's retention.</figcaption></figure>
+        <span class="key band-retention">grey</span>: beyond the tenant's retention\(digest.bands.contains { $0.kind == .gap } ? "; <span class=\"key band-gap\">hatched red</span>: a coverage gap the agent told of" : "")\
+        \(digest.bands.contains { $0.kind == .learning } ? "; <span class=\"key band-learning\">green</span>: the place rules still learning" : "").</figcaption></figure>
         \(grid)
         </section>
 
         """
     }
 
-    static func alerts(_ digest: SignInDigest) -> String {
+    static func alerts(_ digest: SignInDigest, time: ReportTime) -> String {
         var html = "<section id=\"alerts\">\n<h2>Alerts, newest first</h2>\n"
         if digest.alerts.isEmpty { html += "<p>No alert in this period.</p>\n" }
         for alert in digest.alerts {
             html += "<article class=\"alert \(alert.level.rawValue)\" id=\"alert-\(HTMLText.escape(alert.id))\">"
             html += "<h3><span class=\"level\">\(alert.level.rawValue.uppercased())</span> \(HTMLText.escape(alert.rule.title, limit: 200))</h3>"
             html += "<p>\(HTMLText.escape(alert.sentence, limit: 400))</p>"
-            html += "<p class=\"meta\">Rule <code>\(HTMLText.escape(alert.rule.id))</code>\(alert.rule.author.map { " by \(HTMLText.escape($0))" } ?? ""); detected \(GraphTimestamp.alertText(alert.detectedAt)); \(count(alert.eventCount, "sign-in", "sign-ins"))\(alert.late ? "; late" : "")</p>"
+            if let steps = AlertResponse.steps(for: alert) {
+                // The page names no URL (nothing in it may lead anywhere): the address as words.
+                html += "<p class=\"steps-title\">What to do now:</p><ol class=\"steps\">"
+                for step in steps { html += "<li>\(HTMLText.escape(step.replacingOccurrences(of: "https://", with: ""), limit: 300))</li>" }
+                html += "</ol>"
+            }
+            html += "<p class=\"meta\">Rule <code>\(HTMLText.escape(alert.rule.id))</code>\(alert.rule.author.map { " by \(HTMLText.escape($0))" } ?? ""); detected \(time.text(alert.detectedAt)); \(count(alert.eventCount, "sign-in", "sign-ins"))\(alert.late ? "; late" : "")\(alert.learning == true ? "; while the place rules learn" : "")</p>"
             if !alert.events.isEmpty {
-                html += "<table class=\"evidence\"><thead><tr><th>time</th><th>code</th><th>app</th><th>address</th><th>place</th><th>device</th></tr></thead><tbody>"
+                html += "<div class=\"wide\"><table class=\"evidence\"><thead><tr><th>time</th><th>code</th><th>app</th><th>address</th><th>place</th><th>device</th></tr></thead><tbody>"
                 for event in alert.events {
-                    html += "<tr><td>\(GraphTimestamp.alertText(event.time))</td><td class=\"n\">\(event.errorCode.map(String.init) ?? "")</td><td>\(HTMLText.escape(event.app ?? ""))</td><td>\(HTMLText.escape(event.ipAddress ?? ""))</td><td>\(HTMLText.escape(event.location ?? ""))</td><td>\(HTMLText.escape(event.device ?? ""))</td></tr>"
+                    html += "<tr><td>\(time.text(event.time))</td><td class=\"n\">\(event.errorCode.map(String.init) ?? "")</td><td>\(HTMLText.escape(event.app ?? ""))</td><td class=\"address\">\(HTMLText.escape(event.ipAddress ?? ""))</td><td>\(HTMLText.escape(event.location ?? ""))</td><td>\(HTMLText.escape(event.device ?? ""))</td></tr>"
                 }
-                html += "</tbody></table>"
+                html += "</tbody></table></div>"
             }
             html += "</article>\n"
         }
         return html + "</section>\n"
     }
 
-    static func tables(_ digest: SignInDigest) -> String {
+    static func tables(_ digest: SignInDigest, time: ReportTime) -> String {
         var html = "<section id=\"seen\">\n<h2>What was seen</h2>\n<div class=\"tables\">"
-        for (title, rows) in [("Countries", digest.countries), ("Devices", digest.devices), ("Apps", digest.apps), ("Addresses", digest.addresses)] {
-            html += "<table class=\"seen\" id=\"seen-\(title.lowercased())\"><caption>\(title)</caption><thead><tr><th>\(title.dropLast().lowercased())</th><th>sign-ins</th><th>first seen</th><th>last seen</th></tr></thead><tbody>"
+        for (title, one, rows) in [("Countries", "country", digest.countries), ("Devices", "device", digest.devices), ("Apps", "app", digest.apps), ("Addresses", "address", digest.addresses)] {
+            let cell = one == "address" ? "<td class=\"address\">" : "<td>"
+            html += "<table class=\"seen\" id=\"seen-\(title.lowercased())\"><caption>\(title)</caption><thead><tr><th>\(one)</th><th>sign-ins</th><th>first seen</th><th>last seen</th></tr></thead><tbody>"
             for row in rows.prefix(tableRows) {
-                html += "<tr\(row.isNew ? " class=\"new\"" : "")><td>\(HTMLText.escape(row.value))\(row.isNew ? " <span class=\"new-mark\">new</span>" : "")</td><td class=\"n\">\(row.count)</td><td>\(GraphTimestamp.alertText(row.first))</td><td>\(GraphTimestamp.alertText(row.last))</td></tr>"
+                html += "<tr\(row.isNew ? " class=\"new\"" : "")>\(cell)\(HTMLText.escape(row.value))\(row.isNew ? " <span class=\"new-mark\">new</span>" : "")</td><td class=\"n\">\(row.count)</td><td>\(time.text(row.first))</td><td>\(time.text(row.last))</td></tr>"
             }
             html += "</tbody></table>"
             if rows.count > tableRows { html += "<p>And \(rows.count - tableRows) more.</p>" }
@@ -237,12 +295,17 @@ public enum ReportPage {
     .bar.non-interactive{fill-opacity:.6}.trip{stroke:var(--trip);stroke-width:1.5;stroke-dasharray:4 2}
     .axis{stroke:var(--muted);stroke-width:1}.alert-mark{fill:var(--fg)}
     .band.retention{fill:var(--muted);fill-opacity:.18}.band.late{fill:var(--trip);fill-opacity:.22}
+    .band.gap{fill:var(--failure);fill-opacity:.25}.band.learning{fill:var(--success);fill-opacity:.12}
+    .key.band-gap::before{background:var(--failure);opacity:.5;border-radius:0}.key.band-learning::before{background:var(--success);opacity:.3;border-radius:0}
+    .verdict{font-size:1.5rem;font-weight:600;margin:.3rem 0}.verdict.found{color:var(--failure)}.account,.period,.learning{margin:.2rem 0}
+    .steps{margin:.2rem 0 .5rem}.steps-title{margin:.4rem 0 0;font-weight:600}
     .key.band-late::before{background:var(--trip);opacity:.4;border-radius:0}.key.band-retention::before{background:var(--muted);opacity:.4;border-radius:0}
     figcaption{color:var(--muted);font-size:.9rem}.key::before{content:"";display:inline-block;width:.8em;height:.8em;margin-right:.25em;border-radius:50%;vertical-align:-.05em}
     .key.success::before{background:var(--success)}.key.failure::before{background:var(--failure)}.key.interrupted::before{background:var(--interrupted)}
     .key.new::before{border:2px solid var(--new)}.key.trip::before{background:var(--trip);border-radius:0;height:.2em}
     table{border-collapse:collapse;margin:.5rem 0;font-size:.9rem}caption{text-align:left;font-weight:600}
-    th,td{border-bottom:1px solid var(--line);padding:.15rem .45rem;text-align:left;vertical-align:top;overflow-wrap:anywhere}
+    th,td{border-bottom:1px solid var(--line);padding:.15rem .45rem;text-align:left;vertical-align:top;overflow-wrap:break-word;hyphens:none}
+    th{white-space:nowrap}td.address{white-space:nowrap}.wide{overflow-x:auto;max-width:100%}
     td.n{text-align:right;font-variant-numeric:tabular-nums}.places-table{flex:1 1 280px}
     .hours td{text-align:center;min-width:1.4em;font-size:.75rem}.hours .h0{color:var(--muted)}
     .hours .h1{background:color-mix(in srgb,var(--success) 15%,transparent)}.hours .h2{background:color-mix(in srgb,var(--success) 35%,transparent)}

@@ -18,9 +18,13 @@ public struct ReportSignIn: Sendable, Hashable {
     public var device: String
     public var app: String
     public var ipAddress: String
+    /// Whose sign-in it was, as the record names the account.
+    public var userPrincipalName: String
+    public var userDisplayName: String
 
     public init(id: String, time: Date, errorCode: Int64, interactive: Bool = true, city: String = "", state: String = "", country: String = "",
-                latitude: Double? = nil, longitude: Double? = nil, device: String = "", app: String = "", ipAddress: String = "") {
+                latitude: Double? = nil, longitude: Double? = nil, device: String = "", app: String = "", ipAddress: String = "",
+                userPrincipalName: String = "", userDisplayName: String = "") {
         self.id = id
         self.time = time
         self.errorCode = errorCode
@@ -34,6 +38,8 @@ public struct ReportSignIn: Sendable, Hashable {
         self.device = device
         self.app = app
         self.ipAddress = ipAddress
+        self.userPrincipalName = userPrincipalName
+        self.userDisplayName = userDisplayName
     }
 
     /// The fields read, in the order `init(slots:)` takes them.
@@ -42,7 +48,7 @@ public struct ReportSignIn: Sendable, Hashable {
         ["location", "city"], ["location", "state"], ["location", "countryOrRegion"],
         ["location", "geoCoordinates", "latitude"], ["location", "geoCoordinates", "longitude"],
         ["deviceDetail", "displayName"], ["deviceDetail", "operatingSystem"], ["deviceDetail", "browser"],
-        ["appDisplayName"], ["ipAddress"],
+        ["appDisplayName"], ["ipAddress"], ["userPrincipalName"], ["userDisplayName"],
     ]
 
     /// A sign-in from its record's fields (`paths`); nil for one the agent would skip (no id, no
@@ -56,7 +62,8 @@ public struct ReportSignIn: Sendable, Hashable {
         let system = text(11), browser = text(12)
         let device = text(10).isEmpty ? [browser, system].filter { !$0.isEmpty }.joined(separator: " on ") : text(10)
         self.init(id: id, time: time, errorCode: code, interactive: interactive, city: text(5), state: text(6), country: text(7),
-                  latitude: slots[8]?.doubleValue, longitude: slots[9]?.doubleValue, device: device, app: text(13), ipAddress: text(14))
+                  latitude: slots[8]?.doubleValue, longitude: slots[9]?.doubleValue, device: device, app: text(13), ipAddress: text(14),
+                  userPrincipalName: text(15), userDisplayName: text(16))
     }
 
     /// A sign-in from its whole record (a Graph reply already decoded).

@@ -37,9 +37,11 @@ public struct SignInDigest: Sendable {
     }
 
     /// A stretch of the period the timeline shades: beyond the tenant's retention (Graph no longer
-    /// has those sign-ins), or sign-ins that Graph published late (an alert fired on them late).
+    /// has those sign-ins), sign-ins that Graph published late (an alert fired on them late), a
+    /// coverage gap the agent told of (sign-ins it could no longer read), or the place rules'
+    /// learning.
     public struct Band: Sendable, Hashable {
-        public enum Kind: String, Sendable { case retention, late }
+        public enum Kind: String, Sendable { case retention, late, gap, learning }
         public var kind: Kind
         public var from: Date
         public var to: Date
@@ -72,6 +74,8 @@ public struct SignInDigest: Sendable {
     /// Detections, newest first (the agent's notices are not shown).
     public var alerts: [Alert] = []
     public var bands: [Band] = []
+    /// The account the sign-ins name most often: (display name, user principal name).
+    public var account: (name: String, userPrincipalName: String)?
 
     /// Counts `signIns` between `from` and `to` (each day from `from`'s UTC midnight) with the
     /// alerts about them. Values a first-seen alert names (`first location.countryOrRegion
@@ -79,7 +83,8 @@ public struct SignInDigest: Sendable {
     /// - Complexity: O(n log n) in the sign-ins.
     /// - Parameter retentionFloor: the oldest time Graph still keeps sign-ins for (the tenant's
     ///   retention), when the sign-ins came from Graph: older days are shaded as beyond it.
-    public init(signIns given: [ReportSignIn], alerts: [Alert], from: Date, to: Date, retentionFloor: Date? = nil) {
+    /// - Parameter time: the zone the weekday-and-hour grid counts in.
+    public init(signIns given: [ReportSignIn], alerts: [Alert], from: Date, to: Date, retentionFloor: Date? = nil, time: ReportTime = .utc) {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let inPeriod = given.filter { $0.time >= from && $0.time <= to }.sorted { ($0.time, $0.id) < ($1.time, $1.id) }
@@ -93,6 +98,7 @@ public struct SignInDigest: Sendable {
         let dayCount = max(1, (calendar.dateComponents([.day], from: firstDay, to: calendar.startOfDay(for: to)).day ?? 0) + 1)
         days = (0..<dayCount).map { Day(start: firstDay.addingTimeInterval(Double($0) * 86_400)) }
         var placeIndex: [String: Int] = [:]
+        var accounts: [String: (name: String, userPrincipalName: String, count: Int)] = [:]
         var seen: [[String: Seen]] = Array(repeating: [:], count: 4)
         for signIn in inPeriod {
             let outcome = SignInOutcome(errorCode: signIn.errorCode)
@@ -101,7 +107,10 @@ public struct SignInDigest: Sendable {
             if signIn.interactive { days[day].interactive[outcome, default: 0] += 1 } else { days[day].nonInteractive[outcome, default: 0] += 1 }
             // UTC by arithmetic: a calendar's components for each of 75,000 sign-ins took a third
             // of a second. 1970-01-01 was a Thursday (3, counting Monday as 0).
-            let seconds = Int(signIn.time.timeIntervalSince1970.rounded(.down))
+            let seconds = Int(signIn.time.timeIntervalSince1970.rounded(.down)) + time.offset(at: signIn.time)
+            if !signIn.userPrincipalName.isEmpty || !signIn.userDisplayName.isEmpty {
+                accounts[signIn.userPrincipalName + "\u{0}" + signIn.userDisplayName, default: (signIn.userDisplayName, signIn.userPrincipalName, 0)].count += 1
+            }
             let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
             hours[((days % 7) + 7 + 3) % 7][(seconds - days * 86_400) / 3600] += 1
             if let latitude = signIn.latitude, let longitude = signIn.longitude {
@@ -132,6 +141,7 @@ public struct SignInDigest: Sendable {
         apps = ordered(seen[2])
         addresses = ordered(seen[3])
         places.sort { ($0.total, $1.name) > ($1.total, $0.name) }
+        account = accounts.values.max { ($0.count, $1.userPrincipalName) < ($1.count, $0.userPrincipalName) }.map { ($0.name, $0.userPrincipalName) }
         for alert in self.alerts {
             let day = Int(alert.detectedAt.timeIntervalSince(firstDay) / 86_400)
             if days.indices.contains(day) { days[day].alerts += 1 }
@@ -146,6 +156,12 @@ public struct SignInDigest: Sendable {
             guard let first = ends.first, let last = ends.last, first.id != last.id else { return nil }
             return Trip(from: (first.latitude!, first.longitude!), to: (last.latitude!, last.longitude!), alertID: alert.id)
         }
+    }
+
+    /// Shades `from` to `to` on the timeline as `kind`, cut to the period; nothing when they miss it.
+    public mutating func shade(_ kind: Band.Kind, from start: Date, to end: Date) {
+        let a = max(start, from), b = min(end, to)
+        if a <= b { bands.append(Band(kind: kind, from: a, to: b)) }
     }
 
     /// The values first-seen alerts name: `first location.countryOrRegion 'AU'` names `AU`.

@@ -51,11 +51,12 @@ enum DoctorCommand: CLICommand {
             io.out(String(decoding: JSONValue.object(["exitCode": .int(Int64(code.rawValue)), "checks": .array(list)]).canonicalData(), as: UTF8.self) + "\n")
         } else {
             io.out("tophhie-watch doctor\n")
+            let colour = TerminalColour(io)
             for check in checks {
-                let label = check.status == "ok" ? "ok  " : check.status == "warn" ? "warn" : "FAIL"
+                let label = check.status == "ok" ? colour.green("ok  ") : check.status == "warn" ? colour.yellow("warn") : colour.red("FAIL")
                 io.out("  \(label)  \(check.text)\n" + (check.fix.map { "        fix: \($0)\n" } ?? ""))
             }
-            if code == .ok { io.out("All checks passed.\n") }
+            if code == .ok { io.out(colour.green("All checks passed.") + "\n") }
         }
         return code
     }

@@ -16,8 +16,8 @@ enum StatusCommand: CLICommand {
         summary: "Show who is signed in, the granted scopes, the last poll, problems and outboxes",
         discussion: """
         Reads the token cache, the agent state and the outboxes only: no network, no lock, nothing
-        written, so it is safe beside a running agent. Tokens are never printed. Exits 3 when
-        nobody is signed in.
+        written, so it is safe beside a running agent. Tokens are never printed. Exits 2 when the
+        state directory or its state is unusable, else 3 when nobody is signed in.
 
         examples:
           tophhie-watch status
@@ -29,7 +29,11 @@ enum StatusCommand: CLICommand {
         let configuration = try agentConfiguration.authConfiguration()
         let auth = TophhieAuth(configuration: configuration, transport: io.transport, clock: io.clock)
         let session = try await auth.currentSession()
-        let health = await AgentHealth.read(stateDirectory: agentConfiguration.stateDirectory, notifiers: agentConfiguration.notifiers.map(\.name), api: agentConfiguration.signInAPI, planner: AgentSetup.planner(agentConfiguration))
+        var health = await AgentHealth.read(stateDirectory: agentConfiguration.stateDirectory, notifiers: agentConfiguration.notifiers.map(\.name), api: agentConfiguration.signInAPI, planner: AgentSetup.planner(agentConfiguration))
+        // A state directory that is not one (a file in its place) is unusable as a damaged state is.
+        if health.stateError == nil, let problem = unusableDirectory(agentConfiguration.stateDirectory.path) { health.stateError = problem }
+        // The README's exit codes: an unusable state is a configuration error (2), before a sign-in.
+        let unusable = health.stateError != nil
         let cache = TokenCache(file: configuration.stateDirectory.appendingPathComponent("tokens.json"))
         let stateDirectory = agentConfiguration.stateDirectory
         let lastRevocation = try await BlockingWork.shared.run { SessionRevocation.read(stateDirectory: stateDirectory) }
@@ -59,7 +63,7 @@ enum StatusCommand: CLICommand {
                 .object(["at": time(revocation.at), "alertId": revocation.alertID.map(JSONValue.string) ?? .null])
             } ?? .null
             io.out(JSONValue.object(["config": config, "rules": rules, "session": sessionValue, "agent": agent, "sessionsRevoked": revoked]).prettyText() + "\n")
-            return session == nil ? .signInNeeded : .ok
+            return unusable ? .usage : session == nil ? .signInNeeded : .ok
         }
         if let search = agentConfiguration.search { io.out("Config:        \(search.description)\n") }
         io.out("Rules:         \(AgentSetup.describe(rulePaths: AgentSetup.rulePaths(agentConfiguration, environment: .init(variables: io.environment))))\n")
@@ -68,9 +72,9 @@ enum StatusCommand: CLICommand {
             io.out("Sessions:      all revoked at \(GraphTimestamp.alertText(revoked.at))\(revoked.alertID.map { " after alert \($0)" } ?? "")\(stale ? "; this agent must sign in again ('tophhie-watch login')" : "; signed in again since")\n")
         }
         guard let session else {
-            io.out("Not signed in. Run 'tophhie-watch login'.\n")
+            io.out(TerminalColour(io).yellow("Not signed in.") + " Run 'tophhie-watch login'.\n")
             printAgent(health, io: io)
-            return .signInNeeded
+            return unusable ? .usage : .signInNeeded
         }
         io.out("User:          \(session.userPrincipalName ?? "unknown (profile not read yet)")\n")
         io.out("Object id:     \(session.objectID ?? "unknown")\n")
@@ -84,7 +88,17 @@ enum StatusCommand: CLICommand {
         io.out("Signed in:     \(GraphTimestamp.filterText(session.signedInAt))\(session.refreshedAt.map { ", last refreshed \(GraphTimestamp.filterText($0))" } ?? "")\n")
         io.out("Token cache:   \(cache.file.path) (mode \(cache.fileMode.map { String($0, radix: 8) } ?? "?"))\n")
         printAgent(health, io: io)
-        return .ok
+        return unusable ? .usage : .ok
+    }
+
+    /// Why `path` cannot be a state directory, when it exists and cannot: nil when it is one
+    /// (or does not exist yet: the first login makes it).
+    static func unusableDirectory(_ path: String) -> String? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
+        guard isDirectory.boolValue else { return "\(path) is not a directory" }
+        guard FileManager.default.isWritableFile(atPath: path) else { return "\(path) cannot be written" }
+        return nil
     }
 
     /// "2026-12-06 14:05 UTC": a forecast is good to the minute.
@@ -94,12 +108,13 @@ enum StatusCommand: CLICommand {
     }
 
     static func printAgent(_ health: AgentHealth, io: CommandIO) {
+        let colour = TerminalColour(io)
         if let error = health.stateError {
-            io.out("Agent state:   UNUSABLE: \(error)\n")
+            io.out("Agent state:   \(colour.red("UNUSABLE")): \(error)\n")
         } else {
-            io.out("Last poll:     \(health.lastSuccessfulPoll.map { "\(GraphTimestamp.filterText($0)) (successful)" } ?? "never")\n")
+            io.out("Last poll:     \(health.lastSuccessfulPoll.map { colour.green("\(GraphTimestamp.filterText($0)) (successful)") } ?? colour.yellow("never"))\n")
         }
-        if let learning = health.placeLearning { io.out("Learning:      \(learning)\n") }
+        if let learning = health.placeLearning { io.out("Learning:      \(colour.yellow(learning))\n") }
         let watched = health.streams.map(\.words).joined(separator: " and ")
         if let fallback = health.fallback {
             io.out("Streams:       \(watched) only (Graph v1.0): Graph refused beta since \(GraphTimestamp.filterText(fallback.since)) (\(fallback.refusal.reason)); non-interactive sign-ins are not watched ('tophhie-watch doctor')\n")
@@ -132,11 +147,11 @@ enum StatusCommand: CLICommand {
             io.out("Stream \(stream.words): not read since \(GraphTimestamp.filterText(failing.failingSince))\(wait); next read from \(GraphTimestamp.filterText(failing.readFrom)): \(failing.lastError)\n")
         }
         if let problem = health.problem {
-            io.out("Problem:       \(problem.kind) since \(GraphTimestamp.filterText(problem.since))\(problem.notified ? ", notice sent" : ""): \(problem.detail)\n")
+            io.out("\(colour.red("Problem:"))       \(problem.kind) since \(GraphTimestamp.filterText(problem.since))\(problem.notified ? ", notice sent" : ""): \(problem.detail)\n")
         }
         for channel in health.notifiers {
             var parts = ["\(channel.pending) pending", "\(channel.deadLettered) dead-lettered"]
-            if let disabled = channel.disabled { parts.append("DISABLED by its receiver since \(GraphTimestamp.filterText(disabled.since)) ('tophhie-watch outbox enable \(channel.name)' once fixed)") }
+            if let disabled = channel.disabled { parts.append("\(colour.red("DISABLED")) by its receiver since \(GraphTimestamp.filterText(disabled.since)) ('tophhie-watch outbox enable \(channel.name)' once fixed)") }
             if let wait = channel.retryAfter { parts.append("waiting until \(GraphTimestamp.filterText(wait)) (Retry-After)") }
             if let error = channel.error { parts.append("unreadable: \(error)") }
             io.out("Outbox \(channel.name): \(parts.joined(separator: ", "))\n")

@@ -22,8 +22,9 @@ enum DemoCommand: CLICommand {
         and a throttling storm. Alerts print as they fire; the story goes to standard error. At
         the end it writes the report page of the month ('tophhie-watch report') and names it.
 
-        example:
-          swift run tophhie-watch demo
+        examples:
+          tophhie-watch demo
+          tophhie-watch demo --fast --report month.html
         """)
 
     static func run(_ options: ParsedOptions<Options>, io: CommandIO) async throws -> ExitCode {

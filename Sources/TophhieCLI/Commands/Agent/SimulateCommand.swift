@@ -20,10 +20,24 @@ enum SimulateCommand: CLICommand {
         scenario can script pending/slow_down/decline/expire, faults, throttling and latency.
         Control endpoints under /_sim (approve a code, revoke tokens, add sign-ins, inject faults).
 
+        To see an alert, add a sign-in (POST /_sim/signins, a JSON array of Graph signIn
+        objects) after the first poll, then poll again: the line 'simulate' prints under "Add a
+        sign-in" posts one from Moscow, a country the history never came from.
+
         examples:
           tophhie-watch simulate --port 8765
           tophhie-watch simulate --scenario examples/scenarios/basic.json
+          curl -s -X POST http://127.0.0.1:8765/_sim/signins -d '[{"id":"try-1","createdDateTime":"'$(date -u +%FT%TZ)'","userId":"26be570a-ae82-4189-b4e2-a37c6808512d","status":{"errorCode":0},"location":{"city":"Moscow","countryOrRegion":"RU"}}]'
         """)
+
+    /// A shell line that adds one sign-in from Moscow, timed when it is run, to the tenant at
+    /// `control` for `userID`: what to try after the first poll to see an alert.
+    static func addSignInLine(control: String, userID: String, userPrincipalName: String) -> String {
+        let record = #"{"id":"try-'$(date +%s)'","createdDateTime":"'$(date -u +%FT%TZ)'","userId":"\#(userID)","userPrincipalName":"\#(userPrincipalName)","#
+            + #""appDisplayName":"Outlook Mobile","ipAddress":"95.165.28.126","isInteractive":true,"status":{"errorCode":0},"#
+            + #""location":{"city":"Moscow","countryOrRegion":"RU","geoCoordinates":{"latitude":55.75,"longitude":37.62}}}"#
+        return "curl -s -X POST \(control)/signins -d '[\(record)]'"
+    }
 
     /// The tenant `simulate` serves without a scenario file.
     static func defaultScenario() -> SimulatorScenario {
@@ -73,6 +87,10 @@ enum SimulateCommand: CLICommand {
           export TOPHHIE_AUTHORITY=\(endpoints.authority.absoluteString) TOPHHIE_GRAPH_URL=\(endpoints.graphBaseURL.absoluteString)
           export TOPHHIE_STATE_DIR=\(state)
           tophhie-watch login && tophhie-watch history && tophhie-watch poll
+
+        Add a sign-in from Moscow (after the first poll, which learns the history), then poll to see its alert:
+          \(addSignInLine(control: endpoints.controlURL.absoluteString, userID: scenario.user.id, userPrincipalName: scenario.user.userPrincipalName))
+          tophhie-watch poll
 
         Approve a pending device code by hand:
           curl -X POST \(endpoints.controlURL.absoluteString)/device/approve -d user_code=CODE
