@@ -11,6 +11,8 @@ import TophhieJSON
 let folder: String = {
     let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("tophhie-fuzz-\(getpid())")
     try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    // Gone when the run ends (libFuzzer exits; a crash leaves it, beside its crash input).
+    atexit { try? FileManager.default.removeItem(atPath: folder) }
     return path
 }()
 

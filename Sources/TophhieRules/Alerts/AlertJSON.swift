@@ -82,8 +82,8 @@ public enum AlertJSON {
         if let author = alert.rule.author { key("author"); text(author) }
         key("detectedAt"); text(GraphTimestamp.alertText(alert.detectedAt))
         if let episode = alert.episodeID, let reminder = alert.reminder {
-            key("episode"); out.append(contentsOf: Array(#"{"id":"#.utf8)); text(episode)
-            out.append(contentsOf: Array(#","reminder":"#.utf8)); integer(Int64(reminder)); out.append(0x7D)
+            key("episode"); out.append(contentsOf: #"{"id":"#.utf8); text(episode)
+            out.append(contentsOf: #","reminder":"#.utf8); integer(Int64(reminder)); out.append(0x7D)
         }
         key("eventCount"); integer(Int64(alert.eventCount))
         key("eventDetails"); JSONWriter.writeArray(alert.events, into: &out) { event, out in writeEvent(event, into: &out) }
@@ -95,20 +95,20 @@ public enum AlertJSON {
         key("id"); text(alert.id)
         key("kind"); text(alert.kind.rawValue)
         key("lastEventTime"); text(GraphTimestamp.alertText(alert.lastEventTime))
-        key("late"); out.append(contentsOf: alert.late ? Array("true".utf8) : Array("false".utf8))
+        key("late"); out.append(contentsOf: alert.late ? "true".utf8 : "false".utf8)
         if let late = alert.lateBySeconds { key("lateBySeconds"); JSONWriter.write(number(late), into: &out) }
-        if alert.learning == true { key("learning"); out.append(contentsOf: Array("true".utf8)) }
+        if alert.learning == true { key("learning"); out.append(contentsOf: "true".utf8) }
         key("level"); text(alert.level.rawValue)
         if let resolves = alert.resolves { key("resolves"); text(resolves) }
         if let steps = AlertResponse.steps(for: alert) {
-            key("response"); out.append(contentsOf: Array(#"{"steps":"#.utf8))
+            key("response"); out.append(contentsOf: #"{"steps":"#.utf8)
             JSONWriter.writeArray(steps, into: &out) { step, out in JSONWriter.writeString(step, into: &out) }
             out.append(0x7D)
         }
         key("rule")
         var ruleFirst = true
         func ruleKey(_ name: String) {
-            out.append(contentsOf: Array(((ruleFirst ? "{\"" : ",\"") + name + "\":").utf8))
+            out.append(contentsOf: ruleFirst ? "{\"".utf8 : ",\"".utf8); out.append(contentsOf: name.utf8); out.append(contentsOf: "\":".utf8)
             ruleFirst = false
         }
         if let author = alert.rule.author { ruleKey("author"); text(author) }
@@ -127,13 +127,13 @@ public enum AlertJSON {
     /// One of `eventDetails`, its members in sorted order, as `event(_:)` gives them.
     static func writeEvent(_ event: AlertEvent, into out: inout [UInt8]) {
         out.append(0x7B)
-        if let app = event.app { out.append(contentsOf: Array(#""app":"#.utf8)); JSONWriter.writeString(app, into: &out); out.append(0x2C) }
-        if let device = event.device { out.append(contentsOf: Array(#""device":"#.utf8)); JSONWriter.writeString(device, into: &out); out.append(0x2C) }
-        if let code = event.errorCode { out.append(contentsOf: Array(#""errorCode":"#.utf8)); out.append(contentsOf: String(code).utf8); out.append(0x2C) }
-        out.append(contentsOf: Array(#""id":"#.utf8)); JSONWriter.writeString(event.id, into: &out)
-        if let ip = event.ipAddress { out.append(contentsOf: Array(#","ipAddress":"#.utf8)); JSONWriter.writeString(ip, into: &out) }
-        if let location = event.location { out.append(contentsOf: Array(#","location":"#.utf8)); JSONWriter.writeString(location, into: &out) }
-        out.append(contentsOf: Array(#","time":"#.utf8)); JSONWriter.writeString(GraphTimestamp.alertText(event.time), into: &out)
+        if let app = event.app { out.append(contentsOf: #""app":"#.utf8); JSONWriter.writeString(app, into: &out); out.append(0x2C) }
+        if let device = event.device { out.append(contentsOf: #""device":"#.utf8); JSONWriter.writeString(device, into: &out); out.append(0x2C) }
+        if let code = event.errorCode { out.append(contentsOf: #""errorCode":"#.utf8); out.append(contentsOf: String(code).utf8); out.append(0x2C) }
+        out.append(contentsOf: #""id":"#.utf8); JSONWriter.writeString(event.id, into: &out)
+        if let ip = event.ipAddress { out.append(contentsOf: #","ipAddress":"#.utf8); JSONWriter.writeString(ip, into: &out) }
+        if let location = event.location { out.append(contentsOf: #","location":"#.utf8); JSONWriter.writeString(location, into: &out) }
+        out.append(contentsOf: #","time":"#.utf8); JSONWriter.writeString(GraphTimestamp.alertText(event.time), into: &out)
         out.append(0x7D)
     }
 
