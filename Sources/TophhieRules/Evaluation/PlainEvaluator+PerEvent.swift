@@ -97,11 +97,13 @@ extension PlainRun {
             if (places[middle].time, places[middle].id) < (here.time, here.id) { split = middle + 1 } else { high = middle }
         }
         var best: (place: EngineState.Place, distance: Double, speed: Double)?
-        for place in PlainRun.within(span, of: here.time, around: split, in: places) where place.id != here.id {
-            let gap = abs(here.time.timeIntervalSince(place.time))
-            let distance = PlainRun.greatCircleKm(place.latitude, place.longitude, latitude, longitude)
+        // Read in place: most places of a busy day are near, and copying each out retained its texts.
+        for index in PlainRun.within(span, of: here.time, around: split, in: places) where places[index].id != here.id {
+            let gap = abs(here.time.timeIntervalSince(places[index].time))
+            let distance = PlainRun.greatCircleKm(places[index].latitude, places[index].longitude, latitude, longitude)
             let speed = gap == 0 ? Double.infinity : distance / (gap / 3600)
             guard distance >= spec.minDistanceKm, speed > spec.maxSpeedKmh else { continue }
+            let place = places[index]
             let day = PlainRun.day(max(here.time, place.time))
             if PlainRun.isFamiliar(familiar[hereKey], before: day, spec) && PlainRun.isFamiliar(familiar[PlainRun.placeKey(place)], before: day, spec) { continue }
             // The nearest in time tells the story; the faster pair breaks a tie.
@@ -143,11 +145,21 @@ extension PlainRun {
         state.familiar![ruleID, default: [:]][group.key] = familiar
     }
 
-    /// The places within `span` of `time` on either side of `split`, the nearest 256 a side.
-    /// (Copied out: a slice of `places` still alive when the list grows would copy it whole.)
-    static func within(_ span: TimeInterval, of time: Date, around split: Int, in places: [EngineState.Place]) -> [EngineState.Place] {
-        Array(places[..<split].reversed().prefix { time.timeIntervalSince($0.time) <= span }.prefix(256))
-            + Array(places[split...].prefix { $0.time.timeIntervalSince(time) <= span }.prefix(256))
+    /// Where the places within `span` of `time` lie, the nearest 256 on either side of `split`
+    /// (the places are in time order, so the span's ends are found by halving: walking to them
+    /// copied every place of a busy day, twice a sign-in).
+    static func within(_ span: TimeInterval, of time: Date, around split: Int, in places: [EngineState.Place]) -> Range<Int> {
+        var low = 0, high = split
+        while low < high {
+            let middle = (low + high) / 2
+            if time.timeIntervalSince(places[middle].time) <= span { high = middle } else { low = middle + 1 }
+        }
+        var after = split, end = places.count
+        while after < end {
+            let middle = (after + end) / 2
+            if places[middle].time.timeIntervalSince(time) <= span { after = middle + 1 } else { end = middle }
+        }
+        return max(low, split - 256)..<min(after, split + 256)
     }
 
     /// Whether a place was seen on at least `familiar-after-days` days before `day` (0: never familiar).
