@@ -157,7 +157,9 @@ public enum GraphTimestamp {
         return era * 146_097 + doe - 719_468
     }
 
-    private static func civilFromDays(_ z0: Int) -> (Int, Int, Int) {
+    /// The (year, month, day) of a count of days since 1970-01-01 in the proleptic Gregorian
+    /// calendar (Howard Hinnant's days-to-civil).
+    package static func civilFromDays(_ z0: Int) -> (Int, Int, Int) {
         let z = z0 + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097

@@ -33,15 +33,7 @@ struct CheckedRecords {
     ///   - place: where it is ("item 3", "line 3", "row 3").
     /// - Throws: with `strict`, the decoder's refusal; `ReplayFileError` when the write fails.
     mutating func take(_ mapped: JSONValue, raw: JSONValue, at place: String) throws {
-        var record = mapped
-        do {
-            _ = try TophhieSignInEvent(json: record)
-        } catch let malformed as MalformedSignIn {
-            try conversion.skip(malformed, at: place, file: file, strict: strict)
-            found.add(raw, place: place, problem: malformed.problem)
-            return
-        }
-        if ExportConversion.dropBadCoordinates(&record) { conversion.coordinatesDropped += 1 }
+        guard let record = try conversion.check(mapped, raw: raw, at: place, file: file, strict: strict, found: &found) else { return }
         pending.append(record.canonicalData())
         pending.append(UInt8(ascii: "\n"))
         conversion.records += 1

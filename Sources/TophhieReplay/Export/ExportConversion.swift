@@ -83,15 +83,7 @@ public struct ExportConversion: Sendable {
                 found.add(.null, place: place, problem: damage)
                 continue
             }
-            var record = given
-            do {
-                _ = try TophhieSignInEvent(json: record)
-            } catch let malformed as MalformedSignIn {
-                try conversion.skip(malformed, at: place, file: file, strict: strict)
-                found.add(raw, place: place, problem: malformed.problem)
-                continue
-            }
-            if dropBadCoordinates(&record) { conversion.coordinatesDropped += 1 }
+            guard let record = try conversion.check(given, raw: raw, at: place, file: file, strict: strict, found: &found) else { continue }
             kept.append(record)
         }
         if kept.isEmpty, found.count > 0 { throw ReplayFileError("\(file): \(found.sentence)") }
@@ -102,6 +94,23 @@ public struct ExportConversion: Sendable {
     /// Graph files larger than this go straight to the fast ways, unchecked record by record
     /// (a damaged record there stops the replay, with its line and column).
     public static let checkedGraphSize = 64 << 20
+
+    /// One record mapped to Graph's shape, as the live poll's decoder takes it: the record with
+    /// impossible coordinates dropped, or nil when the decoder refuses it (skipped and named, and
+    /// told to `found`).
+    /// - Throws: with `strict`, the decoder's refusal.
+    mutating func check(_ mapped: JSONValue, raw: JSONValue, at place: String, file: String, strict: Bool, found: inout FoundRecords) throws -> JSONValue? {
+        var record = mapped
+        do {
+            _ = try TophhieSignInEvent(json: record)
+        } catch let malformed as MalformedSignIn {
+            try skip(malformed, at: place, file: file, strict: strict)
+            found.add(raw, place: place, problem: malformed.problem)
+            return nil
+        }
+        if Self.dropBadCoordinates(&record) { coordinatesDropped += 1 }
+        return record
+    }
 
     /// Records one the poll's decoder refuses: skipped and named, or with `strict` the error.
     mutating func skip(_ malformed: MalformedSignIn, at place: String, file: String, strict: Bool) throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TophhieJSON
 
 /// Times as the reader lives them: in the zone chosen when the page was written, with UTC beside
 /// (the log, the alerts' JSON and every other channel speak UTC).
@@ -42,16 +43,7 @@ public struct ReportTime: Sendable {
         let seconds = Int(date.timeIntervalSince1970.rounded(.down)) + offset
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let inDay = seconds - days * 86_400
-        // Howard Hinnant's days-to-civil.
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        let (year, month, day) = GraphTimestamp.civilFromDays(days)
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
         return "\(year)-\(two(month))-\(two(day)) \(two(inDay / 3600)):\(two(inDay % 3600 / 60))"
     }
