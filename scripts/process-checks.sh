@@ -340,6 +340,30 @@ check "  with the interactive stream's alert" grep -q "\[keyword-python\]" "$WOR
 check "  without waiting it out (${throttled_took} s)" test "$throttled_took" -lt 30
 check "  and Graph's time is kept for the next poll" python3 -c "import json, sys; assert json.load(open(sys.argv[1]))['streamHealth']['nonInteractive']['retryAfter']" "$WORK/throttled/state.json"
 
+# Entra's unknown location, live: after the baseline, Jane in London, then a sign-in Entra could
+# not place (latitude 0, longitude 0, no country) half an hour later. The poll counts it and makes
+# no impossible travel of it (it once made "5727 km ... to 0.00,0.00", HIGH).
+mkdir -p "$WORK/unknownplace" && chmod 700 "$WORK/unknownplace" && cp -p "$WORK/state/tokens.json" "$WORK/unknownplace/"
+TOPHHIE_STATE_DIR="$WORK/unknownplace" "$BIN" poll >/dev/null 2>&1
+python3 - "$USER_ID" > "$WORK/unknownplace.json" <<'PY'
+import datetime, json, sys
+now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
+def sign_in(n, minutes_ago, location):
+    return {"id": "up-00000000-0000-4000-8000-00000000000%d" % n,
+            "createdDateTime": (now - datetime.timedelta(minutes=minutes_ago)).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "userId": sys.argv[1], "userPrincipalName": "jane@contoso.com", "appDisplayName": "Office 365",
+            "ipAddress": "81.2.69.%d" % (10 + n), "isInteractive": True, "status": {"errorCode": 0},
+            "authenticationRequirement": "multiFactorAuthentication", "location": location}
+print(json.dumps([
+    sign_in(1, 40, {"city": "London", "countryOrRegion": "GB", "geoCoordinates": {"latitude": 51.507, "longitude": -0.128}}),
+    sign_in(2, 10, {"city": "", "countryOrRegion": "", "geoCoordinates": {"latitude": 0, "longitude": 0}}),
+]))
+PY
+curl -s -X POST -H 'Content-Type: application/json' --data @"$WORK/unknownplace.json" "$SIM_ROOT/_sim/signins" >/dev/null
+TOPHHIE_STATE_DIR="$WORK/unknownplace" "$BIN" poll >"$WORK/unknownplace.out" 2>"$WORK/unknownplace.err"; unknownplace_rc=$?
+check "Entra's unknown location, live: the poll counts it (1 with an unknown location)" sh -c "test $unknownplace_rc -eq 0 && cat '$WORK/unknownplace.out' '$WORK/unknownplace.err' | grep -q '1 with an unknown location (no place to the rules)'"
+check "  and makes no impossible travel of it" sh -c "! grep -q '\\[impossible-travel\\]' '$WORK/unknownplace.out'"
+
 # Storage faults are told where they can be heard: the state directory on a small tmpfs (where
 # the machine allows mounting), filled up, then remounted read-only. Each poll exits 2 and tells
 # stdout straight (not through the outbox it cannot write); what was read is alerted once the
