@@ -64,11 +64,13 @@ package struct AlertSentence: Sendable, Hashable {
     /// The sentence for a rule that has no template: its title and the sign-in, or for many
     /// sign-ins how many and over how long.
     package static func plain(forCount count: Int) -> AlertSentence {
-        // Both templates are known to read.
-        try! AlertSentence(template: count > 1
-            ? "{title}: {count} sign-ins in {span}, the last by {app} from {place} ({address})"
-            : "{title}: {app} from {place} ({address})")
+        count > 1
+            ? AlertSentence(pieces: [.value("title"), .text(": "), .value("count"), .text(" sign-ins in "), .value("span"),
+                                     .text(", the last by "), .value("app"), .text(" from "), .value("place"), .text(" ("), .value("address"), .text(")")])
+            : AlertSentence(pieces: [.value("title"), .text(": "), .value("app"), .text(" from "), .value("place"), .text(" ("), .value("address"), .text(")")])
     }
+
+    private init(pieces: [Piece]) { self.pieces = pieces }
 
     /// The sentence for `alert`.
     package func render(_ alert: Alert) -> String {
