@@ -26,4 +26,14 @@ import TophhieAgent
         #expect(ErrorReport.describe(TophhieAuthError.signInHistory(status: 503, graphCode: nil)).1 == .failure)
         #expect(ErrorReport.describe(TophhieAuthError.interactionRequired(reason: "nobody is signed in")).1 == .signInNeeded)
     }
+
+    /// A cycle over several accounts exits with the most serious of their codes (issue 49).
+    @Test func severalAccountsExitWithTheMostSeriousCode() {
+        #expect(ExitCode.mostSerious([]) == .ok)
+        #expect(ExitCode.mostSerious([.ok, .ok]) == .ok)
+        #expect(ExitCode.mostSerious([.ok, .failure, .ok]) == .failure)
+        #expect(ExitCode.mostSerious([.failure, .accessDenied, .ok]) == .accessDenied)
+        #expect(ExitCode.mostSerious([.accessDenied, .signInNeeded, .failure]) == .signInNeeded)
+        #expect(ExitCode.mostSerious([.signInNeeded, .usage, .ok]) == .usage)
+    }
 }

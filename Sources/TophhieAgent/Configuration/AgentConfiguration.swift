@@ -32,6 +32,10 @@ public struct AgentConfiguration: Sendable, Equatable {
     public var deliveryBudget: Double = OutboxDelivery.defaultBudget
     /// The heartbeat and metrics file that tell the outside world the agent is alive.
     public var health: HealthReporter.Settings = HealthReporter.Settings()
+    /// The people watched (`accounts:`); empty watches the one signed-in account, `default`.
+    public var accounts: [AccountConfiguration] = []
+    /// Set on the configuration of one of `accounts` (`account(named:)`): whose alerts these are.
+    public var account: String?
     /// The file this came from, for messages.
     public var sourceFile: String?
     /// How the file was found (or where none was), for `status` and messages.
@@ -114,7 +118,8 @@ public struct AgentConfiguration: Sendable, Equatable {
         let top = try reader.mapping(root, "the config file")
         var configuration = AgentConfiguration(stateDirectory: defaultStateDirectory(environment: environment))
         configuration.sourceFile = file
-        let known: Set<String> = ["tenant", "client_id", "authority", "graph", "graph_url", "state_dir", "retention_days", "poll", "rules", "notifiers", "delivery", "health"]
+        var accountsNode: YAMLNode?
+        let known: Set<String> = ["tenant", "client_id", "authority", "graph", "graph_url", "state_dir", "retention_days", "poll", "rules", "notifiers", "delivery", "health", "accounts"]
         for (key, value) in top {
             guard known.contains(key.text) else {
                 throw reader.error("unknown key '\(key.text)'; known keys: \(known.sorted().joined(separator: ", "))", at: key.node)
@@ -175,6 +180,9 @@ public struct AgentConfiguration: Sendable, Equatable {
                 configuration.rulePaths = try reader.stringList(value, "rules").map { $0 == BuiltInRulePack.path ? $0 : reader.path($0, base: baseDirectory).path }
             case "notifiers":
                 configuration.notifiers = try reader.notifiers(value)
+            case "accounts":
+                configuration.accounts = try reader.accounts(value, notifiers: nil)
+                accountsNode = value
             case "delivery":
                 for (deliveryKey, deliveryValue) in try reader.mapping(value, "delivery") {
                     switch deliveryKey.text {
@@ -202,6 +210,15 @@ public struct AgentConfiguration: Sendable, Equatable {
                     throw reader.error("health.heartbeat_fail_url needs health.heartbeat_url beside it", at: value)
                 }
             default: break
+            }
+        }
+        if let accountsNode {
+            // Checked once every key is read: `notifiers:` may come after `accounts:`.
+            let known = Set(configuration.notifiers.map(\.name))
+            for account in configuration.accounts {
+                for name in account.notifiers ?? [] where !known.contains(name) {
+                    throw ConfigurationError("account '\(account.name)' names the notifier '\(ControlCharacterEscaping.escape(name))', which is not configured; notifiers: \(known.sorted().joined(separator: ", "))", file: file, line: account.line ?? accountsNode.mark.line, column: account.column ?? accountsNode.mark.column)
+                }
             }
         }
         return configuration

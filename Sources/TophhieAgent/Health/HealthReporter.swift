@@ -45,17 +45,43 @@ public struct HealthReporter: Sendable {
         self.transport = transport
     }
 
+    /// One account's poll, as `record(_:at:)` reports it across accounts.
+    public struct AccountPoll: Sendable {
+        /// The account's name with `accounts:`, labelling its metrics; nil for the one account.
+        public var account: String?
+        public var stateDirectory: URL
+        public var notifiers: [String]
+        /// The poll's report, or nil when the poll threw (damaged state, disk).
+        public var report: PollReport?
+
+        public init(account: String?, stateDirectory: URL, notifiers: [String], report: PollReport?) {
+            self.account = account
+            self.stateDirectory = stateDirectory
+            self.notifiers = notifiers
+            self.report = report
+        }
+    }
+
     /// Reports one poll.
     /// - Parameter report: the poll's report, or nil when the poll threw (damaged state, disk).
     /// - Returns: one line per part that could not report, for the log; never the URL's path
     ///   or query, which hold the check's secret.
     public func record(_ report: PollReport?, at now: Date) async -> [String] {
+        await record([AccountPoll(account: nil, stateDirectory: stateDirectory, notifiers: notifiers, report: report)], at: now)
+    }
+
+    /// Reports one cycle over every account: one heartbeat, a success only when every account's
+    /// poll succeeded, and one metrics file with each account's samples.
+    public func record(_ polls: [AccountPoll], at now: Date) async -> [String] {
         guard !settings.isEmpty else { return [] }
         var problems: [String] = []
         // A notifier failing for an hour is a failure to be watched: its alerts are not arriving.
-        let channelFailing = report?.delivery.contains { $0.hasFailed(for: channelFailingAfter, at: now) } ?? false
-        let succeeded = report?.outcome == .succeeded && !channelFailing
-        if let url = succeeded ? settings.heartbeatURL : settings.failURL {
+        func succeeded(_ report: PollReport?) -> Bool {
+            let channelFailing = report?.delivery.contains { $0.hasFailed(for: channelFailingAfter, at: now) } ?? false
+            return report?.outcome == .succeeded && !channelFailing
+        }
+        let allSucceeded = polls.allSatisfy { succeeded($0.report) }
+        if let url = allSucceeded ? settings.heartbeatURL : settings.failURL {
             var request = URLRequest(url: url)
             request.httpMethod = "GET"
             request.setValue("tophhie-watch", forHTTPHeaderField: "User-Agent")
@@ -69,8 +95,12 @@ public struct HealthReporter: Sendable {
             }
         }
         if let file = settings.metricsFile {
-            let health = await AgentHealth.read(stateDirectory: stateDirectory, notifiers: notifiers)
-            let text = MetricsText.render(health, lastPoll: now, succeeded: succeeded, alerts: report?.alerts.count ?? 0, signIns: report?.fetched ?? 0)
+            var entries: [MetricsText.Entry] = []
+            for poll in polls {
+                let health = await AgentHealth.read(stateDirectory: poll.stateDirectory, notifiers: poll.notifiers)
+                entries.append(MetricsText.Entry(account: poll.account, health: health, lastPoll: now, succeeded: succeeded(poll.report), alerts: poll.report?.alerts.count ?? 0, signIns: poll.report?.fetched ?? 0))
+            }
+            let text = MetricsText.render(entries)
             do {
                 // Metrics are not secret and the collector runs as another user: 0644.
                 try await BlockingWork.shared.run { try DurableFile.replace(file.path, with: Array(text.utf8), mode: 0o644) }

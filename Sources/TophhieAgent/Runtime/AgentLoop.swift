@@ -8,8 +8,8 @@ import TophhieRules
 /// `stop()` lets the current cycle finish, then `run()` returns; `reload()` rebuilds the setup
 /// before the next cycle and keeps the old one if the new configuration or rules are broken.
 public actor AgentLoop: Service {
-    private var setup: AgentSetup
-    private let rebuild: @Sendable () throws -> AgentSetup
+    private var accounts: WatchedAccounts
+    private let rebuild: @Sendable () throws -> WatchedAccounts
     private let clock: any TophhieClock
     private let log: @Sendable (String) -> Void
     private let random: @Sendable () -> Double
@@ -33,7 +33,13 @@ public actor AgentLoop: Service {
     ///   - log: receives one line per event worth a log entry.
     ///   - onReport: receives each cycle's report (the demo narrates from it).
     public init(setup: AgentSetup, rebuild: @escaping @Sendable () throws -> AgentSetup, clock: any TophhieClock, random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }, log: @escaping @Sendable (String) -> Void, onReport: (@Sendable (PollReport) -> Void)? = nil) {
-        self.setup = setup
+        self.init(accounts: WatchedAccounts(setup: setup), rebuild: { WatchedAccounts(setup: try rebuild()) }, clock: clock, random: random, log: log, onReport: onReport)
+    }
+
+    /// Polls every account of `accounts` each cycle.
+    /// - Parameter rebuild: builds every account afresh from the configuration on disk (SIGHUP).
+    public init(accounts: WatchedAccounts, rebuild: @escaping @Sendable () throws -> WatchedAccounts, clock: any TophhieClock, random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }, log: @escaping @Sendable (String) -> Void, onReport: (@Sendable (PollReport) -> Void)? = nil) {
+        self.accounts = accounts
         self.onReport = onReport
         self.rebuild = rebuild
         self.clock = clock
@@ -50,7 +56,7 @@ public actor AgentLoop: Service {
             if let maxCycles, cycles >= maxCycles { break }
             if stopping || Task.isCancelled { break }
             if stoppedBy != nil { break }
-            let schedule = PollSchedule(interval: setup.configuration.pollInterval, jitter: setup.configuration.pollJitter)
+            let schedule = PollSchedule(interval: accounts.configuration.pollInterval, jitter: accounts.configuration.pollJitter)
             let wait = Self.backoff(schedule.delay(random: random()), unwritableCycles: unwritableCycles)
             let clock = self.clock
             let task = Task { try await clock.sleep(seconds: wait) }
@@ -75,37 +81,41 @@ public actor AgentLoop: Service {
         return max(wait, min(wait * pow(2, Double(min(unwritableCycles - 1, 10))), 1800))
     }
 
-    /// Runs one cycle and logs it; disk errors are logged and retried next time.
+    /// Runs one cycle over every account and logs it; disk errors are logged and retried next
+    /// time. With named accounts each line begins with the account's name.
     private func cycle() async {
-        let now = clock.now()
-        do {
-            let report = try await setup.cycle.run(now: now)
-            cycles += 1
-            reports.append(report)
-            if reports.count > 100 { reports.removeFirst(reports.count - 100) }
-            if unwritableCycles > 0 {
-                log("the state directory can be written again after \(unwritableCycles) cycle\(unwritableCycles == 1 ? "" : "s") that could not")
-                unwritableCycles = 0
+        let clock = self.clock
+        let polls = await accounts.pollEach(now: { clock.now() })
+        cycles += 1
+        var unwritable = false
+        for poll in polls {
+            let log: (String) -> Void = { [log] line in log(WatchedAccounts.logLine(line, account: poll.account)) }
+            switch poll.result {
+            case .success(let report):
+                reports.append(report)
+                if let onReport { onReport(report) } else { log(report.summary) }
+                for skipped in report.skipped { log(skipped.description) }
+            case .failure(let error as StateUnwritable):
+                unwritable = true
+                if error.directoryGone {
+                    log("stopping: \(error)")
+                    stoppedBy = error
+                } else {
+                    let next = Self.backoff(accounts.configuration.pollInterval, unwritableCycles: unwritableCycles + 1)
+                    log("poll failed: \(error); retrying in \(DurationText.text(next))")
+                }
+            case .failure(let error):
+                log("poll failed: \(error)")
             }
-            if let onReport { onReport(report) } else { log(report.summary) }
-            for skipped in report.skipped { log(skipped.description) }
-            for problem in await setup.health.record(report, at: clock.now()) { log(problem) }
-        } catch let unwritable as StateUnwritable {
-            cycles += 1
-            if unwritable.directoryGone {
-                log("stopping: \(unwritable)")
-                stoppedBy = unwritable
-            } else {
-                unwritableCycles += 1
-                let next = Self.backoff(setup.configuration.pollInterval, unwritableCycles: unwritableCycles)
-                log("poll failed: \(unwritable); retrying in \(DurationText.text(next))")
-            }
-            for problem in await setup.health.record(nil, at: clock.now()) { log(problem) }
-        } catch {
-            cycles += 1
-            log("poll failed: \(error)")
-            for problem in await setup.health.record(nil, at: clock.now()) { log(problem) }
         }
+        if reports.count > 100 { reports.removeFirst(reports.count - 100) }
+        if unwritable {
+            unwritableCycles += 1
+        } else if unwritableCycles > 0 {
+            log("the state directory can be written again after \(unwritableCycles) cycle\(unwritableCycles == 1 ? "" : "s") that could not")
+            unwritableCycles = 0
+        }
+        for problem in await accounts.recordHealth(polls, at: clock.now()) { log(problem) }
     }
 
     /// Polls until `stop()` or cancellation.
@@ -137,28 +147,37 @@ public actor AgentLoop: Service {
         reloadRequested = false
         let now = clock.now()
         do {
-            setup = try rebuild()
-            log("reloaded configuration and \(setup.rules.ruleCount) rules")
+            accounts = try rebuild()
+            let count = accounts.rules.ruleCount
+            log("reloaded configuration and \(count) rules")
             if let refused = reloadRefused {
                 reloadRefused = nil
-                await tell(SystemNotice.alert(.rulesReloaded, fingerprint: "\(refused)|reloaded|\(GraphTimestamp.graphText(now))", detail: "now running \(setup.rules.ruleCount) rule\(setup.rules.ruleCount == 1 ? "" : "s") (the reload refused at \(GraphTimestamp.alertText(refused)) is fixed)", since: refused, now: now))
+                await tell(SystemNotice.alert(.rulesReloaded, fingerprint: "\(refused)|reloaded|\(GraphTimestamp.graphText(now))", detail: "now running \(count) rule\(count == 1 ? "" : "s") (the reload refused at \(GraphTimestamp.alertText(refused)) is fixed)", since: refused, now: now))
             }
         } catch {
             log("reload failed, keeping the previous configuration and rules: \(error)")
             let text = "\(error)".replacingOccurrences(of: "\n  ", with: "; ").replacingOccurrences(of: "\n", with: "; ")
-            let count = setup.rules.ruleCount
+            let count = accounts.rules.ruleCount
             reloadRefused = reloadRefused ?? now
             await tell(SystemNotice.alert(.rulesReloadFailed, fingerprint: text, detail: "\(text); still running the previous \(count) rule\(count == 1 ? "" : "s")", since: now, now: now))
         }
     }
 
-    /// Queues a notice in the outbox and delivers it now, not at the end of the next cycle.
+    /// Queues a notice in the outboxes and delivers it now, not at the end of the next cycle.
+    /// It is the agent's, not an account's: each notifier is told once, through the first
+    /// account that has it.
     private func tell(_ notice: Alert) async {
-        do {
-            try await setup.cycle.dispatch.append([notice])
-            _ = await setup.cycle.dispatch.deliverPending(budget: PollCycle.noticeDeliveryBudget)
-        } catch {
-            log("could not queue the notice '\(notice.rule.title)': \(error)")
+        var told: Set<String> = []
+        for setup in accounts.setups {
+            let dispatch = setup.cycle.dispatch
+            do {
+                if try await dispatch.append([notice], excluding: told) > 0 {
+                    _ = await dispatch.deliverPending(budget: PollCycle.noticeDeliveryBudget)
+                }
+            } catch {
+                log(WatchedAccounts.logLine("could not queue the notice '\(notice.rule.title)': \(error)", account: setup.configuration.account))
+            }
+            told.formUnion(setup.configuration.notifiers.map(\.name))
         }
     }
 }

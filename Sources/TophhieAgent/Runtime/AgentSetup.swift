@@ -45,11 +45,12 @@ public struct AgentSetup: Sendable {
     /// Builds the agent from a configuration.
     /// - Throws: `ConfigurationError` for a bad notifier, unreadable rules, or rules with errors
     ///   (each `file:line:col` listed).
-    public static func build(_ configuration: AgentConfiguration, environment: Environment) throws -> AgentSetup {
+    /// - Parameter rules: rules already loaded for another account of the same configuration.
+    public static func build(_ configuration: AgentConfiguration, environment: Environment, rules loaded: RuleSet? = nil) throws -> AgentSetup {
         let authConfiguration = try configuration.authConfiguration()
         let clock = environment.clock
         let auth = TophhieAuth(configuration: authConfiguration, transport: environment.transport, clock: clock)
-        let rules = try loadRules(configuration, environment: environment)
+        let rules = try loaded ?? loadRules(configuration, environment: environment)
         let factory = NotifierFactory(environment: environment.variables, outputIsTerminal: environment.outputIsTerminal, write: environment.write, now: { clock.now() }, transport: environment.transport)
         let notifiers = try configuration.notifiers.map(factory.make)
         let warnings = configuration.notifiers.flatMap(factory.warnings)

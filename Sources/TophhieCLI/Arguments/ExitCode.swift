@@ -10,6 +10,13 @@ public enum ExitCode: Int32, Sendable {
     case signInNeeded = 3
     /// Graph refused access (licence, role or consent); `doctor` says which.
     case accessDenied = 4
+
+    /// The code of a run over several accounts: the most serious of theirs, in the order 2
+    /// (nothing could be done), 3 (someone must sign in), 4 (access denied), 1, 0.
+    static func mostSerious(_ codes: [ExitCode]) -> ExitCode {
+        let order: [ExitCode] = [.usage, .signInNeeded, .accessDenied, .failure, .ok]
+        return order.first(where: codes.contains) ?? .ok
+    }
 }
 
 /// A problem with what the user typed or configured; printed with a pointer to `--help`.

@@ -62,7 +62,7 @@ enum RuleFiles {
     ///     `rules check` prints them, and with `strict` they are an error (exit 2).
     static func loadRunnable(_ paths: [String], io: CommandIO, connection: ParsedOptions<ConnectionOptions> = .none,
                              warnings: (command: String, strict: Bool)? = nil) throws -> RuleSet {
-        let clientID = (try? ConnectionOptions.agentConfiguration(connection, io: io))?.clientID
+        let clientID = (try? ConnectionOptions.watchedConfiguration(connection, io: io))?.clientID
         let set = RuleLoader.load(try read(paths), placeholders: .agent(clientID: clientID))
         let errors = set.diagnostics.filter { $0.severity == .error }
         guard errors.isEmpty else {

@@ -9,6 +9,7 @@ struct TerminalColour: Sendable {
     func green(_ text: String) -> String { paint(text, "32") }
     func yellow(_ text: String) -> String { paint(text, "33") }
     func red(_ text: String) -> String { paint(text, "1;31") }
+    func bold(_ text: String) -> String { paint(text, "1") }
 
     private func paint(_ text: String, _ code: String) -> String {
         on ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text

@@ -15,6 +15,7 @@ struct ConnectionOptions: OptionGroup {
     var authority: Option<String?> = .text("authority", value: "URL", help: "full authority, e.g. https://contoso.ciamlogin.com/<tenant> ($TOPHHIE_AUTHORITY)")
     var graphURL: Option<String?> = .text("graph-url", value: "URL", help: "Graph root with version (default https://graph.microsoft.com/v1.0; $TOPHHIE_GRAPH_URL)")
     var stateDirectory: Option<String?> = .text("state-dir", value: "DIR", kind: .directory, help: "folder for the token cache and state ($TOPHHIE_STATE_DIR; default ~/.local/state/tophhie-watch)")
+    var account: Option<String?> = .text("account", value: "NAME", help: "which of the config's 'accounts:' to act on (default: the only one; poll, run and status take every one)")
 
     /// `--rules`, for the commands that load rules (`poll`, `run`, `doctor`).
     static let rules: Option<[String]> = .list("rules", value: "PATH", kind: .path, help: "rule file or folder, instead of the config's 'rules:' (repeatable; default ./rules, else the installed rules, else the pack built in: builtin:rules)")
@@ -25,11 +26,23 @@ struct ConnectionOptions: OptionGroup {
         AgentSetup.rulePaths(AgentConfiguration(stateDirectory: URL(fileURLWithPath: "/")), environment: .init(variables: io.environment))
     }
 
-    /// The agent configuration the flags, environment and file describe.
+    /// The configuration of the one account the command acts on: `--account`, or the only one.
+    /// - Throws: as `watchedConfiguration`, and `ConfigurationError` naming the accounts when
+    ///   `--account` is none of them, or is missing and there are several.
+    static func agentConfiguration(_ options: ParsedOptions<ConnectionOptions>, rules rulePaths: [String] = [], io: CommandIO) throws -> AgentConfiguration {
+        try watchedConfiguration(options, rules: rulePaths, io: io).account(named: options.account)
+    }
+
+    /// The configuration of every account (`poll`, `run`, `status`), or of the one `--account` names.
     /// - Throws: `UsageError` when the tenant or client id is missing or a value is malformed;
     ///   `ConfigurationError` (with file:line:col) from the config file.
     /// - Parameter rules: the command's `--rules`, when it takes them.
-    static func agentConfiguration(_ options: ParsedOptions<ConnectionOptions>, rules rulePaths: [String] = [], io: CommandIO) throws -> AgentConfiguration {
+    static func watchedConfiguration(_ options: ParsedOptions<ConnectionOptions>, rules rulePaths: [String] = [], io: CommandIO) throws -> AgentConfiguration {
+        let configuration = try wholeConfiguration(options, rules: rulePaths, io: io)
+        return options.account == nil ? configuration : try configuration.account(named: options.account)
+    }
+
+    private static func wholeConfiguration(_ options: ParsedOptions<ConnectionOptions>, rules rulePaths: [String], io: CommandIO) throws -> AgentConfiguration {
         let env = io.environment
         // systemd's $STATE_DIRECTORY is only the default (AgentConfiguration.defaultStateDirectory):
         // a state_dir in the file still wins over it.

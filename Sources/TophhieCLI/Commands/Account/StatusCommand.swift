@@ -24,26 +24,38 @@ enum StatusCommand: CLICommand {
           tophhie-watch status --json | jq .agent.lastSuccessfulPoll
         """)
 
-    static func run(_ options: ParsedOptions<Options>, io: CommandIO) async throws -> ExitCode {
-        let agentConfiguration = try ConnectionOptions.agentConfiguration(options.connection, io: io)
-        let configuration = try agentConfiguration.authConfiguration()
-        let auth = TophhieAuth(configuration: configuration, transport: io.transport, clock: io.clock)
-        let session = try await auth.currentSession()
-        var health = await AgentHealth.read(stateDirectory: agentConfiguration.stateDirectory, notifiers: agentConfiguration.notifiers.map(\.name), api: agentConfiguration.signInAPI, planner: AgentSetup.planner(agentConfiguration))
-        // A state directory that is not one (a file in its place) is unusable as a damaged state is.
-        if health.stateError == nil, let problem = unusableDirectory(agentConfiguration.stateDirectory.path) { health.stateError = problem }
-        // The README's exit codes: an unusable state is a configuration error (2), before a sign-in.
-        let unusable = health.stateError != nil
-        let cache = TokenCache(file: configuration.stateDirectory.appendingPathComponent("tokens.json"))
-        let stateDirectory = agentConfiguration.stateDirectory
-        let lastRevocation = try await BlockingWork.shared.run { SessionRevocation.read(stateDirectory: stateDirectory) }
-        if options.json {
+    /// What `status` reads of one account: its session, its agent state and its last revocation.
+    struct AccountStatus {
+        var configuration: AgentConfiguration
+        var auth: TophhieConfiguration
+        var session: CachedSession?
+        var health: AgentHealth
+        var cache: TokenCache
+        var lastRevocation: SessionRevocation?
+
+        /// 2 when the state directory or its state is unusable, else 3 when nobody is signed in.
+        var exitCode: ExitCode { health.stateError != nil ? .usage : session == nil ? .signInNeeded : .ok }
+
+        static func read(_ agentConfiguration: AgentConfiguration, io: CommandIO) async throws -> AccountStatus {
+            let configuration = try agentConfiguration.authConfiguration()
+            let auth = TophhieAuth(configuration: configuration, transport: io.transport, clock: io.clock)
+            let session = try await auth.currentSession()
+            var health = await AgentHealth.read(stateDirectory: agentConfiguration.stateDirectory, notifiers: agentConfiguration.notifiers.map(\.name), api: agentConfiguration.signInAPI, planner: AgentSetup.planner(agentConfiguration))
+            // A state directory that is not one (a file in its place) is unusable as a damaged state is.
+            if health.stateError == nil, let problem = unusableDirectory(agentConfiguration.stateDirectory.path) { health.stateError = problem }
+            let stateDirectory = agentConfiguration.stateDirectory
+            let lastRevocation = try await BlockingWork.shared.run { SessionRevocation.read(stateDirectory: stateDirectory) }
+            return AccountStatus(configuration: agentConfiguration, auth: configuration, session: session, health: health, cache: TokenCache(file: configuration.stateDirectory.appendingPathComponent("tokens.json")), lastRevocation: lastRevocation)
+        }
+
+        /// The session, the agent and the last revocation, as `status --json` gives them.
+        var jsonMembers: [String: JSONValue] {
             func time(_ date: Date?) -> JSONValue { date.map { .string(GraphTimestamp.alertText($0)) } ?? .null }
             let sessionValue: JSONValue = session.map { session in
                 .object([
                     "userPrincipalName": session.userPrincipalName.map(JSONValue.string) ?? .null,
                     "objectId": session.objectID.map(JSONValue.string) ?? .null,
-                    "tenant": .string(configuration.tenant),
+                    "tenant": .string(auth.tenant),
                     "scopes": .array(session.grantedScopes.map(JSONValue.string)),
                     "accessTokenExpiresAt": time(session.accessTokenExpiresAt),
                     "signedInAt": time(session.signedInAt),
@@ -51,31 +63,64 @@ enum StatusCommand: CLICommand {
                     "tokenCache": .string(cache.file.path),
                 ])
             } ?? .null
-            let agent = health.jsonValue
-            let search = agentConfiguration.search
+            let revoked = lastRevocation.map { revocation -> JSONValue in
+                .object(["at": time(revocation.at), "alertId": revocation.alertID.map(JSONValue.string) ?? .null])
+            } ?? .null
+            return ["session": sessionValue, "agent": health.jsonValue, "sessionsRevoked": revoked]
+        }
+    }
+
+    static func run(_ options: ParsedOptions<Options>, io: CommandIO) async throws -> ExitCode {
+        let watched = try ConnectionOptions.watchedConfiguration(options.connection, io: io)
+        var accounts: [AccountStatus] = []
+        for account in watched.everyAccount() { accounts.append(try await AccountStatus.read(account, io: io)) }
+        let code = ExitCode.mostSerious(accounts.map(\.exitCode))
+        let rulePaths = AgentSetup.rulePaths(watched, environment: .init(variables: io.environment))
+        if options.json {
+            let search = watched.search
             let config: JSONValue = .object([
                 "file": search?.foundPath.map(JSONValue.string) ?? .null,
                 "chosenBy": search?.foundPath == nil ? .null : .string(search?.chosenBy ?? ""),
                 "looked": .array((search?.looked ?? []).map(JSONValue.string)),
             ])
-            let rules = JSONValue.array(AgentSetup.rulePaths(agentConfiguration, environment: .init(variables: io.environment)).map(JSONValue.string))
-            let revoked = lastRevocation.map { revocation -> JSONValue in
-                .object(["at": time(revocation.at), "alertId": revocation.alertID.map(JSONValue.string) ?? .null])
-            } ?? .null
-            io.out(JSONValue.object(["config": config, "rules": rules, "session": sessionValue, "agent": agent, "sessionsRevoked": revoked]).prettyText() + "\n")
-            return unusable ? .usage : session == nil ? .signInNeeded : .ok
+            var members: [String: JSONValue] = ["config": config, "rules": .array(rulePaths.map(JSONValue.string))]
+            if watched.namesAccounts {
+                members["accounts"] = .array(accounts.map { account in
+                    var entry = account.jsonMembers
+                    entry["name"] = .string(account.configuration.account ?? AccountConfiguration.defaultName)
+                    entry["stateDirectory"] = .string(account.configuration.stateDirectory.path)
+                    return .object(entry)
+                })
+            } else {
+                members.merge(accounts[0].jsonMembers) { $1 }
+            }
+            io.out(JSONValue.object(members).prettyText() + "\n")
+            return code
         }
-        if let search = agentConfiguration.search { io.out("Config:        \(search.description)\n") }
-        io.out("Rules:         \(AgentSetup.describe(rulePaths: AgentSetup.rulePaths(agentConfiguration, environment: .init(variables: io.environment))))\n")
-        if let revoked = lastRevocation {
-            let stale = session.map { $0.signedInAt <= revoked.at } ?? true
-            io.out("Sessions:      all revoked at \(GraphTimestamp.alertText(revoked.at))\(revoked.alertID.map { " after alert \($0)" } ?? "")\(stale ? "; this agent must sign in again ('tophhie-watch login')" : "; signed in again since")\n")
+        if let search = watched.search { io.out("Config:        \(search.description)\n") }
+        io.out("Rules:         \(AgentSetup.describe(rulePaths: rulePaths))\n")
+        for account in accounts {
+            if let name = account.configuration.account {
+                io.out("\n" + TerminalColour(io).bold("Account \(name)") + " (\(account.configuration.stateDirectory.path))\n")
+            }
+            printAccount(account, io: io)
         }
-        guard let session else {
-            io.out(TerminalColour(io).yellow("Not signed in.") + " Run 'tophhie-watch login'.\n")
-            printAgent(health, io: io)
-            return unusable ? .usage : .signInNeeded
+        return code
+    }
+
+    /// One account's session and agent, as the text form shows them.
+    static func printAccount(_ account: AccountStatus, io: CommandIO) {
+        let login = account.configuration.account.map { "tophhie-watch login --account \($0)" } ?? "tophhie-watch login"
+        if let revoked = account.lastRevocation {
+            let stale = account.session.map { $0.signedInAt <= revoked.at } ?? true
+            io.out("Sessions:      all revoked at \(GraphTimestamp.alertText(revoked.at))\(revoked.alertID.map { " after alert \($0)" } ?? "")\(stale ? "; this agent must sign in again ('\(login)')" : "; signed in again since")\n")
         }
+        guard let session = account.session else {
+            io.out(TerminalColour(io).yellow("Not signed in.") + " Run '\(login)'.\n")
+            printAgent(account.health, io: io)
+            return
+        }
+        let configuration = account.auth
         io.out("User:          \(session.userPrincipalName ?? "unknown (profile not read yet)")\n")
         io.out("Object id:     \(session.objectID ?? "unknown")\n")
         io.out("Tenant:        \(configuration.tenant) via \(configuration.authority.absoluteString)\n")
@@ -86,9 +131,8 @@ enum StatusCommand: CLICommand {
             io.out("Access token:  \(left > 0 ? "valid for \(Int(left / 60)) more minutes" : "expired (refreshed on next use)") (\(GraphTimestamp.filterText(expiry)))\n")
         }
         io.out("Signed in:     \(GraphTimestamp.filterText(session.signedInAt))\(session.refreshedAt.map { ", last refreshed \(GraphTimestamp.filterText($0))" } ?? "")\n")
-        io.out("Token cache:   \(cache.file.path) (mode \(cache.fileMode.map { String($0, radix: 8) } ?? "?"))\n")
-        printAgent(health, io: io)
-        return unusable ? .usage : .ok
+        io.out("Token cache:   \(account.cache.file.path) (mode \(account.cache.fileMode.map { String($0, radix: 8) } ?? "?"))\n")
+        printAgent(account.health, io: io)
     }
 
     /// Why `path` cannot be a state directory, when it exists and cannot: nil when it is one

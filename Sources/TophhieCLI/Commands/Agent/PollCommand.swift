@@ -33,32 +33,51 @@ enum PollCommand: CLICommand {
         """)
 
     static func run(_ options: ParsedOptions<Options>, io: CommandIO) async throws -> ExitCode {
-        let configuration = try ConnectionOptions.agentConfiguration(options.connection, rules: options.rules, io: io)
+        let configuration = try ConnectionOptions.watchedConfiguration(options.connection, rules: options.rules, io: io)
         let quiet = options.quiet
         let log = AgentLog.writer(io)
         // Quiet: what would be said about a cycle that went well waits for the cycle's outcome.
         let held = HeldLines()
         let info: @Sendable (String) -> Void = { line in if quiet { held.add(line) } else { log(line) } }
-        guard let lock = try AgentLog.lock(configuration, log: info) else { return .ok }
-        defer { lock.release() }
-        let setup = try AgentSetup.build(configuration, environment: .init(variables: io.environment, outputIsTerminal: io.outIsTerminal, write: io.alertOut, clock: io.clock, transport: io.transport))
-        AgentLog.warnings(setup, log: info)
-        let report: PollReport
-        do { report = try await setup.cycle.run(now: io.clock.now()) } catch {
-            held.flush(to: log)
-            for problem in await setup.health.record(nil, at: io.clock.now()) { log(problem) }
-            throw error
+        guard let locks = try AgentLog.lock(configuration.everyAccount(), log: info) else { return .ok }
+        defer { for lock in locks { lock.release() } }
+        let accounts = try WatchedAccounts.build(configuration, environment: .init(variables: io.environment, outputIsTerminal: io.outIsTerminal, write: io.alertOut, clock: io.clock, transport: io.transport))
+        AgentLog.warnings(accounts, log: info)
+        let clock = io.clock
+        let polls = await accounts.pollEach(now: { clock.now() })
+        let healthProblems = await accounts.recordHealth(polls, at: io.clock.now())
+        var codes: [ExitCode] = []
+        for poll in polls {
+            let say: @Sendable (String) -> Void = { info(WatchedAccounts.logLine($0, account: poll.account)) }
+            switch poll.result {
+            case .success(let report):
+                say(report.summary)
+                for skipped in report.skipped { say(skipped.description) }
+                codes.append(exitCode(report))
+            case .failure(let error):
+                // One account: its error is the command's, told as before.
+                guard poll.account != nil else {
+                    held.flush(to: log)
+                    for problem in healthProblems { log(problem) }
+                    throw error
+                }
+                let (text, code) = ErrorReport.describe(error)
+                log(WatchedAccounts.logLine("poll failed: \(text)", account: poll.account))
+                codes.append(code)
+            }
         }
-        info(report.summary)
-        for skipped in report.skipped { info(skipped.description) }
-        let healthProblems = await setup.health.record(report, at: io.clock.now())
         // A backlog drained as far as the budget allowed is progress, not failure (cron mails 1s).
-        let wentWell = report.wentWell
-        if !wentWell || !healthProblems.isEmpty { held.flush(to: log) }
+        let code = ExitCode.mostSerious(codes)
+        if code != .ok || !healthProblems.isEmpty { held.flush(to: log) }
         for problem in healthProblems { log(problem) }
+        return code
+    }
+
+    /// What one account's poll exits with.
+    static func exitCode(_ report: PollReport) -> ExitCode {
         switch report.outcome {
         case .succeeded:
-            return wentWell ? .ok : .failure
+            return report.wentWell ? .ok : .failure
         case .failed(let kind, _, _):
             switch kind {
             case .signInNeeded: return .signInNeeded
@@ -94,19 +113,26 @@ enum RunCommand: CLICommand {
         """)
 
     static func run(_ options: ParsedOptions<Options>, io: CommandIO) async throws -> ExitCode {
-        let configuration = try ConnectionOptions.agentConfiguration(options.connection, rules: options.rules, io: io)
+        let configuration = try ConnectionOptions.watchedConfiguration(options.connection, rules: options.rules, io: io)
         let log = AgentLog.writer(io)
         // A second daemon on the same state directory is a mistake to show (systemd marks the
         // unit failed), where a second cron poll is not.
-        guard let lock = try AgentLog.lock(configuration, log: log) else { return .failure }
-        defer { lock.release() }
+        guard let locks = try AgentLog.lock(configuration.everyAccount(), log: log) else { return .failure }
+        defer { for lock in locks { lock.release() } }
         let environment = AgentSetup.Environment(variables: io.environment, outputIsTerminal: io.outIsTerminal, write: io.alertOut, clock: io.clock, transport: io.transport)
-        let setup = try AgentSetup.build(configuration, environment: environment)
-        AgentLog.warnings(setup, log: log)
-        let loop = AgentLoop(setup: setup, rebuild: {
-            try AgentSetup.build(try ConnectionOptions.agentConfiguration(options.connection, rules: options.rules, io: io), environment: environment)
+        let accounts = try WatchedAccounts.build(configuration, environment: environment)
+        AgentLog.warnings(accounts, log: log)
+        let loop = AgentLoop(accounts: accounts, rebuild: {
+            // An account added by a reload needs a lock of its own first; one removed keeps its
+            // lock until the daemon stops.
+            let reloaded = try ConnectionOptions.watchedConfiguration(options.connection, rules: options.rules, io: io)
+            guard reloaded.accountNames == configuration.accountNames, reloaded.stateDirectory == configuration.stateDirectory else {
+                throw ConfigurationError("the accounts or state_dir changed (\(configuration.accountNames.joined(separator: ", ")) → \(reloaded.accountNames.joined(separator: ", "))); restart the agent to watch the new set", file: reloaded.sourceFile)
+            }
+            return try WatchedAccounts.build(reloaded, environment: environment)
         }, clock: SystemClock(), log: log)
-        log("running: \(setup.rules.ruleCount) rules, \(configuration.notifiers.count) notifier\(configuration.notifiers.count == 1 ? "" : "s"), every \(DurationText.text(configuration.pollInterval)) (+ up to \(DurationText.text(configuration.pollJitter)))")
+        let people = configuration.accounts.isEmpty ? "" : "\(configuration.accounts.count) account\(configuration.accounts.count == 1 ? "" : "s") (\(configuration.accountNames.joined(separator: ", "))), "
+        log("running: \(people)\(accounts.rules.ruleCount) rules, \(configuration.notifiers.count) notifier\(configuration.notifiers.count == 1 ? "" : "s"), every \(DurationText.text(configuration.pollInterval)) (+ up to \(DurationText.text(configuration.pollJitter)))")
         // SIGTERM finishes the cycle; a second signal, or 30 s, stops it where it is (the outbox and
         // the state are durable at every step, so nothing is lost).
         try await ServiceGroup(services: [loop], signals: SignalHandlers.stream(), gracePeriod: RunCommand.gracePeriod, log: log).run()
