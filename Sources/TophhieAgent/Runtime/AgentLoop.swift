@@ -47,31 +47,56 @@ public actor AgentLoop: Service {
         self.log = log
     }
 
-    /// Polls until `stop()` or cancellation.
+    /// Polls until `stop()` or cancellation. With several accounts, a cycle polls them one
+    /// after another at even steps over the interval, so their Graph requests are spread out
+    /// rather than sent together.
     /// - Parameter maxCycles: stop after this many cycles (the demo); nil runs on.
     public func run(maxCycles: Int? = nil) async throws {
         while !stopping && !Task.isCancelled {
             if reloadRequested { await applyReload() }
-            await cycle()
+            var polls: [WatchedAccounts.Poll] = []
+            var index = 0
+            while index < accounts.setups.count {
+                if index > 0 {
+                    await wait(Self.backoff(nextDelay() / Double(accounts.setups.count), unwritableCycles: unwritableCycles))
+                    if stopping || Task.isCancelled { break }
+                    // A reload keeps the accounts (`run` refuses one that changes them).
+                    if reloadRequested { await applyReload() }
+                    guard index < accounts.setups.count else { break }
+                }
+                let poll = await accounts.poll(index, now: clock.now())
+                tell(poll)
+                polls.append(poll)
+                if stoppedBy != nil { break }
+                index += 1
+            }
+            await finishCycle(polls)
             if let maxCycles, cycles >= maxCycles { break }
             if stopping || Task.isCancelled { break }
             if stoppedBy != nil { break }
-            let schedule = PollSchedule(interval: accounts.configuration.pollInterval, jitter: accounts.configuration.pollJitter)
-            let wait = Self.backoff(schedule.delay(random: random()), unwritableCycles: unwritableCycles)
-            let clock = self.clock
-            let task = Task { try await clock.sleep(seconds: wait) }
-            sleeper = task
-            // The wait is its own task so stop() and reload() can cut it short; cancelling run()
-            // cuts it short too.
-            await withTaskCancellationHandler {
-                _ = try? await task.value
-            } onCancel: {
-                task.cancel()
-            }
-            sleeper = nil
+            await wait(Self.backoff(nextDelay() / Double(accounts.setups.count), unwritableCycles: unwritableCycles))
         }
         log("stopped after \(cycles) cycle\(cycles == 1 ? "" : "s")")
         if let stoppedBy { throw stoppedBy }
+    }
+
+    /// The interval plus this cycle's share of the jitter.
+    private func nextDelay() -> Double {
+        PollSchedule(interval: accounts.configuration.pollInterval, jitter: accounts.configuration.pollJitter).delay(random: random())
+    }
+
+    /// Waits `seconds` in a task of its own, so stop() and reload() can cut it short;
+    /// cancelling run() cuts it short too.
+    private func wait(_ seconds: Double) async {
+        let clock = self.clock
+        let task = Task { try await clock.sleep(seconds: seconds) }
+        sleeper = task
+        await withTaskCancellationHandler {
+            _ = try? await task.value
+        } onCancel: {
+            task.cancel()
+        }
+        sleeper = nil
     }
 
     /// The wait before the next cycle: the interval, doubled for each cycle in a row that could
@@ -81,34 +106,36 @@ public actor AgentLoop: Service {
         return max(wait, min(wait * pow(2, Double(min(unwritableCycles - 1, 10))), 1800))
     }
 
-    /// Runs one cycle over every account and logs it; disk errors are logged and retried next
-    /// time. With named accounts each line begins with the account's name.
-    private func cycle() async {
-        let clock = self.clock
-        let polls = await accounts.pollEach(now: { clock.now() })
-        cycles += 1
-        var unwritable = false
-        for poll in polls {
-            let log: (String) -> Void = { [log] line in log(WatchedAccounts.logLine(line, account: poll.account)) }
-            switch poll.result {
-            case .success(let report):
-                reports.append(report)
-                if let onReport { onReport(report) } else { log(report.summary) }
-                for skipped in report.skipped { log(skipped.description) }
-            case .failure(let error as StateUnwritable):
-                unwritable = true
-                if error.directoryGone {
-                    log("stopping: \(error)")
-                    stoppedBy = error
-                } else {
-                    let next = Self.backoff(accounts.configuration.pollInterval, unwritableCycles: unwritableCycles + 1)
-                    log("poll failed: \(error); retrying in \(DurationText.text(next))")
-                }
-            case .failure(let error):
-                log("poll failed: \(error)")
+    /// Logs one account's poll; with named accounts each line begins with the account's name.
+    private func tell(_ poll: WatchedAccounts.Poll) {
+        let log: (String) -> Void = { [log] line in log(WatchedAccounts.logLine(line, account: poll.account)) }
+        switch poll.result {
+        case .success(let report):
+            reports.append(report)
+            if reports.count > 100 { reports.removeFirst(reports.count - 100) }
+            if let onReport { onReport(report) } else { log(report.summary) }
+            for skipped in report.skipped { log(skipped.description) }
+        case .failure(let error as StateUnwritable):
+            if error.directoryGone {
+                log("stopping: \(error)")
+                stoppedBy = error
+            } else {
+                let next = Self.backoff(accounts.configuration.pollInterval, unwritableCycles: unwritableCycles + 1)
+                log("poll failed: \(error); retrying in \(DurationText.text(next))")
             }
+        case .failure(let error):
+            log("poll failed: \(error)")
         }
-        if reports.count > 100 { reports.removeFirst(reports.count - 100) }
+    }
+
+    /// Ends a cycle: counts it, keeps the count of cycles that could not write a state
+    /// directory (the wait grows with them), and tells the heartbeat and metrics.
+    private func finishCycle(_ polls: [WatchedAccounts.Poll]) async {
+        cycles += 1
+        let unwritable = polls.contains { poll in
+            if case .failure(let error) = poll.result, error is StateUnwritable { return true }
+            return false
+        }
         if unwritable {
             unwritableCycles += 1
         } else if unwritableCycles > 0 {

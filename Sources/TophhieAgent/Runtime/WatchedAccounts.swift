@@ -91,6 +91,16 @@ public struct WatchedAccounts: Sendable {
         }
     }
 
+    /// Polls the account at `index` of `setups` at `now`.
+    public func poll(_ index: Int, now: Date) async -> Poll {
+        let setup = setups[index]
+        do {
+            return Poll(account: setup.configuration.account, setup: setup, result: .success(try await setup.cycle.run(now: now)))
+        } catch {
+            return Poll(account: setup.configuration.account, setup: setup, result: .failure(error))
+        }
+    }
+
     /// Tells the heartbeat and the metrics file about a cycle.
     public func recordHealth(_ polls: [Poll], at now: Date) async -> [String] {
         await health.record(polls.map { poll in
@@ -98,8 +108,19 @@ public struct WatchedAccounts: Sendable {
         }, at: now)
     }
 
-    /// `line` as the log says it for `account`: "jane: …" with named accounts, else as it is.
+    /// `line` as the log says it for `account`: "jane: …" with named accounts, else as it is;
+    /// the commands it suggests are for that account.
     public static func logLine(_ line: String, account: String?) -> String {
-        account.map { "\($0): \(line)" } ?? line
+        account.map { "\($0): \(commands(in: line, account: $0))" } ?? line
+    }
+
+    /// `text` with each command it suggests that acts on one account ("run 'tophhie-watch
+    /// login'") given `--account`, so the person runs it for the right account.
+    public static func commands(in text: String, account: String) -> String {
+        var text = text
+        for command in ["login", "logout", "doctor", "respond", "outbox list", "outbox retry", "outbox enable"] {
+            text = text.replacingOccurrences(of: "'tophhie-watch \(command)", with: "'tophhie-watch \(command) --account \(account)")
+        }
+        return text
     }
 }

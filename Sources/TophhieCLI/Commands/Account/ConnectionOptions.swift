@@ -30,7 +30,7 @@ struct ConnectionOptions: OptionGroup {
     /// - Throws: as `watchedConfiguration`, and `ConfigurationError` naming the accounts when
     ///   `--account` is none of them, or is missing and there are several.
     static func agentConfiguration(_ options: ParsedOptions<ConnectionOptions>, rules rulePaths: [String] = [], io: CommandIO) throws -> AgentConfiguration {
-        try watchedConfiguration(options, rules: rulePaths, io: io).account(named: options.account)
+        try wholeConfiguration(options, rules: rulePaths, io: io).account(named: options.account)
     }
 
     /// The configuration of every account (`poll`, `run`, `status`), or of the one `--account` names.

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+import TophhieSystem
+import TophhieAgent
+import TophhieJSON
+@testable import TophhieCLI
+
+/// One agent, several accounts (issue 49): each signs in on its own, one poll reads them all,
+/// and one that needs a sign-in never keeps the others from being read.
+@Suite(.timeLimit(.minutes(20))) struct SeveralAccountsCommandTests {
+    static let rules = """
+    title: Failed password
+    id: test-failed
+    logsource: {product: azure, service: signinlogs}
+    detection:
+        selection:
+            status.errorCode: 50126
+        condition: selection
+    level: low
+    """
+
+    func run(_ arguments: [String], _ context: AccountCommandTests.Tenant) async -> (ExitCode, CommandOutputRecorder) {
+        let recorder = CommandOutputRecorder()
+        let code = await TophhieCommandLine.run(arguments, io: recorder.io(environment: context.environment, transport: context.transport, clock: context.clock))
+        return (code, recorder)
+    }
+
+    /// A tenant with a config file naming `accounts` in its state directory.
+    func prepared(accounts: [String]) async throws -> AccountCommandTests.Tenant {
+        let context = try await AccountCommandTests.tenant()
+        do {
+            try FileManager.default.createDirectory(atPath: context.stateDirectory, withIntermediateDirectories: true)
+            try Self.rules.write(toFile: context.stateDirectory + "/rules.yml", atomically: true, encoding: .utf8)
+            let list = accounts.map { "  - name: \($0)\n" }.joined()
+            try "rules: [rules.yml]\naccounts:\n\(list)".write(toFile: context.stateDirectory + "/tophhie-watch.yml", atomically: true, encoding: .utf8)
+        } catch {
+            try? FileManager.default.removeItem(atPath: context.stateDirectory)
+            throw error
+        }
+        return context
+    }
+
+    @Test func eachAccountSignsInAndIsPolledWhileAnotherStillNeedsItsSignIn() async throws {
+        let context = try await prepared(accounts: ["jane", "sam"])
+        defer { try? FileManager.default.removeItem(atPath: context.stateDirectory) }
+
+        let (unnamed, unnamedLogin) = await run(["login"], context)
+        #expect(unnamed == .usage)
+        #expect(unnamedLogin.err.contains("error: 2 accounts are configured (jane, sam): pass --account NAME"), "\(unnamedLogin.err)")
+
+        let (signedIn, login) = await run(["login", "--account", "jane"], context)
+        #expect(signedIn == .ok, "\(login.err)")
+        let janeCache = context.stateDirectory + "/accounts/jane/tokens.json"
+        #expect(login.out.contains("Token cache: \(janeCache) (mode 0600)"), "\(login.out)")
+        #expect(DurableFile.permissions(of: janeCache) == 0o600)
+        #expect(!FileManager.default.fileExists(atPath: context.stateDirectory + "/tokens.json"), "no account's tokens at the top")
+
+        // Sam has not signed in: the poll reads Jane, names Sam, and exits 3.
+        let (halfPolled, halfPoll) = await run(["poll"], context)
+        #expect(halfPolled == .signInNeeded, "\(halfPoll.err)")
+        let lines = halfPoll.err.split(separator: "\n").map { String($0.split(separator: " ", maxSplits: 2).last ?? "") }
+        #expect(lines.contains { $0.hasPrefix("jane: learned from 2 sign-ins since") }, "\(halfPoll.err)")
+        #expect(lines.contains { $0.hasPrefix("sam: poll failed (signInNeeded): sign-in needed: nobody is signed in; run 'tophhie-watch login --account sam';") }, "\(halfPoll.err)")
+        #expect(FileManager.default.fileExists(atPath: context.stateDirectory + "/accounts/jane/state.json"))
+
+        let (alsoSignedIn, secondLogin) = await run(["login", "--account", "sam"], context)
+        #expect(alsoSignedIn == .ok, "\(secondLogin.err)")
+        context.clock.advance(by: 300)
+        let (polled, poll) = await run(["poll"], context)
+        #expect(polled == .ok, "\(poll.err)")
+        #expect(poll.err.contains("jane: read "), "\(poll.err)")
+        #expect(poll.err.contains("sam: learned from 2 sign-ins"), "\(poll.err)")
+
+        let (listed, status) = await run(["status", "--json"], context)
+        #expect(listed == .ok, "\(status.err)")
+        let json = try JSONValue.parse(Data(status.out.utf8))
+        guard case .array(let accounts)? = json["accounts"] else { Issue.record("no accounts in \(status.out)"); return }
+        #expect(accounts.map { $0["name"]?.stringValue } == ["jane", "sam"])
+        #expect(accounts.map { $0["stateDirectory"]?.stringValue } == [context.stateDirectory + "/accounts/jane", context.stateDirectory + "/accounts/sam"])
+        #expect(accounts.allSatisfy { $0["session"]?["userPrincipalName"]?.stringValue == "jane@contoso.com" })
+        #expect(accounts.allSatisfy { $0["agent"]?["lastSuccessfulPoll"] != nil && $0["agent"]?["lastSuccessfulPoll"] != .null })
+
+        let (text, textStatus) = await run(["status"], context)
+        #expect(text == .ok)
+        #expect(textStatus.out.contains("Account jane (\(context.stateDirectory)/accounts/jane)\nUser:          jane@contoso.com\n"), "\(textStatus.out)")
+        #expect(textStatus.out.contains("Account sam (\(context.stateDirectory)/accounts/sam)\n"), "\(textStatus.out)")
+
+        let (one, history) = await run(["history", "--account", "sam", "--top", "1"], context)
+        #expect(one == .ok, "\(history.err)")
+        let (unknown, unknownHistory) = await run(["history", "--account", "bob"], context)
+        #expect(unknown == .usage)
+        #expect(unknownHistory.err.contains("error: there is no account 'bob'; the accounts configured are jane, sam"), "\(unknownHistory.err)")
+    }
+
+    /// Without `accounts:` nothing moves: the state stays where it was and no line names an account.
+    @Test func oneAccountWithoutAccountsKeepsItsStateWhereItWas() async throws {
+        let context = try await AccountCommandTests.tenant()
+        defer { try? FileManager.default.removeItem(atPath: context.stateDirectory) }
+        try FileManager.default.createDirectory(atPath: context.stateDirectory, withIntermediateDirectories: true)
+        try Self.rules.write(toFile: context.stateDirectory + "/rules.yml", atomically: true, encoding: .utf8)
+        try "rules: [rules.yml]\n".write(toFile: context.stateDirectory + "/tophhie-watch.yml", atomically: true, encoding: .utf8)
+        let (signedIn, login) = await run(["login"], context)
+        #expect(signedIn == .ok, "\(login.err)")
+        let (polled, poll) = await run(["poll"], context)
+        #expect(polled == .ok, "\(poll.err)")
+        #expect(FileManager.default.fileExists(atPath: context.stateDirectory + "/state.json"))
+        #expect(FileManager.default.fileExists(atPath: context.stateDirectory + "/tokens.json"))
+        #expect(!FileManager.default.fileExists(atPath: context.stateDirectory + "/accounts"))
+        #expect(poll.err.contains("tophhie-watch: learned from 2 sign-ins"), "\(poll.err)")
+        let (listed, status) = await run(["status", "--json"], context)
+        #expect(listed == .ok)
+        let json = try JSONValue.parse(Data(status.out.utf8))
+        #expect(json["accounts"] == nil)
+        #expect(json["session"]?["userPrincipalName"]?.stringValue == "jane@contoso.com")
+        let (same, history) = await run(["history", "--account", "default", "--top", "1"], context)
+        #expect(same == .ok, "\(history.err)")
+    }
+}
