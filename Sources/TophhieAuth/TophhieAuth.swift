@@ -293,7 +293,15 @@ public final class TophhieAuth: Sendable {
                 if wait > 0 { try await clock.sleep(seconds: wait) }
             }
             pacing.record(clock.now())
-            let reply = try await graph.send("GET", url, scope: TophhieScopes.auditLogRead, maxRetryAfter: maxRetryAfter, budgeted: true)
+            let reply: GraphReply
+            do {
+                reply = try await graph.send("GET", url, scope: TophhieScopes.auditLogRead, maxRetryAfter: maxRetryAfter, budgeted: true)
+            } catch let held as GraphBudgetHeld {
+                // A 429 holds the tenant longer than this stream may wait: the stream fails as a
+                // throttled one does without a budget, and is read again next poll.
+                fetch.refusedRetryAfter = held.seconds
+                throw TophhieAuthError.signInHistory(status: 429, graphCode: nil)
+            }
             guard reply.status == 200 else {
                 fetch.refusedRetryAfter = RetryAfter.seconds(reply.http.header("retry-after"), now: clock.now())
                 throw TophhieAuthError.signInHistory(status: reply.status, graphCode: GraphErrorBody.code(in: reply.body), ids: reply.ids)

@@ -55,7 +55,9 @@ import TophhieSimulator
         plan.record(Self.fabrikam, at: Self.t0)
         plan.throttled(Self.contoso, retryAfter: 30, now: Self.t0)
         #expect(plan.wait(for: Self.contoso, now: Self.at(1)) == 29)
+        #expect(plan.hold(of: Self.contoso, now: Self.at(1)) == 29)
         #expect(plan.wait(for: Self.fabrikam, now: Self.at(1)) == 0, "the other tenant is not held")
+        #expect(plan.hold(of: Self.fabrikam, now: Self.at(1)) == 0)
         #expect(plan.isSlowed(Self.contoso, now: Self.at(30)))
         #expect(!plan.isSlowed(Self.fabrikam, now: Self.at(30)))
         // After the hold: 5 requests per 20 s, not per 10 s.
@@ -118,6 +120,21 @@ import TophhieSimulator
         #expect(try await sixth.value == 30)
         #expect(await budget.isSlowed(Self.key))
         #expect(!(await budget.isSlowed(GraphBudgetPlanTests.fabrikam)))
+    }
+
+    /// A request that may wait only so long (a poll's stream) is refused at once when a 429
+    /// holds its tenant for longer, but waits out the rate however long that takes.
+    @Test func aHoldLongerThanTheCallerMayWaitIsRefusedAtOnce() async throws {
+        let clock = ManualClock(GraphBudgetPlanTests.t0)
+        let budget = GraphBudget(clock: clock)
+        for _ in 0..<5 { try await budget.spend(Self.key, maxWait: 1) }
+        #expect(try await budget.spend(Self.key, maxWait: 1) == 10, "the rate's wait is made")
+        await budget.throttled(Self.key, retryAfter: 600)
+        await #expect(throws: GraphBudgetHeld(seconds: 600)) { try await budget.spend(Self.key, maxWait: 30) }
+        #expect(clock.sleeps == [10])
+        #expect(await budget.wait(for: Self.key) == 600)
+        #expect(await budget.currentPlan.apps["app-1"]?.count == 6, "the refused request spent nothing")
+        #expect(try await budget.spend(Self.key) == 600)
     }
 
     @Test func aCancelledWaitThrowsAndSpendsNothing() async throws {
@@ -233,6 +250,26 @@ import TophhieSimulator
             #expect(await budget.isSlowed(key(harness)))
             #expect(!(await budget.isSlowed(other)))
             #expect(await budget.currentPlan.tenants[key(harness)]?.heldUntil != nil)
+        }
+    }
+
+    /// A 429 whose `Retry-After` is longer than the poll's stream wait fails that stream, and
+    /// the other stream of the same tenant is not sent to wait it out either: both are read
+    /// again next poll, as without a budget, and the poll goes on at once.
+    @Test func aLongHoldFailsTheStreamsOfItsTenantWithoutWaiting() async throws {
+        try await TenantHarness.with { base in
+            var harness = base
+            harness.api = .beta
+            try await harness.signIn()
+            await harness.tenant.addFault(FaultRule(pathPrefix: "/beta/auditLogs/signIns", kind: .throttle, count: 1, retryAfter: "600"))
+            let budget = GraphBudget(clock: harness.clock)
+            let before = harness.clock.sleeps.count
+            let since = harness.clock.now().addingTimeInterval(-86_400)
+            let fetch = try await auth(harness, budget).fetchSignIns(SignInLogAPI.beta.streams.map { SignInRead(stream: $0, notBefore: since) }, api: .beta, streamWaitLimit: 30)
+            #expect(harness.clock.sleeps.count == before, "no wait")
+            #expect(fetch.streamFailures.map(\.stream) == SignInLogAPI.beta.streams)
+            #expect(fetch.streamFailures.allSatisfy { $0.retryAfter == harness.clock.now().addingTimeInterval(600) })
+            #expect(await harness.signInRequests().map(\.status) == [429], "the second stream was not sent")
         }
     }
 

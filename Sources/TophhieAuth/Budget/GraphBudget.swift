@@ -23,14 +23,19 @@ public actor GraphBudget {
     /// Checked again after every wait: while this one slept, other accounts of the app may have
     /// spent the room, or a 429 held the tenant. The check and the count are one step on the
     /// actor, so no two requests take the same room.
+    /// - Parameter maxWait: the longest hold after a 429 this request may wait out (a poll's
+    ///   stream wait limit); nil waits as long as the budget says. Waits for room in the rate
+    ///   are always made: with many accounts of one tenant they add up to minutes, by design.
     /// - Returns: the seconds waited in all.
-    /// - Throws: `CancellationError` when the task is cancelled while waiting.
+    /// - Throws: `GraphBudgetHeld`, spending nothing, when a 429 holds the tenant for longer
+    ///   than `maxWait`; `CancellationError` when the task is cancelled while waiting.
     @discardableResult
-    public func spend(_ key: GraphBudgetKey) async throws -> Double {
+    public func spend(_ key: GraphBudgetKey, maxWait: Double? = nil) async throws -> Double {
         var waited = 0.0
         while true {
             let wait = plan.wait(for: key, now: clock.now())
             if wait <= 0 { break }
+            if let maxWait, case let held = plan.hold(of: key, now: clock.now()), held > maxWait { throw GraphBudgetHeld(seconds: held) }
             try await clock.sleep(seconds: wait)
             waited += wait
         }
@@ -42,6 +47,11 @@ public actor GraphBudget {
     /// it gave none): that tenant is held, then slowed (`GraphBudgetPlan.throttled`).
     public func throttled(_ key: GraphBudgetKey, retryAfter: Double?) {
         plan.throttled(key, retryAfter: retryAfter, now: clock.now())
+    }
+
+    /// Seconds `key`'s next request would wait now, without spending anything.
+    public func wait(for key: GraphBudgetKey) -> Double {
+        plan.wait(for: key, now: clock.now())
     }
 
     /// Whether `key` runs at half rate now, after a 429.

@@ -11,18 +11,27 @@ import Foundation
 public struct GraphBudgetFit: Sendable, Equatable {
     /// One app and tenant's requests in a cycle against what Graph allows in it.
     public struct Tenant: Sendable, Equatable {
+        /// The app and tenant.
         public var key: GraphBudgetKey
+        /// How many accounts poll with it.
         public var accounts: Int
+        /// Their steady-state requests in one interval.
         public var requestsPerCycle: Int
+        /// What Graph allows in one interval: 5 per 10 s.
         public var allowedPerCycle: Int
+        /// Whether the requests are within what is allowed.
         public var fits: Bool { requestsPerCycle <= allowedPerCycle }
     }
 
     /// One app's requests in a cycle, over all its tenants, against what Graph allows it.
     public struct App: Sendable, Equatable {
+        /// The app registration's client id, lowercased.
         public var clientID: String
+        /// Its tenants' steady-state requests in one interval, together.
         public var requestsPerCycle: Int
+        /// What Graph allows it in one interval: 122 per 10 s.
         public var allowedPerCycle: Int
+        /// Whether the requests are within what is allowed.
         public var fits: Bool { requestsPerCycle <= allowedPerCycle }
     }
 

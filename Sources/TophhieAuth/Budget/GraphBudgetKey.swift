@@ -5,7 +5,9 @@
 /// `contoso.onmicrosoft.com` as one tenant. A tenant named once by its domain and once by its
 /// GUID is two keys to the planner, so name each tenant one way in the configuration.
 public struct GraphBudgetKey: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The app registration's client id, lowercased.
     public let clientID: String
+    /// The tenant's domain or id as configured, lowercased.
     public let tenant: String
 
     public init(clientID: String, tenant: String) {

@@ -78,6 +78,11 @@ public struct GraphBudgetPlan: Sendable, Equatable {
         tenants[key] = state
     }
 
+    /// Seconds left at `now` of the hold a 429 put on `key`; 0 when none.
+    public func hold(of key: GraphBudgetKey, now: Date) -> Double {
+        max(0, tenants[key]?.heldUntil?.timeIntervalSince(now) ?? 0)
+    }
+
     /// Whether `key` runs at half rate at `now`, after a 429.
     public func isSlowed(_ key: GraphBudgetKey, now: Date) -> Bool {
         tenants[key]?.slowUntil.map { now < $0 } ?? false

@@ -21,7 +21,8 @@ struct GraphClient: Sendable {
     ///   - maxRetryAfter: the longest `Retry-After` waited within this call, when it is
     ///     shorter than the policy's; a longer one returns the throttled reply at once.
     ///   - budgeted: a request Graph's reporting budget counts (sign-in pages, `GET /me`): with
-    ///     a shared `budget`, each attempt waits for room in it, and a 429 is reported to it.
+    ///     a shared `budget`, each attempt waits for room in it (no longer than `maxRetryAfter`:
+    ///     `GraphBudgetHeld` is thrown instead), and a 429 is reported to it.
     func send(_ method: String, _ url: URL, scope: String, body: Data? = nil, extraHeaders: [String: String] = [:], maxRetryAfter: Double? = nil, budgeted: Bool = false) async throws -> GraphReply {
         try checkOrigin(url)
         var requester = self.requester
@@ -41,7 +42,7 @@ struct GraphClient: Sendable {
             }
             let reply = try await requester.send({
                 // Every attempt, a throttling retry's too: Graph counts each.
-                if let budget { try await budget.spend(key) }
+                if let budget { try await budget.spend(key, maxWait: maxRetryAfter) }
                 var request = Self.request(method, url, token: token, clientRequestID: clientRequestID)
                 for (name, value) in extraHeaders { request.setValue(value, forHTTPHeaderField: name) }
                 if let body {
