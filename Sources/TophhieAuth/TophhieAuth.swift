@@ -19,13 +19,17 @@ public final class TophhieAuth: Sendable {
     ///   - transport: how requests are sent; URLSession by default.
     ///   - clock: where time comes from; tests and the demo pass a `ManualClock`.
     ///   - jitter: spreads retry waits; tests pass a constant.
-    public init(configuration: TophhieConfiguration, transport: any HTTPTransport = URLSessionTransport(), clock: any TophhieClock = SystemClock(), jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+    ///   - graphBudget: one budget shared by every account an agent watches: each sign-in page
+    ///     and `GET /me` waits for room in it, and Graph's 429s slow that tenant there. nil (one
+    ///     account): only the pages of a re-read walk are paced, by `RequestPacing`.
+    public init(configuration: TophhieConfiguration, transport: any HTTPTransport = URLSessionTransport(), clock: any TophhieClock = SystemClock(), jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+                graphBudget: GraphBudget? = nil) {
         self.configuration = configuration
         self.clock = clock
         let requester = RetryingRequester(transport: transport, clock: clock, policy: RetryPolicy(maxAttempts: configuration.maxAttempts), deadline: configuration.requestDeadline, userAgent: configuration.userAgent, jitter: jitter)
         identity = IdentityClient(configuration: configuration, requester: requester, clock: clock)
         tokens = TokenProvider(configuration: configuration, identity: identity, cache: TokenCache(file: configuration.tokenCacheFile), clock: clock)
-        graph = GraphClient(configuration: configuration, requester: requester, tokens: tokens)
+        graph = GraphClient(configuration: configuration, requester: requester, tokens: tokens, budget: graphBudget)
     }
 
     private static let sharedBox = SharedBox()
@@ -93,7 +97,7 @@ public final class TophhieAuth: Sendable {
     /// - Throws: `.profileFetch(status:graphCode:)`, `.interactionRequired`, `.network`.
     public func getUserProfile() async throws -> TophhieUserProfile {
         let url = URL(string: configuration.graphBaseURL.appendingPathComponent("me").absoluteString + "?$select=" + TophhieUserProfile.selectFields.joined(separator: ","))!
-        let reply = try await graph.send("GET", url, scope: TophhieScopes.userRead)
+        let reply = try await graph.send("GET", url, scope: TophhieScopes.userRead, budgeted: true)
         guard reply.status == 200 else {
             throw TophhieAuthError.profileFetch(status: reply.status, graphCode: GraphErrorBody.code(in: reply.body), ids: reply.ids)
         }
@@ -282,13 +286,22 @@ public final class TophhieAuth: Sendable {
         var oldest: Date?
         while true {
             // The pages of a re-read walk are paced to Graph's budget; the reads a poll must make
-            // (everything new, the first poll's history) are not held back.
-            if pageLimit != nil {
+            // (everything new, the first poll's history) are not held back. With a budget shared
+            // by several accounts, it paces every page instead: theirs together are what Graph counts.
+            if pageLimit != nil, graph.budget == nil {
                 let wait = pacing.wait(now: clock.now())
                 if wait > 0 { try await clock.sleep(seconds: wait) }
             }
             pacing.record(clock.now())
-            let reply = try await graph.send("GET", url, scope: TophhieScopes.auditLogRead, maxRetryAfter: maxRetryAfter)
+            let reply: GraphReply
+            do {
+                reply = try await graph.send("GET", url, scope: TophhieScopes.auditLogRead, maxRetryAfter: maxRetryAfter, budgeted: true)
+            } catch let held as GraphBudgetHeld {
+                // A 429 holds the tenant longer than this stream may wait: the stream fails as a
+                // throttled one does without a budget, and is read again next poll.
+                fetch.refusedRetryAfter = held.seconds
+                throw TophhieAuthError.signInHistory(status: 429, graphCode: nil)
+            }
             guard reply.status == 200 else {
                 fetch.refusedRetryAfter = RetryAfter.seconds(reply.http.header("retry-after"), now: clock.now())
                 throw TophhieAuthError.signInHistory(status: reply.status, graphCode: GraphErrorBody.code(in: reply.body), ids: reply.ids)

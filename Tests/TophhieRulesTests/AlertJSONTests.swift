@@ -33,9 +33,14 @@ import TophhieJSON
         var usesWithoutEpisode = alert(rule: "failure-burst", author: nil, description: nil, events: [bare], group: [], late: 0.25)
         usesWithoutEpisode.usesSinceLastAlert = 4
         usesWithoutEpisode.learning = false
+        // Several people watched: the account, with and without its principal name.
+        let janes = reminder.attributed(to: AlertAccount(name: "jane", userPrincipalName: "jane@contoso.com\u{202E}\""), distinguishingID: true)
+        let sams = usesWithoutEpisode.attributed(to: AlertAccount(name: "sam"), distinguishingID: true)
         return [
             reminder,
             usesWithoutEpisode,
+            janes,
+            sams,
             alert(rule: "monitoring", author: nil, description: "d", events: [], group: [.init(field: "b", value: "2"), .init(field: "a", value: "1")], kind: .notice, resolves: "abc"),
             alert(rule: "token-from-new-place", author: "A", description: nil, events: [full], group: [.init(field: "Z", value: "z"), .init(field: "a", value: "")], late: 1e20),
         ]

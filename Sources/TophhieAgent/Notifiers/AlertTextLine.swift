@@ -5,7 +5,9 @@ import TophhieRules
 ///
 /// Every field from sign-in data or rule files is escaped with `ControlCharacterEscaping`.
 public enum AlertTextLine {
-    /// `HIGH [rule-id] Title: sentence (ipAddress=203.0.113.9) events=5 first=… last=… late-by=3h0m id=…`
+    /// `HIGH [rule-id] Title: sentence (ipAddress=203.0.113.9) account=jane events=5 first=… last=… late-by=3h0m id=…`
+    ///
+    /// `account=` only when the alert names whose it is (`Alert.account`).
     public static func body(_ alert: Alert) -> String {
         let e = ControlCharacterEscaping.escape
         var parts: [String] = []
@@ -13,6 +15,7 @@ public enum AlertTextLine {
         if !alert.group.isEmpty {
             parts.append("(" + alert.group.map { "\(e($0.field))=\(e($0.value))" }.joined(separator: ", ") + ")")
         }
+        if let account = alert.account { parts.append("account=\(e(account.name))") }
         if alert.kind == .detection {
             parts.append("events=\(alert.eventCount)")
             parts.append("first=\(GraphTimestamp.alertText(alert.firstEventTime))")

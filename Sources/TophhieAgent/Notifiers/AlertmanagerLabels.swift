@@ -21,7 +21,9 @@ struct AlertmanagerLabels: Equatable {
         self.groupLabelNames = groupLabelNames
     }
 
-    /// The labels of `alert`: alertname, severity, kind, alert_id and each group field.
+    /// The labels of `alert`: alertname, severity, kind, alert_id, for an alert of one of several
+    /// watched people `account` (and `account_upn`), and each group field. `account` is a group
+    /// label: two people's alerts of one rule are two groups.
     init(_ alert: Alert) {
         var labels = [
             "alertname": alert.rule.id,
@@ -30,6 +32,11 @@ struct AlertmanagerLabels: Equatable {
             "alert_id": alert.id,
         ]
         var names = ["alertname"]
+        if let account = alert.account {
+            labels["account"] = account.name
+            names.append("account")
+            if let upn = account.userPrincipalName { labels["account_upn"] = upn }
+        }
         for entry in alert.group {
             let name = WebhookPreset.labelName(entry.field)
             guard labels[name] == nil else { continue }
@@ -48,10 +55,13 @@ struct AlertmanagerLabels: Equatable {
         else { return nil }
         let kind = NoticeKind(problem)
         let (_, level, _) = SystemNotice.text(kind, problem: nil, gap: nil, now: recovery.detectedAt)
-        self.init(Alert(
+        var problemNotice = Alert(
             id: resolved, kind: .notice, rule: SystemNotice.rule(kind, title: "", level: level), level: level, summary: "",
             group: [AlertGroupValue(field: SystemNotice.problemField, value: raw)], events: [],
-            firstEventTime: recovery.firstEventTime, lastEventTime: recovery.lastEventTime, detectedAt: recovery.detectedAt, late: false))
+            firstEventTime: recovery.firstEventTime, lastEventTime: recovery.lastEventTime, detectedAt: recovery.detectedAt, late: false)
+        // The problem notice was the same person's: its labels named them too.
+        problemNotice.account = recovery.account
+        self.init(problemNotice)
     }
 
     var groupLabels: [String: String] {

@@ -30,10 +30,12 @@ public enum EmailMessage {
         return headers.joined(separator: "\n") + "\n\n" + (plain ? body : quotedPrintable(body)) + "\n"
     }
 
-    /// `[HIGH] Failed sign-in burst - jane@contoso[.]com`: ASCII when the data is.
+    /// `[HIGH] Failed sign-in burst - jane@contoso[.]com`, or with several people watched
+    /// `[HIGH] Failed sign-in burst - jane (jane@contoso[.]com)`: ASCII when the data is.
     public static func subject(_ alert: Alert) -> String {
         var text = "[\(alert.level.rawValue.uppercased())] \(PersonalAlertText.safe(alert.rule.title, limit: 150))"
-        if let account = PersonalAlertText.account(alert) { text += " - " + PersonalAlertText.safe(account, limit: 100) }
+        // The name adds up to 35 characters before the principal name's 100.
+        if let owner = PersonalAlertText.owner(alert) { text += " - " + PersonalAlertText.safe(owner, limit: alert.account == nil ? 100 : 140) }
         return text
     }
 

@@ -12,9 +12,11 @@ public enum PersonalAlertText {
     /// The most characters one value from the data may take.
     static let fieldLimit = 300
 
-    /// `HIGH: Failed sign-in burst`.
+    /// `HIGH: Failed sign-in burst`, and ` - jane` when the alert names whose it is.
     public static func title(_ alert: Alert) -> String {
-        "\(alert.level.rawValue.uppercased()): \(safe(alert.rule.title, limit: 200))"
+        let title = "\(alert.level.rawValue.uppercased()): \(safe(alert.rule.title, limit: 200))"
+        guard let account = alert.account else { return title }
+        return title + " - " + safe(account.name, limit: 100)
     }
 
     /// The account an alert is about: the user principal name, display name or object id it is
@@ -28,10 +30,19 @@ public enum PersonalAlertText {
         return nil
     }
 
+    /// Whose alert it is, as the texts name it: for an alert of one of several watched people
+    /// (`Alert.account`), its name and in brackets its principal name, else the account it is
+    /// grouped by (`jane (jane@contoso.com)`); otherwise the account it is grouped by.
+    public static func owner(_ alert: Alert) -> String? {
+        guard let named = alert.account else { return account(alert) }
+        let principal = named.userPrincipalName.flatMap { $0.isEmpty ? nil : $0 } ?? account(alert)
+        return principal.map { "\(named.name) (\($0))" } ?? named.name
+    }
+
     /// The lines after the title.
     public static func bodyLines(_ alert: Alert) -> [String] {
         var lines: [String] = []
-        if let account = account(alert) { lines.append("Account: " + safe(account)) }
+        if let owner = owner(alert) { lines.append("Account: " + safe(owner)) }
         let last = alert.events.last
         lines.append("Time: " + GraphTimestamp.alertText(last?.time ?? alert.detectedAt))
         if let last {

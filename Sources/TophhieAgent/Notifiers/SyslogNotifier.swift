@@ -101,6 +101,11 @@ public struct SyslogNotifier: Notifier {
         var parameters: [(name: String, value: String)] = [
             ("id", alert.id), ("rule", alert.rule.id), ("level", alert.level.rawValue), ("kind", alert.kind.rawValue),
         ]
+        // Whose it is, right after the id: RFC 3164's text keeps the first pairs when it is cut.
+        if let account = alert.account {
+            parameters.insert(("account", account.name), at: 1)
+            if let upn = account.userPrincipalName { parameters.insert(("userPrincipalName", upn), at: 2) }
+        }
         if !alert.group.isEmpty {
             parameters.append(("group", alert.group.map { "\($0.field)=\($0.value)" }.joined(separator: ", ")))
         }

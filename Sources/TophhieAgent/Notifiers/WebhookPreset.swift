@@ -208,7 +208,11 @@ public enum WebhookPreset: Sendable, Hashable {
     /// Facts a person reads under the title, already escaped for control characters.
     static func facts(_ alert: Alert) -> [(String, String)] {
         let e = ControlCharacterEscaping.escape
-        var facts: [(String, String)] = [("Rule", e(alert.rule.id)), ("Level", alert.level.rawValue)]
+        var facts: [(String, String)] = []
+        if let account = alert.account {
+            facts.append(("Account", e(account.name) + (account.userPrincipalName.map { " (\(e($0)))" } ?? "")))
+        }
+        facts += [("Rule", e(alert.rule.id)), ("Level", alert.level.rawValue)]
         if !alert.group.isEmpty {
             facts.append(("Group", alert.group.map { "\(e($0.field))=\(e($0.value))" }.joined(separator: ", ")))
         }
@@ -222,8 +226,14 @@ public enum WebhookPreset: Sendable, Hashable {
         return facts
     }
 
+    /// `[HIGH] Title`, or `[HIGH] [jane] Title` for an alert of one of several watched people.
     static func title(_ alert: Alert) -> String {
-        "[\(alert.level.rawValue.uppercased())] \(ControlCharacterEscaping.escape(alert.rule.title))"
+        "[\(alert.level.rawValue.uppercased())] \(accountTag(alert))\(ControlCharacterEscaping.escape(alert.rule.title))"
+    }
+
+    /// `[jane] ` when the alert names whose it is, else nothing.
+    static func accountTag(_ alert: Alert) -> String {
+        alert.account.map { "[\(ControlCharacterEscaping.escape($0.name))] " } ?? ""
     }
 
     /// Slack mrkdwn treats `&`, `<` and `>` as markup; a device name must not become a link.
@@ -346,7 +356,7 @@ public enum WebhookPreset: Sendable, Hashable {
             "dedup_key": .string(alert.id),
             "client": .string("tophhie-watch"),
             "payload": .object([
-                "summary": .string(truncate("[\(alert.level.rawValue.uppercased())] " + ControlCharacterEscaping.escape(AlertSentence.titled(alert)), Limits.pagerDutySummary, .utf8)),
+                "summary": .string(truncate("[\(alert.level.rawValue.uppercased())] " + accountTag(alert) + ControlCharacterEscaping.escape(AlertSentence.titled(alert)), Limits.pagerDutySummary, .utf8)),
                 "source": .string(context.source),
                 "severity": .string(pagerDutySeverity(alert.level)),
                 "timestamp": .string(GraphTimestamp.alertText(alert.detectedAt)),

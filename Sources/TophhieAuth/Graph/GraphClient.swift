@@ -10,11 +10,20 @@ struct GraphClient: Sendable {
     let configuration: TophhieConfiguration
     let requester: RetryingRequester
     let tokens: TokenProvider
+    /// The budget shared with other accounts' clients, when the agent watches several.
+    var budget: GraphBudget? = nil
+
+    /// This client's app and tenant, as the budget counts them.
+    var budgetKey: GraphBudgetKey { GraphBudgetKey(clientID: configuration.clientID, tenant: configuration.tenant) }
 
     /// Sends a request and returns the final reply (after throttling retries) for the caller to map.
-    /// - Parameter maxRetryAfter: the longest `Retry-After` waited within this call, when it is
-    ///   shorter than the policy's; a longer one returns the throttled reply at once.
-    func send(_ method: String, _ url: URL, scope: String, body: Data? = nil, extraHeaders: [String: String] = [:], maxRetryAfter: Double? = nil) async throws -> GraphReply {
+    /// - Parameters:
+    ///   - maxRetryAfter: the longest `Retry-After` waited within this call, when it is
+    ///     shorter than the policy's; a longer one returns the throttled reply at once.
+    ///   - budgeted: a request Graph's reporting budget counts (sign-in pages, `GET /me`): with
+    ///     a shared `budget`, each attempt waits for room in it (no longer than `maxRetryAfter`:
+    ///     `GraphBudgetHeld` is thrown instead), and a 429 is reported to it.
+    func send(_ method: String, _ url: URL, scope: String, body: Data? = nil, extraHeaders: [String: String] = [:], maxRetryAfter: Double? = nil, budgeted: Bool = false) async throws -> GraphReply {
         try checkOrigin(url)
         var requester = self.requester
         if let maxRetryAfter { requester.policy.maxRetryAfter = min(requester.policy.maxRetryAfter, maxRetryAfter) }
@@ -24,7 +33,16 @@ struct GraphClient: Sendable {
             // One GUID per request with this token: throttling retries repeat it, so Microsoft's
             // trace shows them as one call; the retry after a 401 gets its own.
             let clientRequestID = UUID().uuidString.lowercased()
-            let reply = try await requester.send {
+            let budget = budgeted ? self.budget : nil
+            let key = budgetKey
+            let clock = requester.clock
+            var observe: (@Sendable (HTTPReply) async -> Void)?
+            if let budget {
+                observe = { reply in await Self.report(reply, to: budget, key: key, now: clock.now()) }
+            }
+            let reply = try await requester.send({
+                // Every attempt, a throttling retry's too: Graph counts each.
+                if let budget { try await budget.spend(key, maxWait: maxRetryAfter) }
                 var request = Self.request(method, url, token: token, clientRequestID: clientRequestID)
                 for (name, value) in extraHeaders { request.setValue(value, forHTTPHeaderField: name) }
                 if let body {
@@ -32,7 +50,7 @@ struct GraphClient: Sendable {
                     request.httpBody = body
                 }
                 return request
-            }
+            }, observe: observe)
             if reply.status == 401 && !forceRefresh {
                 forceRefresh = true
                 continue
@@ -49,12 +67,22 @@ struct GraphClient: Sendable {
     /// One attempt, no retries, its reply and failure ignored: the request that follows meets
     /// any real problem and reports it as it always has. The token is the one that request
     /// needs, so a refresh (and its errors) happen here exactly as they would there.
-    /// - Throws: what `accessToken(covering: scope)` throws.
+    /// - Throws: what `accessToken(covering: scope)` throws; `CancellationError` while waiting
+    ///   for room in a shared budget.
     func openConnection(for scope: String) async throws {
         guard requester.transport.waitsBusilyOnNewConnections else { return }
         let token = try await tokens.accessToken(covering: scope)
         let url = URL(string: configuration.graphBaseURL.appendingPathComponent("me").absoluteString + "?$select=id")!
-        _ = try? await requester.sendOnce(Self.request("GET", url, token: token, clientRequestID: UUID().uuidString.lowercased()), deadline: min(requester.deadline, 10))
+        // A `GET /me` like any other: it waits for room in a shared budget, and a 429 counts.
+        if let budget { try await budget.spend(budgetKey) }
+        let reply = try? await requester.sendOnce(Self.request("GET", url, token: token, clientRequestID: UUID().uuidString.lowercased()), deadline: min(requester.deadline, 10))
+        if let budget, let reply { await Self.report(reply, to: budget, key: budgetKey, now: requester.clock.now()) }
+    }
+
+    /// Tells the budget of a 429, with its `Retry-After` in seconds.
+    static func report(_ reply: HTTPReply, to budget: GraphBudget, key: GraphBudgetKey, now: Date) async {
+        guard reply.status == 429 else { return }
+        await budget.throttled(key, retryAfter: RetryAfter.seconds(reply.header("retry-after"), now: now))
     }
 
     /// A request with the headers every Graph call carries.

@@ -17,9 +17,13 @@ struct RetryingRequester: Sendable {
     /// end past this many seconds.
     var callBudget: Double = 300
 
+    /// - Parameters:
+    ///   - build: makes each attempt's request, just before it is sent.
+    ///   - observe: sees each attempt's reply, the throttled ones included (a shared Graph
+    ///     budget learns of every 429 this way).
     /// - Throws: `TophhieAuthError.network` when every attempt failed to get a reply;
     ///   `CancellationError` when the task is cancelled while waiting.
-    func send(_ build: @Sendable () async throws -> URLRequest) async throws -> HTTPReply {
+    func send(_ build: @Sendable () async throws -> URLRequest, observe: (@Sendable (HTTPReply) async -> Void)? = nil) async throws -> HTTPReply {
         var attempt = 0
         let started = clock.now()
         while true {
@@ -31,6 +35,7 @@ struct RetryingRequester: Sendable {
             var lastReply: HTTPReply?
             do {
                 let reply = try await sendOnce(request, deadline: deadline)
+                await observe?(reply)
                 if !RetryPolicy.isTransient(reply.status) { return reply }
                 lastReply = reply
                 outcome = .status(reply.status, retryAfter: RetryAfter.seconds(reply.header("retry-after"), now: clock.now()))

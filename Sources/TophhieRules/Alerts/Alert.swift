@@ -114,6 +114,9 @@ public struct Alert: Sendable, Codable, Hashable, Identifiable {
     /// For a reminder: the candidates (sign-ins, for single-event, first-seen and travel rules)
     /// that joined the episode since its last alert, this one's included.
     public var usesSinceLastAlert: Int?
+    /// Whose alert it is, when the agent watches several people (`attributed(to:distinguishingID:)`);
+    /// nil for the one account of a configuration without `accounts:`.
+    public var account: AlertAccount?
 
     package init(id: String, kind: AlertKind = .detection, rule: AlertRule, level: AlertLevel, summary: String, group: [AlertGroupValue], events: [AlertEvent], eventCount: Int? = nil, firstEventTime: Date, lastEventTime: Date, detectedAt: Date, late: Bool, lateBySeconds: Double? = nil, resolves: String? = nil) {
         self.id = id
@@ -158,5 +161,38 @@ extension Alert {
         episodeID = try c.decodeIfPresent(String.self, forKey: .episodeID)
         reminder = try c.decodeIfPresent(Int.self, forKey: .reminder)
         usesSinceLastAlert = try c.decodeIfPresent(Int.self, forKey: .usesSinceLastAlert)
+        // Queued before accounts existed: the one account, unnamed.
+        account = try c.decodeIfPresent(AlertAccount.self, forKey: .account)
+    }
+
+    /// The alert as `account`'s.
+    ///
+    /// With `distinguishingID`, the id becomes `<name>-<id>`, and `resolves` and `episodeID`
+    /// (which hold other alerts' ids of the same account) follow, so two people's identical
+    /// sign-ins never share an id and a recovery or reminder still names its alert. The prefix,
+    /// rather than a hash of both: an account name is `[a-z0-9][a-z0-9_-]{0,31}`, and the ids are
+    /// hex digits and `-`, so the result holds only `[a-z0-9_-]` and at most 72 characters. That
+    /// is a valid `webhook-id` (no `.`, printable ASCII), the same Message-ID part (nothing
+    /// replaced), a PagerDuty `dedup_key` (255 at most), an Alertmanager label value, one JSON
+    /// line of an outbox or dead-letter file, and a word an operator types (`respond --alert`,
+    /// `outbox`) and sees belongs to whom. It stays deterministic, so a replayed poll gives the
+    /// same id and the outbox still drops the copy. Ids kept in an account's own state (the
+    /// problem notice's, an episode's first alert's) stay the unprefixed ones: attribute once, as
+    /// the alert leaves for the outbox. Attributing an alert again to the account it already has
+    /// changes nothing.
+    public func attributed(to account: AlertAccount, distinguishingID: Bool) -> Alert {
+        var alert = self
+        if distinguishingID, self.account?.name != account.name {
+            alert.id = Self.accountID(id, account: account.name)
+            alert.resolves = resolves.map { Self.accountID($0, account: account.name) }
+            alert.episodeID = episodeID.map { Self.accountID($0, account: account.name) }
+        }
+        alert.account = account
+        return alert
+    }
+
+    /// `<name>-<id>`: see `attributed(to:distinguishingID:)`.
+    static func accountID(_ id: String, account name: String) -> String {
+        name + "-" + id
     }
 }

@@ -5,7 +5,7 @@ import TophhieJSON
 /// webhook bodies: sorted keys, times as `GraphTimestamp.alertText` (UTC, milliseconds).
 ///
 /// ```json
-/// {"author":…,"detectedAt":"…","eventDetails":[{"app":…,"device":…,"errorCode":50126,"id":"…",
+/// {"account":{"name":"jane","userPrincipalName":"jane@contoso.com"},"author":…,"detectedAt":"…","eventDetails":[{"app":…,"device":…,"errorCode":50126,"id":"…",
 ///  "ipAddress":…,"location":"City, CC","time":"…"}],"eventCount":2,"events":["id1","id2"],
 ///  "firstEventTime":"…","group":{"userId":"…"},"id":"<32 hex>","kind":"detection",
 ///  "late":false,"lastEventTime":"…","lateBySeconds":10800,"level":"high",
@@ -15,6 +15,7 @@ import TophhieJSON
 /// `summary` is the sentence a person reads; `summary_technical` the rule's own terms, when
 /// they differ.
 /// `response` is there only on alerts that mean a possible takeover (`AlertResponse`).
+/// `account` only when the agent watches several people (`Alert.account`).
 /// Absent optional values are omitted, never `null`.
 public enum AlertJSON {
     /// The alert as a JSON value.
@@ -39,6 +40,7 @@ public enum AlertJSON {
             "level": .string(alert.rule.level.rawValue),
             "tags": .array(alert.rule.tags.map { .string($0) }),
         ]
+        if let account = alert.account { object["account"] = accountValue(account) }
         if let author = alert.rule.author { rule["author"] = .string(author); object["author"] = .string(author) }
         if let description = alert.rule.description { rule["description"] = .string(description) }
         object["rule"] = .object(rule)
@@ -79,6 +81,11 @@ public enum AlertJSON {
         func text(_ value: String) { JSONWriter.writeString(value, into: &out) }
         func integer(_ value: Int64) { out.append(contentsOf: String(value).utf8) }
         out.append(0x7B)
+        if let account = alert.account {
+            key("account"); out.append(contentsOf: #"{"name":"#.utf8); text(account.name)
+            if let upn = account.userPrincipalName { out.append(contentsOf: #","userPrincipalName":"#.utf8); text(upn) }
+            out.append(0x7D)
+        }
         if let author = alert.rule.author { key("author"); text(author) }
         key("detectedAt"); text(GraphTimestamp.alertText(alert.detectedAt))
         if let episode = alert.episodeID, let reminder = alert.reminder {
@@ -135,6 +142,13 @@ public enum AlertJSON {
         if let location = event.location { out.append(contentsOf: #","location":"#.utf8); JSONWriter.writeString(location, into: &out) }
         out.append(contentsOf: #","time":"#.utf8); JSONWriter.writeString(GraphTimestamp.alertText(event.time), into: &out)
         out.append(0x7D)
+    }
+
+    /// `{"name":…,"userPrincipalName":…}`, the principal name omitted when unknown.
+    static func accountValue(_ account: AlertAccount) -> JSONValue {
+        var object: [String: JSONValue] = ["name": .string(account.name)]
+        if let upn = account.userPrincipalName { object["userPrincipalName"] = .string(upn) }
+        return .object(object)
     }
 
     static func event(_ event: AlertEvent) -> JSONValue {
