@@ -62,6 +62,9 @@ import TophhieJSON
         #expect(lines.contains { $0.hasPrefix("jane: learned from 2 sign-ins since") }, "\(halfPoll.err)")
         #expect(lines.contains { $0.hasPrefix("sam: poll failed (signInNeeded): sign-in needed: nobody is signed in; run 'tophhie-watch login --account sam';") }, "\(halfPoll.err)")
         #expect(FileManager.default.fileExists(atPath: context.stateDirectory + "/accounts/jane/state.json"))
+        // The notice says whose it is, and the command that fixes it is for that account.
+        #expect(halfPoll.out.contains("HIGH [tophhie.notice.sign-in-needed] Sign-in needed: monitoring has stopped: Monitoring has stopped until 'tophhie-watch login --account sam' is run again: sign-in needed: nobody is signed in; run 'tophhie-watch login --account sam' (problem=signInNeeded) account=sam id=sam-notice-"), "\(halfPoll.out)")
+        #expect(!halfPoll.out.contains("account=jane"), "\(halfPoll.out)")
 
         let (alsoSignedIn, secondLogin) = await run(["login", "--account", "sam"], context)
         #expect(alsoSignedIn == .ok, "\(secondLogin.err)")
@@ -90,6 +93,20 @@ import TophhieJSON
         let (unknown, unknownHistory) = await run(["history", "--account", "bob"], context)
         #expect(unknown == .usage)
         #expect(unknownHistory.err.contains("error: there is no account 'bob'; the accounts configured are jane, sam"), "\(unknownHistory.err)")
+    }
+
+    /// More accounts of one tenant than Graph's budget lets poll every interval are refused,
+    /// naming the shortest interval that fits.
+    @Test func accountsBeyondGraphsBudgetAreRefusedWithTheIntervalThatFits() async throws {
+        let context = try await prepared(accounts: (1...31).map { "person\($0)" })
+        defer { try? FileManager.default.removeItem(atPath: context.stateDirectory) }
+        let (refused, poll) = await run(["poll"], context)
+        #expect(refused == .usage)
+        let tenant = context.environment["TOPHHIE_TENANT"] ?? ""
+        #expect(poll.err.contains("error: the accounts do not fit Graph's reporting budget: \(tenant) (31 accounts) needs 155 requests every 5m, and Graph allows 150 (5 per 10 s per app and tenant). The shortest poll.interval that fits is 6m; set it, or watch fewer accounts"), "\(poll.err)")
+        let (shown, status) = await run(["status"], context)
+        #expect(shown == .signInNeeded)
+        #expect(status.out.contains("Graph budget:  155 of 150 per 5m for \(tenant) (31 accounts, 5 requests a poll with nothing new): over the budget\n"), "\(status.out)")
     }
 
     /// Without `accounts:` nothing moves: the state stays where it was and no line names an account.

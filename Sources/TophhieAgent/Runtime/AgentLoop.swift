@@ -196,7 +196,8 @@ public actor AgentLoop: Service {
     private func tell(_ notice: Alert) async {
         var told: Set<String> = []
         for setup in accounts.setups {
-            let dispatch = setup.cycle.dispatch
+            // The outboxes themselves: the notice is no account's.
+            let dispatch = setup.dispatch
             do {
                 if try await dispatch.append([notice], excluding: told) > 0 {
                     _ = await dispatch.deliverPending(budget: PollCycle.noticeDeliveryBudget)

@@ -30,6 +30,8 @@ public struct AgentSetup: Sendable {
         public var workingDirectory: URL
         /// The running binary, for the rules installed beside it.
         public var executable: URL?
+        /// The Graph budget every account of one agent shares; nil for one account alone.
+        public var graphBudget: GraphBudget?
 
         public init(variables: [String: String], outputIsTerminal: Bool = false, write: (@Sendable (String) throws -> Void)? = nil, clock: any TophhieClock = SystemClock(), transport: any HTTPTransport = URLSessionTransport(), workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath), executable: URL? = ProcessFacts.executablePath().map { URL(fileURLWithPath: $0) }) {
             self.transport = transport
@@ -49,7 +51,7 @@ public struct AgentSetup: Sendable {
     public static func build(_ configuration: AgentConfiguration, environment: Environment, rules loaded: RuleSet? = nil) throws -> AgentSetup {
         let authConfiguration = try configuration.authConfiguration()
         let clock = environment.clock
-        let auth = TophhieAuth(configuration: authConfiguration, transport: environment.transport, clock: clock)
+        let auth = TophhieAuth(configuration: authConfiguration, transport: environment.transport, clock: clock, graphBudget: environment.graphBudget)
         let rules = try loaded ?? loadRules(configuration, environment: environment)
         let factory = NotifierFactory(environment: environment.variables, outputIsTerminal: environment.outputIsTerminal, write: environment.write, now: { clock.now() }, transport: environment.transport)
         let notifiers = try configuration.notifiers.map(factory.make)
@@ -61,7 +63,9 @@ public struct AgentSetup: Sendable {
         let choice: EngineChoice
         do { choice = try EngineChoice.forced(by: environment.variables) ?? .plain } catch let error as EngineChoice.UnknownName { throw ConfigurationError(error.description) }
         let engine = choice.evaluator(rules: rules, settings: EngineSettings(lookback: configuration.lookback))
-        var cycle = PollCycle(auth: auth, engine: engine, store: StateStore(stateDirectory: configuration.stateDirectory), planner: AgentSetup.planner(configuration), dispatch: dispatch)
+        // One of several accounts: what it sends says whose it is.
+        let attributed: any AlertDispatch = configuration.account.map { AttributedDispatch(base: dispatch, account: $0, auth: auth) } ?? dispatch
+        var cycle = PollCycle(auth: auth, engine: engine, store: StateStore(stateDirectory: configuration.stateDirectory), planner: AgentSetup.planner(configuration), dispatch: attributed)
         cycle.channelFailingAfter = configuration.channelFailingAfter
         cycle.streamFailingAfter = configuration.streamFailingAfter
         cycle.runtimeDirectory = environment.variables["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }

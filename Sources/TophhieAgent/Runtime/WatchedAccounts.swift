@@ -1,4 +1,5 @@
 import Foundation
+import TophhieAuth
 import TophhieRules
 
 /// Every account one configuration watches, each built as its own `AgentSetup` (its own
@@ -23,6 +24,10 @@ public struct WatchedAccounts: Sendable {
     /// - Throws: `ConfigurationError` as `AgentSetup.build` does, prefixed with the account's
     ///   name when there are named accounts.
     public static func build(_ configuration: AgentConfiguration, environment: AgentSetup.Environment) throws -> WatchedAccounts {
+        try configuration.checkGraphBudget()
+        var environment = environment
+        // Named accounts share one budget: their requests are Graph's per app and tenant.
+        if configuration.namesAccounts && environment.graphBudget == nil { environment.graphBudget = GraphBudget(clock: environment.clock) }
         var setups: [AgentSetup] = []
         var rulesByClient: [String: RuleSet] = [:]
         for account in configuration.everyAccount() {

@@ -84,6 +84,13 @@ enum StatusCommand: CLICommand {
                 "looked": .array((search?.looked ?? []).map(JSONValue.string)),
             ])
             var members: [String: JSONValue] = ["config": config, "rules": .array(rulePaths.map(JSONValue.string))]
+            if let fit = watched.graphBudgetFit() {
+                members["graphBudget"] = .array(fit.tenants.map { tenant in
+                    .object(["tenant": .string(tenant.key.tenant), "clientId": .string(tenant.key.clientID), "accounts": .int(Int64(tenant.accounts)),
+                             "requestsPerCycle": .int(Int64(tenant.requestsPerCycle)), "allowedPerCycle": .int(Int64(tenant.allowedPerCycle)),
+                             "intervalSeconds": .int(Int64(fit.interval))])
+                })
+            }
             if watched.namesAccounts {
                 members["accounts"] = .array(accounts.map { account in
                     var entry = account.jsonMembers
@@ -99,6 +106,13 @@ enum StatusCommand: CLICommand {
         }
         if let search = watched.search { io.out("Config:        \(search.description)\n") }
         io.out("Rules:         \(AgentSetup.describe(rulePaths: rulePaths))\n")
+        if let fit = watched.graphBudgetFit() {
+            // The steady state: a poll with nothing new. First polls and sweeps wait for room.
+            for tenant in fit.tenants {
+                let line = "\(fit.statusLine(for: tenant.key) ?? "") (\(tenant.accounts) account\(tenant.accounts == 1 ? "" : "s"), \(watched.steadyRequestsPerPoll) requests a poll with nothing new)"
+                io.out("Graph budget:  \(tenant.fits ? line : TerminalColour(io).red(line + ": over the budget"))\n")
+            }
+        }
         for account in accounts {
             if let name = account.configuration.account {
                 io.out("\n" + TerminalColour(io).bold("Account \(name)") + " (\(account.configuration.stateDirectory.path))\n")
