@@ -7,6 +7,7 @@ import Foundation
 /// `{"user": {"id": "…", "userPrincipalName": "sam@contoso.com"}, "home": "newYork",
 ///   "generate": [{"pattern": "normalHistory", "seed": 107, "days": 14}]}`
 public struct ScenarioPerson: Sendable, Equatable {
+    /// Their account, as `GET /me` shows it.
     public var user: SimulatedUser
     /// Where their generated sign-ins come from; the scenario's `user` signs in from London.
     public var home: SignInFactory.Place
