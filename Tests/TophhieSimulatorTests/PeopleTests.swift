@@ -101,6 +101,22 @@ struct PeopleTests {
         }
     }
 
+    @Test func theSignInPageApprovesAsTheNamedPerson() async throws {
+        try await withTenant(Self.threePeople(script: [])) { h in
+            let issued = try #require(try await h.deviceCode(scope: Self.scope).json)
+            let userCode = try #require(issued["user_code"]?.stringValue)
+            let deviceCode = try #require(issued["device_code"]?.stringValue)
+            let form = ["Content-Type": "application/x-www-form-urlencoded"]
+            #expect(try await h.send("GET", h.endpoints.verificationURL).text.contains(#"<input name="person""#))
+            let unknown = try await h.send("POST", h.endpoints.verificationURL, headers: form, body: Data("user_code=\(userCode)&person=zed%40contoso.com&action=approve".utf8))
+            #expect(unknown.text.contains("<strong>no person 'zed@contoso.com' in this tenant; GET /_sim/people lists them</strong>"))
+            let approved = try await h.send("POST", h.endpoints.verificationURL, headers: form, body: Data("user_code=\(userCode)&person=person2%40contoso.com&action=approve".utf8))
+            #expect(approved.text.contains("Approved."))
+            let token = try #require(try await h.poll(deviceCode).json?["access_token"]?.stringValue)
+            #expect(try await me(h, token) == "person2@contoso.com")
+        }
+    }
+
     @Test func revokingOnePersonLeavesTheOthersSignedIn() async throws {
         try await withTenant(Self.threePeople()) { h in
             var signIns: [(access: String, refresh: String?)] = []

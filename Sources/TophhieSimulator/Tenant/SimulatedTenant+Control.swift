@@ -149,7 +149,12 @@ extension SimulatedTenant {
             let form = request.formFields()
             let code = form["user_code"] ?? ""
             let approving = form["action"] != "decline"
-            let decided = deviceCodes.decide(userCode: code, approve: approving)
+            var person: String?
+            if approving, let named = form["person"], !named.isEmpty {
+                guard let index = personIndex(named: named) else { return deviceLoginPage(message: Self.unknownPerson(named)) }
+                person = people[index].id
+            }
+            let decided = deviceCodes.decide(userCode: code, approve: approving, person: person)
             return deviceLoginPage(message: decided
                 ? (approving ? "Approved. You can return to the application." : "Declined. The application will not be signed in.")
                 : "No pending sign-in has the code \(code.isEmpty ? "(empty)" : code).")
@@ -208,6 +213,7 @@ extension SimulatedTenant {
         \(escaped.map { "<p><strong>\($0)</strong></p>" } ?? "")
         <form method="post" action="/devicelogin">
         <label>Code <input name="user_code" autocomplete="off"></label>
+        \(people.count > 1 ? #"<label>Person <input name="person" autocomplete="off" placeholder="person2@…"></label>"# : "")
         <button name="action" value="approve">Approve</button>
         <button name="action" value="decline">Decline</button>
         </form>
