@@ -208,4 +208,25 @@ struct PeopleTests {
         #expect(scenario.people.first?.home == .tokyo)
         #expect(scenario.people.first?.generate.first?.days == 2)
     }
+
+    /// The household example: three people of their own, each reading only their own history.
+    @Test func theHouseholdExampleServesThreePeople() async throws {
+        var scenario = try SimulatorScenario.load(from: ScenarioTests.repoRoot.appendingPathComponent("examples/scenarios/household.json"))
+        #expect(scenario.everyone.map(\.user.userPrincipalName) == ["jane@contoso.com", "sam@contoso.com", "grandad@contoso.com"])
+        // The file approves after 3 s of its clock; this one stands still, so approve at once.
+        scenario.deviceCode = DeviceCodeSettings(script: [.approve])
+        try await withTenant(scenario) { h in
+            var cities: [Set<String>] = []
+            for person in scenario.everyone {
+                let token = try await h.signIn(scope: "User.Read AuditLog.Read.All offline_access").access
+                let reply = try await h.signIns(filter: "userId eq '\(person.user.id)'", token: token, version: "beta")
+                guard case .array(let events)? = reply.json?["value"] else {
+                    Issue.record("\(person.user.userPrincipalName) read nothing: \(reply.text)")
+                    return
+                }
+                cities.append(Set(events.compactMap { $0.value(atPath: "location.city")?.stringValue }))
+            }
+            #expect(cities == [["London"], ["Paris"], ["Dublin"]])
+        }
+    }
 }
