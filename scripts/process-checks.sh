@@ -498,6 +498,34 @@ assert 'https://evil' not in text and 'What to do now:' in text"
 check "  email: sendmail -i -f FROM -- TO, and the sign-in's Bcc adds no header" sh -c "test \"\$(tr '\n' ' ' < '$PH/mail.args')\" = '-i -f tophhie-watch@$(hostname) -- jane@example.com ' && ! sed '/^\$/q' '$PH/mail.txt' | grep -qi '^bcc:' && grep -q '^Subject: \[HIGH\] Risky sign-in' '$PH/mail.txt'"
 check "  no token in the agent's output" sh -c "! grep -qE 'tg-process-secret|tk_ntfy_process|gt_process' '$PH/poll.out' '$PH/poll.err' '$PH/learn.out' '$PH/learn.err'"
 
+# Several people in one simulated tenant (issue 49), each polled from their own state directory:
+# three logins sign in person1, person2, person3 in turn; each poll reads only its person's
+# history (the simulator refuses any other userId); revoking person2 alone makes only person2's
+# poll need sign-in (exit 3); with --graph-limit the tenant counts every 429 it answered.
+"$BIN" simulate --people 3 --graph-limit >"$WORK/people-sim.out" 2>&1 &
+PIDS+=($!)
+for _ in $(seq 50); do grep -q "Serving until" "$WORK/people-sim.out" && break; sleep 0.1; done
+PEOPLE_CONTROL=$(awk '/^  control / {print $2; exit}' "$WORK/people-sim.out")
+PEOPLE_AUTHORITY=$(awk '/authority/ {print $2; exit}' "$WORK/people-sim.out")
+PEOPLE_GRAPH=$(awk '/Graph URL/ {print $3; exit}' "$WORK/people-sim.out")
+check "simulate --people 3 names them and the Graph limit" sh -c "grep -q '^  people      3: person1@contoso.com to person3@contoso.com' '$WORK/people-sim.out' && grep -q '^  Graph limit 5 sign-in log requests per 10 s' '$WORK/people-sim.out'"
+people_rcs=""
+for n in 1 2 3; do
+  env TOPHHIE_AUTHORITY="$PEOPLE_AUTHORITY" TOPHHIE_GRAPH_URL="$PEOPLE_GRAPH" TOPHHIE_STATE_DIR="$WORK/person$n" "$BIN" login >/dev/null 2>&1
+  env TOPHHIE_AUTHORITY="$PEOPLE_AUTHORITY" TOPHHIE_GRAPH_URL="$PEOPLE_GRAPH" TOPHHIE_STATE_DIR="$WORK/person$n" "$BIN" poll >/dev/null 2>&1; people_rcs="$people_rcs$?"
+done
+check "  three logins sign in the three people, and each polls (exit 0)" sh -c "test '$people_rcs' = 000 && curl -s '$PEOPLE_CONTROL/people' | python3 -c 'import json, sys; assert [p[\"signedIn\"] for p in json.load(sys.stdin)[\"value\"]] == [True, True, True]'"
+curl -s -X POST "$PEOPLE_CONTROL/tokens/revoke" -d '{"person":"person2@contoso.com"}' >"$WORK/people-revoke.out"
+check "  revoking person2 answers for person2 alone" grep -q '"person":"person2@contoso.com","revoked":1' "$WORK/people-revoke.out"
+# Access tokens live until they expire, as in Entra: an hour on, every poll must refresh.
+curl -s -X POST "$PEOPLE_CONTROL/clock" -d '{"advanceSeconds":3700}' >/dev/null
+people_rcs=""
+for n in 1 2 3; do
+  env TOPHHIE_AUTHORITY="$PEOPLE_AUTHORITY" TOPHHIE_GRAPH_URL="$PEOPLE_GRAPH" TOPHHIE_STATE_DIR="$WORK/person$n" "$BIN" poll >/dev/null 2>&1; people_rcs="$people_rcs$?"
+done
+check "  then person2's poll needs sign-in (exit 3) and the others' poll (exit 0)" test "$people_rcs" = 030
+check "  the tenant counts the Graph limit's 429s" sh -c "curl -s '$PEOPLE_CONTROL/status' | python3 -c 'import json, sys; g = json.load(sys.stdin)[\"graphLimit\"]; assert g[\"enforced\"] is True and isinstance(g[\"refused\"], int), g'"
+
 # The two units share one sandbox: every hardening line of the daemon is in the poll service.
 check "the poll service is as hardened as the daemon" bash -c "diff <(grep -E '^(No|Protect|Private|Restrict|Lock|Memory|SystemCall|Capability)' examples/systemd/tophhie-watch.service | sort) <(grep -E '^(No|Protect|Private|Restrict|Lock|Memory|SystemCall|Capability)' examples/systemd/tophhie-watch-poll.service | sort)"
 

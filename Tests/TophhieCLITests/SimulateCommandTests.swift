@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TophhieJSON
+import TophhieSimulator
 @testable import TophhieCLI
 
 /// How a person trying the simulator learns to add a sign-in and see its alert.
@@ -26,5 +27,33 @@ import TophhieJSON
         #expect(record["userId"]?.stringValue == "u-1")
         #expect(record["createdDateTime"]?.stringValue == "2026-12-06T10:00:00Z")
         #expect(record["location"]?["countryOrRegion"]?.stringValue == "RU")
+    }
+
+    @Test func theHelpTellsHowToServeSeveralPeopleAndTheGraphLimit() async {
+        let recorder = CommandOutputRecorder()
+        let code = await TophhieCommandLine.run(["simulate", "--help"], io: recorder.io(environment: [:]))
+        #expect(code == .ok)
+        #expect(recorder.out.contains("--people N"), "\(recorder.out)")
+        #expect(recorder.out.contains("--graph-limit"))
+        #expect(recorder.out.contains(#"POST /_sim/device/approve {"person":"person2@contoso.com"}"#))
+        #expect(recorder.out.contains(#"POST /_sim/tokens/revoke {"person":"person2@contoso.com"}"#))
+    }
+
+    /// One person is today's tenant, banner and all; more add a line each for people and the limit.
+    @Test func theBannerNamesThePeopleAndTheLimitOnlyWhenAskedFor() {
+        let today = SimulateCommand.defaultScenario()
+        #expect(today.servingPeople(1) == today)
+        #expect(SimulateCommand.peopleLine(today) == "")
+        #expect(SimulateCommand.limitLine(today) == "")
+        var three = today.servingPeople(3)
+        three.throttle = ThrottleSettings(enabled: true)
+        #expect(SimulateCommand.peopleLine(three) == "\n  people      3: person1@contoso.com to person3@contoso.com (GET /_sim/people)")
+        #expect(SimulateCommand.limitLine(three) == "\n  Graph limit 5 sign-in log requests per 10 s, then 429 (count: GET /_sim/status)")
+        // Person 1 keeps the user's id and the default history; the others have fourteen days of their own.
+        #expect(three.user.id == today.user.id)
+        #expect(three.generate == today.generate)
+        #expect(three.people.map { $0.generate } == [
+            [SignInGeneration(pattern: .normalHistory, seed: 1007, days: 14)], [SignInGeneration(pattern: .normalHistory, seed: 2007, days: 14)],
+        ])
     }
 }

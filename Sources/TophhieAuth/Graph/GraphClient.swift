@@ -21,8 +21,8 @@ struct GraphClient: Sendable {
     ///   - maxRetryAfter: the longest `Retry-After` waited within this call, when it is
     ///     shorter than the policy's; a longer one returns the throttled reply at once.
     ///   - budgeted: a request Graph's reporting budget counts (sign-in pages, `GET /me`): with
-    ///     a shared `budget`, each attempt waits for room in it (no longer than `maxRetryAfter`:
-    ///     `GraphBudgetHeld` is thrown instead), and a 429 is reported to it.
+    ///     a shared `budget`, each attempt waits for room in it, and a 429 is reported to it. A
+    ///     429's hold longer than `maxRetryAfter` is not waited out: `GraphBudgetHeld` is thrown.
     func send(_ method: String, _ url: URL, scope: String, body: Data? = nil, extraHeaders: [String: String] = [:], maxRetryAfter: Double? = nil, budgeted: Bool = false) async throws -> GraphReply {
         try checkOrigin(url)
         var requester = self.requester

@@ -2,14 +2,15 @@ import Foundation
 import LoopbackHTTP
 import TophhieJSON
 
-/// What checking a request's bearer token found.
+/// What checking a request's bearer token found: the scopes, and whose token it is (an index
+/// into the tenant's people).
 enum BearerCheck {
-    case granted(ScopeSet)
+    case granted(ScopeSet, person: Int)
     case denied(HTTPResponse)
 }
 
 extension SimulatedTenant {
-    /// The scopes of the request's bearer token, or the 401 to send.
+    /// The scopes and person of the request's bearer token, or the 401 to send.
     func authorize(_ request: HTTPRequest, trace: RequestTrace) -> BearerCheck {
         let authority = "\(host)/\(scenario.tenantID)"
         guard let header = request.header("Authorization"), !header.isEmpty else {
@@ -20,8 +21,11 @@ extension SimulatedTenant {
             return .denied(GraphError.invalidToken("Access token is empty.", authority: authority).response(now: now(), trace: trace))
         }
         switch tokens.check(accessToken: String(parts[1]).trimmingCharacters(in: .whitespaces), now: now()) {
-        case .valid(let scopes):
-            return .granted(scopes)
+        case .valid(let scopes, let userID):
+            guard let person = people.firstIndex(where: { $0.id == userID }) else {
+                return .denied(GraphError.invalidToken("Access token validation failure. Invalid audience.", authority: authority).response(now: now(), trace: trace))
+            }
+            return .granted(scopes, person: person)
         case .expired:
             return .denied(GraphError.invalidToken("Lifetime validation failed, the token is expired.", authority: authority).response(now: now(), trace: trace))
         case .unknown:
@@ -30,20 +34,21 @@ extension SimulatedTenant {
     }
 
     /// `POST /v1.0/me/revokeSignInSessions`, as Entra does it: every refresh token issued so far
-    /// is refused from now on (`invalid_grant`, AADSTS50173), and the user's
-    /// `signInSessionsValidFromDateTime` is now. Access tokens live until they expire. Needs
-    /// `User.RevokeSessions.All` (or a broader user-write permission).
+    /// to the token's person is refused from now on (`invalid_grant`, AADSTS50173), and their
+    /// `signInSessionsValidFromDateTime` is now; other people's sessions are untouched. Access
+    /// tokens live until they expire. Needs `User.RevokeSessions.All` (or a broader user-write
+    /// permission).
     func revokeSignInSessions(_ request: HTTPRequest, trace: RequestTrace) -> HTTPResponse {
         let scopes: ScopeSet
+        let person: Int
         switch authorize(request, trace: trace) {
         case .denied(let response): return response
-        case .granted(let granted): scopes = granted
+        case .granted(let granted, let index): (scopes, person) = (granted, index)
         }
         guard scopes.containsAny(["User.RevokeSessions.All", "User.ReadWrite.All", "Directory.AccessAsUser.All"]) else {
             return GraphError.insufficientPrivileges.response(now: now(), trace: trace)
         }
-        _ = tokens.revokeAllRefreshTokens()
-        user.profile["signInSessionsValidFromDateTime"] = .string(GraphTimestamp.graphText(now()))
+        _ = revokeSessions(ofPersonAt: person)
         let body: JSONValue = .object(["@odata.context": .string("\(host)/v1.0/$metadata#Edm.Boolean"), "value": .bool(true)])
         return .json(200, data: body.canonicalData(), headers: trace.headers)
     }
@@ -51,9 +56,10 @@ extension SimulatedTenant {
     /// `GET /v1.0/me`, honouring `$select`.
     func getMe(_ request: HTTPRequest, trace: RequestTrace) -> HTTPResponse {
         let scopes: ScopeSet
+        let person: Int
         switch authorize(request, trace: trace) {
         case .denied(let response): return response
-        case .granted(let granted): scopes = granted
+        case .granted(let granted, let index): (scopes, person) = (granted, index)
         }
         let readers = ["User.Read", "User.ReadWrite", "User.Read.All", "User.ReadWrite.All", "Directory.Read.All", "Directory.AccessAsUser.All"]
         guard scopes.containsAny(readers) else {
@@ -74,7 +80,7 @@ extension SimulatedTenant {
             selected = names
             context = "\(host)/v1.0/$metadata#users(\(names.joined(separator: ",")))/$entity"
         }
-        let properties = user.properties
+        let properties = people[person].properties
         var body: [String: JSONValue] = ["@odata.context": .string(context)]
         for name in selected { body[name] = properties[name] ?? .null }
         return .json(200, data: JSONValue.object(body).canonicalData(), headers: trace.headers)
@@ -84,9 +90,10 @@ extension SimulatedTenant {
     func patchMe(_ request: HTTPRequest, trace: RequestTrace) -> HTTPResponse {
         recordPatch(request.body)
         let scopes: ScopeSet
+        let person: Int
         switch authorize(request, trace: trace) {
         case .denied(let response): return response
-        case .granted(let granted): scopes = granted
+        case .granted(let granted, let index): (scopes, person) = (granted, index)
         }
         func fail(_ error: GraphError) -> HTTPResponse { error.response(now: now(), trace: trace) }
         guard scopes.containsAny(["User.ReadWrite", "User.ReadWrite.All"]) else {
@@ -103,7 +110,7 @@ extension SimulatedTenant {
             _ = name
             return fail(.insufficientPrivileges)
         }
-        if user.kind == .member, !members.isEmpty, !scopes.contains("Directory.AccessAsUser.All") {
+        if people[person].kind == .member, !members.isEmpty, !scopes.contains("Directory.AccessAsUser.All") {
             // Graph applies the work/school User.ReadWrite property set, which excludes these fields.
             return fail(.insufficientPrivileges)
         }
@@ -127,9 +134,9 @@ extension SimulatedTenant {
         }
         for (name, value) in members {
             if value.isNull {
-                user.profile.removeValue(forKey: name)
+                people[person].profile.removeValue(forKey: name)
             } else {
-                user.profile[name] = value
+                people[person].profile[name] = value
             }
         }
         return .empty(204, headers: trace.headers)

@@ -15,9 +15,10 @@ extension SimulatedTenant {
         let version = beta ? "beta" : "v1.0"
         func fail(_ error: GraphError) -> HTTPResponse { error.response(now: clock, trace: trace) }
         let scopes: ScopeSet
+        let person: Int
         switch authorize(request, trace: trace) {
         case .denied(let response): return response
-        case .granted(let granted): scopes = granted
+        case .granted(let granted, let index): (scopes, person) = (granted, index)
         }
         guard scopes.containsAny(["AuditLog.Read.All", "Directory.Read.All"]) else { return fail(.insufficientPrivileges) }
         if beta, let status = betaRefusal {
@@ -31,7 +32,10 @@ extension SimulatedTenant {
         if var window = throttle {
             let wait = window.admit(at: clock)
             throttle = window
-            if let wait { return fail(.throttled(retryAfter: Self.formatRetryAfter(wait))) }
+            if let wait {
+                graphLimitRefusals += 1
+                return fail(.throttled(retryAfter: Self.formatRetryAfter(wait)))
+            }
         }
 
         let filterText = request.query["$filter"] ?? ""
@@ -44,7 +48,11 @@ extension SimulatedTenant {
             }
             if !filter.eventTypes.isEmpty && (!beta || nonInteractiveFilterRefusal) { return fail(.invalidFilter) }
         }
-        if !scenario.hasReportingRole && !filter.isSelfFilter(for: user.id) {
+        // A person without a reporting role reads only the sign-ins "in which their user is the
+        // actor" (shared/reference/graph-api.md §1.6); a filter on anyone else's userId, or on no
+        // userId, gets what Graph gives a role-less user: 403 Authentication_RequestFromUnsupportedUserRole,
+        // "User is not in the allowed roles" (§1.6, microsoftgraph/microsoft-graph-docs#7647).
+        if !scenario.hasReportingRole && !filter.isSelfFilter(for: people[person].id) {
             return fail(.unsupportedUserRole)
         }
         if let notBefore = filter.notBefore, notBefore < clock.addingTimeInterval(-90 * 86_400) {

@@ -13,11 +13,14 @@ struct DeviceCodeFlow: Sendable {
         var expiresIn: Int
         var phase: Phase = .pending
         var scriptPosition = 0
+        /// The object id of the person who approved it, when one was named; nil leaves the choice
+        /// to the tenant (the next person not signed in).
+        var person: String?
     }
 
     /// What a token poll gets.
     enum PollOutcome: Equatable {
-        case tokens(ScopeSet)
+        case tokens(ScopeSet, person: String?)
         case failure(IdentityError)
     }
 
@@ -68,16 +71,18 @@ struct DeviceCodeFlow: Sendable {
         }
         guard code.phase == .approved else { return .failure(.authorizationPending) }
         code.phase = .redeemed
-        return .tokens(code.scopes)
+        return .tokens(code.scopes, person: code.person)
     }
 
-    /// Approves or declines the pending code with this user code (case-insensitive, dashes ignored).
-    mutating func decide(userCode: String, approve: Bool) -> Bool {
+    /// Approves (as `person`, when named) or declines the pending code with this user code
+    /// (case-insensitive, dashes ignored).
+    mutating func decide(userCode: String, approve: Bool, person: String? = nil) -> Bool {
         let wanted = userCode.uppercased().replacingOccurrences(of: "-", with: "").replacingOccurrences(of: " ", with: "")
         guard let key = codes.first(where: { $0.value.userCode == wanted && $0.value.phase == .pending })?.key else {
             return false
         }
         codes[key]!.phase = approve ? .approved : .declined
+        if approve { codes[key]!.person = person }
         return true
     }
 

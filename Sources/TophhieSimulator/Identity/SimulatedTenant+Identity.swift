@@ -46,8 +46,13 @@ extension SimulatedTenant {
             switch deviceCodes.poll(deviceCode: deviceCode, now: clock) {
             case .failure(let error):
                 return error.response(now: clock, host: host)
-            case .tokens(let scopes):
-                return issueTokens(scopes: scopes, refreshAlways: false, now: clock)
+            case .tokens(let scopes, let named):
+                // An approval that named nobody signs in the next person without a session, so
+                // `login` run once per person signs in person 1, 2, 3… in turn.
+                let person = named.flatMap { id in people.firstIndex { $0.id == id } }
+                    ?? people.firstIndex { !signedIn.contains($0.id) } ?? 0
+                signedIn.insert(people[person].id)
+                return issueTokens(scopes: scopes, person: person, refreshAlways: false, now: clock)
             }
         case "refresh_token":
             guard let refreshToken = form["refresh_token"], !refreshToken.isEmpty else {
@@ -75,7 +80,8 @@ extension SimulatedTenant {
                 var scopes = requested ?? previous.scopes
                 // A refresh token is always rotated, so the new one carries offline_access too.
                 scopes.insert("offline_access")
-                return issueTokens(scopes: scopes, refreshAlways: true, now: clock)
+                let person = people.firstIndex { $0.id == previous.userID } ?? 0
+                return issueTokens(scopes: scopes, person: person, refreshAlways: true, now: clock)
             }
         default:
             return IdentityError.unsupportedGrant(grant).response(now: clock, host: host)
@@ -127,10 +133,10 @@ extension SimulatedTenant {
         return granted
     }
 
-    private func issueTokens(scopes: ScopeSet, refreshAlways: Bool, now clock: Date) -> HTTPResponse {
+    private func issueTokens(scopes: ScopeSet, person: Int, refreshAlways: Bool, now clock: Date) -> HTTPResponse {
         let lifetime = scenario.tokens.accessTokenLifetimeSeconds
         let withRefresh = refreshAlways || scopes.contains("offline_access")
-        let issued = tokens.issue(scopes: scopes, withRefreshToken: withRefresh, now: clock, lifetime: lifetime)
+        let issued = tokens.issue(scopes: scopes, to: people[person].id, withRefreshToken: withRefresh, now: clock, lifetime: lifetime)
         var body: [String: JSONValue] = [
             "token_type": .string("Bearer"),
             "scope": .string(scopes.parameter),
@@ -139,12 +145,12 @@ extension SimulatedTenant {
             "access_token": .string(issued.accessToken),
         ]
         if let refresh = issued.refreshToken { body["refresh_token"] = .string(refresh) }
-        if scopes.contains("openid") { body["id_token"] = .string(idToken(now: clock, lifetime: lifetime)) }
+        if scopes.contains("openid") { body["id_token"] = .string(idToken(for: people[person], now: clock, lifetime: lifetime)) }
         return .json(200, data: JSONValue.object(body).canonicalData(), headers: [("Cache-Control", "no-store, no-cache"), ("Pragma", "no-cache")])
     }
 
     /// An unsigned (fake-signature) id token with the claims clients read: oid, tid, name, preferred_username.
-    private func idToken(now clock: Date, lifetime: Int) -> String {
+    private func idToken(for user: SimulatedUser, now clock: Date, lifetime: Int) -> String {
         func encode(_ value: JSONValue) -> String {
             value.canonicalData().base64EncodedString()
                 .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")

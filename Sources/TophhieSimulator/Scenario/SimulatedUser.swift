@@ -55,7 +55,7 @@ public struct SimulatedUser: Sendable, Equatable {
     }
 
     /// The display name, for sign-in events and id tokens.
-    var displayName: String {
+    public var displayName: String {
         profile["displayName"]?.stringValue ?? userPrincipalName
     }
 }

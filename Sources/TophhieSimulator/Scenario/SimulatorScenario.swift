@@ -12,6 +12,8 @@ import TophhieJSON
 ///   "tenantId": "8f2d…",  "tenantAliases": ["contoso.onmicrosoft.com"],  "clientId": "5c3b…",
 ///   "user": { "id": "26be…", "userPrincipalName": "jane@contoso.com", "kind": "member",
 ///             "displayName": "Jane Doe", "city": "London", "preferredLanguage": "en-GB" },
+///   "people": [ { "user": { "id": "5e1f…", "userPrincipalName": "sam@contoso.com" }, "home": "paris",
+///                 "generate": [ { "pattern": "normalHistory", "seed": 1007, "days": 14 } ] } ],
 ///   "premium": true, "retentionDays": 30, "hasReportingRole": false,
 ///   "licenceRefusalEveryWithoutDirectoryRead": 0,
 ///   "consentedScopes": ["User.Read", "User.ReadWrite", "AuditLog.Read.All"],
@@ -38,6 +40,8 @@ public struct SimulatorScenario: Sendable, Equatable {
     /// The one registered public client application.
     public var clientID: String
     public var user: SimulatedUser
+    /// Everyone else the tenant signs in, each with their own id, home and history (`simulate --people`).
+    public var people: [ScenarioPerson]
     /// Whether the tenant has Entra ID P1/P2, which the sign-in logs API requires.
     public var premium: Bool
     /// Microsoft's known issue on some P1 tenants: when the token lacks `Directory.Read.All`, every
@@ -75,6 +79,7 @@ public struct SimulatorScenario: Sendable, Equatable {
         tenantAliases: [String] = [],
         clientID: String,
         user: SimulatedUser,
+        people: [ScenarioPerson] = [],
         premium: Bool = true,
         licenceRefusalEveryWithoutDirectoryRead: Int = 0,
         retentionDays: Int = 30,
@@ -95,6 +100,7 @@ public struct SimulatorScenario: Sendable, Equatable {
         self.tenantAliases = tenantAliases
         self.clientID = clientID
         self.user = user
+        self.people = people
         self.premium = premium
         self.licenceRefusalEveryWithoutDirectoryRead = licenceRefusalEveryWithoutDirectoryRead
         self.retentionDays = retentionDays
@@ -205,7 +211,7 @@ public struct SimulatorScenarioError: Error, Equatable, CustomStringConvertible 
 
 extension SimulatorScenario: Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case tenantID = "tenantId", tenantAliases, clientID = "clientId", user, premium, licenceRefusalEveryWithoutDirectoryRead, retentionDays
+        case tenantID = "tenantId", tenantAliases, clientID = "clientId", user, people, premium, licenceRefusalEveryWithoutDirectoryRead, retentionDays
         case consentedScopes, hasReportingRole, deviceCode, tokens, clock, defaultLatencySeconds
         case signIns, generate, faults, throttle, betaRefusalStatus, nonInteractiveFilterRefused
     }
@@ -217,6 +223,7 @@ extension SimulatorScenario: Codable {
         tenantAliases = try c.decodeIfPresent([String].self, forKey: .tenantAliases) ?? []
         clientID = try c.decode(String.self, forKey: .clientID)
         user = try c.decode(SimulatedUser.self, forKey: .user)
+        people = try c.decodeIfPresent([ScenarioPerson].self, forKey: .people) ?? []
         premium = try c.decodeIfPresent(Bool.self, forKey: .premium) ?? true
         licenceRefusalEveryWithoutDirectoryRead = try c.decodeIfPresent(Int.self, forKey: .licenceRefusalEveryWithoutDirectoryRead) ?? 0
         retentionDays = try c.decodeIfPresent(Int.self, forKey: .retentionDays) ?? 30
@@ -250,6 +257,20 @@ extension SimulatorScenario: Codable {
         guard defaultLatencySeconds >= 0 else {
             throw DecodingError.dataCorruptedError(forKey: .defaultLatencySeconds, in: c, debugDescription: "defaultLatencySeconds must not be negative")
         }
+        if let clash = Self.firstClash(in: [user] + people.map(\.user)) {
+            throw DecodingError.dataCorruptedError(forKey: .people, in: c, debugDescription: clash)
+        }
+    }
+
+    /// Two people sharing an id or a user principal name, said as the error to give; nil when none do.
+    static func firstClash(in users: [SimulatedUser]) -> String? {
+        var ids: Set<String> = []
+        var names: Set<String> = []
+        for user in users {
+            if !ids.insert(user.id.lowercased()).inserted { return "two people have the id '\(user.id)'" }
+            if !names.insert(user.userPrincipalName.lowercased()).inserted { return "two people have the userPrincipalName '\(user.userPrincipalName)'" }
+        }
+        return nil
     }
 }
 
@@ -516,9 +537,9 @@ public struct SignInGeneration: Sendable, Equatable, Codable {
         }
     }
 
-    /// The events this generation produces for `account`, with `end` as "now".
-    func events(account: SignInFactory.Account, endingAt end: Date) -> [ScenarioSignIn] {
-        var factory = SignInFactory(seed: seed, account: account)
+    /// The events this generation produces for `account` at home in `home`, with `end` as "now".
+    func events(account: SignInFactory.Account, home: SignInFactory.Place = .london, endingAt end: Date) -> [ScenarioSignIn] {
+        var factory = SignInFactory(seed: seed, account: account, home: home)
         let events: [JSONValue]
         switch pattern {
         case .normalHistory:

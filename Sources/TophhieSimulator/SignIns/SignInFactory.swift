@@ -52,10 +52,29 @@ public struct SignInFactory: Sendable {
         public static let moscow = Place(city: "Moscow", state: "Moscow", countryOrRegion: "RU", latitude: 55.7558, longitude: 37.6173, ipPrefix: "95.165.28", asn: 8402)
         public static let sydney = Place(city: "Sydney", state: "New South Wales", countryOrRegion: "AU", latitude: -33.8688, longitude: 151.2093, ipPrefix: "101.181.47", asn: 1221)
 
+        public static let paris = Place(city: "Paris", state: "Ile-de-France", countryOrRegion: "FR", latitude: 48.8566, longitude: 2.3522, ipPrefix: "90.84.12", asn: 3215)
+        public static let berlin = Place(city: "Berlin", state: "Berlin", countryOrRegion: "DE", latitude: 52.52, longitude: 13.405, ipPrefix: "91.64.33", asn: 3320)
+        public static let toronto = Place(city: "Toronto", state: "Ontario", countryOrRegion: "CA", latitude: 43.6532, longitude: -79.3832, ipPrefix: "99.224.61", asn: 812)
+        public static let tokyo = Place(city: "Tokyo", state: "Tokyo", countryOrRegion: "JP", latitude: 35.6762, longitude: 139.6503, ipPrefix: "126.0.44", asn: 17676)
+        public static let dublin = Place(city: "Dublin", state: "Dublin", countryOrRegion: "IE", latitude: 53.3498, longitude: -6.2603, ipPrefix: "86.40.17", asn: 5466)
+        public static let madrid = Place(city: "Madrid", state: "Madrid", countryOrRegion: "ES", latitude: 40.4168, longitude: -3.7038, ipPrefix: "83.44.9", asn: 3352)
+        public static let amsterdam = Place(city: "Amsterdam", state: "North Holland", countryOrRegion: "NL", latitude: 52.3676, longitude: 4.9041, ipPrefix: "84.104.5", asn: 33915)
+        public static let stockholm = Place(city: "Stockholm", state: "Stockholm", countryOrRegion: "SE", latitude: 59.3293, longitude: 18.0686, ipPrefix: "90.224.30", asn: 3301)
+        public static let singapore = Place(city: "Singapore", state: "Singapore", countryOrRegion: "SG", latitude: 1.3521, longitude: 103.8198, ipPrefix: "116.86.21", asn: 9506)
+
         /// The named places, keyed by the names scenario files use.
         public static let named: [String: Place] = [
             "london": .london, "manchester": .manchester, "newYork": .newYork, "saoPaulo": .saoPaulo,
-            "lagos": .lagos, "moscow": .moscow, "sydney": .sydney,
+            "lagos": .lagos, "moscow": .moscow, "sydney": .sydney, "paris": .paris, "berlin": .berlin,
+            "toronto": .toronto, "tokyo": .tokyo, "dublin": .dublin, "madrid": .madrid, "amsterdam": .amsterdam,
+            "stockholm": .stockholm, "singapore": .singapore,
+        ]
+
+        /// Homes for `--people`, one country each, in the order people get them. The places the
+        /// demo and the examples attack from (Lagos, Moscow, Sao Paulo) are nobody's home, so they
+        /// stay foreign to every person.
+        public static let homes: [Place] = [
+            .london, .newYork, .paris, .berlin, .toronto, .tokyo, .sydney, .dublin, .madrid, .amsterdam, .stockholm, .singapore,
         ]
     }
 

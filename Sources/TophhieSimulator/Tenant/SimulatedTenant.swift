@@ -16,13 +16,21 @@ public actor SimulatedTenant: Service {
     /// The clock, when the tenant may move it (`/_sim/clock`, `advanceClock(by:)`).
     public nonisolated let clock: SimulatorClock?
 
-    var user: SimulatedUser
+    /// Everyone the tenant signs in, person 1 (the scenario's `user`) first.
+    var people: [SimulatedUser]
+    /// Object ids of the people holding a session: signed in with a device code and not revoked
+    /// since. An approval that names nobody signs in the first person not in it.
+    var signedIn: Set<String> = []
     var tokens = TokenLedger()
     var deviceCodes: DeviceCodeFlow
     var signIns: [StoredSignIn] = []
     var nextSignInSequence = 0
     var faults: FaultPlan
+    /// The reporting API's budget, when enforced. The tenant registers one client, so one window
+    /// is Graph's "per app per tenant".
     var throttle: ThrottleWindow?
+    /// How many sign-in log requests the budget refused with 429.
+    public internal(set) var graphLimitRefusals = 0
     var cursors: [String: SignInCursor] = [:]
     /// Sign-in log requests made with a token lacking Directory.Read.All, for the licence quirk.
     var requestsWithoutDirectoryRead = 0
@@ -95,7 +103,7 @@ public actor SimulatedTenant: Service {
         self.scenario = scenario
         self.now = now
         self.clock = clock
-        self.user = scenario.user
+        self.people = scenario.everyone.map(\.user)
         self.betaRefusal = scenario.betaRefusalStatus
         self.nonInteractiveFilterRefusal = scenario.nonInteractiveFilterRefused
         self.deviceCodes = DeviceCodeFlow(settings: scenario.deviceCode)
@@ -103,10 +111,12 @@ public actor SimulatedTenant: Service {
         self.throttle = scenario.throttle.enabled
             ? ThrottleWindow(limit: scenario.throttle.requests, window: scenario.throttle.windowSeconds) : nil
         let start = now()
-        let account = SignInFactory.Account(userID: scenario.user.id, userPrincipalName: scenario.user.userPrincipalName, displayName: scenario.user.displayName)
         var initial = scenario.signIns
-        for generation in scenario.generate {
-            initial += generation.events(account: account, endingAt: start)
+        for person in scenario.everyone {
+            let account = SignInFactory.Account(userID: person.user.id, userPrincipalName: person.user.userPrincipalName, displayName: person.user.displayName)
+            for generation in person.generate {
+                initial += generation.events(account: account, home: person.home, endingAt: start)
+            }
         }
         var sequence = 0
         for signIn in initial {
@@ -324,7 +334,56 @@ public actor SimulatedTenant: Service {
     /// Revokes every refresh token issued so far (AADSTS50173 on next use); returns how many were live.
     @discardableResult
     public func revokeRefreshTokens() -> Int {
-        tokens.revokeAllRefreshTokens()
+        signedIn.removeAll()
+        return tokens.revokeRefreshTokens()
+    }
+
+    /// Revokes the refresh tokens of one person, named by user principal name or object id, as
+    /// `POST /me/revokeSignInSessions` does for them; everyone else's keep working.
+    /// - Returns: how many of theirs were live.
+    /// - Throws: `SimulatorControlError` when no person has that name or id.
+    @discardableResult
+    public func revokeRefreshTokens(of person: String) throws -> Int {
+        guard let index = personIndex(named: person) else { throw SimulatorControlError(message: Self.unknownPerson(person)) }
+        return revokeSessions(ofPersonAt: index)
+    }
+
+    /// Ends person `index`'s sessions: refresh tokens refused from now on, and
+    /// `signInSessionsValidFromDateTime` now.
+    func revokeSessions(ofPersonAt index: Int) -> Int {
+        let id = people[index].id
+        signedIn.remove(id)
+        people[index].profile["signInSessionsValidFromDateTime"] = .string(GraphTimestamp.graphText(now()))
+        return tokens.revokeRefreshTokens(of: id)
+    }
+
+    /// Approves the pending device code with this user code as the person named (user principal
+    /// name or object id); false when there is no such pending code.
+    /// - Throws: `SimulatorControlError` when no person has that name or id.
+    @discardableResult
+    public func approve(userCode: String, as person: String) throws -> Bool {
+        guard let index = personIndex(named: person) else { throw SimulatorControlError(message: Self.unknownPerson(person)) }
+        return deviceCodes.decide(userCode: userCode, approve: true, person: people[index].id)
+    }
+
+    /// The people the tenant serves, person 1 first.
+    public var everyone: [SimulatedUser] {
+        people
+    }
+
+    /// The object ids of the people signed in and not revoked since.
+    public var signedInPeople: Set<String> {
+        signedIn
+    }
+
+    /// Where `name` (a user principal name or an object id, any case) is in `people`.
+    func personIndex(named name: String) -> Int? {
+        people.firstIndex { $0.userPrincipalName.caseInsensitiveCompare(name) == .orderedSame || $0.id.caseInsensitiveCompare(name) == .orderedSame }
+    }
+
+    /// The exact refusal for a person no one is.
+    static func unknownPerson(_ name: String) -> String {
+        "no person '\(name)' in this tenant; GET /_sim/people lists them"
     }
 
     /// Adds sign-in events; each becomes visible `latencySeconds` (or the scenario default) after it happened.
@@ -364,9 +423,9 @@ public actor SimulatedTenant: Service {
         clock.advance(by: seconds)
     }
 
-    /// The user's current properties as `GET /me?$select=…` would show them.
+    /// Person 1's current properties as `GET /me?$select=…` would show them.
     public var userProperties: [String: JSONValue] {
-        user.properties
+        people[0].properties
     }
 
     /// Forgets the request log and recorded PATCH bodies.

@@ -9,6 +9,8 @@ enum SimulateCommand: CLICommand {
     struct Options: OptionGroup {
         var port: Option<Int> = .integer("port", in: 0...65_535, default: 0, help: "port on 127.0.0.1 (default: any free port)")
         var scenario: Option<String?> = .file("scenario", help: "scenario JSON (default: a premium tenant with two weeks of history; see examples/scenarios/)")
+        var people: Option<Int> = .integer("people", in: 1...1000, default: 1, help: "people in the tenant: person1@… to personN@…, each with an id, a home and a history (default 1: the scenario's one user)")
+        var graphLimit: Option<Bool> = .flag("graph-limit", help: "enforce Graph's reporting limit, 5 sign-in log requests per 10 s, with 429 and Retry-After on the simulator's clock")
     }
 
     static let about = CommandAbout(
@@ -20,6 +22,14 @@ enum SimulateCommand: CLICommand {
         scenario can script pending/slow_down/decline/expire, faults, throttling and latency.
         Control endpoints under /_sim (approve a code, revoke tokens, add sign-ins, inject faults).
 
+        With --people N (2 or more) the tenant serves person1@ to personN@ of the user's domain,
+        each with their own object id, home and history (GET /_sim/people lists them). Each
+        device-code login signs in the next person not yet signed in, or the one named:
+        POST /_sim/device/approve {"person":"person2@contoso.com"}. Sign-ins are added for
+        anyone by userId; POST /_sim/tokens/revoke {"person":"person2@contoso.com"} ends one
+        person's sessions. --graph-limit answers a sixth sign-in log request within 10 s with
+        429; GET /_sim/status counts them under graphLimit.refused.
+
         To see an alert, add a sign-in (POST /_sim/signins, a JSON array of Graph signIn
         objects) after the first poll, then poll again: the line 'simulate' prints under "Add a
         sign-in" posts one from Moscow, a country the history never came from.
@@ -27,6 +37,7 @@ enum SimulateCommand: CLICommand {
         examples:
           tophhie-watch simulate --port 8765
           tophhie-watch simulate --scenario examples/scenarios/basic.json
+          tophhie-watch simulate --people 3 --graph-limit
           curl -s -X POST http://127.0.0.1:8765/_sim/signins -d '[{"id":"try-1","createdDateTime":"'$(date -u +%FT%TZ)'","userId":"26be570a-ae82-4189-b4e2-a37c6808512d","status":{"errorCode":0},"location":{"city":"Moscow","countryOrRegion":"RU"}}]'
         """)
 
@@ -57,9 +68,23 @@ enum SimulateCommand: CLICommand {
             ])
     }
 
+    /// The banner's line for the other people, empty with one.
+    static func peopleLine(_ scenario: SimulatorScenario) -> String {
+        guard let last = scenario.people.last else { return "" }
+        return "\n  people      \(scenario.people.count + 1): \(scenario.user.userPrincipalName) to \(last.user.userPrincipalName) (GET /_sim/people)"
+    }
+
+    /// The banner's line for an enforced Graph limit, empty without one.
+    static func limitLine(_ scenario: SimulatorScenario) -> String {
+        guard scenario.throttle.enabled else { return "" }
+        let window = scenario.throttle.windowSeconds
+        let seconds = window == window.rounded() ? String(Int(window)) : String(window)
+        return "\n  Graph limit \(scenario.throttle.requests) sign-in log requests per \(seconds) s, then 429 (count: GET /_sim/status)"
+    }
+
     static func run(_ options: ParsedOptions<Options>, io: CommandIO) async throws -> ExitCode {
         let port = UInt16(options.port)
-        let scenario: SimulatorScenario
+        var scenario: SimulatorScenario
         if let file = options.scenario {
             do { scenario = try SimulatorScenario.load(from: URL(fileURLWithPath: file)) } catch {
                 throw UsageError("\(error)")
@@ -67,6 +92,8 @@ enum SimulateCommand: CLICommand {
         } else {
             scenario = defaultScenario()
         }
+        scenario = scenario.servingPeople(options.people)
+        if options.graphLimit { scenario.throttle = ThrottleSettings(enabled: true, requests: 5, windowSeconds: 10) }
         let tenant = SimulatedTenant(scenario: scenario)
         let endpoints: SimulatorEndpoints
         do { endpoints = try await tenant.start(port: port) } catch {
@@ -79,7 +106,7 @@ enum SimulateCommand: CLICommand {
           Graph URL   \(endpoints.graphBaseURL.absoluteString)
           tenant      \(endpoints.tenantID)
           client id   \(endpoints.clientID)
-          user        \(scenario.user.userPrincipalName) (\(scenario.user.kind.rawValue) account)
+          user        \(scenario.user.userPrincipalName) (\(scenario.user.kind.rawValue) account)\(peopleLine(scenario))\(limitLine(scenario))
           control     \(endpoints.controlURL.absoluteString)
 
         Point the CLI at it (in another terminal):
