@@ -125,3 +125,53 @@ final class LineLog: @unchecked Sendable {
     func add(_ line: String) { lock.withLock { lines.append(line) } }
     var all: [String] { lock.withLock { lines } }
 }
+
+extension AgentLoopTests {
+    /// Several accounts (issue 49): the daemon polls them one after another at even steps over
+    /// the interval, each from its own state, and every log line names its account.
+    @Test func severalAccountsArePolledAtEvenStepsOverTheInterval() async throws {
+        try await AgentHarness.with { (harness: inout AgentHarness) in
+            let rulesFile = harness.stateDirectory.appendingPathComponent("rules.yml")
+            try AgentHarness.rulesText.write(to: rulesFile, atomically: true, encoding: .utf8)
+            var configuration = AgentConfiguration(stateDirectory: harness.stateDirectory)
+            configuration.tenant = harness.endpoints.tenantID
+            configuration.clientID = harness.endpoints.clientID
+            configuration.authority = harness.endpoints.authority
+            configuration.graphBaseURL = harness.endpoints.graphBaseURL
+            configuration.rulePaths = [rulesFile.path]
+            configuration.pollInterval = 300
+            configuration.notifiers = [NotifierConfiguration(name: "quiet", type: "stdout", minimumLevel: .critical)]
+            configuration.accounts = ["ann", "ben", "cat"].map { AccountConfiguration(name: $0) }
+            // Each account signed in as the harness's one person: its own copy of the cache.
+            for account in configuration.everyAccount() {
+                try FileManager.default.createDirectory(at: account.stateDirectory, withIntermediateDirectories: true)
+                try FileManager.default.copyItem(at: harness.stateDirectory.appendingPathComponent("tokens.json"), to: account.stateDirectory.appendingPathComponent("tokens.json"))
+            }
+            let accounts = try WatchedAccounts.build(configuration, environment: .init(variables: [:], clock: harness.clock, transport: harness.tenant.transport(clock: harness.clock)))
+            let lines = LineLog()
+            let clock = ParkingClock(harness.clock.now())
+            let start = clock.now()
+            let loop = AgentLoop(accounts: accounts, rebuild: { accounts }, clock: clock, random: { 0 }, log: lines.add)
+            let running = Task { try await loop.run() }
+            var polledAt: [Double] = []
+            for step in 1...3 {
+                await clock.parked(total: step)
+                polledAt.append(clock.now().timeIntervalSince(start))
+                #expect(await loop.reports.count == step, "one account a step")
+                clock.advance(by: 100)
+            }
+            await clock.parked(total: 4)
+            await loop.stop()
+            try await running.value
+            #expect(polledAt == [0, 100, 200], "a third of the interval between accounts")
+            // The second cycle was stopped after its first account: it counts, with what it polled.
+            #expect(await loop.cycles == 2)
+            #expect(await loop.reports.count == 4)
+            #expect(["ann", "ben", "cat"].allSatisfy { name in lines.all.contains { $0.hasPrefix("\(name): learned from ") } }, "\(lines.all)")
+            for account in configuration.everyAccount() {
+                #expect(FileManager.default.fileExists(atPath: account.stateDirectory.appendingPathComponent("state.json").path))
+            }
+            #expect(!FileManager.default.fileExists(atPath: harness.stateDirectory.appendingPathComponent("state.json").path))
+        }
+    }
+}
