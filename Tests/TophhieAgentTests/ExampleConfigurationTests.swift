@@ -28,6 +28,22 @@ import TophhieRules
         #expect(try set.authConfiguration().tenant == "contoso.onmicrosoft.com")
     }
 
+    /// The example's commented accounts read once uncommented (issue 49).
+    @Test func theExamplesCommentedAccountsRead() throws {
+        let file = Self.repository.appendingPathComponent("examples/config.yml")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        var inAccounts = false
+        let uncommented = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            if line == "# accounts:" { inAccounts = true }
+            guard inAccounts, line.hasPrefix("# ") else { inAccounts = false; return String(line) }
+            return String(line.dropFirst(2))
+        }.joined(separator: "\n")
+        let configuration = try AgentConfiguration.parse(uncommented, file: file.path, baseDirectory: file.deletingLastPathComponent(), environment: [:])
+        #expect(configuration.accountNames == ["jane", "sam"])
+        #expect(configuration.everyAccount().map(\.tenant) == [nil, "fabrikam.onmicrosoft.com"])
+        #expect(configuration.everyAccount().map { $0.notifiers.map(\.name) } == [["console"], ["console"]])
+    }
+
     /// Every commented notifier of the example reads once uncommented.
     @Test func theExamplesCommentedNotifiersRead() throws {
         let file = Self.repository.appendingPathComponent("examples/config.yml")
@@ -54,7 +70,7 @@ import TophhieRules
     }
 
     @Test(arguments: [
-        ("tenant: contoso.onmicrosoft.com\nbogus: 1\n", "cfg.yml:2:1: error: unknown key 'bogus'; known keys: authority, client_id, delivery, graph, graph_url, health, notifiers, poll, retention_days, rules, state_dir, tenant"),
+        ("tenant: contoso.onmicrosoft.com\nbogus: 1\n", "cfg.yml:2:1: error: unknown key 'bogus'; known keys: accounts, authority, client_id, delivery, graph, graph_url, health, notifiers, poll, retention_days, rules, state_dir, tenant"),
         ("delivery:\n  failing_after: 1m\n", "cfg.yml:2:18: error: delivery.failing_after must be at least 5m: a receiver's short restart is not news"),
         ("delivery:\n  budgit: 30s\n", "cfg.yml:2:3: error: unknown key 'delivery.budgit'; known: failing_after, budget"),
         ("graph:\n  api: v2\n", "cfg.yml:2:8: error: graph.api must be beta (interactive and non-interactive sign-ins) or v1.0 (interactive only), not 'v2'"),
