@@ -30,6 +30,25 @@ import TophhieSimulator
         #expect(plan.wait(for: Self.otherApp, now: Self.at(5)) == 0)
     }
 
+    /// Graph counts a request when it arrives: one slow to arrive (a new connection) and one
+    /// sent ten seconds after it could meet in one window. Counted from its answer, the next
+    /// request waits ten seconds after that.
+    @Test func aRequestCountsFromItsAnswer() {
+        var plan = GraphBudgetPlan()
+        for _ in 0..<5 { plan.record(Self.contoso, at: Self.t0) }
+        #expect(plan.wait(for: Self.contoso, now: Self.t0) == 10)
+        plan.answered(Self.contoso, sentAt: Self.t0, at: Self.at(1.5))
+        // The other four still count from t0: the oldest of the last five is one of them.
+        #expect(plan.wait(for: Self.contoso, now: Self.t0) == 10)
+        for _ in 0..<4 { plan.answered(Self.contoso, sentAt: Self.t0, at: Self.at(0.5)) }
+        #expect(plan.wait(for: Self.contoso, now: Self.at(1.5)) == 9)
+        // The app's count moved with them.
+        #expect(plan.wait(for: Self.fabrikam, now: Self.at(1.5)) == 0)
+        // An answer for a request the window no longer holds changes nothing.
+        plan.answered(Self.contoso, sentAt: Self.at(-100), at: Self.at(30))
+        #expect(plan.wait(for: Self.contoso, now: Self.at(1.5)) == 9)
+    }
+
     @Test func anAppTakes122RequestsPerTenSecondsAcrossItsTenants() {
         var plan = GraphBudgetPlan()
         // 25 tenants of one app, 5 requests each at once: 125 in the same instant.

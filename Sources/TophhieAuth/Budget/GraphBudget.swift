@@ -31,6 +31,11 @@ public actor GraphBudget {
     ///   than `maxWait`; `CancellationError` when the task is cancelled while waiting.
     @discardableResult
     public func spend(_ key: GraphBudgetKey, maxWait: Double? = nil) async throws -> Double {
+        try await reserve(key, maxWait: maxWait).waited
+    }
+
+    /// As `spend(_:maxWait:)`, also giving when the request was counted, for `answered(_:sentAt:)`.
+    public func reserve(_ key: GraphBudgetKey, maxWait: Double? = nil) async throws -> (sentAt: Date, waited: Double) {
         var waited = 0.0
         while true {
             let wait = plan.wait(for: key, now: clock.now())
@@ -39,8 +44,15 @@ public actor GraphBudget {
             try await clock.sleep(seconds: wait)
             waited += wait
         }
-        plan.record(key, at: clock.now())
-        return waited
+        let now = clock.now()
+        plan.record(key, at: now)
+        return (now, waited)
+    }
+
+    /// Graph answered the request of `key` counted at `sentAt`: it counts from now on
+    /// (`GraphBudgetPlan.answered`).
+    public func answered(_ key: GraphBudgetKey, sentAt: Date) {
+        plan.answered(key, sentAt: sentAt, at: clock.now())
     }
 
     /// Graph answered one of `key`'s requests with 429, asking for `retryAfter` seconds (nil when

@@ -65,6 +65,25 @@ public struct GraphBudgetPlan: Sendable, Equatable {
         Self.append(time, to: &apps[key.clientID, default: []], keeping: Self.appLimit)
     }
 
+    /// Graph answered `key`'s request counted at `sentAt`, at `time`: from now on it counts from
+    /// its answer. Graph counts a request when it arrives, which may be after a request sent
+    /// later arrived (a new connection is slow); counting each from its answer, the next one
+    /// after it in the window can never reach Graph within ten seconds of it.
+    public mutating func answered(_ key: GraphBudgetKey, sentAt: Date, at time: Date) {
+        guard time > sentAt else { return }
+        Self.move(sentAt, to: time, in: &tenants[key, default: TenantState()].sent)
+        Self.move(sentAt, to: time, in: &apps[key.clientID, default: []])
+    }
+
+    /// Replaces one `from` in sorted `times` with `to`, keeping them sorted; nothing when a
+    /// newer request pushed it out.
+    private static func move(_ from: Date, to: Date, in times: inout [Date]) {
+        guard let index = times.firstIndex(of: from) else { return }
+        times.remove(at: index)
+        let insertion = times.lastIndex(where: { $0 <= to }).map { $0 + 1 } ?? 0
+        times.insert(to, at: insertion)
+    }
+
     /// Graph answered one of `key`'s requests with 429 at `now`: that tenant is held until
     /// `retryAfter` seconds have passed (`defaultHold` when Graph gave none), then runs at half
     /// rate for `slowSpan`. The app's other tenants are not slowed: Graph's per-tenant count is

@@ -37,12 +37,17 @@ struct GraphClient: Sendable {
             let key = budgetKey
             let clock = requester.clock
             var observe: (@Sendable (HTTPReply) async -> Void)?
+            // When the attempt under way was counted: its answer moves it (`answered`).
+            let counted = CountedAt()
             if let budget {
-                observe = { reply in await Self.report(reply, to: budget, key: key, now: clock.now()) }
+                observe = { reply in
+                    if let sentAt = counted.take() { await budget.answered(key, sentAt: sentAt) }
+                    await Self.report(reply, to: budget, key: key, now: clock.now())
+                }
             }
             let reply = try await requester.send({
                 // Every attempt, a throttling retry's too: Graph counts each.
-                if let budget { try await budget.spend(key, maxWait: maxRetryAfter) }
+                if let budget { counted.set(try await budget.reserve(key, maxWait: maxRetryAfter).sentAt) }
                 var request = Self.request(method, url, token: token, clientRequestID: clientRequestID)
                 for (name, value) in extraHeaders { request.setValue(value, forHTTPHeaderField: name) }
                 if let body {
@@ -74,9 +79,12 @@ struct GraphClient: Sendable {
         let token = try await tokens.accessToken(covering: scope)
         let url = URL(string: configuration.graphBaseURL.appendingPathComponent("me").absoluteString + "?$select=id")!
         // A `GET /me` like any other: it waits for room in a shared budget, and a 429 counts.
-        if let budget { try await budget.spend(budgetKey) }
+        let sentAt = try await budget?.reserve(budgetKey).sentAt
         let reply = try? await requester.sendOnce(Self.request("GET", url, token: token, clientRequestID: UUID().uuidString.lowercased()), deadline: min(requester.deadline, 10))
-        if let budget, let reply { await Self.report(reply, to: budget, key: budgetKey, now: requester.clock.now()) }
+        if let budget, let reply {
+            if let sentAt { await budget.answered(budgetKey, sentAt: sentAt) }
+            await Self.report(reply, to: budget, key: budgetKey, now: requester.clock.now())
+        }
     }
 
     /// Tells the budget of a 429, with its `Retry-After` in seconds.
@@ -110,4 +118,12 @@ struct GraphClient: Sendable {
             throw TophhieAuthError.malformedResponse("\(what) is not JSON (HTTP \(reply.status), \(reply.body.count) bytes)")
         }
     }
+}
+
+/// When a budgeted attempt was counted, handed from the request's builder to its observer.
+final class CountedAt: @unchecked Sendable {
+    private let lock = NSLock()
+    private var time: Date?
+    func set(_ date: Date) { lock.withLock { time = date } }
+    func take() -> Date? { lock.withLock { defer { time = nil }; return time } }
 }
