@@ -88,6 +88,14 @@ import TophhieJSON
         #expect(textStatus.out.contains("Account jane (\(context.stateDirectory)/accounts/jane)\nUser:          jane@contoso.com\n"), "\(textStatus.out)")
         #expect(textStatus.out.contains("Account sam (\(context.stateDirectory)/accounts/sam)\n"), "\(textStatus.out)")
 
+        // The notifiers are the agent's: tested without an account, or as one account's alerts look.
+        let (tested, test) = await run(["notify", "test"], context)
+        #expect(tested == .ok, "\(test.err)")
+        #expect(test.out.contains("[failure-burst] Burst of failed sign-ins (test alert)") && !test.out.contains("account="), "\(test.out)")
+        let (testedSam, testSam) = await run(["notify", "test", "--account", "sam"], context)
+        #expect(testedSam == .ok, "\(testSam.err)")
+        #expect(testSam.out.contains(" account=sam ") && testSam.out.contains("id=sam-test-"), "\(testSam.out)")
+
         let (one, history) = await run(["history", "--account", "sam", "--top", "1"], context)
         #expect(one == .ok, "\(history.err)")
         let (unknown, unknownHistory) = await run(["history", "--account", "bob"], context)

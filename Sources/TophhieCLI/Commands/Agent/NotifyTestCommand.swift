@@ -37,7 +37,9 @@ enum NotifyTestCommand: CLICommand {
     }
 
     static func run(_ options: ParsedOptions<Options>, io: CommandIO) async throws -> ExitCode {
-        let configuration = try ConnectionOptions.agentConfiguration(options.connection, io: io)
+        // The notifiers are the agent's: every one, or those of the account named, whose
+        // sample alert then says whose it is as that account's alerts will.
+        let configuration = try ConnectionOptions.watchedConfiguration(options.connection, io: io)
         var entries = configuration.notifiers
         if let only = options.notifier {
             entries = entries.filter { $0.name == only }
@@ -52,7 +54,8 @@ enum NotifyTestCommand: CLICommand {
         let err = io.err, alertOut = io.alertOut
         let write: @Sendable (String) throws -> Void = { @Sendable text in if json { err(text) } else { try alertOut(text) } }
         let factory = NotifierFactory(environment: io.environment, outputIsTerminal: io.outIsTerminal, write: write, now: { clock.now() }, transport: io.transport)
-        let alert = sampleAlert(now: clock.now())
+        var alert = sampleAlert(now: clock.now())
+        if let account = configuration.account { alert = alert.attributed(to: AlertAccount(name: account), distinguishingID: true) }
         var results: [JSONValue] = []
         var misconfigured = 0, failed = 0
         func report(_ entry: NotifierConfiguration, _ result: String, _ detail: String?, warnings: [String] = []) {
