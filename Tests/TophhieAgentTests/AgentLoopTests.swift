@@ -5,6 +5,12 @@ import TophhieAuth
 
 @Suite(.timeLimit(.minutes(20))) struct AgentLoopTests {
     func setup(_ harness: AgentHarness, rules: String, written: LineLog? = nil) throws -> AgentSetup {
+        let configuration = try configuration(harness, rules: rules, written: written)
+        return try AgentSetup.build(configuration, environment: .init(variables: [:], write: { written?.add($0) }, clock: harness.clock, transport: harness.tenant.transport(clock: harness.clock)))
+    }
+
+    /// The harness's tenant, `rules` written beside its state, one stdout notifier.
+    func configuration(_ harness: AgentHarness, rules: String, written: LineLog? = nil) throws -> AgentConfiguration {
         let rulesFile = harness.stateDirectory.appendingPathComponent("rules.yml")
         try FileManager.default.createDirectory(at: harness.stateDirectory, withIntermediateDirectories: true)
         try rules.write(to: rulesFile, atomically: true, encoding: .utf8)
@@ -15,7 +21,7 @@ import TophhieAuth
         configuration.graphBaseURL = harness.endpoints.graphBaseURL
         configuration.rulePaths = [rulesFile.path]
         configuration.notifiers = [NotifierConfiguration(name: "quiet", type: "stdout", minimumLevel: written == nil ? .critical : .informational)]
-        return try AgentSetup.build(configuration, environment: .init(variables: [:], write: { written?.add($0) }, clock: harness.clock, transport: harness.tenant.transport(clock: harness.clock)))
+        return configuration
     }
 
     @Test func stopFinishesTheCycleAndReturns() async throws {
@@ -131,16 +137,8 @@ extension AgentLoopTests {
     /// the interval, each from its own state, and every log line names its account.
     @Test func severalAccountsArePolledAtEvenStepsOverTheInterval() async throws {
         try await AgentHarness.with { (harness: inout AgentHarness) in
-            let rulesFile = harness.stateDirectory.appendingPathComponent("rules.yml")
-            try AgentHarness.rulesText.write(to: rulesFile, atomically: true, encoding: .utf8)
-            var configuration = AgentConfiguration(stateDirectory: harness.stateDirectory)
-            configuration.tenant = harness.endpoints.tenantID
-            configuration.clientID = harness.endpoints.clientID
-            configuration.authority = harness.endpoints.authority
-            configuration.graphBaseURL = harness.endpoints.graphBaseURL
-            configuration.rulePaths = [rulesFile.path]
+            var configuration = try configuration(harness, rules: AgentHarness.rulesText)
             configuration.pollInterval = 300
-            configuration.notifiers = [NotifierConfiguration(name: "quiet", type: "stdout", minimumLevel: .critical)]
             configuration.accounts = ["ann", "ben", "cat"].map { AccountConfiguration(name: $0) }
             // Each account signed in as the harness's one person: its own copy of the cache.
             for account in configuration.everyAccount() {

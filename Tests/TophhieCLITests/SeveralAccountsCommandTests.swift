@@ -8,17 +8,6 @@ import TophhieJSON
 /// One agent, several accounts (issue 49): each signs in on its own, one poll reads them all,
 /// and one that needs a sign-in never keeps the others from being read.
 @Suite(.timeLimit(.minutes(20))) struct SeveralAccountsCommandTests {
-    static let rules = """
-    title: Failed password
-    id: test-failed
-    logsource: {product: azure, service: signinlogs}
-    detection:
-        selection:
-            status.errorCode: 50126
-        condition: selection
-    level: low
-    """
-
     func run(_ arguments: [String], _ context: AccountCommandTests.Tenant) async -> (ExitCode, CommandOutputRecorder) {
         let recorder = CommandOutputRecorder()
         let code = await TophhieCommandLine.run(arguments, io: recorder.io(environment: context.environment, transport: context.transport, clock: context.clock))
@@ -30,7 +19,7 @@ import TophhieJSON
         let context = try await AccountCommandTests.tenant()
         do {
             try FileManager.default.createDirectory(atPath: context.stateDirectory, withIntermediateDirectories: true)
-            try Self.rules.write(toFile: context.stateDirectory + "/rules.yml", atomically: true, encoding: .utf8)
+            try AgentHealthCommandTests.rules.write(toFile: context.stateDirectory + "/rules.yml", atomically: true, encoding: .utf8)
             let list = accounts.map { "  - name: \($0)\n" }.joined()
             try "rules: [rules.yml]\naccounts:\n\(list)".write(toFile: context.stateDirectory + "/tophhie-watch.yml", atomically: true, encoding: .utf8)
         } catch {
@@ -122,7 +111,7 @@ import TophhieJSON
         let context = try await AccountCommandTests.tenant()
         defer { try? FileManager.default.removeItem(atPath: context.stateDirectory) }
         try FileManager.default.createDirectory(atPath: context.stateDirectory, withIntermediateDirectories: true)
-        try Self.rules.write(toFile: context.stateDirectory + "/rules.yml", atomically: true, encoding: .utf8)
+        try AgentHealthCommandTests.rules.write(toFile: context.stateDirectory + "/rules.yml", atomically: true, encoding: .utf8)
         try "rules: [rules.yml]\n".write(toFile: context.stateDirectory + "/tophhie-watch.yml", atomically: true, encoding: .utf8)
         let (signedIn, login) = await run(["login"], context)
         #expect(signedIn == .ok, "\(login.err)")
