@@ -11,19 +11,29 @@ public struct AttributedDispatch: AlertDispatch {
     /// The account's name in the configuration.
     public let account: String
     let auth: TophhieAuth
+    /// Whether this account tells the notices about the agent rather than the person (the
+    /// host's clock, the rules): the first account does, unattributed, and the others keep
+    /// quiet, so thirty accounts do not send thirty copies.
+    public let tellsAgentNotices: Bool
 
-    public init(base: any AlertDispatch, account: String, auth: TophhieAuth) {
+    /// Notices every account of one agent would tell alike.
+    static let agentNotices = Set([NoticeKind.clockSkew, .rulesWarnings].map { "tophhie.notice.\($0.rawValue)" })
+
+    public init(base: any AlertDispatch, account: String, auth: TophhieAuth, tellsAgentNotices: Bool) {
         self.base = base
         self.account = account
         self.auth = auth
+        self.tellsAgentNotices = tellsAgentNotices
     }
 
-    /// `alerts`, each saying whose it is; a notice's commands name the account.
+    /// `alerts`, each saying whose it is; a notice's commands name the account. The agent's
+    /// own notices go out once, unattributed.
     func attributed(_ alerts: [Alert]) async -> [Alert] {
         // A cache that cannot be read only leaves the name without its address.
         let userPrincipalName = ((try? await auth.currentSession()) ?? nil)?.userPrincipalName
         let account = AlertAccount(name: account, userPrincipalName: userPrincipalName)
-        return alerts.map { alert in
+        return alerts.compactMap { alert in
+            if alert.kind == .notice && Self.agentNotices.contains(alert.rule.id) { return tellsAgentNotices ? alert : nil }
             var alert = alert.attributed(to: account, distinguishingID: true)
             if alert.kind == .notice {
                 alert.summary = WatchedAccounts.commands(in: alert.summary, account: account.name)

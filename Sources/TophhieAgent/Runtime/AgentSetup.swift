@@ -32,6 +32,8 @@ public struct AgentSetup: Sendable {
         public var executable: URL?
         /// The Graph budget every account of one agent shares; nil for one account alone.
         public var graphBudget: GraphBudget?
+        /// Whether this account tells the agent's own notices (the first of several does).
+        public var tellsAgentNotices = true
 
         public init(variables: [String: String], outputIsTerminal: Bool = false, write: (@Sendable (String) throws -> Void)? = nil, clock: any TophhieClock = SystemClock(), transport: any HTTPTransport = URLSessionTransport(), workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath), executable: URL? = ProcessFacts.executablePath().map { URL(fileURLWithPath: $0) }) {
             self.transport = transport
@@ -64,7 +66,7 @@ public struct AgentSetup: Sendable {
         do { choice = try EngineChoice.forced(by: environment.variables) ?? .plain } catch let error as EngineChoice.UnknownName { throw ConfigurationError(error.description) }
         let engine = choice.evaluator(rules: rules, settings: EngineSettings(lookback: configuration.lookback))
         // One of several accounts: what it sends says whose it is.
-        let attributed: any AlertDispatch = configuration.account.map { AttributedDispatch(base: dispatch, account: $0, auth: auth) } ?? dispatch
+        let attributed: any AlertDispatch = configuration.account.map { AttributedDispatch(base: dispatch, account: $0, auth: auth, tellsAgentNotices: environment.tellsAgentNotices) } ?? dispatch
         var cycle = PollCycle(auth: auth, engine: engine, store: StateStore(stateDirectory: configuration.stateDirectory), planner: AgentSetup.planner(configuration), dispatch: attributed)
         cycle.channelFailingAfter = configuration.channelFailingAfter
         cycle.streamFailingAfter = configuration.streamFailingAfter

@@ -33,7 +33,9 @@ public struct WatchedAccounts: Sendable {
         for account in configuration.everyAccount() {
             let setup: AgentSetup
             do {
-                setup = try AgentSetup.build(account, environment: environment, rules: rulesByClient[account.clientID ?? ""])
+                var own = environment
+                own.tellsAgentNotices = setups.isEmpty
+                setup = try AgentSetup.build(account, environment: own, rules: rulesByClient[account.clientID ?? ""])
             } catch let error as ConfigurationError where account.account != nil {
                 throw ConfigurationError("account '\(account.account ?? "")': \(error.message)", file: error.file, line: error.line, column: error.column)
             }
