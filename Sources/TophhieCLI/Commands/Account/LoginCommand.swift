@@ -25,6 +25,7 @@ enum LoginCommand: CLICommand {
         examples:
           tophhie-watch login --tenant contoso.onmicrosoft.com --client-id 11111111-2222-3333-4444-555555555555
           tophhie-watch login --scopes profile,history,profile-edit
+          tophhie-watch login --account sam        (one of the config's accounts:)
         """)
 
     static func run(_ options: ParsedOptions<Options>, io: CommandIO) async throws -> ExitCode {

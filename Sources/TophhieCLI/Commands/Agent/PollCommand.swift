@@ -25,7 +25,8 @@ enum PollCommand: CLICommand {
         exit codes: 0 ok (everything delivered, or a backlog drained as far as the delivery
         budget allowed; or another poll was running), 1 failure (a notifier failed or nothing
         could be delivered), 2 configuration error or state not writable, 3 sign-in needed,
-        4 access denied by Graph.
+        4 access denied by Graph. With several accounts (accounts:) every one is read, each line
+        begins with its name, and the most serious code wins: 2, 3, 4, 1, then 0.
 
         examples:
           tophhie-watch poll --config /etc/tophhie-watch/config.yml
