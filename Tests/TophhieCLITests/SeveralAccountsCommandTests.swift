@@ -3,6 +3,7 @@ import Testing
 import TophhieSystem
 import TophhieAgent
 import TophhieJSON
+import TophhieSimulator
 @testable import TophhieCLI
 
 /// One agent, several accounts (issue 49): each signs in on its own, one poll reads them all,
@@ -104,6 +105,30 @@ import TophhieJSON
         let (shown, status) = await run(["status"], context)
         #expect(shown == .signInNeeded)
         #expect(status.out.contains("Graph budget:  155 of 150 per 5m for \(tenant) (31 accounts, 5 requests a poll with nothing new): over the budget\n"), "\(status.out)")
+    }
+
+    /// An alert of one account is that account's everywhere: the line names it, its id begins with
+    /// it, and `respond --account` lists it under the id the notifiers showed.
+    @Test func anAlertIsItsAccountsInTheNotifiersAndInRespond() async throws {
+        let context = try await prepared(accounts: ["jane"])
+        defer { try? FileManager.default.removeItem(atPath: context.stateDirectory) }
+        let high = AgentHealthCommandTests.rules.replacingOccurrences(of: "level: low", with: "level: high")
+        try high.write(toFile: context.stateDirectory + "/rules.yml", atomically: true, encoding: .utf8)
+        #expect(await run(["login", "--account", "jane"], context).0 == .ok)
+        #expect(await run(["poll"], context).0 == .ok)
+        let user = SimulateCommand.defaultScenario().user
+        var factory = SignInFactory(seed: 4, account: .init(userID: user.id, userPrincipalName: user.userPrincipalName, displayName: "Jane"))
+        context.clock.advance(by: 300)
+        await context.tenant.addSignIns([factory.signIn(at: context.clock.now().addingTimeInterval(-60), place: .lagos, errorCode: 50126)], latencySeconds: 0)
+        let (polled, poll) = await run(["poll"], context)
+        #expect(polled == .ok, "\(poll.err)")
+        let line = poll.out.split(separator: "\n").first { $0.contains("[test-failed]") }.map(String.init) ?? ""
+        #expect(line.contains(" account=jane "), "\(poll.out)")
+        guard let id = line.split(separator: " ").last.map({ String($0.dropFirst("id=".count)) }) else { return }
+        #expect(id.hasPrefix("jane-"), "\(line)")
+        let (listed, respond) = await run(["respond"], context)
+        #expect(listed == .ok, "\(respond.err)")
+        #expect(respond.out.contains("  \(id)  [test-failed]"), "\(respond.out)")
     }
 
     /// Without `accounts:` nothing moves: the state stays where it was and no line names an account.

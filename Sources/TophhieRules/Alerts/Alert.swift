@@ -192,7 +192,7 @@ extension Alert {
     }
 
     /// `<name>-<id>`: see `attributed(to:distinguishingID:)`.
-    static func accountID(_ id: String, account name: String) -> String {
+    public static func accountID(_ id: String, account name: String) -> String {
         name + "-" + id
     }
 }

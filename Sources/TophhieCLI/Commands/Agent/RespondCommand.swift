@@ -52,7 +52,9 @@ enum RespondCommand: CLICommand {
             } else {
                 io.out("The newest high and critical alerts:\n")
                 for alert in recent.prefix(10) {
-                    io.out("  \(GraphTimestamp.alertText(alert.detectedAt))  \(alert.id)  [\(ControlCharacterEscaping.escape(alert.rule))] \(ControlCharacterEscaping.escape(alert.summary))\n")
+                    // The state keeps the engine's ids; the notifiers showed them with the account's name.
+                    let id = configuration.account.map { Alert.accountID(alert.id, account: $0) } ?? alert.id
+                    io.out("  \(GraphTimestamp.alertText(alert.detectedAt))  \(id)  [\(ControlCharacterEscaping.escape(alert.rule))] \(ControlCharacterEscaping.escape(alert.summary))\n")
                 }
             }
             io.out("If one is not you, in this order:\n")
@@ -86,7 +88,7 @@ enum RespondCommand: CLICommand {
         try await auth.revokeSignInSessions()
         let revocation = SessionRevocation(at: io.clock.now(), alertID: options.alert ?? recent.first?.id)
         try await BlockingWork.shared.run { try revocation.write(stateDirectory: configuration.stateDirectory) }
-        io.out("Revoked every session of \(session.userPrincipalName ?? "the signed-in account") at \(GraphTimestamp.alertText(revocation.at)). This agent is signed out too: run 'tophhie-watch login' to watch again.\n")
+        io.out("Revoked every session of \(session.userPrincipalName ?? "the signed-in account") at \(GraphTimestamp.alertText(revocation.at)). This agent is signed out too: run '\(configuration.account.map { "tophhie-watch login --account \($0)" } ?? "tophhie-watch login")' to watch again.\n")
         io.out("Next:\n")
         for (index, step) in AlertResponse.steps.dropFirst().enumerated() { io.out("  \(index + 1). \(step)\n") }
         // Tell the notifiers now when no agent holds the state directory; a running one tells
