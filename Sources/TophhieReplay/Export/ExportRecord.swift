@@ -19,14 +19,19 @@ enum ExportRecord {
         // The portal's CSV names a column `TimeGenerated [UTC]`, and a dynamic one twice:
         // `DeviceDetail` (display text) and `DeviceDetail_dynamic` (its JSON), which wins.
         // Sized once: growing the two tables a row's forty columns at a time was an eighth of it.
-        var columns = [String: JSONValue](minimumCapacity: given.count)
-        for (name, value) in given {
-            // Foundation's search for every column of every row was a third of reading JSON rows.
-            let plain = name.utf8.contains(UInt8(ascii: "[")) ? name.replacingOccurrences(of: " [UTC]", with: "") : name
-            if plain.utf8.count > 8, plain.utf8.reversed().starts(with: "_dynamic".utf8.reversed()) {
-                columns[String(plain.dropLast(8))] = value
-            } else if columns[plain] == nil {
-                columns[plain] = value
+        // A row with neither (every JSON row) is its own table of columns.
+        func dynamic(_ name: String) -> Bool { name.utf8.count > 8 && name.utf8.reversed().starts(with: "_dynamic".utf8.reversed()) }
+        var columns = given
+        if given.keys.contains(where: { $0.utf8.contains(UInt8(ascii: "[")) || dynamic($0) }) {
+            columns = [String: JSONValue](minimumCapacity: given.count)
+            for (name, value) in given {
+                // Foundation's search for every column of every row was a third of reading JSON rows.
+                let plain = name.utf8.contains(UInt8(ascii: "[")) ? name.replacingOccurrences(of: " [UTC]", with: "") : name
+                if dynamic(plain) {
+                    columns[String(plain.dropLast(8))] = value
+                } else if columns[plain] == nil {
+                    columns[plain] = value
+                }
             }
         }
         var record = [String: JSONValue](minimumCapacity: columns.count + 1)
