@@ -253,9 +253,23 @@ enum StreamedExport {
         var changed: [Int: JSONValue?] = [:]
         var cursor = LineCursor(file: readable, start: bom)
         var index = 0
-        func check(_ offset: Int, _ bytes: UnsafeRawBufferPointer) throws {
+        // The quick check of each record needs nothing of the others: a batch at a time, half
+        // on the second thread. Only a record it does not pass is read whole, in order.
+        var batches = TwoThreadBatches<FoundRecord, Bool> { found in
+            found.bytes.withUnsafeBytes { bytes in
+                guard let slots = try? JSONValue.parseSlots(bytes, layout: quick) else { return false }
+                return ExportConversion.plainlyReads(slots) && ExportConversion.textsRead(bytes)
+            }
+        }
+        func record(_ offset: Int, _ bytes: UnsafeRawBufferPointer) throws {
+            try batches.add(FoundRecord(offset: offset, bytes: Array(bytes), names: nil), size: bytes.count, apply: apply)
+        }
+        func apply(_ found: FoundRecord, _ plain: Bool) throws {
             index += 1
-            if let slots = try? JSONValue.parseSlots(bytes, layout: quick), ExportConversion.plainlyReads(slots), ExportConversion.textsRead(bytes) { return }
+            if plain { return }
+            try found.bytes.withUnsafeBytes { bytes in try check(found.offset, bytes) }
+        }
+        func check(_ offset: Int, _ bytes: UnsafeRawBufferPointer) throws {
             var record: JSONValue
             let range = 0..<bytes.count
             switch JSONPage.element(bytes, range) {
@@ -289,8 +303,15 @@ enum StreamedExport {
         }
         do {
             var splitter = JSONElementSplitter(layout: layout, maxRecordLength: StreamedReplay.maxRecordLength)
-            try readable.forEachChunk(chunkSize: chunkSize) { chunk in try splitter.feed(chunk, record: check) }
-            try splitter.finish(record: check)
+            do {
+                try readable.forEachChunk(chunkSize: chunkSize) { chunk in try splitter.feed(chunk, record: record) }
+                try splitter.finish(record: record)
+            } catch {
+                // The records before the one the splitter stopped at come first.
+                try batches.flush(apply: apply)
+                throw error
+            }
+            try batches.flush(apply: apply)
         } catch is JSONElementSplitter.Unsupported {
             return nil
         } catch let error as FileError {
