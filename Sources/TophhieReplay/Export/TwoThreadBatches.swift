@@ -1,7 +1,7 @@
-/// An export's records worked on a batch at a time by two threads, their outcomes handed back
-/// in the file's order: mapping and checking a record needs nothing of the others, and the
-/// machine has two cores, so half of each batch is worked on the second thread while the
-/// caller works the other half. Whatever has an order (places, skips, the scratch file's lines)
+/// A file's records worked on a batch at a time by two threads, their outcomes handed back in
+/// the file's order: mapping an export's record, or checking any, needs nothing of the others,
+/// and the machine has two cores, so half of each batch is worked on the second thread while
+/// the caller works the other half. Whatever has an order (places, skips, the scratch file's lines)
 /// is done by `apply`, one record after the other.
 ///
 /// Memory is a batch of records and their outcomes (about `batchBytes` of records), not the file.
