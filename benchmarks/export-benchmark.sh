@@ -10,6 +10,12 @@
 # 1000000), the page, the JSON rows and the CSV at that size too, once each: peak memory and
 # whether time grows linearly. Not a test: it prints the goals beside the figures, asserts nothing.
 #
+# Then SigmaHQ's 18 Azure sign-in rules (../shared/sigma) on the alert-heavy corpus (the same
+# sign-ins from unmanaged devices: an alert for nearly every one), `replay --format json` beside
+# pySigma-backend-sqlite 2.1.1 and pySigma-backend-duckdb 0.1.4 with duckdb 2.0.1 (DuckDB reads
+# the page with read_json), median of RUNS, each peer's (rule, sign-in) pairs held to the alerts'.
+# The two backends need different pySigma majors (2.x and 1.x), so each has its own venv.
+#
 # Environment: COUNT (default 100000), USERS (default 500), RUNS (default 3), LARGE, TMPDIR,
 # BIN (a tophhie-watch to use instead of building the shipped one).
 set -euo pipefail
@@ -23,6 +29,17 @@ LARGE="${LARGE:-}"
 WORK="${TMPDIR:-/tmp}/tophhie-bench"
 mkdir -p "$WORK"
 command -v jq >/dev/null || { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq jq >/dev/null; }
+SIGMA="$ROOT/../shared/sigma"
+VENV="$ROOT/.peer/venv"
+DUCK_VENV="$ROOT/.peer/venv-duckdb"
+if ! "$VENV/bin/python" -c "import sigma.backends.sqlite" >/dev/null 2>&1; then
+    python3 -m venv "$VENV"
+    "$VENV/bin/pip" install --quiet --disable-pip-version-check pysigma-backend-sqlite==2.1.1
+fi
+if ! "$DUCK_VENV/bin/python" -c "import sigma_backend_duckdb, duckdb" >/dev/null 2>&1; then
+    python3 -m venv "$DUCK_VENV"
+    "$DUCK_VENV/bin/pip" install --quiet --disable-pip-version-check pysigma-backend-duckdb==0.1.4 duckdb==2.0.1
+fi
 if [ -z "${BIN:-}" ]; then
     . benchmarks/simulated-tenant.sh
     shipped_binary
@@ -109,6 +126,29 @@ JQ_FILTER='[.value[] | select(.status.errorCode as $c | [50126,50053,50055,50056
     fi
 } > "$WORK/export-figures.txt"
 
+# The alert-heavy corpus, SigmaHQ's rules: "label wall cpu peakKB pairs agreeing" per line.
+HEAVY="$WORK/signins-$COUNT-7-$USERS-unmanaged.json"
+[ -f "$HEAVY" ] || python3 benchmarks/generate-signins.py "$COUNT" "$HEAVY" 7 "$USERS" unmanaged >/dev/null
+pairs() {  # the (rule, sign-in) pairs of replay's alert lines or of a peer's matches, sorted
+    python3 -c '
+import json, sys
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    for e in (o["events"] if "events" in o else [o["event"]]): print(o["rule"]["id"] if "events" in o else o["rule"], e)
+' "$1" | sort
+}
+{
+    read -r wall cpu kb < <(measure heavy-replay "$RUNS" "$BIN" replay "$HEAVY" --rules "$SIGMA" --format json)
+    pairs "$WORK/heavy-replay.out" > "$WORK/heavy-replay.pairs"
+    echo "replay $wall $cpu $kb $(wc -l < "$WORK/heavy-replay.pairs") -"
+    read -r wall cpu kb < <(measure heavy-sqlite "$RUNS" "$VENV/bin/python" scripts/peers/pysigma_sqlite.py "$HEAVY" "$SIGMA" --matches "$WORK/heavy-sqlite.matches")
+    pairs "$WORK/heavy-sqlite.matches" > "$WORK/heavy-sqlite.pairs"
+    echo "sqlite $wall $cpu $kb $(wc -l < "$WORK/heavy-sqlite.pairs") $(cmp -s "$WORK/heavy-sqlite.pairs" "$WORK/heavy-replay.pairs" && echo same || echo DIFFER)"
+    read -r wall cpu kb < <(measure heavy-duckdb "$RUNS" "$DUCK_VENV/bin/python" scripts/peers/pysigma_duckdb.py "$HEAVY" "$SIGMA" --matches "$WORK/heavy-duckdb.matches")
+    pairs "$WORK/heavy-duckdb.matches" > "$WORK/heavy-duckdb.pairs"
+    echo "duckdb $wall $cpu $kb $(wc -l < "$WORK/heavy-duckdb.pairs") $(cmp -s "$WORK/heavy-duckdb.pairs" "$WORK/heavy-replay.pairs" && echo same || echo DIFFER)"
+} > "$WORK/sigma-figures.txt"
+
 python3 - "$WORK/export-figures.txt" "$RUNS" <<'PY'
 import sys
 rows = [line.split() for line in open(sys.argv[1])]
@@ -137,4 +177,19 @@ if len(sizes) > 1:
         print(f"{names[name]}: {per[0]:.1f} µs wall ({per[1]:.1f} cpu) a sign-in at {int(small):,}, {per[2]:.1f} µs ({per[3]:.1f} cpu) at {int(large):,}: "
               f"{per[2] / per[0]:.2f}x wall, {per[3] / per[1]:.2f}x cpu (linear is 1.00x)")
 print("(vs page: the input's wall time over the page's, the page replayed by tophhie-watch; jq's is jq's time over it)")
+PY
+
+python3 - "$WORK/sigma-figures.txt" "$RUNS" "$COUNT" <<'PY'
+import sys
+rows = {r[0]: r for r in (line.split() for line in open(sys.argv[1]))}
+names = {"replay": "tophhie-watch replay --format json", "sqlite": "pySigma-sqlite 2.1.1", "duckdb": "pySigma-duckdb 0.1.4, duckdb 2.0.1"}
+print()
+print(f"alert-heavy corpus ({int(sys.argv[3]):,} sign-ins from unmanaged devices), SigmaHQ's 18 Azure rules; median of {sys.argv[2]} runs")
+for key in ("replay", "sqlite", "duckdb"):
+    _, wall, cpu, kb, pairs, agree = rows[key]
+    said = "" if key == "replay" else ("  the same pairs as replay's alerts" if agree == "same" else "  DIFFER from replay's alerts")
+    print(f"  {names[key]:<38} {float(wall):6.2f} s {float(cpu):6.2f} s cpu  peak {int(kb) / 1024:6.1f} MB  {pairs} (rule, sign-in){said}")
+replay = float(rows["replay"][1])
+print(f"  replay vs pySigma-sqlite: {float(rows['sqlite'][1]) / replay:5.2f}x as fast   (goal >= 5x)")
+print(f"  replay vs DuckDB:         {float(rows['duckdb'][1]) / replay:5.2f}x as fast   (goal >= 2.5x); peak goal <= 100 MB")
 PY

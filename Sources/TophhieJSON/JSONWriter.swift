@@ -33,7 +33,7 @@ package enum JSONWriter {
     /// value written by `value`.
     package static func writeObject<Member>(_ members: [String: Member], into out: inout [UInt8], _ value: (Member, inout [UInt8]) throws -> Void) rethrows {
         out.append(0x7B)
-        let keys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let keys = members.keys.sorted(by: precedes)
         for (index, key) in keys.enumerated() {
             if index > 0 { out.append(0x2C) }
             writeString(key, into: &out)
@@ -41,6 +41,23 @@ package enum JSONWriter {
             try value(members[key]!, &out)
         }
         out.append(0x7D)
+    }
+
+    /// Whether `a` sorts before `b` by their UTF-8 bytes, compared as blocks of memory: the
+    /// generic comparison of two `UTF8View`s was a tenth of writing an export's records.
+    package static func precedes(_ a: String, _ b: String) -> Bool {
+        let compared = a.utf8.withContiguousStorageIfAvailable { left in
+            b.utf8.withContiguousStorageIfAvailable { right -> Bool in
+                let common = min(left.count, right.count)
+                if common > 0, let l = left.baseAddress, let r = right.baseAddress {
+                    let order = memcmp(l, r, common)
+                    if order != 0 { return order < 0 }
+                }
+                return left.count < right.count
+            }
+        }
+        if let compared, let compared { return compared }
+        return a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 
     /// As `JSONEncoder`: the shortest round-tripping text, without a trailing `.0`; a value JSON

@@ -64,4 +64,17 @@ import Testing
         }
         #expect(written == [], "written otherwise than JSONEncoder writes them")
     }
+
+    /// Keys are sorted by their UTF-8 bytes however the texts are held: empty, one a prefix of
+    /// the other, short and long, non-ASCII, and bridged from Foundation.
+    @Test func keysSortByTheirUTF8BytesAsMemory() {
+        let texts = ["", "a", "ab", "abc", "B", "b", "é", "e\u{301}", "Zürich", "zz", "\u{1F600}",
+                     String(repeating: "k", count: 40), String(repeating: "k", count: 40) + "a",
+                     NSString(string: "bridged key, long enough to be held apart") as String, "bridged key"]
+        for a in texts {
+            for b in texts {
+                #expect(JSONWriter.precedes(a, b) == a.utf8.lexicographicallyPrecedes(b.utf8), "\(a) before \(b)")
+            }
+        }
+    }
 }

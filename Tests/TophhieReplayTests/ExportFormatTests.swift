@@ -338,4 +338,21 @@ import TophhieTestSupport
         #expect(conversion.skipped == ["\(path) \(place) (p1): skipped, as the agent skips it: 'createdDateTime' is not an ISO-8601 time"])
         #expect(try Self.records(conversion).map { $0["createdDateTime"] } == [.string("2024-05-01T03:01:11.123Z")])
     }
+
+    /// The check that a record's texts read as the poll's decoder reads them finds a surrogate
+    /// escape and bytes that are not UTF-8 wherever they fall against its eight-byte steps, and
+    /// passes an escaped backslash before `ud800` and well-formed UTF-8.
+    @Test func textsReadFindsSurrogatesAndBadUTF8AtEveryOffset() {
+        func reads(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBytes { ExportConversion.textsRead($0) } }
+        for pad in 0..<17 {
+            let before = Array(#"{"a":""#.utf8) + Array(repeating: UInt8(ascii: "x"), count: pad)
+            let after = Array(#"x","b":"plain text for a whole word or two"}"#.utf8)
+            #expect(!reads(before + Array(#"\ud800"#.utf8) + after), "lone surrogate after \(pad)")
+            #expect(!reads(before + Array(#"\uD83D\uDE00"#.utf8) + after), "surrogate pair after \(pad), read whole")
+            #expect(reads(before + Array(#"\\ud800"#.utf8) + after), "escaped backslash after \(pad)")
+            #expect(reads(before + Array("Zürich".utf8) + after), "UTF-8 after \(pad)")
+            #expect(!reads(before + [0xC3] + after), "a cut UTF-8 sequence after \(pad)")
+            #expect(reads(before + after))
+        }
+    }
 }

@@ -38,6 +38,8 @@ import Testing
         ("Moscow, RU", "Moscow, Russia"), ("RU", "Russia"), ("Abidjan, CI", "Abidjan, Côte d'Ivoire"),
         // Not a code ISO assigns, or no code at all: as Entra wrote it.
         ("Somewhere, XX", "Somewhere, XX"), ("London", "London"), ("Washington, D.C., US", "Washington, D.C., United States"),
+        // The last ", " alone divides; two letters that are not ASCII are no code ("ß" upper-cases to SS).
+        ("Paris,FR", "Paris,FR"), ("Köln, , DE", "Köln, , Germany"), ("Berlin, ß", "Berlin, ß"), ("ß", "ß"), (", US", ", United States"),
     ])
     func placesNameTheirCountry(_ location: String, _ place: String) {
         #expect(AlertSentence.place(location) == place)

@@ -110,8 +110,9 @@ public struct TophhieSignInEvent: Codable, Sendable, Identifiable, Hashable {
     /// Whether the record's coordinates are no place's (a latitude past ±90, a longitude past
     /// ±180: an export that swapped them): the place is then unknown to every rule.
     public static func coordinatesOutOfRange(_ json: JSONValue) -> Bool {
-        outOfRange(latitude: json.value(atPath: "location.geoCoordinates.latitude")?.doubleValue,
-                   longitude: json.value(atPath: "location.geoCoordinates.longitude")?.doubleValue)
+        // Member by member, not `value(atPath:)`: every record of an export is asked.
+        let coordinates = json["location"]?["geoCoordinates"]
+        return outOfRange(latitude: coordinates?["latitude"]?.doubleValue, longitude: coordinates?["longitude"]?.doubleValue)
     }
 
     /// Whether Entra did not know where the sign-in came from, in either attribute the rules

@@ -59,9 +59,16 @@ enum ReplayCommand: CLICommand {
         let path = export?.path ?? file
         let progress = io.errIsTerminal
         if progress { io.err("replay: reading \(file)…\r") }
+        // Gathered when no progress line is drawn between the alerts; written before the summary.
+        let output = GatheredOutput(write: io.out)
+        defer { output.flush() }
         let write: @Sendable (Alert) -> Void = { alert in
-            if progress { io.err("\u{1B}[2K") }
-            io.out(line(alert, format: format))
+            if progress {
+                io.err("\u{1B}[2K")
+                io.out(line(alert, format: format))
+            } else {
+                output.add(line(alert, format: format))
+            }
         }
         let showStatus: @Sendable (String) -> Void = { text in io.err("\u{1B}[2K" + text + "\r") }
         let status = progress ? showStatus : nil
@@ -71,6 +78,7 @@ enum ReplayCommand: CLICommand {
         } catch let error as ReplayFileError {
             throw UsageError(ExportInput.naming(file, in: error.message, for: export))
         }
+        output.flush()
         if progress { io.err("\u{1B}[2K") }
         if options.verbose { outcome.notes.forEach { io.err("replay: \(ExportInput.naming(file, in: $0, for: export))\n") } }
         let unknown = outcome.unknownPlaces.flatMap { $0 > 0 ? "; " + TophhieSignInEvent.unknownLocationsText($0) : nil } ?? ""

@@ -27,17 +27,54 @@ struct CheckedRecords {
         conversion = ExportConversion(path: path, format: format, records: 0, skipped: [], coordinatesDropped: 0)
     }
 
+    /// What the live poll's decoder makes of one record mapped to Graph's shape, worked out
+    /// apart from every other record (so on either of two threads): its JSON line, or why it
+    /// is skipped.
+    enum Verdict {
+        case kept(line: [UInt8], coordinatesDropped: Bool)
+        case refused(MalformedSignIn, raw: JSONValue)
+    }
+
+    /// Checks one record with the live poll's decoder, drops coordinates no place has, and
+    /// writes its line.
+    /// - Parameter raw: the record as the file holds it (says what the file is when none is a sign-in).
+    static func verdict(_ mapped: JSONValue, raw: JSONValue) throws -> Verdict {
+        var record = mapped
+        do {
+            _ = try TophhieSignInEvent(json: record)
+        } catch let malformed as MalformedSignIn {
+            return .refused(malformed, raw: raw)
+        }
+        let dropped = ExportConversion.dropBadCoordinates(&record)
+        var line: [UInt8] = []
+        line.reserveCapacity(4096)
+        JSONWriter.write(record, into: &line)
+        line.append(UInt8(ascii: "\n"))
+        return .kept(line: line, coordinatesDropped: dropped)
+    }
+
     /// Checks one record, mapped to Graph's shape, and writes it on, or skips and names it.
     /// - Parameters:
     ///   - raw: the record as the file holds it (says what the file is when none is a sign-in).
     ///   - place: where it is ("item 3", "line 3", "row 3").
     /// - Throws: with `strict`, the decoder's refusal; `ReplayFileError` when the write fails.
     mutating func take(_ mapped: JSONValue, raw: JSONValue, at place: String) throws {
-        guard let record = try conversion.check(mapped, raw: raw, at: place, file: file, strict: strict, found: &found) else { return }
-        pending.append(record.canonicalData())
-        pending.append(UInt8(ascii: "\n"))
-        conversion.records += 1
-        if pending.count >= 1 << 20 { try flush() }
+        try take(Self.verdict(mapped, raw: raw), at: place)
+    }
+
+    /// Writes on a record the decoder took, or skips and names one it refused, in the file's order.
+    /// - Throws: with `strict`, the decoder's refusal; `ReplayFileError` when the write fails.
+    mutating func take(_ verdict: Verdict, at place: String) throws {
+        switch verdict {
+        case .refused(let malformed, let raw):
+            try conversion.skip(malformed, at: place, file: file, strict: strict)
+            found.add(raw, place: place, problem: malformed.problem)
+        case .kept(let line, let dropped):
+            if dropped { conversion.coordinatesDropped += 1 }
+            pending.append(contentsOf: line)
+            conversion.records += 1
+            if pending.count >= 1 << 20 { try flush() }
+        }
     }
 
     /// Skips a record that does not read (a damaged line, a record whose text alone is wrong).

@@ -19,20 +19,31 @@ enum ExportRecord {
         // The portal's CSV names a column `TimeGenerated [UTC]`, and a dynamic one twice:
         // `DeviceDetail` (display text) and `DeviceDetail_dynamic` (its JSON), which wins.
         // Sized once: growing the two tables a row's forty columns at a time was an eighth of it.
-        var columns = [String: JSONValue](minimumCapacity: given.count)
-        for (name, value) in given {
-            // Foundation's search for every column of every row was a third of reading JSON rows.
-            let plain = name.utf8.contains(UInt8(ascii: "[")) ? name.replacingOccurrences(of: " [UTC]", with: "") : name
-            if plain.hasSuffix("_dynamic") { columns[String(plain.dropLast(8))] = value } else if columns[plain] == nil { columns[plain] = value }
+        // A row with neither (every JSON row) is its own table of columns.
+        func dynamic(_ name: String) -> Bool { name.utf8.count > 8 && name.utf8.reversed().starts(with: "_dynamic".utf8.reversed()) }
+        var columns = given
+        if given.keys.contains(where: { $0.utf8.contains(UInt8(ascii: "[")) || dynamic($0) }) {
+            columns = [String: JSONValue](minimumCapacity: given.count)
+            for (name, value) in given {
+                // Foundation's search for every column of every row was a third of reading JSON rows.
+                let plain = name.utf8.contains(UInt8(ascii: "[")) ? name.replacingOccurrences(of: " [UTC]", with: "") : name
+                if dynamic(plain) {
+                    columns[String(plain.dropLast(8))] = value
+                } else if columns[plain] == nil {
+                    columns[plain] = value
+                }
+            }
         }
         var record = [String: JSONValue](minimumCapacity: columns.count + 1)
-        for (column, value) in columns where !ExportColumns.dropped.contains(column) {
+        for (column, value) in columns {
+            let known = ExportColumns.columns[column]
+            if known?.dropped == true { continue }
             if column == "Location", case .string = value { continue }
-            let name = ExportColumns.renamed[column] ?? lowered(column)
-            record[name] = normalised(column, value)
+            let name = known?.name ?? lowered(column)
+            record[name] = normalised(known?.reading ?? .plain, value)
         }
         // The time of the sign-in: CreatedDateTime, else when Log Analytics took it in.
-        if record["createdDateTime"] == nil, let generated = columns["TimeGenerated"] { record["createdDateTime"] = normalised("TimeGenerated", generated) }
+        if record["createdDateTime"] == nil, let generated = columns["TimeGenerated"] { record["createdDateTime"] = normalised(ExportColumns.reading("TimeGenerated"), generated) }
         if case .string(let text)? = record["createdDateTime"], let iso = powerShellDate(text) ?? portalDate(text) { record["createdDateTime"] = .string(iso) }
         // ResultType is the error code (text there); ResultDescription its reason.
         var status: [String: JSONValue] = [:]
@@ -113,20 +124,22 @@ enum ExportRecord {
         }
     }
 
-    /// A column's value as Graph writes it: JSON text parsed, booleans and numbers from text,
-    /// names inside objects lowered.
-    static func normalised(_ column: String, _ value: JSONValue) -> JSONValue {
+    /// A column's value as Graph writes it, read as the column says (`ExportColumns.Reading`):
+    /// JSON text parsed, booleans and numbers from text, names inside objects lowered.
+    static func normalised(_ reading: ExportColumns.Reading, _ value: JSONValue) -> JSONValue {
         switch value {
         case .string(let text):
-            if ExportColumns.jsonText.contains(column) {
+            switch reading {
+            case .jsonText:
                 let trimmed = trimmingSpaces(text)
                 if trimmed.isEmpty { return .null }
-                if let parsed = try? JSONValue.parse(Data(trimmed.utf8)) { return lowerKeys(parsed) }
-                return value
+                var bytes = trimmed
+                let parsed = bytes.withUTF8 { try? JSONValue.parse(UnsafeRawBufferPointer($0)) }
+                return parsed.map(lowerKeys) ?? value
+            case .boolean: return boolean(value)
+            case .integer: return integer(value)
+            case .plain: return value
             }
-            if ExportColumns.booleans.contains(column) { return boolean(value) }
-            if ExportColumns.integers.contains(column) { return integer(value) }
-            return value
         case .object, .array:
             return lowerKeys(value)
         default:
@@ -143,8 +156,11 @@ enum ExportRecord {
             for (key, inner) in members where key != "AdditionalProperties" {
                 let name = lowered(key)
                 var item = lowerKeys(inner)
-                if ExportColumns.booleans.contains(name) { item = boolean(item) }
-                if ExportColumns.integers.contains(name) { item = integer(item) }
+                switch ExportColumns.memberReadings[name] {
+                case .boolean?: item = boolean(item)
+                case .integer?: item = integer(item)
+                default: break
+                }
                 out[name] = item
             }
             return .object(out)
@@ -156,6 +172,13 @@ enum ExportRecord {
     }
 
     static func lowered(_ name: String) -> String {
+        // Most names are ASCII: their first byte says it, without Unicode's properties.
+        if let first = name.utf8.first, first < 0x80 {
+            guard first >= UInt8(ascii: "A"), first <= UInt8(ascii: "Z") else { return name }
+            var bytes = Array(name.utf8)
+            bytes[0] = first + 0x20
+            return String(decoding: bytes, as: UTF8.self)
+        }
         guard let first = name.first, first.isUppercase else { return name }
         return first.lowercased() + name.dropFirst()
     }
@@ -213,6 +236,8 @@ enum ExportRecord {
     /// `text` without the spaces and tabs around it; the text itself, uncopied and without
     /// Foundation's character sets, when it has none (nearly every field of every row).
     static func trimmingSpaces(_ text: String) -> String {
+        // An ASCII letter or digit at both ends (nearly every field): nothing to trim.
+        if let first = text.utf8.first, let last = text.utf8.last, first > 0x20, first < 0x80, last > 0x20, last < 0x80 { return text }
         guard let first = text.first, let last = text.last, !first.isWhitespace, !last.isWhitespace else {
             return text.trimmingCharacters(in: .whitespaces)
         }

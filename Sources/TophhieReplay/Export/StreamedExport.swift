@@ -43,16 +43,20 @@ enum StreamedExport {
         var cursor = LineCursor(file: readable, start: bom)
         var index = 0
         var names: [String]?
+        var batches = TwoThreadBatches<FoundRecord, RecordOutcome> { found in read(found, layout: layout, format: format) }
         func columns(_ offset: Int, _ bytes: UnsafeRawBufferPointer) throws {
             guard case .array(let columns)? = try? JSONValue.parse(bytes) else { throw Unstreamable() }
             names = columns.map { $0["name"]?.stringValue ?? "" }
         }
         func record(_ offset: Int, _ bytes: UnsafeRawBufferPointer) throws {
+            try batches.add(FoundRecord(offset: offset, bytes: Array(bytes), names: names), size: bytes.count, apply: apply)
+        }
+        // In the file's order: where each record is, and what it costs when it does not read.
+        func apply(_ found: FoundRecord, _ outcome: RecordOutcome) throws {
             index += 1
-            let raw: JSONValue
-            do {
-                raw = try JSONValue.parse(bytes)
-            } catch let error as JSONParseError {
+            let offset = found.offset
+            switch outcome {
+            case .damaged(let error):
                 let at = try cursor.position(of: offset + error.offset)
                 // A document broken in its grammar is not JSON; a line is its own document.
                 if layout != .lines, !ExportConversion.isContentDamage(error) {
@@ -61,25 +65,27 @@ enum StreamedExport {
                 let place = layout == .lines ? "line \(at.line)" : layout == .table ? "row \(index)" : "item \(index)"
                 let problem = layout == .lines ? "column \(at.column): \(error.message)" : "line \(at.line), column \(at.column): \(error.message)"
                 try checked.skipDamaged(problem, at: place)
-                return
+            case .notARow:
+                throw Unstreamable()
+            case .failed(let error):
+                throw error
+            case .checked(let verdict):
+                let place = layout == .table ? "row \(index)" : layout == .lines ? "line \(try cursor.position(of: offset).line)" : "item \(index)"
+                try checked.take(verdict, at: place)
             }
-            let place: String
-            var row = raw
-            if layout == .table {
-                // A row is its values in the order of the table's columns, named before it.
-                guard let names, case .array(let values) = raw else { throw Unstreamable() }
-                row = .object(Dictionary(zip(names, values), uniquingKeysWith: { first, _ in first }))
-                place = "row \(index)"
-            } else {
-                place = layout == .lines ? "line \(try cursor.position(of: offset).line)" : "item \(index)"
-            }
-            let mapped = format == .azureMonitor ? ExportRecord.fromAzureMonitor(row) : ExportRecord.fromLogAnalytics(row)
-            try checked.take(mapped, raw: row, at: place)
         }
         do {
             var splitter = JSONElementSplitter(layout: layout, maxRecordLength: StreamedReplay.maxRecordLength, wrappers: ["value", "records"])
-            try readable.forEachChunk(chunkSize: chunkSize) { chunk in try splitter.feed(chunk, columns: columns, record: record) }
-            try splitter.finish(record: record)
+            do {
+                try readable.forEachChunk(chunkSize: chunkSize) { chunk in try splitter.feed(chunk, columns: columns, record: record) }
+                try splitter.finish(record: record)
+            } catch {
+                // The records before the one the splitter stopped at come first: one of them
+                // may say more (the grammar broken earlier, a record --strict stops at).
+                try batches.flush(apply: apply)
+                throw error
+            }
+            try batches.flush(apply: apply)
             return try checked.finish()
         } catch is Unstreamable, is JSONElementSplitter.Unsupported {
             checked.discard()
@@ -90,6 +96,47 @@ enum StreamedExport {
         } catch {
             checked.discard()
             throw error
+        }
+    }
+
+    /// A record as the splitter found it: where it starts, its bytes, and for a query API
+    /// table the names of its columns.
+    struct FoundRecord: Sendable {
+        let offset: Int
+        let bytes: [UInt8]
+        let names: [String]?
+    }
+
+    /// What one record of a JSON export is, worked out apart from the others.
+    enum RecordOutcome {
+        /// Mapped and checked by the live poll's decoder.
+        case checked(CheckedRecords.Verdict)
+        /// Not JSON where the parser stopped (`offset` from the record's first byte).
+        case damaged(JSONParseError)
+        /// A table's row that is not an array of values, or one before the columns.
+        case notARow
+        case failed(any Error)
+    }
+
+    /// Parses, maps and checks one record (on either thread).
+    static func read(_ found: FoundRecord, layout: JSONElementSplitter.Layout, format: ExportFormat) -> RecordOutcome {
+        do {
+            let raw: JSONValue
+            do {
+                raw = try found.bytes.withUnsafeBytes { try JSONValue.parse($0) }
+            } catch let error as JSONParseError {
+                return .damaged(error)
+            }
+            var row = raw
+            if layout == .table {
+                // A row is its values in the order of the table's columns, named before it.
+                guard let names = found.names, case .array(let values) = raw else { return .notARow }
+                row = .object(Dictionary(zip(names, values), uniquingKeysWith: { first, _ in first }))
+            }
+            let mapped = format == .azureMonitor ? ExportRecord.fromAzureMonitor(row) : ExportRecord.fromLogAnalytics(row)
+            return .checked(try CheckedRecords.verdict(mapped, raw: row))
+        } catch {
+            return .failed(error)
         }
     }
 
@@ -110,27 +157,32 @@ enum StreamedExport {
         let nonInteractive = (file as NSString).lastPathComponent.lowercased().contains("noninteractive")
         var checked = try CheckedRecords(file: file, format: format, strict: strict, scratch: scratch)
         var header: [String]?
+        var batches = TwoThreadBatches<CSVRow, CSVOutcome> { row in read(row, format: format, nonInteractive: nonInteractive) }
         func row(_ line: Int, _ fields: [String]) throws {
             guard let header else {
                 header = fields.map { $0.trimmingCharacters(in: .whitespaces) }
                 return
             }
-            guard fields.count == header.count else {
-                throw CSVTable.Failure(line: line, message: "\(fields.count) fields where the header names \(header.count)")
-            }
-            if format == .adminCenterCSV {
-                let mapped = ExportRecord.fromAdminCenter(Array(zip(header, fields)).map { (header: $0.0, text: $0.1) }, nonInteractive: nonInteractive)
-                try checked.take(mapped, raw: .object([:]), at: "line \(line)")
-            } else {
-                let raw = JSONValue.object(Dictionary(zip(header, fields.map(JSONValue.string)), uniquingKeysWith: { first, _ in first }))
-                try checked.take(ExportRecord.fromLogAnalytics(raw), raw: raw, at: "line \(line)")
+            try batches.add(CSVRow(line: line, header: header, fields: fields), size: fields.reduce(0) { $0 + $1.utf8.count }, apply: apply)
+        }
+        func apply(_ row: CSVRow, _ outcome: CSVOutcome) throws {
+            switch outcome {
+            case .checked(let verdict): try checked.take(verdict, at: "line \(row.line)")
+            case .failed(let error): throw error
             }
         }
         do {
             var reader = CSVRows()
             do {
-                try readable.forEachChunk(chunkSize: chunkSize, from: head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0) { chunk in try reader.feed(chunk, record: row) }
-                try reader.finish(record: row)
+                do {
+                    try readable.forEachChunk(chunkSize: chunkSize, from: head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0) { chunk in try reader.feed(chunk, record: row) }
+                    try reader.finish(record: row)
+                } catch {
+                    // The rows before the one the reader stopped at come first.
+                    try batches.flush(apply: apply)
+                    throw error
+                }
+                try batches.flush(apply: apply)
                 if header == nil { throw CSVTable.Failure(line: 1, message: "no header row") }
             } catch let failure as CSVTable.Failure {
                 throw ReplayFileError("\(file): not valid CSV: \(failure)")
@@ -142,6 +194,36 @@ enum StreamedExport {
         } catch {
             checked.discard()
             throw error
+        }
+    }
+
+    /// A CSV row as the reader found it, with the header it is read by.
+    struct CSVRow: Sendable {
+        let line: Int
+        let header: [String]
+        let fields: [String]
+    }
+
+    enum CSVOutcome {
+        case checked(CheckedRecords.Verdict)
+        case failed(any Error)
+    }
+
+    /// Maps and checks one CSV row (on either thread).
+    static func read(_ row: CSVRow, format: ExportFormat, nonInteractive: Bool) -> CSVOutcome {
+        do {
+            let header = row.header, fields = row.fields
+            guard fields.count == header.count else {
+                throw CSVTable.Failure(line: row.line, message: "\(fields.count) fields where the header names \(header.count)")
+            }
+            if format == .adminCenterCSV {
+                let mapped = ExportRecord.fromAdminCenter(Array(zip(header, fields)).map { (header: $0.0, text: $0.1) }, nonInteractive: nonInteractive)
+                return .checked(try CheckedRecords.verdict(mapped, raw: .object([:])))
+            }
+            let raw = JSONValue.object(Dictionary(zip(header, fields.map(JSONValue.string)), uniquingKeysWith: { first, _ in first }))
+            return .checked(try CheckedRecords.verdict(ExportRecord.fromLogAnalytics(raw), raw: raw))
+        } catch {
+            return .failed(error)
         }
     }
 
@@ -171,9 +253,23 @@ enum StreamedExport {
         var changed: [Int: JSONValue?] = [:]
         var cursor = LineCursor(file: readable, start: bom)
         var index = 0
-        func check(_ offset: Int, _ bytes: UnsafeRawBufferPointer) throws {
+        // The quick check of each record needs nothing of the others: a batch at a time, half
+        // on the second thread. Only a record it does not pass is read whole, in order.
+        var batches = TwoThreadBatches<FoundRecord, Bool> { found in
+            found.bytes.withUnsafeBytes { bytes in
+                guard let slots = try? JSONValue.parseSlots(bytes, layout: quick) else { return false }
+                return ExportConversion.plainlyReads(slots) && ExportConversion.textsRead(bytes)
+            }
+        }
+        func record(_ offset: Int, _ bytes: UnsafeRawBufferPointer) throws {
+            try batches.add(FoundRecord(offset: offset, bytes: Array(bytes), names: nil), size: bytes.count, apply: apply)
+        }
+        func apply(_ found: FoundRecord, _ plain: Bool) throws {
             index += 1
-            if let slots = try? JSONValue.parseSlots(bytes, layout: quick), ExportConversion.plainlyReads(slots), ExportConversion.textsRead(bytes) { return }
+            if plain { return }
+            try found.bytes.withUnsafeBytes { bytes in try check(found.offset, bytes) }
+        }
+        func check(_ offset: Int, _ bytes: UnsafeRawBufferPointer) throws {
             var record: JSONValue
             let range = 0..<bytes.count
             switch JSONPage.element(bytes, range) {
@@ -207,8 +303,15 @@ enum StreamedExport {
         }
         do {
             var splitter = JSONElementSplitter(layout: layout, maxRecordLength: StreamedReplay.maxRecordLength)
-            try readable.forEachChunk(chunkSize: chunkSize) { chunk in try splitter.feed(chunk, record: check) }
-            try splitter.finish(record: check)
+            do {
+                try readable.forEachChunk(chunkSize: chunkSize) { chunk in try splitter.feed(chunk, record: record) }
+                try splitter.finish(record: record)
+            } catch {
+                // The records before the one the splitter stopped at come first.
+                try batches.flush(apply: apply)
+                throw error
+            }
+            try batches.flush(apply: apply)
         } catch is JSONElementSplitter.Unsupported {
             return nil
         } catch let error as FileError {

@@ -102,18 +102,40 @@ package struct AlertSentence: Sendable, Hashable {
     /// code ISO assigns.
     package static func place(_ location: String?) -> String? {
         guard let location else { return nil }
-        if location.count == 2, let name = CountryNames.name(of: location) { return name }
-        guard let comma = location.range(of: ", ", options: .backwards) else { return location }
-        let code = location[comma.upperBound...]
-        guard code.count == 2, let name = CountryNames.name(of: String(code)) else { return location }
-        return location[..<comma.upperBound] + name
+        if isCode(location), let name = CountryNames.name(of: location) { return name }
+        guard let codeStart = afterLastComma(location) else { return location }
+        let code = location[codeStart...]
+        guard isCode(code), let name = CountryNames.name(of: String(code)) else { return location }
+        return location[..<codeStart] + name
+    }
+
+    /// Where the text after the last ", " starts. Found in the bytes (a country code is ASCII):
+    /// Foundation's backward search, for every alert of an alert-heavy replay, was half of
+    /// making its sentences.
+    static func afterLastComma(_ text: String) -> String.Index? {
+        let bytes = text.utf8
+        var index = bytes.endIndex
+        while index > bytes.startIndex {
+            let space = bytes.index(before: index)
+            guard space > bytes.startIndex else { return nil }
+            let comma = bytes.index(before: space)
+            if bytes[comma] == UInt8(ascii: ","), bytes[space] == UInt8(ascii: " ") { return index }
+            index = space
+        }
+        return nil
+    }
+
+    /// Whether `text` could be a country code: two ASCII characters (any other text names none,
+    /// and "ß" would upper-case to one).
+    static func isCode<Text: StringProtocol>(_ text: Text) -> Bool {
+        text.utf8.count == 2 && text.utf8.allSatisfy { $0 < 0x80 }
     }
 
     /// The country's name alone, from an event's "City, CC" or "CC".
     static func country(_ location: String?) -> String? {
         guard let location else { return nil }
-        let code = location.range(of: ", ", options: .backwards).map { String(location[$0.upperBound...]) } ?? location
-        return code.count == 2 ? CountryNames.name(of: code) : nil
+        let code = afterLastComma(location).map { String(location[$0...]) } ?? location
+        return isCode(code) ? CountryNames.name(of: code) : nil
     }
 
     /// The line that names an alert once: a detection's sentence (a template's names what

@@ -1,0 +1,48 @@
+/// A file's records worked on a batch at a time by two threads, their outcomes handed back in
+/// the file's order: mapping an export's record, or checking any, needs nothing of the others,
+/// and the machine has two cores, so half of each batch is worked on the second thread while
+/// the caller works the other half. Whatever has an order (places, skips, the scratch file's lines)
+/// is done by `apply`, one record after the other.
+///
+/// Memory is a batch of records and their outcomes (about `batchBytes` of records), not the file.
+struct TwoThreadBatches<Item: Sendable, Outcome> {
+    private let work: @Sendable (Item) -> Outcome
+    private let batchBytes: Int
+    private let second = SecondThread<[Outcome]>()
+    private var items: [Item] = []
+    private var bytes = 0
+
+    /// - Parameter work: one record's outcome; it must not depend on any other record.
+    init(batchBytes: Int = 1 << 20, work: @escaping @Sendable (Item) -> Outcome) {
+        self.work = work
+        self.batchBytes = batchBytes
+    }
+
+    /// Adds a record of `size` bytes; a batch that is full is worked on and applied.
+    mutating func add(_ item: Item, size: Int, apply: (Item, Outcome) throws -> Void) rethrows {
+        items.append(item)
+        bytes += size
+        if bytes >= batchBytes { try flush(apply: apply) }
+    }
+
+    /// Works on and applies the records held, in order.
+    mutating func flush(apply: (Item, Outcome) throws -> Void) rethrows {
+        guard !items.isEmpty else { return }
+        let batch = items
+        items.removeAll(keepingCapacity: true)
+        bytes = 0
+        let half = batch.count / 2
+        let later = Array(batch[half...])
+        let work = self.work
+        if half > 0 { second.start { later.map(work) } }
+        let first = batch[..<half].map(work)
+        let rest = half > 0 ? ((try? second.take()) ?? later.map(work)) : later.map(work)
+        for (item, outcome) in zip(batch, first + rest) { try apply(item, outcome) }
+    }
+
+    /// Drops the records held without working on them (the reading stopped).
+    mutating func discard() {
+        items.removeAll()
+        bytes = 0
+    }
+}
