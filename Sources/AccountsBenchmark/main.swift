@@ -164,6 +164,12 @@ let loopStart = (at: clock.now(), real: ProcessInfo.processInfo.systemUptime, cp
 try await loop.run(maxCycles: 1 + steadyCycles)
 let requests = await tenant.requests
 let refusedInAll = await tenant.graphLimitRefusals
+
+// The limit is live: person1 read three times at once, without the shared budget (each read is
+// both streams' first page), must be refused a request.
+let unpaced = TophhieAuth(configuration: try configuration.everyAccount()[0].authConfiguration(), clock: clock)
+for _ in 1...3 { _ = try? await unpaced.fetchSignIns(since: clock.now().addingTimeInterval(-3600)) }
+let probeRefused = await tenant.graphLimitRefusals - refusedInAll
 await tenant.stop()
 
 // The budget arithmetic the configuration is loaded with.
@@ -190,4 +196,5 @@ for (number, end) in recorder.cycles.enumerated() {
 }
 print("")
 print("429s answered by the simulator in all (graphLimit.refused): \(refusedInAll); alert lines written: \(recorder.alertLines)")
+print("then, the limit live: person1 read 3 times back to back without the shared budget (6 sign-in log requests) drew \(probeRefused) 429\(probeRefused == 1 ? "" : "s")")
 print(String(format: "peak memory (VmHWM, agent and simulator in one process): %.1f MB (goal <= 150 MB); before the agent started (simulator, %d people, logins done): peak %.1f MB, resident %.1f MB", statusMegabytes("VmHWM"), accountCount, beforeAgent.hwm, beforeAgent.rss))
