@@ -19,13 +19,21 @@ MallocArenas.useOne()  // as the shipped binary does, before any thread allocate
 /// really takes passes on both sides, and only the idle waits (the interval, the budget's pacing,
 /// the device-code polling) are jumped. Waits are additive, which is exact here: the daemon polls
 /// its accounts one after another and a poll sends its requests in turn, so one task waits at a time.
+/// Each wait first awaits `onWait`: while the agent waits, nothing is sent, so the harness may
+/// read the tenant.
 final class SkippingClock: TophhieClock, @unchecked Sendable {
     private let lock = NSLock()
     private let start: Date
     private let realStart = ProcessInfo.processInfo.systemUptime
     private var skipped = 0.0
+    private var hook: (@Sendable () async -> Void)?
 
     init(start: Date) { self.start = start }
+
+    var onWait: (@Sendable () async -> Void)? {
+        get { lock.withLock { hook } }
+        set { lock.withLock { hook = newValue } }
+    }
 
     func now() -> Date {
         lock.withLock { start.addingTimeInterval(ProcessInfo.processInfo.systemUptime - realStart + skipped) }
@@ -33,6 +41,7 @@ final class SkippingClock: TophhieClock, @unchecked Sendable {
 
     func sleep(seconds: Double) async throws {
         try Task.checkCancellation()
+        await onWait?()
         lock.withLock { skipped += max(0, seconds) }
         await Task.yield()
     }
@@ -46,6 +55,7 @@ struct CycleEnd {
     var learning: Bool
     var fetched: Int
     var failed: Int
+    var residentMB: Double
 }
 
 /// Collects the reports the loop hands over, from whatever thread the loop runs on.
@@ -72,13 +82,28 @@ final class Recorder: @unchecked Sendable {
             fetched += report.fetched
             if !report.wentWell { failed += 1 }
             if count % accounts == 0 {
-                ends.append(CycleEnd(at: clock.now(), realSeconds: ProcessInfo.processInfo.systemUptime, cpuSeconds: cpuSeconds(), learning: learning, fetched: fetched, failed: failed))
+                ends.append(CycleEnd(at: clock.now(), realSeconds: ProcessInfo.processInfo.systemUptime, cpuSeconds: cpuSeconds(), learning: learning, fetched: fetched, failed: failed, residentMB: statusMegabytes("VmRSS")))
                 learning = false; fetched = 0; failed = 0
             }
         }
     }
 
     var cycles: [CycleEnd] { lock.withLock { ends } }
+}
+
+/// The requests the tenant received in each cycle, taken from its log (and the log emptied, so
+/// that its growth is not counted as the agent's) at the first wait after the cycle ends.
+actor RequestLedger {
+    let tenant: SimulatedTenant
+    private(set) var perCycle: [[RecordedRequest]] = []
+
+    init(tenant: SimulatedTenant) { self.tenant = tenant }
+
+    func take(endedCycles: Int) async {
+        guard perCycle.count < endedCycles else { return }
+        perCycle.append(await tenant.requests)
+        await tenant.clearRequestLog()
+    }
 }
 
 /// User and system CPU of this process so far (getrusage).
@@ -160,9 +185,13 @@ let accounts = try WatchedAccounts.build(configuration, environment: .init(varia
 let loop = AgentLoop(accounts: accounts, rebuild: { accounts }, clock: clock, random: { 0 }, log: { line in
     FileHandle.standardError.write(Data("\(line)\n".utf8))
 }, onReport: { recorder.add($0) })
+let ledger = RequestLedger(tenant: tenant)
+clock.onWait = { await ledger.take(endedCycles: recorder.cycles.count) }
 let loopStart = (at: clock.now(), real: ProcessInfo.processInfo.systemUptime, cpu: cpuSeconds())
 try await loop.run(maxCycles: 1 + steadyCycles)
-let requests = await tenant.requests
+clock.onWait = nil
+await ledger.take(endedCycles: recorder.cycles.count)
+let requestsPerCycle = await ledger.perCycle
 let refusedInAll = await tenant.graphLimitRefusals
 
 // The limit is live: person1 read three times at once, without the shared budget (each read is
@@ -180,18 +209,18 @@ if let fit = configuration.graphBudgetFit(), let share = fit.tenants.first {
 }
 print("logins: \(accountCount) device-code sign-ins, person1 to person\(accountCount), in \(String(format: "%.1f", loginSeconds)) s real")
 print("")
-print("cycle     sign-in  /me  token  429s  span(sim)  period(sim)  wall     cpu/account  fetched  not ok")
+print("cycle     sign-in  /me  token  429s  span(sim)  period(sim)  wall     cpu/account  fetched  not ok  resident")
 var previous = (at: loopStart.at, real: loopStart.real, cpu: loopStart.cpu)
 for (number, end) in recorder.cycles.enumerated() {
-    let mine = requests.filter { $0.time > previous.at && $0.time <= end.at }
+    let mine = requestsPerCycle[number]
     let signIns = mine.filter { $0.path.hasSuffix("/auditLogs/signIns") }.count
     let me = mine.filter { $0.path.hasSuffix("/me") }.count
     let token = mine.filter { $0.path.hasSuffix("/token") }.count
     let refused = mine.filter { $0.status == 429 }.count
     let span = (mine.last?.time.timeIntervalSince(mine.first?.time ?? end.at)) ?? 0
     let label = end.learning ? "learning" : "steady \(number)"
-    print(label.padding(toLength: 9, withPad: " ", startingAt: 0) + String(format: " %7d %4d %6d %5d %8.0f s %10.0f s %6.2f s %9.1f ms %8d %7d", signIns, me, token, refused, span,
-                 end.at.timeIntervalSince(previous.at), end.realSeconds - previous.real, (end.cpuSeconds - previous.cpu) * 1000 / Double(accountCount), end.fetched, end.failed))
+    print(label.padding(toLength: 9, withPad: " ", startingAt: 0) + String(format: " %7d %4d %6d %5d %8.0f s %10.0f s %6.2f s %9.1f ms %8d %7d %6.1f MB", signIns, me, token, refused, span,
+                 end.at.timeIntervalSince(previous.at), end.realSeconds - previous.real, (end.cpuSeconds - previous.cpu) * 1000 / Double(accountCount), end.fetched, end.failed, end.residentMB))
     previous = (at: end.at, real: end.realSeconds, cpu: end.cpuSeconds)
 }
 print("")
