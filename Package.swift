@@ -51,7 +51,7 @@ let package = Package(
         .executableTarget(name: "RegexBenchmark", dependencies: ["TophhieRegex"]),
         // Thirty accounts in one daemon against the simulated tenant with Graph's limit, on one
         // clock (benchmarks/accounts.sh); not shipped.
-        .executableTarget(name: "AccountsBenchmark", dependencies: ["TophhieAgent", "TophhieAuth", "TophhieSimulator", "TophhieSystem"]),
+        .executableTarget(name: "AccountsBenchmark", dependencies: ["TophhieAgent", "TophhieAuth", "TophhieSimulator", "LoopbackHTTP", "TophhieSystem"]),
         // What several test targets share: a seeded generator, the repository's folders. Tests only.
         .target(name: "TophhieTestSupport", dependencies: ["TophhieRules", "TophhieJSON"]),
 

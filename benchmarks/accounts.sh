@@ -12,8 +12,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."  # the repository
 export PATH=/opt/swift/usr/bin:$PATH
-flock /tmp/swift-build.lock swift build -c release --product AccountsBenchmark >/dev/null
 LOG="${TMPDIR:-/tmp}/tophhie-accounts.log"
+flock /tmp/swift-build.lock swift build -c release --product AccountsBenchmark >"$LOG" 2>&1 || { cat "$LOG"; exit 1; }
 echo "$(date -u '+%F %H:%M UTC'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 .build/release/AccountsBenchmark "$PWD/rules" "${ACCOUNTS:-30}" "${STEADY_CYCLES:-3}" 2>"$LOG"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg); the agent's log: $LOG ($(wc -l <"$LOG") lines)"

@@ -6,6 +6,7 @@
 // but that each login signs in the next person.
 // Usage: AccountsBenchmark RULES_DIR [ACCOUNTS (30)] [STEADY_CYCLES (3)]
 import Foundation
+import LoopbackHTTP
 import TophhieAgent
 import TophhieAuth
 import TophhieSimulator
@@ -143,7 +144,11 @@ var scenario = SimulatorScenario(
 ).servingPeople(accountCount)
 scenario.throttle = ThrottleSettings(enabled: true, requests: 5, windowSeconds: 10)
 let tenant = SimulatedTenant(scenario: scenario, now: { clock.now() })
-let endpoints = try await tenant.start()
+// TRANSPORT=embedded calls the tenant in-process instead of over loopback and URLSession, to
+// tell the HTTP stacks' memory from the agent's.
+let embedded = ProcessInfo.processInfo.environment["TRANSPORT"] == "embedded"
+let endpoints = embedded ? await tenant.embeddedEndpoints() : try await tenant.start()
+let transport: any HTTPTransport = embedded ? tenant.transport(clock: clock) : URLSessionTransport()
 let work = FileManager.default.temporaryDirectory.appendingPathComponent("tophhie-accounts-\(ProcessInfo.processInfo.processIdentifier)")
 defer { try? FileManager.default.removeItem(at: work) }
 
@@ -170,7 +175,7 @@ let configuration = try AgentConfiguration.parse(configText, file: "accounts-ben
 // Each account signs in with a device code; the tenant approves each as the next person.
 let loginStarted = ProcessInfo.processInfo.systemUptime
 for (index, account) in configuration.everyAccount().enumerated() {
-    let auth = TophhieAuth(configuration: try account.authConfiguration(), clock: clock)
+    let auth = TophhieAuth(configuration: try account.authConfiguration(), transport: transport, clock: clock)
     let session = try await auth.signIn(scopes: TophhieScopes.forLogin(named: [], alreadyGranted: [])) { _ in }
     let expected = "person\(index + 1)@contoso.com"
     guard session.userPrincipalName == expected else { fail("login \(index + 1) signed in \(session.userPrincipalName ?? "nobody"), not \(expected)") }
@@ -181,7 +186,7 @@ let beforeAgent = (hwm: statusMegabytes("VmHWM"), rss: statusMegabytes("VmRSS"))
 
 // The daemon, as `run` builds it.
 let recorder = Recorder(accounts: accountCount, clock: clock)
-let accounts = try WatchedAccounts.build(configuration, environment: .init(variables: [:], write: { _ in recorder.alertWritten() }, clock: clock))
+let accounts = try WatchedAccounts.build(configuration, environment: .init(variables: [:], write: { _ in recorder.alertWritten() }, clock: clock, transport: transport))
 let loop = AgentLoop(accounts: accounts, rebuild: { accounts }, clock: clock, random: { 0 }, log: { line in
     FileHandle.standardError.write(Data("\(line)\n".utf8))
 }, onReport: { recorder.add($0) })
@@ -196,7 +201,7 @@ let refusedInAll = await tenant.graphLimitRefusals
 
 // The limit is live: person1 read three times at once, without the shared budget (each read is
 // both streams' first page), must be refused a request.
-let unpaced = TophhieAuth(configuration: try configuration.everyAccount()[0].authConfiguration(), clock: clock)
+let unpaced = TophhieAuth(configuration: try configuration.everyAccount()[0].authConfiguration(), transport: transport, clock: clock)
 for _ in 1...3 { _ = try? await unpaced.fetchSignIns(since: clock.now().addingTimeInterval(-3600)) }
 let probeRefused = await tenant.graphLimitRefusals - refusedInAll
 await tenant.stop()
