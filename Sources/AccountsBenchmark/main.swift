@@ -214,7 +214,7 @@ if let fit = configuration.graphBudgetFit(), let share = fit.tenants.first {
 }
 print("logins: \(accountCount) device-code sign-ins, person1 to person\(accountCount), in \(String(format: "%.1f", loginSeconds)) s real")
 print("")
-print("cycle     sign-in  /me  token  429s  span(sim)  period(sim)  wall     cpu/account  fetched  not ok  resident")
+print("cycle      sign-in  /me  token  429s  span(sim)  period(sim)  wall     cpu/account  fetched  not ok  resident")
 var previous = (at: loopStart.at, real: loopStart.real, cpu: loopStart.cpu)
 for (number, end) in recorder.cycles.enumerated() {
     let mine = requestsPerCycle[number]
@@ -224,7 +224,7 @@ for (number, end) in recorder.cycles.enumerated() {
     let refused = mine.filter { $0.status == 429 }.count
     let span = (mine.last?.time.timeIntervalSince(mine.first?.time ?? end.at)) ?? 0
     let label = end.learning ? "learning" : "steady \(number)"
-    print(label.padding(toLength: 9, withPad: " ", startingAt: 0) + String(format: " %7d %4d %6d %5d %8.0f s %10.0f s %6.2f s %9.1f ms %8d %7d %6.1f MB", signIns, me, token, refused, span,
+    print(label.padding(toLength: 10, withPad: " ", startingAt: 0) + String(format: " %7d %4d %6d %5d %8.0f s %10.0f s %6.2f s %9.1f ms %8d %7d %6.1f MB", signIns, me, token, refused, span,
                  end.at.timeIntervalSince(previous.at), end.realSeconds - previous.real, (end.cpuSeconds - previous.cpu) * 1000 / Double(accountCount), end.fetched, end.failed, end.residentMB))
     previous = (at: end.at, real: end.realSeconds, cpu: end.cpuSeconds)
 }
