@@ -92,17 +92,33 @@ final class Recorder: @unchecked Sendable {
     var cycles: [CycleEnd] { lock.withLock { ends } }
 }
 
-/// The requests the tenant received in each cycle, taken from its log (and the log emptied, so
-/// that its growth is not counted as the agent's) at the first wait after the cycle ends.
+/// What the tenant received in one cycle.
+struct CycleRequests {
+    var signIns = 0, me = 0, token = 0, refused = 0
+    var first: Date?, last: Date?
+
+    init(_ requests: [RecordedRequest]) {
+        signIns = requests.count { $0.path.hasSuffix("/auditLogs/signIns") }
+        me = requests.count { $0.path.hasSuffix("/me") }
+        token = requests.count { $0.path.hasSuffix("/token") }
+        refused = requests.count { $0.status == 429 }
+        first = requests.first?.time
+        last = requests.last?.time
+    }
+}
+
+/// The requests the tenant received in each cycle, counted from its log at the first wait after
+/// the cycle ends, and the log emptied: neither the log nor the requests are kept, so that the
+/// memory measured is not the harness's.
 actor RequestLedger {
     let tenant: SimulatedTenant
-    private(set) var perCycle: [[RecordedRequest]] = []
+    private(set) var perCycle: [CycleRequests] = []
 
     init(tenant: SimulatedTenant) { self.tenant = tenant }
 
     func take(endedCycles: Int) async {
         guard perCycle.count < endedCycles else { return }
-        perCycle.append(await tenant.requests)
+        perCycle.append(CycleRequests(await tenant.requests))
         await tenant.clearRequestLog()
     }
 }
@@ -218,11 +234,8 @@ print("cycle      sign-in  /me  token  429s  span(sim)  period(sim)  wall     cp
 var previous = (at: loopStart.at, real: loopStart.real, cpu: loopStart.cpu)
 for (number, end) in recorder.cycles.enumerated() {
     let mine = requestsPerCycle[number]
-    let signIns = mine.filter { $0.path.hasSuffix("/auditLogs/signIns") }.count
-    let me = mine.filter { $0.path.hasSuffix("/me") }.count
-    let token = mine.filter { $0.path.hasSuffix("/token") }.count
-    let refused = mine.filter { $0.status == 429 }.count
-    let span = (mine.last?.time.timeIntervalSince(mine.first?.time ?? end.at)) ?? 0
+    let (signIns, me, token, refused) = (mine.signIns, mine.me, mine.token, mine.refused)
+    let span = mine.last.map { $0.timeIntervalSince(mine.first ?? $0) } ?? 0
     let label = end.learning ? "learning" : "steady \(number)"
     print(label.padding(toLength: 10, withPad: " ", startingAt: 0) + String(format: " %7d %4d %6d %5d %8.0f s %10.0f s %6.2f s %9.1f ms %8d %7d %6.1f MB", signIns, me, token, refused, span,
                  end.at.timeIntervalSince(previous.at), end.realSeconds - previous.real, (end.cpuSeconds - previous.cpu) * 1000 / Double(accountCount), end.fetched, end.failed, end.residentMB))
