@@ -49,6 +49,9 @@ let package = Package(
         .executableTarget(name: "tophhie-watch", dependencies: ["TophhieCLI", "TophhieSystem"]),
         // Times `|re`'s matcher beside NSRegularExpression (benchmarks/regex-benchmark.sh); not shipped.
         .executableTarget(name: "RegexBenchmark", dependencies: ["TophhieRegex"]),
+        // Thirty accounts in one daemon against the simulated tenant with Graph's limit, on one
+        // clock (benchmarks/accounts.sh); not shipped.
+        .executableTarget(name: "AccountsBenchmark", dependencies: ["TophhieAgent", "TophhieAuth", "TophhieSimulator", "LoopbackHTTP", "TophhieSystem"]),
         // What several test targets share: a seeded generator, the repository's folders. Tests only.
         .target(name: "TophhieTestSupport", dependencies: ["TophhieRules", "TophhieJSON"]),
 
