@@ -13,14 +13,13 @@ The backend ignores a correlation's timespan; SigmaHQ's 18 Azure sign-in rules h
 Prints "pysigma-duckdb: N events, R rules, M matches; load X s, convert Y s, query Z s" and,
 with --matches, writes one {"rule": id, "event": id} line per selected sign-in.
 """
-import json
 import os
 import sys
 import time
 
 import duckdb
 
-from pysigma_sqlite import COLUMNS, status_pipeline
+from pysigma_sqlite import COLUMNS, convert, select, write_matches
 
 
 def load(path):
@@ -42,18 +41,6 @@ def load(path):
     return db
 
 
-def convert(rules_path):
-    from sigma.collection import SigmaCollection
-    from sigma_backend_duckdb import DuckDBBackend
-    rules = SigmaCollection.load_ruleset([rules_path])
-    backend = DuckDBBackend(processing_pipeline=status_pipeline())
-    queries = []
-    for rule in rules:
-        for query in backend.convert_rule(rule):
-            queries.append((str(rule.id), query))
-    return queries
-
-
 def main(argv):
     if len(argv) < 3:
         print(__doc__, file=sys.stderr)
@@ -64,18 +51,13 @@ def main(argv):
     db = load(events_path)
     (events,) = db.execute("SELECT count(*) FROM logs").fetchone()
     loaded = time.perf_counter()
-    queries = convert(rules_path)
+    from sigma_backend_duckdb import DuckDBBackend
+    queries = convert(rules_path, DuckDBBackend)
     converted = time.perf_counter()
-    found = []
-    for rule_id, query in queries:
-        # The backend selects * from logs; the id column says which sign-in each row is.
-        for (event_id,) in db.execute(query.replace("SELECT * FROM", "SELECT id FROM", 1)).fetchall():
-            found.append((rule_id, event_id))
+    found = select(db, queries)
     queried = time.perf_counter()
     if matches_path:
-        with open(matches_path, "w", encoding="utf-8") as out:
-            for rule_id, event_id in found:
-                out.write(json.dumps({"rule": rule_id, "event": event_id}) + "\n")
+        write_matches(matches_path, found)
     print(f"pysigma-duckdb: {events} events, {len(queries)} rules, {len(found)} matches; "
           f"load {loaded - started:.2f} s, convert {converted - loaded:.2f} s, query {queried - converted:.2f} s")
     return 0

@@ -106,16 +106,36 @@ def status_pipeline():
     return ProcessingPipeline(name="portal status", items=[ProcessingItem(identifier="portal-success", transformation=PortalSuccess())])
 
 
-def convert(rules_path):
-    from sigma.backends.sqlite import sqliteBackend
+def convert(rules_path, backend_class=None):
+    """(rule id, query) for each rule, by `backend_class` (default: pySigma's SQLite backend)
+    with the portal-status step."""
     from sigma.collection import SigmaCollection
+    if backend_class is None:
+        from sigma.backends.sqlite import sqliteBackend as backend_class
     rules = SigmaCollection.load_ruleset([rules_path])
-    backend = sqliteBackend(processing_pipeline=status_pipeline())
+    backend = backend_class(processing_pipeline=status_pipeline())
     queries = []
     for rule in rules:
         for query in backend.convert_rule(rule):
             queries.append((str(rule.id), query))
     return queries
+
+
+def select(db, queries):
+    """(rule id, sign-in id) for every row each query selects: the backend selects * from logs,
+    and the id column says which sign-in each row is."""
+    found = []
+    for rule_id, query in queries:
+        for (event_id,) in db.execute(query.replace("SELECT * FROM", "SELECT id FROM", 1)).fetchall():
+            found.append((rule_id, event_id))
+    return found
+
+
+def write_matches(path, found):
+    """One {"rule": id, "event": id} line per selected sign-in."""
+    with open(path, "w", encoding="utf-8") as out:
+        for rule_id, event_id in found:
+            out.write(json.dumps({"rule": rule_id, "event": event_id}) + "\n")
 
 
 def main(argv):
@@ -130,16 +150,10 @@ def main(argv):
     loaded = time.perf_counter()
     queries = convert(rules_path)
     converted = time.perf_counter()
-    found = []
-    for rule_id, query in queries:
-        # The backend selects * from logs; the id column says which sign-in each row is.
-        for (event_id,) in db.execute(query.replace("SELECT * FROM", "SELECT id FROM", 1)):
-            found.append((rule_id, event_id))
+    found = select(db, queries)
     queried = time.perf_counter()
     if matches_path:
-        with open(matches_path, "w", encoding="utf-8") as out:
-            for rule_id, event_id in found:
-                out.write(json.dumps({"rule": rule_id, "event": event_id}) + "\n")
+        write_matches(matches_path, found)
     print(f"pysigma-sqlite: {len(events)} events, {len(queries)} rules, {len(found)} matches; "
           f"load {loaded - started:.2f} s, convert {converted - loaded:.2f} s, query {queried - converted:.2f} s")
     return 0
