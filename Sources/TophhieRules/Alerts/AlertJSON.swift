@@ -76,7 +76,7 @@ public enum AlertJSON {
             if !first { out.append(0x2C) }
             first = false
             out.append(0x22)
-            out.append(contentsOf: UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+            name.withUTF8Buffer { out.append(contentsOf: $0) }
             out.append(0x22)
             out.append(0x3A)
         }
