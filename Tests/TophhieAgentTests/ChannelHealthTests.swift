@@ -259,13 +259,13 @@ actor OpeningNotifier: Notifier {
     func aNotifierFailingForAnHourPingsTheFailURL(_ minutes: Double, _ path: String) async throws {
         let (receiver, received) = inProcessReceiver { _, _ in .init(status: 200, headers: [], body: Data()) }
         let settings = HealthReporter.Settings(heartbeatURL: URL(string: "http://127.0.0.1:9/hc/check")!)
-        let reporter = HealthReporter(settings: settings, stateDirectory: FileManager.default.temporaryDirectory, notifiers: [], transport: receiver.transport)
+        let reporter = HealthReporter(settings: settings, transport: receiver.transport)
         let now = NotifierTestAlerts.baseTime
         var report = PollReport(outcome: .succeeded, plan: PollPlan(lowerBound: now, learning: false, alertOnlyAfter: nil, gap: nil))
         var hook = DeliveryReport(notifier: "hook", delivered: 0, pending: 3, failed: 0, lastError: "HTTP 503")
         hook.failingSince = now.addingTimeInterval(-minutes * 60)
         report.delivery = [hook]
-        let problems = await reporter.record(report, at: now)
+        let problems = await reporter.record([.init(account: nil, stateDirectory: FileManager.default.temporaryDirectory, notifiers: [], report: report)], at: now)
         #expect(problems.isEmpty, "\(problems)")
         #expect(await received.requests.map(\.path) == [path])
     }

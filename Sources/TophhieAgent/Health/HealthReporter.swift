@@ -30,18 +30,14 @@ public struct HealthReporter: Sendable {
     }
 
     public let settings: Settings
-    let stateDirectory: URL
-    let notifiers: [String]
     let transport: any HTTPTransport
     /// How long a notifier may deliver nothing before a poll is reported failed.
     public var channelFailingAfter: TimeInterval = PollCycle.defaultChannelFailingAfter
     /// Seconds one ping may take; a slow monitor never holds up the next poll for long.
     public var deadline: Double = 10
 
-    public init(settings: Settings, stateDirectory: URL, notifiers: [String], transport: any HTTPTransport) {
+    public init(settings: Settings, transport: any HTTPTransport) {
         self.settings = settings
-        self.stateDirectory = stateDirectory
-        self.notifiers = notifiers
         self.transport = transport
     }
 
@@ -62,16 +58,10 @@ public struct HealthReporter: Sendable {
         }
     }
 
-    /// Reports one poll.
-    /// - Parameter report: the poll's report, or nil when the poll threw (damaged state, disk).
+    /// Reports one cycle over every account (one, without `accounts:`): one heartbeat, a success
+    /// only when every account's poll succeeded, and one metrics file with each account's samples.
     /// - Returns: one line per part that could not report, for the log; never the URL's path
     ///   or query, which hold the check's secret.
-    public func record(_ report: PollReport?, at now: Date) async -> [String] {
-        await record([AccountPoll(account: nil, stateDirectory: stateDirectory, notifiers: notifiers, report: report)], at: now)
-    }
-
-    /// Reports one cycle over every account: one heartbeat, a success only when every account's
-    /// poll succeeded, and one metrics file with each account's samples.
     public func record(_ polls: [AccountPoll], at now: Date) async -> [String] {
         guard !settings.isEmpty else { return [] }
         var problems: [String] = []

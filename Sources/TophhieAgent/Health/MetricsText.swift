@@ -23,11 +23,6 @@ public enum MetricsText {
         }
     }
 
-    /// The text for `health` after a poll at `now` that ended as `succeeded` with `alerts`.
-    public static func render(_ health: AgentHealth, lastPoll: Date, succeeded: Bool, alerts: Int, signIns: Int) -> String {
-        render([Entry(health: health, lastPoll: lastPoll, succeeded: succeeded, alerts: alerts, signIns: signIns)])
-    }
-
     /// The text for every account's health, each gauge's samples together under one HELP line.
     public static func render(_ entries: [Entry]) -> String {
         var lines: [String] = []

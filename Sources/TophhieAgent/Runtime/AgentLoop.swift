@@ -65,7 +65,7 @@ public actor AgentLoop: Service {
                     guard index < accounts.setups.count else { break }
                 }
                 let poll = await accounts.poll(index, now: clock.now())
-                tell(poll)
+                logPoll(poll)
                 polls.append(poll)
                 if stoppedBy != nil { break }
                 index += 1
@@ -107,7 +107,7 @@ public actor AgentLoop: Service {
     }
 
     /// Logs one account's poll; with named accounts each line begins with the account's name.
-    private func tell(_ poll: WatchedAccounts.Poll) {
+    private func logPoll(_ poll: WatchedAccounts.Poll) {
         let log: (String) -> Void = { [log] line in log(WatchedAccounts.logLine(line, account: poll.account)) }
         switch poll.result {
         case .success(let report):

@@ -72,7 +72,7 @@ public struct AgentSetup: Sendable {
         cycle.streamFailingAfter = configuration.streamFailingAfter
         cycle.runtimeDirectory = environment.variables["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
         cycle.ruleWarnings = rules.diagnostics.filter { $0.severity == .warning }.map(\.description)
-        var health = HealthReporter(settings: configuration.health, stateDirectory: configuration.stateDirectory, notifiers: configuration.notifiers.map(\.name), transport: environment.transport)
+        var health = HealthReporter(settings: configuration.health, transport: environment.transport)
         health.channelFailingAfter = configuration.channelFailingAfter
         return AgentSetup(configuration: configuration, auth: auth, rules: rules, cycle: cycle, dispatch: dispatch, health: health, ruleNotes: rules.diagnostics.filter { $0.severity != .error }, configurationWarnings: warnings)
     }

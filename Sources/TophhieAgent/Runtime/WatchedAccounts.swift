@@ -11,8 +11,9 @@ public struct WatchedAccounts: Sendable {
     public let configuration: AgentConfiguration
     /// One setup per account, in the order configured.
     public let setups: [AgentSetup]
-    /// The heartbeat and metrics file, told once per cycle for every account together.
-    public let health: HealthReporter
+    /// The heartbeat and metrics file, told once per cycle for every account together: the
+    /// health settings are the configuration's, the same in every account's setup.
+    public var health: HealthReporter { setups[0].health }
     /// How many accounts are polled at once; the Graph budget paces their requests.
     public var concurrency = 4
 
@@ -42,21 +43,18 @@ public struct WatchedAccounts: Sendable {
             rulesByClient[account.clientID ?? ""] = setup.rules
             setups.append(setup)
         }
-        var health = HealthReporter(settings: configuration.health, stateDirectory: configuration.stateDirectory, notifiers: configuration.notifiers.map(\.name), transport: environment.transport)
-        health.channelFailingAfter = configuration.channelFailingAfter
-        return WatchedAccounts(configuration: configuration, setups: setups, health: health)
+        return WatchedAccounts(configuration: configuration, setups: setups)
     }
 
-    public init(configuration: AgentConfiguration, setups: [AgentSetup], health: HealthReporter) {
+    public init(configuration: AgentConfiguration, setups: [AgentSetup]) {
         precondition(!setups.isEmpty, "a configuration watches at least one account")
         self.configuration = configuration
         self.setups = setups
-        self.health = health
     }
 
     /// One account as the one setup: the demo and tests build a setup alone.
     public init(setup: AgentSetup) {
-        self.init(configuration: setup.configuration, setups: [setup], health: setup.health)
+        self.init(configuration: setup.configuration, setups: [setup])
     }
 
     /// One account's part of a cycle.
