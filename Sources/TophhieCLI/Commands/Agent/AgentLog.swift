@@ -8,41 +8,22 @@ enum AgentLog {
         { message in io.err("\(GraphTimestamp.alertText(Date())) tophhie-watch: \(message)\n") }
     }
 
-    /// The state-directory lock, or nil (and a log line) when another agent holds it: a second
-    /// cron poll is not an error.
-    /// - Throws: `ConfigurationError` when the state directory cannot be made.
-    static func lock(_ configuration: AgentConfiguration, log: (String) -> Void) throws -> StateDirectoryLock? {
-        do { return try StateDirectoryLock.acquire(stateDirectory: configuration.stateDirectory) } catch let held as StateDirectoryLock.Held {
-            log(held.description)
-            return nil
-        }
-    }
-
     /// Every account's state-directory lock, or nil (and a log line) when another agent holds
-    /// one of them; those taken are let go again.
+    /// one of them (a second cron poll is not an error); those taken are let go again.
     /// - Throws: `ConfigurationError` when a state directory cannot be made.
     static func lock(_ accounts: [AgentConfiguration], log: (String) -> Void) throws -> [StateDirectoryLock]? {
         var locks: [StateDirectoryLock] = []
         for account in accounts {
             do {
-                guard let lock = try self.lock(account, log: { log(WatchedAccounts.logLine($0, account: account.account)) }) else {
-                    for taken in locks { taken.release() }
-                    return nil
-                }
-                locks.append(lock)
+                locks.append(try StateDirectoryLock.acquire(stateDirectory: account.stateDirectory))
             } catch {
                 for taken in locks { taken.release() }
-                throw error
+                guard let held = error as? StateDirectoryLock.Held else { throw error }
+                log(WatchedAccounts.logLine(held.description, account: account.account))
+                return nil
             }
         }
         return locks
-    }
-
-    /// Rule warnings worth an operator's eye (a field Graph v1.0 lacks never matches).
-    static func warnings(_ setup: AgentSetup, log: (String) -> Void) {
-        for warning in setup.configurationWarnings { log(warning) }
-        for note in setup.ruleNotes where note.severity == .warning { log("\(note)") }
-        for note in setup.dispatch.recoveryNotes { log("outbox repaired: \(note)") }
     }
 
     /// The warnings of every account: the configuration's and the rules' once, each outbox's
