@@ -87,6 +87,30 @@ public enum Replay {
                              lateArrivals: read.0, notes: notes)
     }
 
+    /// Replays an export read for a streamed replay (`ExportConversion.index`): its records kept
+    /// are read back from the export itself in the engine's order, mapped, and handed to the
+    /// fast engine a batch at a time. Nothing is written; memory is the index and a few batches.
+    /// - Parameters: as `run`, with the engine the fast one.
+    /// - Throws: `ReplayFileError` naming the file when it changed while it was read.
+    public static func run(export index: ExportIndex, rules: RuleSet, settings: EngineSettings,
+                           write: @escaping @Sendable (Alert) -> Void) async throws -> ReplayOutcome {
+        let engine = Engine(rules: rules, settings: settings)
+        let writer = ReplayAlertWriter(write: write)
+        let read = try await BlockingWork.shared.run { () throws -> (outcome: EngineOutcome, count: Int, unknownPlaces: Int?) in
+            let replay = StreamedReplay(file: index.file, layout: .document, latest: index.latest, order: index.order(), reading: index.reading)
+            writer.beginAttempt()
+            do {
+                return try replay.evaluateCounting(engine, keepingState: false, emit: writer.emit)
+            } catch let error as SignInEventError {
+                throw ReplayFileError("\(index.path): \(error.message)")
+            } catch let error as FileError {
+                throw ReplayFileError(error.description)
+            }
+        }
+        return ReplayOutcome(events: read.count, polls: 1, alerts: writer.count, unknownPlaces: read.unknownPlaces,
+                             lateArrivals: read.outcome.lateArrivals, notes: ["read from the export itself in two passes: its records checked and indexed, then mapped into the engine in time order"])
+    }
+
     /// The two-pass readers of a Graph page, an array or JSON lines (one poll at the latest
     /// sign-in's time): the outcome, or nil with the reasons each gave way.
     private static func streamed(_ file: String, engine: Engine, choice: EngineChoice, writer: ReplayAlertWriter) -> (count: Int, unknownPlaces: Int?, notes: [String], outcome: EngineOutcome?) {

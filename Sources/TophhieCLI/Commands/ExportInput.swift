@@ -28,9 +28,10 @@ struct ExportInput: OptionGroup {
         return message.replacingOccurrences(of: export.path, with: file)
     }
 
-    /// The file to read: `file` itself, or a scratch file of Graph records made from the export.
+    /// The file to read: `file` itself, a scratch file of Graph records made from the export,
+    /// or with `streaming`, the export itself, its records checked and indexed (`index`).
     /// - Throws: `UsageError` for a file that is no format (naming those tried).
-    static func prepare(_ file: String, options: ParsedOptions<ExportInput>, io: CommandIO, command: String) async throws -> ExportConversion? {
+    static func prepare(_ file: String, options: ParsedOptions<ExportInput>, io: CommandIO, command: String, streaming: Bool = false) async throws -> ExportConversion? {
         let forced = options.format
         let conversion: ExportConversion?
         let strict = options.strict
@@ -38,7 +39,7 @@ struct ExportInput: OptionGroup {
         do {
             // Reading and writing files: on the blocking pool, not Swift's cooperative one.
             let format = forced
-            conversion = try await BlockingWork.shared.run { try ExportConversion.convert(file: file, format: format, strict: strict, scratch: scratch) }
+            conversion = try await BlockingWork.shared.run { try ExportConversion.convert(file: file, format: format, strict: strict, scratch: scratch, streaming: streaming) }
         } catch let error as ReplayFileError {
             throw UsageError(error.message)
         }

@@ -50,7 +50,9 @@ enum ReplayCommand: CLICommand {
         let rulePaths = options.rules.isEmpty ? ConnectionOptions.defaultRulePaths(io) : options.rules
         let set = try RuleFiles.loadRunnable(rulePaths, io: io, warnings: ("replay", options.input.strict))
         let choice = try EngineChoice.named(in: io, default: .fast)
-        let export = try await ExportInput.prepare(file, options: options.input, io: io, command: "replay")
+        // The fast engine reads an export's records from the export itself; the plain one, which
+        // reads a file whole, from Graph records written for it.
+        let export = try await ExportInput.prepare(file, options: options.input, io: io, command: "replay", streaming: choice == .fast)
         defer { export?.remove() }
         if let export, export.records == 0 {
             io.err("replay: 0 event(s), \(set.ruleCount) rule(s): no sign-in to read\n")
@@ -74,7 +76,11 @@ enum ReplayCommand: CLICommand {
         let status = progress ? showStatus : nil
         let outcome: ReplayOutcome
         do {
-            outcome = try await Replay.run(path, rules: set, settings: settings, engine: choice, write: write, progress: status)
+            if let index = export?.index {
+                outcome = try await Replay.run(export: index, rules: set, settings: settings, write: write)
+            } else {
+                outcome = try await Replay.run(path, rules: set, settings: settings, engine: choice, write: write, progress: status)
+            }
         } catch let error as ReplayFileError {
             throw UsageError(ExportInput.naming(file, in: error.message, for: export))
         }

@@ -19,8 +19,8 @@ public struct CSVTable: Sendable {
     public init(_ text: String) throws {
         var reader = CSVRows()
         var records: [(Int, [String])] = []
-        try Array(text.utf8).withUnsafeBytes { bytes in try reader.feed(bytes) { records.append(($0, $1)) } }
-        try reader.finish { records.append(($0, $1)) }
+        try Array(text.utf8).withUnsafeBytes { bytes in try reader.feed(bytes) { line, fields, _ in records.append((line, fields)) } }
+        try reader.finish { line, fields, _ in records.append((line, fields)) }
         guard let first = records.first else { throw Failure(line: 1, message: "no header row") }
         header = first.1.map { $0.trimmingCharacters(in: .whitespaces) }
         rows = []
@@ -43,10 +43,22 @@ struct CSVRows {
     /// A quote read inside a quoted field: closing it, or the first of a doubled one.
     private var quoteSeen = false
     private var line = 1, recordLine = 1
+    /// Where the next byte fed is in the file, and where the record being read began.
+    private var position: Int, recordStart: Int
 
+    /// - Parameter offset: where in the file the first byte fed is (after a BOM).
+    init(offset: Int = 0) {
+        position = offset
+        recordStart = offset
+    }
+
+    /// Hands on each record with the line it starts on, its fields, and its bytes in the file
+    /// (from its first byte to its line break: a streamed replay reads it again from there).
     /// - Throws: `CSVTable.Failure` for a quote inside an unquoted field, or what `record` throws.
-    mutating func feed(_ bytes: UnsafeRawBufferPointer, record: (_ line: Int, _ fields: [String]) throws -> Void) throws {
-        for c in bytes {
+    mutating func feed(_ bytes: UnsafeRawBufferPointer, record: (_ line: Int, _ fields: [String], _ bytes: Range<Int>) throws -> Void) throws {
+        let base = position
+        position += bytes.count
+        for (at, c) in bytes.enumerated() {
             if quoteSeen {
                 quoteSeen = false
                 if c == UInt8(ascii: "\"") { field.append(c); continue }
@@ -69,7 +81,8 @@ struct CSVRows {
             case 0x0D:
                 continue
             case 0x0A:
-                try endRecord(record)
+                try endRecord(record, end: base + at)
+                recordStart = base + at + 1
                 line += 1
                 recordLine = line
             default:
@@ -80,19 +93,19 @@ struct CSVRows {
 
     /// The last record, when the text does not end with a line break.
     /// - Throws: `CSVTable.Failure` for a quoted field not closed, or what `record` throws.
-    mutating func finish(record: (_ line: Int, _ fields: [String]) throws -> Void) throws {
+    mutating func finish(record: (_ line: Int, _ fields: [String], _ bytes: Range<Int>) throws -> Void) throws {
         if quoteSeen { quoteSeen = false; quoted = false }
         if quoted { throw CSVTable.Failure(line: recordLine, message: "a quoted field is not closed") }
-        if !field.isEmpty || !fields.isEmpty { try endRecord(record) }
+        if !field.isEmpty || !fields.isEmpty { try endRecord(record, end: position) }
     }
 
-    private mutating func endRecord(_ record: (Int, [String]) throws -> Void) throws {
+    private mutating func endRecord(_ record: (Int, [String], Range<Int>) throws -> Void, end: Int) throws {
         fields.append(String(decoding: field, as: UTF8.self))
         let done = fields
         let blank = done.count == 1 && done[0].isEmpty && !wasQuoted
         fields = []
         field.removeAll(keepingCapacity: true)
         wasQuoted = false
-        if !blank { try record(recordLine, done) }
+        if !blank { try record(recordLine, done, recordStart..<end) }
     }
 }

@@ -18,16 +18,21 @@ public struct ExportConversion: Sendable {
     public var skippedSignIns: [MalformedSignIn] = []
     /// Records whose coordinates were out of range, kept without them (the place is unknown).
     public var coordinatesDropped: Int
+    /// Where the records kept are in the export itself, when it was read for a streamed replay
+    /// (`path` is then empty: nothing was written).
+    public var index: ExportIndex? = nil
 
     /// Reads `file` as an export when it is one.
     /// - Parameters:
     ///   - format: the format to read it as (`--input`); nil tells it from the content.
     ///   - strict: the first record the live poll would skip stops the reading instead.
     ///   - scratch: the folder for the scratch file.
+    ///   - streaming: an export of JSON records or CSV rows is only checked and indexed, not
+    ///     written (`index`), for a replay that reads its records straight into the engine.
     /// - Returns: nil when the file is Graph's own shape (read as it is, in the fast ways).
     /// - Throws: `ReplayFileError` naming the file, the record and the fault; for content that
     ///   is no format, what was tried.
-    public static func convert(file: String, format forced: ExportFormat?, strict: Bool, scratch: String) throws -> ExportConversion? {
+    public static func convert(file: String, format forced: ExportFormat?, strict: Bool, scratch: String, streaming: Bool = false) throws -> ExportConversion? {
         // The format from the file's head alone: a Graph file too large to check is not read
         // here at all (reading it whole to look at 64 KB took a 118 MB page from 58 to 145 MB).
         let head: Data, size: Int
@@ -49,12 +54,12 @@ public struct ExportConversion: Sendable {
         // not take (a lone record, a wrapper with other members, a table whose rows come before
         // its columns or past its first) is read whole below.
         if format == .azureMonitor || format == .logAnalytics,
-           let streamed = try StreamedExport.convert(file: file, format: format, strict: strict, scratch: scratch) {
+           let streamed = try StreamedExport.convert(file: file, format: format, strict: strict, scratch: scratch, streaming: streaming) {
             return streamed
         }
         // CSV a row at a time, never the table whole.
         if format == .csv || format == .adminCenterCSV {
-            return try StreamedExport.convertCSV(file: file, format: format, strict: strict, scratch: scratch)
+            return try StreamedExport.convertCSV(file: file, format: format, strict: strict, scratch: scratch, streaming: streaming)
         }
         guard let data = FileManager.default.contents(atPath: file) else { throw ReplayFileError("cannot read '\(file)'") }
         let body = data.starts(with: [0xEF, 0xBB, 0xBF]) ? Data(data.dropFirst(3)) : data
@@ -302,7 +307,7 @@ public struct ExportConversion: Sendable {
 
     /// Removes the scratch file.
     public func remove() {
-        try? FileManager.default.removeItem(atPath: path)
+        if !path.isEmpty { try? FileManager.default.removeItem(atPath: path) }
     }
 
     /// The records of a JSON export: the `wrapper` member's array, an array, or JSON lines, each

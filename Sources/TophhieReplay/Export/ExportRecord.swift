@@ -13,6 +13,16 @@ enum ExportRecord {
         return .object(properties)
     }
 
+    /// A Log Analytics column's name as the mapping reads it: without the portal's ` [UTC]`, and
+    /// a dynamic column's (`DeviceDetail_dynamic`, its JSON, which wins over `DeviceDetail`, the
+    /// display text) without `_dynamic`.
+    static func columnName(_ name: String) -> (plain: String, dynamic: Bool) {
+        // Foundation's search for every column of every row was a third of reading JSON rows.
+        let plain = name.utf8.contains(UInt8(ascii: "[")) ? name.replacingOccurrences(of: " [UTC]", with: "") : name
+        guard plain.utf8.count > 8, plain.utf8.reversed().starts(with: "_dynamic".utf8.reversed()) else { return (plain, false) }
+        return (String(plain.dropLast(8)), true)
+    }
+
     /// Graph's record from a Log Analytics row or a Graph PowerShell object.
     static func fromLogAnalytics(_ row: JSONValue) -> JSONValue {
         guard case .object(let given) = row else { return row }
@@ -20,15 +30,13 @@ enum ExportRecord {
         // `DeviceDetail` (display text) and `DeviceDetail_dynamic` (its JSON), which wins.
         // Sized once: growing the two tables a row's forty columns at a time was an eighth of it.
         // A row with neither (every JSON row) is its own table of columns.
-        func dynamic(_ name: String) -> Bool { name.utf8.count > 8 && name.utf8.reversed().starts(with: "_dynamic".utf8.reversed()) }
         var columns = given
-        if given.keys.contains(where: { $0.utf8.contains(UInt8(ascii: "[")) || dynamic($0) }) {
+        if given.keys.contains(where: { $0.utf8.contains(UInt8(ascii: "[")) || columnName($0).dynamic }) {
             columns = [String: JSONValue](minimumCapacity: given.count)
             for (name, value) in given {
-                // Foundation's search for every column of every row was a third of reading JSON rows.
-                let plain = name.utf8.contains(UInt8(ascii: "[")) ? name.replacingOccurrences(of: " [UTC]", with: "") : name
-                if dynamic(plain) {
-                    columns[String(plain.dropLast(8))] = value
+                let (plain, dynamic) = columnName(name)
+                if dynamic {
+                    columns[plain] = value
                 } else if columns[plain] == nil {
                     columns[plain] = value
                 }
@@ -150,6 +158,8 @@ enum ExportRecord {
     /// Names inside objects with their first letter lowered (PowerShell's `ErrorCode`), and
     /// their text booleans and numbers read.
     static func lowerKeys(_ value: JSONValue) -> JSONValue {
+        // Log Analytics writes the names inside its objects as Graph does: nothing to rebuild.
+        if !needsLowering(value) { return value }
         switch value {
         case .object(let members):
             var out = [String: JSONValue](minimumCapacity: members.count)
@@ -168,6 +178,25 @@ enum ExportRecord {
             return .array(items.map(lowerKeys))
         default:
             return value
+        }
+    }
+
+    /// Whether `lowerKeys` would change `value`: a name inside it to lower or drop, or a text
+    /// to read as a boolean or a number.
+    static func needsLowering(_ value: JSONValue) -> Bool {
+        switch value {
+        case .object(let members):
+            for (key, inner) in members {
+                if key == "AdditionalProperties" { return true }
+                if let first = key.utf8.first, first >= 0x80 || (first >= UInt8(ascii: "A") && first <= UInt8(ascii: "Z")) { return true }
+                if case .string = inner, ExportColumns.memberReadings[key] != nil { return true }
+                if needsLowering(inner) { return true }
+            }
+            return false
+        case .array(let items):
+            return items.contains(where: needsLowering)
+        default:
+            return false
         }
     }
 

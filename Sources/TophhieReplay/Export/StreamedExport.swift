@@ -33,27 +33,38 @@ enum StreamedExport {
 
     /// - Returns: nil when the file is not an array, a wrapper (`value`, `records`), a query
     ///   API answer (`tables`) or JSON lines of records (read whole instead).
+    /// - Parameter streaming: check and index the records (`ExportConversion.index`) instead of
+    ///   writing them to a scratch file.
     /// - Throws: `ReplayFileError` as `ExportConversion.convert` does.
-    static func convert(file: String, format: ExportFormat, strict: Bool, scratch: String, chunkSize: Int = 1 << 20) throws -> ExportConversion? {
+    /// - Parameter indexSpillLimit: records indexed in memory before a sorted stretch of them
+    ///   goes to scratch (`ExportIndex`).
+    static func convert(file: String, format: ExportFormat, strict: Bool, scratch: String, streaming: Bool = false, chunkSize: Int = 1 << 20,
+                        indexSpillLimit: Int = 1 << 19) throws -> ExportConversion? {
         guard let readable = try? ReadableFile(path: file), let size = try? readable.size(),
               let head = try? readable.read(at: 0, count: min(size, 1 << 16)),
               let layout = layout(of: head, size: size) else { return nil }
         let bom = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        var checked = try CheckedRecords(file: file, format: format, strict: strict, scratch: scratch)
+        var checked = try CheckedRecords(file: file, format: format, strict: strict, scratch: streaming ? nil : scratch)
+        // Streamed, a record is read for what the decoder checks; written, whole.
+        var reading = ExportReading(format: format, shape: .json(columnNames: nil), members: streaming ? ExportReading.checkedMembers : nil)
+        let index = streaming ? ExportIndex(file: readable, reading: reading.reading(nil), scratchDirectory: scratch, spillLimit: indexSpillLimit) : nil
         var cursor = LineCursor(file: readable, start: bom)
-        var index = 0
-        var names: [String]?
-        var batches = TwoThreadBatches<FoundRecord, RecordOutcome> { found in read(found, layout: layout, format: format) }
+        var count = 0
+        var batches = TwoThreadBatches<FoundRecord, RecordOutcome> { found in read(found, writing: !streaming) }
         func columns(_ offset: Int, _ bytes: UnsafeRawBufferPointer) throws {
             guard case .array(let columns)? = try? JSONValue.parse(bytes) else { throw Unstreamable() }
-            names = columns.map { $0["name"]?.stringValue ?? "" }
+            let shape = ExportReading.Shape.json(columnNames: columns.map { $0["name"]?.stringValue ?? "" })
+            reading = ExportReading(format: format, shape: shape, members: reading.members)
+            index?.reading = ExportReading(format: format, shape: shape, members: nil)
         }
         func record(_ offset: Int, _ bytes: UnsafeRawBufferPointer) throws {
-            try batches.add(FoundRecord(offset: offset, bytes: Array(bytes), names: names), size: bytes.count, apply: apply)
+            // A table's row before its columns is read whole, as the whole-file reader reads it.
+            if layout == .table, case .json(columnNames: nil) = reading.shape { throw Unstreamable() }
+            try batches.add(FoundRecord(offset: offset, bytes: Array(bytes), reading: reading), size: bytes.count, apply: apply)
         }
         // In the file's order: where each record is, and what it costs when it does not read.
         func apply(_ found: FoundRecord, _ outcome: RecordOutcome) throws {
-            index += 1
+            count += 1
             let offset = found.offset
             switch outcome {
             case .damaged(let error):
@@ -62,7 +73,7 @@ enum StreamedExport {
                 if layout != .lines, !ExportConversion.isContentDamage(error) {
                     throw ReplayFileError("\(file): the file is not valid JSON: line \(at.line), column \(at.column): \(error.message)")
                 }
-                let place = layout == .lines ? "line \(at.line)" : layout == .table ? "row \(index)" : "item \(index)"
+                let place = layout == .lines ? "line \(at.line)" : layout == .table ? "row \(count)" : "item \(count)"
                 let problem = layout == .lines ? "column \(at.column): \(error.message)" : "line \(at.line), column \(at.column): \(error.message)"
                 try checked.skipDamaged(problem, at: place)
             case .notARow:
@@ -70,8 +81,8 @@ enum StreamedExport {
             case .failed(let error):
                 throw error
             case .checked(let verdict):
-                let place = layout == .table ? "row \(index)" : layout == .lines ? "line \(try cursor.position(of: offset).line)" : "item \(index)"
-                try checked.take(verdict, at: place)
+                let place = layout == .table ? "row \(count)" : layout == .lines ? "line \(try cursor.position(of: offset).line)" : "item \(count)"
+                if let time = try checked.take(verdict, at: place) { try index?.add(time: time, offset: offset, length: found.bytes.count) }
             }
         }
         do {
@@ -86,7 +97,9 @@ enum StreamedExport {
                 throw error
             }
             try batches.flush(apply: apply)
-            return try checked.finish()
+            var conversion = try checked.finish()
+            conversion.index = index
+            return conversion
         } catch is Unstreamable, is JSONElementSplitter.Unsupported {
             checked.discard()
             return nil
@@ -99,12 +112,13 @@ enum StreamedExport {
         }
     }
 
-    /// A record as the splitter found it: where it starts, its bytes, and for a query API
-    /// table the names of its columns.
+    /// A record as the splitter found it: where it starts, its bytes, and how it is read (a
+    /// query API table's column names with it).
     struct FoundRecord: Sendable {
         let offset: Int
         let bytes: [UInt8]
-        let names: [String]?
+        /// nil for a Graph record (only checked quickly, `checkGraph`).
+        let reading: ExportReading?
     }
 
     /// What one record of a JSON export is, worked out apart from the others.
@@ -118,33 +132,40 @@ enum StreamedExport {
         case failed(any Error)
     }
 
-    /// Parses, maps and checks one record (on either thread).
-    static func read(_ found: FoundRecord, layout: JSONElementSplitter.Layout, format: ExportFormat) -> RecordOutcome {
-        do {
-            let raw: JSONValue
+    /// Parses, maps and checks one record (on either thread). A record read for some of its
+    /// members is read whole when its text is one the quick parse does not check (a surrogate
+    /// escape, bytes past ASCII), and when the decoder refuses it (the whole record says what
+    /// the file is).
+    static func read(_ found: FoundRecord, writing: Bool) -> RecordOutcome {
+        found.bytes.withUnsafeBytes { bytes in
             do {
-                raw = try found.bytes.withUnsafeBytes { try JSONValue.parse($0) }
-            } catch let error as JSONParseError {
-                return .damaged(error)
+                guard var reading = found.reading else { return .notARow }
+                if reading.members != nil, !ExportConversion.textsRead(bytes) { reading = reading.reading(nil) }
+                let row: JSONValue
+                do {
+                    guard case .row(let read) = try reading.row(bytes) else { return .notARow }
+                    row = read
+                } catch let error as JSONParseError {
+                    return .damaged(error)
+                }
+                let verdict = try CheckedRecords.verdict(reading.mapped(row), raw: row, writing: writing)
+                if case .refused(let malformed, _) = verdict, reading.members != nil, case .row(let whole)? = try? reading.reading(nil).row(bytes) {
+                    return .checked(.refused(malformed, raw: whole))
+                }
+                return .checked(verdict)
+            } catch {
+                return .failed(error)
             }
-            var row = raw
-            if layout == .table {
-                // A row is its values in the order of the table's columns, named before it.
-                guard let names = found.names, case .array(let values) = raw else { return .notARow }
-                row = .object(Dictionary(zip(names, values), uniquingKeysWith: { first, _ in first }))
-            }
-            let mapped = format == .azureMonitor ? ExportRecord.fromAzureMonitor(row) : ExportRecord.fromLogAnalytics(row)
-            return .checked(try CheckedRecords.verdict(mapped, raw: row))
-        } catch {
-            return .failed(error)
         }
     }
 
     /// A CSV export (Log Analytics' download, the admin center's) a row at a time: no table of
-    /// the whole file, each row mapped, checked and written on as it is read.
+    /// the whole file, each row mapped, checked and written on (or indexed) as it is read.
+    /// - Parameter streaming: check and index the rows (`ExportConversion.index`) instead of
+    ///   writing them to a scratch file.
     /// - Throws: `ReplayFileError` as `ExportConversion.convert` does ("not valid CSV: line 3:
     ///   …" for a row the table would refuse).
-    static func convertCSV(file: String, format: ExportFormat, strict: Bool, scratch: String, chunkSize: Int = 1 << 20) throws -> ExportConversion {
+    static func convertCSV(file: String, format: ExportFormat, strict: Bool, scratch: String, streaming: Bool = false, chunkSize: Int = 1 << 20) throws -> ExportConversion {
         let readable: ReadableFile
         let head: [UInt8]
         do {
@@ -155,24 +176,28 @@ enum StreamedExport {
         }
         // The download's name says its stream: NonInteractiveSignIns_<from>_<to>.csv.
         let nonInteractive = (file as NSString).lastPathComponent.lowercased().contains("noninteractive")
-        var checked = try CheckedRecords(file: file, format: format, strict: strict, scratch: scratch)
-        var header: [String]?
-        var batches = TwoThreadBatches<CSVRow, CSVOutcome> { row in read(row, format: format, nonInteractive: nonInteractive) }
-        func row(_ line: Int, _ fields: [String]) throws {
-            guard let header else {
-                header = fields.map { $0.trimmingCharacters(in: .whitespaces) }
+        var checked = try CheckedRecords(file: file, format: format, strict: strict, scratch: streaming ? nil : scratch)
+        var reading: ExportReading?
+        var index: ExportIndex?
+        var batches = TwoThreadBatches<CSVRow, CSVOutcome> { row in read(row, writing: !streaming) }
+        var reader = CSVRows(offset: head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
+        func row(_ line: Int, _ fields: [String], _ range: Range<Int>) throws {
+            guard let reading else {
+                let shape = ExportReading.Shape.csv(header: fields.map { $0.trimmingCharacters(in: .whitespaces) }, nonInteractive: nonInteractive)
+                reading = ExportReading(format: format, shape: shape, members: streaming ? ExportReading.checkedMembers : nil)
+                if streaming { index = ExportIndex(file: readable, reading: ExportReading(format: format, shape: shape, members: nil), scratchDirectory: scratch) }
                 return
             }
-            try batches.add(CSVRow(line: line, header: header, fields: fields), size: fields.reduce(0) { $0 + $1.utf8.count }, apply: apply)
+            try batches.add(CSVRow(line: line, range: range, fields: fields, reading: reading), size: fields.reduce(0) { $0 + $1.utf8.count }, apply: apply)
         }
         func apply(_ row: CSVRow, _ outcome: CSVOutcome) throws {
             switch outcome {
-            case .checked(let verdict): try checked.take(verdict, at: "line \(row.line)")
+            case .checked(let verdict):
+                if let time = try checked.take(verdict, at: "line \(row.line)") { try index?.add(time: time, offset: row.range.lowerBound, length: row.range.count) }
             case .failed(let error): throw error
             }
         }
         do {
-            var reader = CSVRows()
             do {
                 do {
                     try readable.forEachChunk(chunkSize: chunkSize, from: head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0) { chunk in try reader.feed(chunk, record: row) }
@@ -183,11 +208,13 @@ enum StreamedExport {
                     throw error
                 }
                 try batches.flush(apply: apply)
-                if header == nil { throw CSVTable.Failure(line: 1, message: "no header row") }
+                if reading == nil { throw CSVTable.Failure(line: 1, message: "no header row") }
             } catch let failure as CSVTable.Failure {
                 throw ReplayFileError("\(file): not valid CSV: \(failure)")
             }
-            return try checked.finish()
+            var conversion = try checked.finish()
+            conversion.index = index
+            return conversion
         } catch let error as FileError {
             checked.discard()
             throw ReplayFileError(error.description)
@@ -197,11 +224,12 @@ enum StreamedExport {
         }
     }
 
-    /// A CSV row as the reader found it, with the header it is read by.
+    /// A CSV row as the reader found it: where it is, its fields, and how it is read.
     struct CSVRow: Sendable {
         let line: Int
-        let header: [String]
+        let range: Range<Int>
         let fields: [String]
+        let reading: ExportReading
     }
 
     enum CSVOutcome {
@@ -209,19 +237,15 @@ enum StreamedExport {
         case failed(any Error)
     }
 
-    /// Maps and checks one CSV row (on either thread).
-    static func read(_ row: CSVRow, format: ExportFormat, nonInteractive: Bool) -> CSVOutcome {
+    /// Maps and checks one CSV row (on either thread); read whole when the decoder refuses it.
+    static func read(_ row: CSVRow, writing: Bool) -> CSVOutcome {
         do {
-            let header = row.header, fields = row.fields
-            guard fields.count == header.count else {
-                throw CSVTable.Failure(line: row.line, message: "\(fields.count) fields where the header names \(header.count)")
+            let record = try row.reading.record(fields: row.fields, line: row.line)
+            let verdict = try CheckedRecords.verdict(record.mapped, raw: record.row, writing: writing)
+            if case .refused(let malformed, _) = verdict, row.reading.members != nil {
+                return .checked(.refused(malformed, raw: try row.reading.reading(nil).record(fields: row.fields, line: row.line).row))
             }
-            if format == .adminCenterCSV {
-                let mapped = ExportRecord.fromAdminCenter(Array(zip(header, fields)).map { (header: $0.0, text: $0.1) }, nonInteractive: nonInteractive)
-                return .checked(try CheckedRecords.verdict(mapped, raw: .object([:])))
-            }
-            let raw = JSONValue.object(Dictionary(zip(header, fields.map(JSONValue.string)), uniquingKeysWith: { first, _ in first }))
-            return .checked(try CheckedRecords.verdict(ExportRecord.fromLogAnalytics(raw), raw: raw))
+            return .checked(verdict)
         } catch {
             return .failed(error)
         }
@@ -262,7 +286,7 @@ enum StreamedExport {
             }
         }
         func record(_ offset: Int, _ bytes: UnsafeRawBufferPointer) throws {
-            try batches.add(FoundRecord(offset: offset, bytes: Array(bytes), names: nil), size: bytes.count, apply: apply)
+            try batches.add(FoundRecord(offset: offset, bytes: Array(bytes), reading: nil), size: bytes.count, apply: apply)
         }
         func apply(_ found: FoundRecord, _ plain: Bool) throws {
             index += 1

@@ -38,6 +38,15 @@ public struct ReplayIndex: Sendable {
         return true
     }
 
+    /// Records one sign-in whose time the caller read (an export's record, mapped).
+    /// - Returns: false for a record over 2 GB.
+    public mutating func add(time: Date, offset: Int, length: Int) -> Bool {
+        guard let length = Int32(exactly: length) else { return false }
+        entries.append(Entry(time: time, offset: offset, length: length))
+        latest = max(latest ?? time, time)
+        return true
+    }
+
     /// `idAndTime(bytes)?.time`: the first pass needs only the time, and the id only checked.
     public static func time(_ bytes: UnsafeRawBufferPointer) -> Date? {
         JSONLeadingMembers.time(bytes) ?? idAndTime(bytes)?.time

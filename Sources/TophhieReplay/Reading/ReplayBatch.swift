@@ -9,7 +9,13 @@ import TophhieSystem
 enum ReplayBatch {
     /// One batch's sign-ins: into the engine's slots when its rules name their fields, whole
     /// when a keyword search reads every string.
-    static func read(_ entries: ArraySlice<ReplayIndex.Entry>, file: ReadableFile, engine: Engine) throws -> [any FastEvent] {
+    /// - Parameters:
+    ///   - reading: how an export's records read (mapped to Graph's shape first), asking for
+    ///     what the engine reads (`ExportReading.members(readBy:)`).
+    ///   - helper: a second thread for half of an export's batch.
+    static func read(_ entries: ArraySlice<ReplayIndex.Entry>, file: ReadableFile, engine: Engine, reading: ExportReading? = nil,
+                     helper: SecondThread<[any FastEvent]>? = nil) throws -> [any FastEvent] {
+        if let reading { return try read(entries, file: file, engine: engine, reading: reading, helper: helper) }
         var events: [any FastEvent] = []
         events.reserveCapacity(entries.count)
         guard let layout = engine.eventLayout else {
@@ -38,6 +44,49 @@ enum ReplayBatch {
             }
         }
         return events
+    }
+
+    /// One batch of an export's records, each read from its own bytes, mapped and made the
+    /// engine's event: half of them on `helper`'s thread (mapping is most of a streamed export's
+    /// cost, and the engine leaves the second core idle).
+    /// - Throws: `SignInEventError` when a record no longer reads as the first pass read it.
+    private static func read(_ entries: ArraySlice<ReplayIndex.Entry>, file: ReadableFile, engine: Engine, reading: ExportReading,
+                             helper: SecondThread<[any FastEvent]>?) throws -> [any FastEvent] {
+        @Sendable func events(_ entries: ArraySlice<ReplayIndex.Entry>, in stretch: [UInt8], from: Int) throws -> [any FastEvent] {
+            var events: [any FastEvent] = []
+            events.reserveCapacity(entries.count)
+            try stretch.withUnsafeBytes { raw in
+                for entry in entries {
+                    let start = entry.offset - from, end = min(start + Int(entry.length), raw.count)
+                    let bytes = UnsafeRawBufferPointer(rebasing: raw[start..<max(start, end)])
+                    let event = try reading.event(bytes, engine: engine)
+                    guard bytes.count == Int(entry.length), event.eventTime == entry.time else {
+                        throw SignInEventError("the file changed while it was read (the sign-in at byte \(entry.offset) is not what it was)")
+                    }
+                    events.append(event)
+                }
+            }
+            return events
+        }
+        // A batch is a run of records in time, side by side in a file sorted either way: one
+        // read for the stretch they span, else one a record.
+        let from = entries.map(\.offset).min() ?? 0
+        let to = entries.map { $0.offset + Int($0.length) }.max() ?? 0
+        let wanted = entries.reduce(0) { $0 + Int($1.length) }
+        guard to - from <= 2 * wanted + (1 << 20) else {
+            return try entries.flatMap { entry in try events([entry][...], in: try file.read(at: entry.offset, count: Int(entry.length)), from: entry.offset) }
+        }
+        let stretch = try file.read(at: from, count: to - from)
+        let half = entries.startIndex + entries.count / 2
+        guard let helper, entries.count >= 64 else { return try events(entries, in: stretch, from: from) }
+        let later = entries[half...]
+        helper.start { try events(later, in: stretch, from: from) }
+        let first: [any FastEvent]
+        do { first = try events(entries[..<half], in: stretch, from: from) } catch {
+            helper.settle()
+            throw error
+        }
+        return first + (try helper.take())
     }
 
     /// One run's sign-ins, read whole and parsed record after record (split again first when the

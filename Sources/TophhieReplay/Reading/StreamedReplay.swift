@@ -23,6 +23,8 @@ struct StreamedReplay {
     /// The latest event time: a single-poll replay's `now`.
     let latest: Date?
     let order: Order
+    /// How an export's records read (`ExportIndex`); nil for Graph's own records.
+    var reading: ExportReading? = nil
 
     /// Where the sign-ins are, in the engine's order.
     enum Order {
@@ -163,6 +165,9 @@ struct StreamedReplay {
         let countingPlaces = UnknownPlaces.counted(readingPaths: engine.eventPaths)
         var unknownPlaces = 0
         let file = self.file, layout = self.layout
+        // An export's records are read for what the rules read, half a batch on a helper thread.
+        let reading = self.reading.map { $0.reading(ExportReading.members(readBy: engine)) }
+        let helper = reading == nil ? nil : SecondThread<[any FastEvent]>()
         let jobs: [@Sendable () throws -> [PreparedEvent]]
         /// The earliest time of the batch after batch `n`.
         let following: (Int) -> Date?
@@ -171,7 +176,7 @@ struct StreamedReplay {
             let starts = Array(stride(from: 0, to: entries.count, by: batchSize))
             jobs = starts.map { start in
                 let batch = entries[start..<min(start + batchSize, entries.count)]
-                return { engine.prepare(try ReplayBatch.read(batch, file: file, engine: engine)) }
+                return { engine.prepare(try ReplayBatch.read(batch, file: file, engine: engine, reading: reading, helper: helper)) }
             }
             following = { n in n + 1 < starts.count ? entries[starts[n + 1]].time : nil }
         case .runs(let runs):
@@ -185,13 +190,15 @@ struct StreamedReplay {
                 var value: Value
                 init(_ value: Value) { self.value = value }
             }
-            let merge = Box(try index.merge(id: StreamedReplay.idReader(file)))
+            var id = StreamedReplay.idReader(file)
+            if let reading { id = ExportIndex.idReader(file, reading: reading) }
+            let merge = Box(try index.merge(id: id))
             let notes = (0..<(index.count + batchSize - 1) / batchSize).map { _ in Box<Date?>(nil) }
             jobs = notes.map { note in
                 {
                     let batch = try merge.value.next(batchSize)
                     note.value = merge.value.nextTime
-                    return engine.prepare(try ReplayBatch.read(batch[...], file: file, engine: engine))
+                    return engine.prepare(try ReplayBatch.read(batch[...], file: file, engine: engine, reading: reading, helper: helper))
                 }
             }
             following = { n in notes[n].value }

@@ -163,6 +163,18 @@ package final class EventLayout: @unchecked Sendable {
         return try event(values)
     }
 
+    /// A sign-in already parsed (an export's record mapped to Graph's shape) as an event: each
+    /// slot holds the value at its path, as `JSONSlotLayout` reads it from the record's bytes.
+    /// - Throws: `SignInEventError` as `event(_:)` does.
+    package func event(json record: JSONValue) throws -> SlotEvent {
+        let paths = json.paths
+        let values = SlotValues.make(count: slots.count, layout: self) { slots in
+            for (place, path) in paths.enumerated() { slots[place] = record.value(at: path) }
+        }
+        if keepsKeywordTexts { values.header.keywordTexts = KeywordTexts.of(record) }
+        return try event(values)
+    }
+
     /// The sign-in object that starts at `start` in bytes that go on past it (records side by
     /// side), and the index just past it.
     /// - Throws: `SignInEventError` as `event` does.

@@ -1,0 +1,75 @@
+import Foundation
+import TophhieJSON
+import TophhieSystem
+
+/// Where the records a streamed export's first pass kept are in the file, with their times:
+/// what its second pass reads back, in the engine's order, straight into the engine. 24 bytes a
+/// record; every `spillLimit` of them are sorted and written to a scratch file as one stretch
+/// (`SpilledIndex`), so memory is bounded at any size. No record is copied.
+public final class ExportIndex: @unchecked Sendable {
+    let file: ReadableFile
+    /// The export's path, for messages.
+    var path: String { file.path }
+    /// How its records read (a table's column names and a CSV header are known once met).
+    var reading: ExportReading
+    private var index = ReplayIndex()
+    private let spilled: SpilledIndex
+    private let spillLimit: Int
+    private var spilledLatest: Date?
+
+    /// - Parameter scratchDirectory: where stretches of a large index go (nil: `$TMPDIR`, else /tmp).
+    init(file: ReadableFile, reading: ExportReading, scratchDirectory: String?, spillLimit: Int = 1 << 19) {
+        self.file = file
+        self.reading = reading
+        self.spilled = SpilledIndex(directory: scratchDirectory)
+        self.spillLimit = spillLimit
+    }
+
+    /// The latest time of a record kept: a single-poll replay's `now`.
+    var latest: Date? {
+        [index.latest, spilledLatest].compactMap { $0 }.max()
+    }
+
+    /// Records kept so far.
+    var count: Int { spilled.count + index.entries.count }
+
+    /// Records one record kept by the first pass.
+    /// - Throws: `ReplayFileError` for a record over 2 GB.
+    func add(time: Date, offset: Int, length: Int) throws {
+        guard index.add(time: time, offset: offset, length: length) else {
+            throw ReplayFileError("the record at byte \(offset) is longer than 2 GB")
+        }
+        if index.entries.count >= spillLimit { spill() }
+    }
+
+    private func spill() {
+        spilledLatest = latest
+        index.sort(id: idReader())
+        spilled.spill(index.entries)
+        index = ReplayIndex()
+    }
+
+    /// Reads back the id of the sign-in at an entry (for sign-ins that share a time).
+    func idReader() -> @Sendable (ReplayIndex.Entry) -> String? {
+        ExportIndex.idReader(file, reading: reading)
+    }
+
+    /// Reads back the id of the sign-in at an entry of `file`, read as `reading` says.
+    static func idReader(_ file: ReadableFile, reading: ExportReading) -> @Sendable (ReplayIndex.Entry) -> String? {
+        let reading = reading.reading(["id"])
+        return { entry in
+            (try? file.read(at: entry.offset, count: Int(entry.length))).flatMap { bytes in bytes.withUnsafeBytes { reading.id($0) } }
+        }
+    }
+
+    /// The records kept, in the engine's order (time, id, place in the file), for the second
+    /// pass; called once, when the first pass is over.
+    func order() -> StreamedReplay.Order {
+        if spilled.count == 0 {
+            index.sort(id: idReader())
+            return .entries(index.entries)
+        }
+        if !index.entries.isEmpty { spill() }
+        return .spilled(spilled)
+    }
+}

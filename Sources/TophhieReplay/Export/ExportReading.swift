@@ -1,0 +1,225 @@
+import Foundation
+import TophhieJSON
+import TophhieRules
+import TophhieRulesFast
+
+/// An export's records read from their own bytes, each parsed keeping only the columns that
+/// become the Graph members asked for, then mapped to Graph's shape (`ExportRecord`): the one
+/// way a streamed export is read. Its first pass asks for what the live poll's decoder checks
+/// (`checked`); its second, for the records kept, what the rules read, straight into the engine
+/// (`event`). Nothing is written anywhere, and no record's tree outlives it.
+struct ExportReading: Sendable {
+    /// How a record sits in the file.
+    enum Shape: Sendable {
+        /// A JSON object (a row, a line, an Azure Monitor record), or a query API table's row
+        /// (an array) read by the table's column names.
+        case json(columnNames: [String]?)
+        /// A CSV row, read by the file's header.
+        case csv(header: [String], nonInteractive: Bool)
+    }
+
+    let format: ExportFormat
+    let shape: Shape
+    /// The Graph members asked for; nil for every one.
+    let members: Set<String>?
+    /// The columns an object record is parsed for.
+    private let projection: JSONProjection
+    /// The same, for a Log Analytics row: its columns are top-level names, read into slots
+    /// (names compared as bytes; a projection hashed every name of every row).
+    private let columnSlots: (layout: JSONSlotLayout, names: [String])?
+    /// By column, for a table's rows and CSV rows: whether it is read.
+    private let columnsRead: [Bool]?
+    /// A Log Analytics CSV's columns read, each under the name the mapping reads it by
+    /// (`ExportRecord.columnName`), worked out once from the header rather than every row.
+    private let csvColumns: [(index: Int, name: String)]
+
+    /// What the live poll's decoder reads of a record (`TophhieSignInEvent(json:)`): the rest
+    /// cannot make it refuse one, and coordinates no place has are dropped.
+    static let checkedMembers: Set<String> = ["id", "createdDateTime", "status", "location"]
+
+    /// Columns the mapping reads whatever it is asked for: they make the time, the status and
+    /// the stream of a record (`ExportRecord.fromLogAnalytics`, `fromAzureMonitor`).
+    static let mappingInputs: Set<String> = ["TimeGenerated", "ResultType", "ResultDescription", "Type", "Category"]
+
+    /// - Parameter members: the Graph members to read (top-level names); nil for the whole record.
+    init(format: ExportFormat, shape: Shape, members: Set<String>?) {
+        self.format = format
+        self.shape = shape
+        self.members = members
+        csvColumns = Self.csvColumns(shape, format: format, members: members.map { $0.union(["id", "createdDateTime"]) })
+        guard let members else {
+            columnSlots = nil
+            projection = .everything
+            columnsRead = nil
+            return
+        }
+        let wanted = members.union(["id", "createdDateTime"])
+        switch shape {
+        case .json(let names):
+            if format == .azureMonitor {
+                // Graph's record is `properties`; the record's own time, id and category fill it in.
+                projection = JSONProjection(paths: wanted.map { ["properties", $0] } + wanted.map { [$0] } + [["time"], ["correlationId"], ["category"]])
+                columnSlots = nil
+            } else {
+                let columns = Self.columns(for: wanted).sorted()
+                projection = JSONProjection(paths: columns.map { [$0] })
+                columnSlots = names == nil ? (JSONSlotLayout(paths: columns.map { [$0] }), columns) : nil
+            }
+            columnsRead = names.map { $0.map { Self.reads(column: $0, for: wanted) } }
+        case .csv(let header, _):
+            projection = .everything
+            columnSlots = nil
+            columnsRead = format == .adminCenterCSV ? header.map { Self.readsAdminCenter(column: $0, for: wanted) } : header.map { Self.reads(column: $0, for: wanted) }
+        }
+    }
+
+    /// The columns of a Log Analytics CSV that are read, by the names the mapping reads: a
+    /// dynamic column's JSON wins over its display text, else the first of a name.
+    private static func csvColumns(_ shape: Shape, format: ExportFormat, members: Set<String>?) -> [(index: Int, name: String)] {
+        guard case .csv(let header, _) = shape, format == .csv else { return [] }
+        var chosen: [String: (index: Int, dynamic: Bool)] = [:]
+        for (index, column) in header.enumerated() where members.map({ reads(column: column, for: $0) }) ?? true {
+            let (name, dynamic) = ExportRecord.columnName(column)
+            if let held = chosen[name], held.dynamic || !dynamic { continue }
+            chosen[name] = (index, dynamic)
+        }
+        return chosen.map { (index: $0.value.index, name: $0.key) }.sorted { $0.index < $1.index }
+    }
+
+    /// The same export read for other members.
+    func reading(_ members: Set<String>?) -> ExportReading { ExportReading(format: format, shape: shape, members: members) }
+
+    /// The Graph members an engine's events read; nil when it reads every string of a record
+    /// (a keyword search).
+    static func members(readBy engine: Engine) -> Set<String>? {
+        guard let layout = engine.eventLayout, !layout.keepsKeywordTexts else { return nil }
+        return Set(layout.slots.compactMap(\.components.first))
+    }
+
+    /// The names a Log Analytics row or PowerShell object may give the columns that become
+    /// `members`: each Graph name as it is and with its first letter raised (`ExportRecord.lowered`
+    /// lowers only that one), the columns renamed to it, the mapping's inputs; and each with the
+    /// portal's ` [UTC]` and `_dynamic` endings.
+    static func columns(for members: Set<String>) -> Set<String> {
+        var names = mappingInputs
+        for member in members {
+            names.insert(member)
+            if let first = member.first { names.insert(first.uppercased() + member.dropFirst()) }
+        }
+        for (column, name) in ExportColumns.renamed where members.contains(name) { names.insert(column) }
+        for name in names { names.formUnion([name + " [UTC]", name + "_dynamic"]) }
+        return names
+    }
+
+    /// Whether a Log Analytics column (a table's, a CSV header's) becomes one of `members`, read
+    /// as `ExportRecord.fromLogAnalytics` reads its name.
+    static func reads(column: String, for members: Set<String>) -> Bool {
+        let plain = ExportRecord.columnName(column).plain
+        if mappingInputs.contains(plain) { return true }
+        return members.contains(ExportColumns.columns[plain]?.name ?? ExportRecord.lowered(plain))
+    }
+
+    /// Whether an admin center column becomes one of `members` (`Status` and `Location` are read
+    /// for the status and the place).
+    static func readsAdminCenter(column: String, for members: Set<String>) -> Bool {
+        let name = column.split(whereSeparator: { $0 == " " }).joined(separator: " ")
+        if name == "Status" { return members.contains("status") }
+        if name == "Location" { return members.contains("location") }
+        guard let path = ExportColumns.adminCenter[name], let first = path.split(separator: ".").first else { return false }
+        return members.contains(String(first))
+    }
+
+    /// A record as the file holds it, the columns not asked for left out.
+    enum Row {
+        case row(JSONValue)
+        /// A table's row that is not an array of values.
+        case notARow
+    }
+
+    /// One JSON record's bytes, parsed.
+    /// - Throws: `JSONParseError` when they are not JSON.
+    func row(_ bytes: UnsafeRawBufferPointer) throws -> Row {
+        guard case .json(let names) = shape else { preconditionFailure("a CSV row is read from its fields") }
+        if let columnSlots, bytes.first(where: { !JSONElementSplitter.isSpace($0) }) == UInt8(ascii: "{") {
+            let slots = try JSONValue.parseSlots(bytes, layout: columnSlots.layout)
+            var members = [String: JSONValue](minimumCapacity: 24)
+            for (name, value) in zip(columnSlots.names, slots) where value != nil { members[name] = value }
+            return .row(.object(members))
+        }
+        guard let names else { return .row(try JSONValue.parse(bytes, keeping: projection)) }
+        // A row is its values in the order of the table's columns, named before it.
+        guard case .array(let values) = try JSONValue.parse(bytes) else { return .notARow }
+        var members: [String: JSONValue] = [:]
+        for (index, (name, value)) in zip(names, values).enumerated() where members[name] == nil && columnsRead?[index] != false {
+            members[name] = value
+        }
+        return .row(.object(members))
+    }
+
+    /// One CSV row as Graph's record and as the file holds it (`.object([:])` for the admin
+    /// center's: its names say nothing of what a file is).
+    /// - Throws: `CSVTable.Failure` for a row whose field count is not the header's.
+    func record(fields: [String], line: Int) throws -> (mapped: JSONValue, row: JSONValue) {
+        guard case .csv(let header, let nonInteractive) = shape else { preconditionFailure("a JSON record is read from its bytes") }
+        guard fields.count == header.count else {
+            throw CSVTable.Failure(line: line, message: "\(fields.count) fields where the header names \(header.count)")
+        }
+        if format == .adminCenterCSV {
+            var pairs: [(header: String, text: String)] = []
+            for index in header.indices where columnsRead?[index] != false { pairs.append((header[index], fields[index])) }
+            return (ExportRecord.fromAdminCenter(pairs, nonInteractive: nonInteractive), .object([:]))
+        }
+        var members = [String: JSONValue](minimumCapacity: csvColumns.count)
+        for (index, name) in csvColumns { members[name] = .string(fields[index]) }
+        let row = JSONValue.object(members)
+        return (ExportRecord.fromLogAnalytics(row), row)
+    }
+
+    /// A JSON record as Graph's.
+    func mapped(_ row: JSONValue) -> JSONValue {
+        format == .azureMonitor ? ExportRecord.fromAzureMonitor(row) : ExportRecord.fromLogAnalytics(row)
+    }
+
+    /// A record's bytes, found by the first pass, as Graph's record, its impossible coordinates
+    /// dropped as the first pass dropped them.
+    /// - Throws: `SignInEventError` when the bytes no longer read (the file changed).
+    func graphRecord(_ bytes: UnsafeRawBufferPointer, line: Int = 0) throws -> JSONValue {
+        var record: JSONValue
+        do {
+            switch shape {
+            case .json:
+                guard case .row(let row) = try self.row(bytes) else { throw SignInEventError("not a row") }
+                record = mapped(row)
+            case .csv:
+                record = try self.record(fields: try Self.fields(bytes), line: line).mapped
+            }
+        } catch {
+            throw SignInEventError("the file changed while it was read (\(error))")
+        }
+        _ = ExportConversion.dropBadCoordinates(&record)
+        return record
+    }
+
+    /// A record's bytes as the engine's event, read as the engine reads a Graph record: into its
+    /// slots when its rules name their fields (each the value at its path), else whole.
+    /// - Throws: `SignInEventError` when the bytes no longer read as they did.
+    func event(_ bytes: UnsafeRawBufferPointer, engine: Engine) throws -> any FastEvent {
+        let record = try graphRecord(bytes)
+        guard let layout = engine.eventLayout else { return fastEvent(try SignInEvents.event(record)) }
+        return try layout.event(json: record)
+    }
+
+    /// The id of a record's sign-in (for the order of sign-ins that share a time).
+    func id(_ bytes: UnsafeRawBufferPointer) -> String? {
+        (try? graphRecord(bytes))?["id"]?.stringValue
+    }
+
+    /// The fields of one CSV row's bytes.
+    static func fields(_ bytes: UnsafeRawBufferPointer) throws -> [String] {
+        var reader = CSVRows()
+        var fields: [String]?
+        try reader.feed(bytes) { _, found, _ in fields = fields ?? found }
+        try reader.finish { _, found, _ in fields = fields ?? found }
+        return fields ?? [""]
+    }
+}
