@@ -72,6 +72,8 @@ public struct JSONElementSplitter {
     private var current: [UInt8] = []
     private var currentOffset = 0
     private var consumed = 0
+    /// The bytes of a UTF-8 byte order mark met before the first line of JSON lines.
+    private var leadingMark = 0
 
     /// - Parameters:
     ///   - maxRecordLength: the longest record to collect: memory is at most this much beyond
@@ -140,6 +142,11 @@ public struct JSONElementSplitter {
             let offset = consumed + i
             switch phase {
             case .lines:
+                // A byte order mark before the first line is no part of it.
+                if offset == leadingMark, offset < 3, b == [0xEF, 0xBB, 0xBF][offset] {
+                    leadingMark += 1
+                    break
+                }
                 if b == 0x0A {
                     try emitLine(record)
                 } else {

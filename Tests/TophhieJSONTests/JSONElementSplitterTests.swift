@@ -107,6 +107,16 @@ import Testing
         #expect(try split(lines, .lines, chunk: chunk).map(\.0) == [0, 13, 23])
     }
 
+    /// A byte order mark before the first of JSON lines is not part of that line (it made the
+    /// first sign-in of a large Graph file of JSON lines, or of a Sentinel export, damaged).
+    @Test(arguments: [1, 2, 4096])
+    func aByteOrderMarkIsNoPartOfTheFirstLine(_ chunk: Int) throws {
+        let lines = "\u{FEFF}{\"id\":1}\n{\"id\":2}\n"
+        #expect(try split(lines, .lines, chunk: chunk).map(\.1) == [#"{"id":1}"#, #"{"id":2}"#])
+        #expect(try split(lines, .lines, chunk: chunk).map(\.0) == [3, 12])
+        #expect(try split("{\"id\":\"\u{FEFF}\"}\n", .lines, chunk: chunk).map(\.1) == ["{\"id\":\"\u{FEFF}\"}"], "a mark inside a line is its own")
+    }
+
     @Test(arguments: [
         (#"{"id": "a", "createdDateTime": "2024-05-01T10:00:00Z"}"#, JSONElementSplitter.Unsupported.notAPage),
         (#"{"polls": [{"at": "2024-05-01T10:00:00Z", "events": []}]}"#, .notAPage),

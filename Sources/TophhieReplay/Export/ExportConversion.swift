@@ -46,9 +46,9 @@ public struct ExportConversion: Sendable {
         guard let format = forced ?? ExportFormat.detect(head) else {
             throw ReplayFileError("\(file): not a sign-in file this reads; tried \(ExportFormat.described)")
         }
-        // A Graph file too large to hold is checked through a window, in one pass, and copied
-        // only when a record must be left out.
-        if format == .graph, size > checkedGraphSize { return try StreamedExport.checkGraph(file: file, strict: strict, scratch: scratch) }
+        // A Graph file of any size is checked through a window, in one pass, and copied only
+        // when a record must be left out.
+        if format == .graph { return try StreamedExport.checkGraph(file: file, strict: strict, scratch: scratch) }
         // JSON rows and records a record at a time, never the file whole: an array, JSON lines,
         // a `value` or `records` wrapper, the query API's `tables`. A shape the splitter does
         // not take (a lone record, a wrapper with other members, a table whose rows come before
