@@ -111,6 +111,34 @@ public enum Replay {
                              lateArrivals: read.outcome.lateArrivals, notes: ["read from the export itself in two passes: its records checked and indexed, then mapped into the engine in time order"])
     }
 
+    /// Which detection rules each sign-in of an export read for a streamed replay satisfies, in
+    /// the file's order, each (rule, id) once: `rules match` over the export itself, its records
+    /// kept read back a batch at a time, mapped and matched by the fast engine.
+    /// - Throws: `ReplayFileError` naming the file when it changed while it was read.
+    package static func matches(export index: ExportIndex, rules: RuleSet) async throws -> (outcome: ReplayOutcome, matches: [DetectionMatch]) {
+        let engine = Engine(rules: rules)
+        let matcher = DetectionMatches(rules: rules)
+        let matches = try await BlockingWork.shared.run { () throws -> [DetectionMatch] in
+            let entries = try index.entriesInFileOrder()
+            let reading = index.reading.reading(ExportReading.members(readBy: engine))
+            let helper = SecondThread<[any FastEvent]>()
+            var told = Set<String>()
+            var matches: [DetectionMatch] = []
+            do {
+                for start in stride(from: 0, to: entries.count, by: 4096) {
+                    let events = try ReplayBatch.read(entries[start..<min(start + 4096, entries.count)], file: index.file, engine: engine, reading: reading, helper: helper)
+                    matches += matcher.matches(events, told: &told)
+                }
+            } catch let error as SignInEventError {
+                throw ReplayFileError("\(index.path): \(error.message)")
+            } catch let error as FileError {
+                throw ReplayFileError(error.description)
+            }
+            return matches
+        }
+        return (ReplayOutcome(events: index.count, polls: 1, alerts: 0, notes: ["matched from the export itself, its records read back in the file's order"]), matches)
+    }
+
     /// The two-pass readers of a Graph page, an array or JSON lines (one poll at the latest
     /// sign-in's time): the outcome, or nil with the reasons each gave way.
     private static func streamed(_ file: String, engine: Engine, choice: EngineChoice, writer: ReplayAlertWriter) -> (count: Int, unknownPlaces: Int?, notes: [String], outcome: EngineOutcome?) {

@@ -52,6 +52,16 @@ import TophhieTestSupport
         if name.hasPrefix("log-analytics") || name.hasPrefix("graph") || name.hasPrefix("Interactive") {
             #expect(!read.streamedAlerts.isEmpty, "the fixture's burst alerts")
         }
+        // `rules match` over the export itself: the written conversion's matches, in its order.
+        let rules = RuleLoader.load(try RuleSource.read(paths: [RepositoryFiles.rules]))
+        let index = try #require(read.streamed.index)
+        let streamed = try await Replay.matches(export: index, rules: rules)
+        let written = try #require(try ExportConversion.convert(file: ExportFormatTests.fixture(name), format: nil, strict: false, scratch: NSTemporaryDirectory()))
+        defer { written.remove() }
+        let expected = try await Replay.matches(written.path, rules: rules, engine: .fast)
+        #expect(streamed.matches.map { "\($0.ruleID) \($0.eventID)" } == expected.matches.map { "\($0.ruleID) \($0.eventID)" })
+        #expect(streamed.outcome.events == expected.outcome.events)
+        #expect(!expected.matches.isEmpty || name.hasPrefix("azure-monitor"), "the fixture matches some detection")
     }
 
     /// A month of one person's sign-ins as Log Analytics JSON lines in no time order, with some

@@ -51,7 +51,7 @@ enum RulesMatchCommand: CLICommand {
             return ControlCharacterEscaping.escape("\(match.ruleID) \(match.eventID) \(GraphTimestamp.alertText(match.eventTime))") + "\n"
         }
         let choice = try EngineChoice.named(in: io, default: .fast)
-        let export = try await ExportInput.prepare(file, options: options.input, io: io, command: "rules match")
+        let export = try await ExportInput.prepare(file, options: options.input, io: io, command: "rules match", streaming: choice == .fast)
         defer { export?.remove() }
         if let export, export.records == 0 {
             io.err("rules match: 0 event(s), \(set.ruleCount) rule(s): no sign-in to read\n")
@@ -61,7 +61,11 @@ enum RulesMatchCommand: CLICommand {
         // nothing half-way.
         let found: (outcome: ReplayOutcome, matches: [DetectionMatch])
         do {
-            found = try await Replay.matches(export?.path ?? file, rules: set, engine: choice)
+            if let index = export?.index {
+                found = try await Replay.matches(export: index, rules: set)
+            } else {
+                found = try await Replay.matches(export?.path ?? file, rules: set, engine: choice)
+            }
         } catch let error as ReplayFileError {
             throw UsageError(ExportInput.naming(file, in: error.message, for: export))
         }

@@ -67,10 +67,7 @@ public struct ExportConversion: Sendable {
         let items: [(place: String, raw: JSONValue, record: JSONValue, damage: String?)]
         switch format {
         case .graph:
-            // Graph's own shape goes the fast ways; up to `checkedGraphSize` it is first checked
-            // record by record, and rewritten only when a record is one the agent would skip (a
-            // damaged one, one without a whole error code) or has coordinates no place has.
-            return try checkGraph(body, file: file, strict: strict, scratch: scratch)
+            preconditionFailure("Graph's own shape is checked through the window, above")
         case .azureMonitor:
             items = try jsonRecords(body, file: file, wrapper: "records").map { ($0.place, $0.record, ExportRecord.fromAzureMonitor($0.record), $0.damage) }
         case .logAnalytics:
@@ -95,10 +92,6 @@ public struct ExportConversion: Sendable {
         try conversion.write(kept, scratch: scratch)
         return conversion
     }
-
-    /// Graph files larger than this go straight to the fast ways, unchecked record by record
-    /// (a damaged record there stops the replay, with its line and column).
-    public static let checkedGraphSize = 64 << 20
 
     /// One record mapped to Graph's shape, as the live poll's decoder takes it: the record with
     /// impossible coordinates dropped, or nil when the decoder refuses it (skipped and named, and
@@ -162,80 +155,6 @@ public struct ExportConversion: Sendable {
     static let quickPaths: [[String]] = [["id"], ["createdDateTime"], ["status", "errorCode"],
                                          ["location", "geoCoordinates", "latitude"], ["location", "geoCoordinates", "longitude"]]
 
-    /// Checks a Graph file record by record with the live poll's decoder, without building a
-    /// tree for a record that plainly reads (memory: the file and a range per record).
-    /// - Returns: nil when every record reads as it is (the fast ways read the file), or a
-    ///   conversion whose scratch file is an array of the records kept.
-    static func checkGraph(_ body: Data, file: String, strict: Bool, scratch: String) throws -> ExportConversion? {
-        try body.withUnsafeBytes { bytes -> ExportConversion? in
-            guard let records = graphRecords(bytes) else { return nil }
-            let layout = JSONSlotLayout(paths: quickPaths)
-            var conversion = ExportConversion(path: "", format: .graph, records: 0, skipped: [], coordinatesDropped: 0)
-            // Records the check changes: nil to skip, a value to write instead of the bytes.
-            var changed: [Int: JSONValue?] = [:]
-            var found = FoundRecords()
-            for (index, (place, range, lines)) in records.enumerated() {
-                let raw = UnsafeRawBufferPointer(rebasing: bytes[range])
-                if let slots = try? JSONValue.parseSlots(raw, layout: layout), plainlyReads(slots), textsRead(raw) { continue }
-                var record: JSONValue
-                switch JSONPage.element(bytes, range) {
-                case .value(let value):
-                    record = value
-                case .damaged(let id, let error):
-                    var at = error
-                    at.offset = range.lowerBound + error.offset
-                    // A page or an array broken in its grammar (a trailing comma, as Microsoft's
-                    // own v1.0 example has) is not JSON: the file is refused where it breaks. A
-                    // record whose text alone is wrong (a lone surrogate, invalid UTF-8) costs
-                    // only that record, as it does a poll; so does any damaged line.
-                    if !lines, !isContentDamage(error) {
-                        throw ReplayFileError("\(file): the file is not valid JSON: \(ReplayInput.position(of: at, in: body))")
-                    }
-                    let problem = lines ? "column \(error.offset + 1): \(error.message)" : ReplayInput.position(of: at, in: body)
-                    try conversion.skip(MalformedSignIn.damaged(id: id, problem: problem), at: place, file: file, strict: strict)
-                    found.add(.null, place: place, problem: problem)
-                    changed[index] = .some(nil)
-                    continue
-                }
-                do {
-                    _ = try TophhieSignInEvent(json: record)
-                } catch let malformed as MalformedSignIn {
-                    try conversion.skip(malformed, at: place, file: file, strict: strict)
-                    found.add(record, place: place, problem: malformed.problem)
-                    changed[index] = .some(nil)
-                    continue
-                }
-                if dropBadCoordinates(&record) {
-                    conversion.coordinatesDropped += 1
-                    changed[index] = .some(record)
-                }
-            }
-            if changed.isEmpty { return nil }
-            if found.count == records.count { throw ReplayFileError("\(file): \(found.sentence)") }
-            // An array, the kept records' own bytes between (a pretty-printed record keeps its
-            // lines), written a piece at a time: the file is in memory already.
-            var kept = 0
-            try conversion.writeScratch(scratch: scratch) { write in
-                var piece = Data("[".utf8)
-                for (index, (_, range, _)) in records.enumerated() {
-                    let replacement = changed[index]
-                    if case .some(.none) = replacement { continue }
-                    if kept > 0 { piece.append(contentsOf: Array(",\n".utf8)) }
-                    if case .some(.some(let value)) = replacement { piece.append(value.canonicalData()) } else { piece.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[range])) }
-                    kept += 1
-                    if piece.count >= 1 << 20 {
-                        try write(piece)
-                        piece.removeAll(keepingCapacity: true)
-                    }
-                }
-                piece.append(contentsOf: Array("]\n".utf8))
-                try write(piece)
-            }
-            conversion.records = kept
-            return conversion
-        }
-    }
-
     /// Whether a record's damage is in its text alone (invalid UTF-8, a control character, a lone
     /// surrogate, a number no double holds, nesting too deep): JSON's grammar still holds around
     /// it, so the records beside it are read, as a poll reads them.
@@ -277,32 +196,6 @@ public struct ExportConversion: Sendable {
         guard case .string(let id)? = slots[0], !id.isEmpty, case .string(let time)? = slots[1], GraphTimestamp.parse(time) != nil,
               case .int? = slots[2] else { return false }
         return !TophhieSignInEvent.outOfRange(latitude: slots[3]?.doubleValue, longitude: slots[4]?.doubleValue)
-    }
-
-    /// A Graph file's records one by one, as the poll reads a page: a page's `value`, an
-    /// array's elements, or JSON lines, each with where it is ("item 3", "line 3") and whether
-    /// it is a line; nil for a poll timeline or what none of them is.
-    static func graphRecords(_ bytes: UnsafeRawBufferPointer) -> [(place: String, range: Range<Int>, line: Bool)]? {
-        guard let first = bytes.firstIndex(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) else { return nil }
-        if bytes[first] == UInt8(ascii: "[") {
-            guard let ranges = try? JSONPage.arrayExtents(bytes) else { return nil }
-            return ranges.enumerated().map { ("item \($0.offset + 1)", $0.element, false) }
-        }
-        guard bytes[first] == UInt8(ascii: "{") else { return nil }
-        if let found = try? JSONPage.extents(bytes, arrayMember: "value"), let ranges = found.elements {
-            return ranges.enumerated().map { ("item \($0.offset + 1)", $0.element, false) }
-        }
-        // JSON lines, when the first line is a whole object (not a poll timeline, not a page).
-        var lines: [Range<Int>] = []
-        var start = 0
-        for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x0A {
-            lines.append(start..<index)
-            start = index + 1
-        }
-        func blank(_ range: Range<Int>) -> Bool { !bytes[range].contains { ![0x20, 0x0D, 0x09].contains($0) } }
-        guard let firstLine = lines.first(where: { !blank($0) }),
-              case .object(let members)? = try? JSONValue.parse(UnsafeRawBufferPointer(rebasing: bytes[firstLine])), members["polls"] == nil, members["value"] == nil else { return nil }
-        return lines.enumerated().filter { !blank($0.element) }.map { ("line \($0.offset + 1)", $0.element, true) }
     }
 
     /// Removes the scratch file.

@@ -62,6 +62,25 @@ public final class ExportIndex: @unchecked Sendable {
         }
     }
 
+    /// The records kept, in the file's order (`rules match`): the whole index in memory, 24
+    /// bytes a record.
+    /// - Throws: `FileError` when a stretch written to scratch cannot be read back.
+    func entriesInFileOrder() throws -> [ReplayIndex.Entry] {
+        var entries: [ReplayIndex.Entry] = []
+        switch order() {
+        case .entries(let held): entries = held
+        case .spilled(let spilled):
+            var merge = try spilled.merge(id: { _ in nil })
+            while true {
+                let block = try merge.next(8192)
+                if block.isEmpty { break }
+                entries += block
+            }
+        case .runs: preconditionFailure("an export's index holds entries")
+        }
+        return entries.sorted { $0.offset < $1.offset }
+    }
+
     /// The records kept, in the engine's order (time, id, place in the file), for the second
     /// pass; called once, when the first pass is over.
     func order() -> StreamedReplay.Order {
