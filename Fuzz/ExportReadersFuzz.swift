@@ -5,7 +5,12 @@
 // finding.
 import Foundation
 import TophhieJSON
+@testable import TophhieRules
+@testable import TophhieRulesFast
 @testable import TophhieReplay
+
+/// The pack's rules (the run's folder is the repository's), for replaying an export from itself.
+let engine = Engine(rules: RuleLoader.load((try? RuleSource.read(paths: ["rules"])) ?? []))
 
 /// This run's folder: the input's file and the readers' scratch files, removed as they go.
 let folder: String = {
@@ -34,6 +39,18 @@ public func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
         read { try StreamedExport.convertCSV(file: file, format: format, strict: false, scratch: folder, chunkSize: 53) }
     }
     read { try StreamedExport.checkGraph(file: file, strict: false, scratch: folder, chunkSize: 61) }
+    // Replayed from itself: the records kept indexed (spilled every 7), read back, mapped and
+    // handed to the engine.
+    func replay(_ conversion: () throws -> ExportConversion?) {
+        guard let conversion = try? conversion(), let index = conversion.index else { return }
+        _ = try? StreamedReplay(file: index.file, layout: .document, latest: index.latest, order: index.order(), reading: index.reading).evaluate(engine)
+    }
+    for format in [ExportFormat.azureMonitor, .logAnalytics] {
+        replay { try StreamedExport.convert(file: file, format: format, strict: false, scratch: folder, streaming: true, chunkSize: 61, indexSpillLimit: 7) }
+    }
+    for format in [ExportFormat.csv, .adminCenterCSV] {
+        replay { try StreamedExport.convertCSV(file: file, format: format, strict: false, scratch: folder, streaming: true, chunkSize: 53) }
+    }
     // The splitter alone, in every layout, a few bytes at a time.
     for layout in [JSONElementSplitter.Layout.document, .lines, .timeline, .table] {
         var splitter = JSONElementSplitter(layout: layout, maxRecordLength: 1 << 16, wrappers: ["value", "records"])

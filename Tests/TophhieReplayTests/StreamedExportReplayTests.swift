@@ -111,6 +111,19 @@ import TophhieTestSupport
         #expect(read.streamedAlerts.map { $0.split(separator: " ", maxSplits: 1)[1] } == ["8 events over 7m (gte 5 within 10m)"])
     }
 
+    /// Azure Monitor records whose `properties` lack the id and time (the record's own
+    /// `correlationId` and `time` stand in) read as they do converted.
+    @Test func azureMonitorRecordsWithoutAnIdInsideReadAsConverted() async throws {
+        let records = (0..<6).map { minute in
+            #"{"time":"2024-05-01T10:0\#(minute):00Z","correlationId":"c\#(minute)","category":"SignInLogs","properties":{"userId":"u1","status":{"errorCode":50126}}}"#
+        } + [#"{"time":"2024-05-01T10:09:00Z","category":"SignInLogs","properties":"not an object"}"#]
+        let path = try RepositoryFiles.temporary("PT1H.json", #"{"records":["# + records.joined(separator: ",\n") + "]}")
+        defer { RepositoryFiles.remove(path) }
+        let read = try await Self.bothWays(path)
+        #expect(read.streamed.records == 6 && read.streamed.skipped == read.written.skipped && read.streamed.skipped.count == 1)
+        #expect(read.streamedAlerts == read.writtenAlerts && !read.streamedAlerts.isEmpty)
+    }
+
     /// A file changed between the passes is named, not read as something else.
     @Test func anExportChangedBetweenThePassesIsNamed() async throws {
         let fixture = try String(contentsOfFile: ExportFormatTests.fixture("log-analytics-signinlogs.json"), encoding: .utf8)

@@ -79,6 +79,10 @@ import TophhieTestSupport
         let expected = try await Self.alerts(page)
         #expect(expected.count >= 3, "\(expected)")
         #expect(try await Self.alerts(conversion.path) == expected)
+        // Replayed from itself: the same skip, the same alerts.
+        let fromItself = try #require(try await BlockingWork.shared.run { try ExportConversion.convert(file: path, format: nil, strict: false, scratch: NSTemporaryDirectory(), streaming: true) })
+        #expect(fromItself.skipped == conversion.skipped && fromItself.path.isEmpty)
+        #expect(try await StreamedExportReplayTests.streamedAlerts(try #require(fromItself.index)) == expected)
     }
 
     @Test func theQueryAPIsTablesAreReadARowAtATime() async throws {
@@ -113,6 +117,10 @@ import TophhieTestSupport
         let expected = try await Self.alerts(page)
         #expect(expected.count >= 3, "\(expected)")
         #expect(try await Self.alerts(conversion.path) == expected)
+        // Replayed from itself: the same skip, the same alerts.
+        let fromItself = try #require(try await BlockingWork.shared.run { try ExportConversion.convert(file: path, format: nil, strict: false, scratch: NSTemporaryDirectory(), streaming: true) })
+        #expect(fromItself.skipped == conversion.skipped && fromItself.path.isEmpty)
+        #expect(try await StreamedExportReplayTests.streamedAlerts(try #require(fromItself.index)) == expected)
     }
 
     /// Only the first table's rows are records, as the whole-file reader takes them; a table

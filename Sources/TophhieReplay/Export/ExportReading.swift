@@ -27,6 +27,9 @@ struct ExportReading: Sendable {
     /// The same, for a Log Analytics row: its columns are top-level names, read into slots
     /// (names compared as bytes; a projection hashed every name of every row).
     private let columnSlots: (layout: JSONSlotLayout, names: [String])?
+    /// The same, for an Azure Monitor record: the members asked for inside `properties`, then
+    /// beside it (with `time`, `correlationId` and `category`).
+    private let monitorSlots: (layout: JSONSlotLayout, inside: [String], beside: [String])?
     /// By column, for a table's rows and CSV rows: whether it is read.
     private let columnsRead: [Bool]?
     /// A Log Analytics CSV's columns read, each under the name the mapping reads it by
@@ -49,6 +52,7 @@ struct ExportReading: Sendable {
         csvColumns = Self.csvColumns(shape, format: format, members: members.map { $0.union(["id", "createdDateTime"]) })
         guard let members else {
             columnSlots = nil
+            monitorSlots = nil
             projection = .everything
             columnsRead = nil
             return
@@ -58,17 +62,21 @@ struct ExportReading: Sendable {
         case .json(let names):
             if format == .azureMonitor {
                 // Graph's record is `properties`; the record's own time, id and category fill it in.
-                projection = JSONProjection(paths: wanted.map { ["properties", $0] } + wanted.map { [$0] } + [["time"], ["correlationId"], ["category"]])
+                let inside = wanted.sorted(), beside = inside + ["time", "correlationId", "category"]
+                projection = JSONProjection(paths: inside.map { ["properties", $0] } + beside.map { [$0] })
                 columnSlots = nil
+                monitorSlots = (JSONSlotLayout(paths: inside.map { ["properties", $0] } + beside.map { [$0] }), inside, beside)
             } else {
                 let columns = Self.columns(for: wanted).sorted()
                 projection = JSONProjection(paths: columns.map { [$0] })
                 columnSlots = names == nil ? (JSONSlotLayout(paths: columns.map { [$0] }), columns) : nil
+                monitorSlots = nil
             }
             columnsRead = names.map { $0.map { Self.reads(column: $0, for: wanted) } }
         case .csv(let header, _):
             projection = .everything
             columnSlots = nil
+            monitorSlots = nil
             columnsRead = format == .adminCenterCSV ? header.map { Self.readsAdminCenter(column: $0, for: wanted) } : header.map { Self.reads(column: $0, for: wanted) }
         }
     }
@@ -146,12 +154,33 @@ struct ExportReading: Sendable {
             for (name, value) in zip(columnSlots.names, slots) where value != nil { members[name] = value }
             return .row(.object(members))
         }
+        if let monitorSlots, bytes.first(where: { !JSONElementSplitter.isSpace($0) }) == UInt8(ascii: "{") {
+            let slots = try JSONValue.parseSlots(bytes, layout: monitorSlots.layout)
+            // A member found inside `properties` says it is an object; without one (no id, no
+            // time there) the record is read by the projection, which says what it is.
+            let inside = monitorSlots.inside.count
+            if slots[..<inside].contains(where: { $0 != nil }) {
+                var properties = [String: JSONValue](minimumCapacity: inside)
+                for (name, value) in zip(monitorSlots.inside, slots[..<inside]) where value != nil { properties[name] = value }
+                var record: [String: JSONValue] = ["properties": .object(properties)]
+                for (name, value) in zip(monitorSlots.beside, slots[inside...]) where value != nil { record[name] = value }
+                return .row(.object(record))
+            }
+        }
         guard let names else { return .row(try JSONValue.parse(bytes, keeping: projection)) }
-        // A row is its values in the order of the table's columns, named before it.
-        guard case .array(let values) = try JSONValue.parse(bytes) else { return .notARow }
+        // A row is its values in the order of the table's columns, named before it; only the
+        // columns read are parsed.
+        let values: [JSONValue?]
+        if let columnsRead {
+            guard let read = try JSONValue.parseElements(bytes, keeping: columnsRead) else { return .notARow }
+            values = read
+        } else {
+            guard case .array(let read) = try JSONValue.parse(bytes) else { return .notARow }
+            values = read
+        }
         var members: [String: JSONValue] = [:]
-        for (index, (name, value)) in zip(names, values).enumerated() where members[name] == nil && columnsRead?[index] != false {
-            members[name] = value
+        for (name, value) in zip(names, values) where members[name] == nil {
+            if let value { members[name] = value }
         }
         return .row(.object(members))
     }
