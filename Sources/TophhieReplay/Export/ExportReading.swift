@@ -6,8 +6,8 @@ import TophhieRulesFast
 /// An export's records read from their own bytes, each parsed keeping only the columns that
 /// become the Graph members asked for, then mapped to Graph's shape (`ExportRecord`): the one
 /// way a streamed export is read. Its first pass asks for what the live poll's decoder checks
-/// (`checked`); its second, for the records kept, what the rules read, straight into the engine
-/// (`event`). Nothing is written anywhere, and no record's tree outlives it.
+/// (`checkedMembers`); its second, for the records kept, what the rules read, straight into the
+/// engine (`event`). Nothing is written anywhere, and no record's tree outlives it.
 struct ExportReading: Sendable {
     /// How a record sits in the file.
     enum Shape: Sendable {
@@ -211,19 +211,15 @@ struct ExportReading: Sendable {
 
     /// A record's bytes, found by the first pass, as Graph's record, its impossible coordinates
     /// dropped as the first pass dropped them.
-    /// - Throws: `SignInEventError` when the bytes no longer read (the file changed).
-    func graphRecord(_ bytes: UnsafeRawBufferPointer, line: Int = 0) throws -> JSONValue {
+    /// - Throws: what reading them throws when they no longer read (the file changed).
+    func graphRecord(_ bytes: UnsafeRawBufferPointer) throws -> JSONValue {
         var record: JSONValue
-        do {
-            switch shape {
-            case .json:
-                guard case .row(let row) = try self.row(bytes) else { throw SignInEventError("not a row") }
-                record = mapped(row)
-            case .csv:
-                record = try self.record(fields: try Self.fields(bytes), line: line).mapped
-            }
-        } catch {
-            throw SignInEventError("the file changed while it was read (\(error))")
+        switch shape {
+        case .json:
+            guard case .row(let row) = try self.row(bytes) else { throw SignInEventError("not a row") }
+            record = mapped(row)
+        case .csv:
+            record = try self.record(fields: try Self.fields(bytes), line: 0).mapped
         }
         _ = ExportConversion.dropBadCoordinates(&record)
         return record
@@ -231,7 +227,7 @@ struct ExportReading: Sendable {
 
     /// A record's bytes as the engine's event, read as the engine reads a Graph record: into its
     /// slots when its rules name their fields (each the value at its path), else whole.
-    /// - Throws: `SignInEventError` when the bytes no longer read as they did.
+    /// - Throws: when the bytes no longer read as they did.
     func event(_ bytes: UnsafeRawBufferPointer, engine: Engine) throws -> any FastEvent {
         let record = try graphRecord(bytes)
         guard let layout = engine.eventLayout else { return fastEvent(try SignInEvents.event(record)) }

@@ -59,8 +59,7 @@ enum ReplayBatch {
                 for entry in entries {
                     let start = entry.offset - from, end = min(start + Int(entry.length), raw.count)
                     let bytes = UnsafeRawBufferPointer(rebasing: raw[start..<max(start, end)])
-                    let event = try reading.event(bytes, engine: engine)
-                    guard bytes.count == Int(entry.length), event.eventTime == entry.time else {
+                    guard bytes.count == Int(entry.length), let event = try? reading.event(bytes, engine: engine), event.eventTime == entry.time else {
                         throw SignInEventError("the file changed while it was read (the sign-in at byte \(entry.offset) is not what it was)")
                     }
                     events.append(event)
