@@ -15,11 +15,10 @@ with --matches, writes one {"rule": id, "event": id} line per selected sign-in.
 """
 import os
 import sys
-import time
 
 import duckdb
 
-from pysigma_sqlite import COLUMNS, convert, select, write_matches
+from pysigma_sqlite import COLUMNS, run
 
 
 def load(path):
@@ -42,25 +41,15 @@ def load(path):
 
 
 def main(argv):
-    if len(argv) < 3:
-        print(__doc__, file=sys.stderr)
-        return 2
-    events_path, rules_path = argv[1], argv[2]
-    matches_path = argv[argv.index("--matches") + 1] if "--matches" in argv else None
-    started = time.perf_counter()
-    db = load(events_path)
-    (events,) = db.execute("SELECT count(*) FROM logs").fetchone()
-    loaded = time.perf_counter()
-    from sigma_backend_duckdb import DuckDBBackend
-    queries = convert(rules_path, DuckDBBackend)
-    converted = time.perf_counter()
-    found = select(db, queries)
-    queried = time.perf_counter()
-    if matches_path:
-        write_matches(matches_path, found)
-    print(f"pysigma-duckdb: {events} events, {len(queries)} rules, {len(found)} matches; "
-          f"load {loaded - started:.2f} s, convert {converted - loaded:.2f} s, query {queried - converted:.2f} s")
-    return 0
+    def load_page(path):
+        db = load(path)
+        (events,) = db.execute("SELECT count(*) FROM logs").fetchone()
+        return db, events
+
+    def backend():
+        from sigma_backend_duckdb import DuckDBBackend
+        return DuckDBBackend
+    return run(argv, "pysigma-duckdb", __doc__, load_page, backend)
 
 
 if __name__ == "__main__":

@@ -138,25 +138,34 @@ def write_matches(path, found):
             out.write(json.dumps({"rule": rule_id, "event": event_id}) + "\n")
 
 
-def main(argv):
+def run(argv, name, doc, load_page, backend=None):
+    """A peer's command line: PAGE loaded by `load_page` (giving the database and its event
+    count), RULES converted by the backend `backend()` gives (SQLite's when None; imported only
+    once the page is loaded, so its import counts as converting), selected, each step timed."""
     if len(argv) < 3:
-        print(__doc__, file=sys.stderr)
+        print(doc, file=sys.stderr)
         return 2
     events_path, rules_path = argv[1], argv[2]
     matches_path = argv[argv.index("--matches") + 1] if "--matches" in argv else None
     started = time.perf_counter()
-    events = read_events(events_path)
-    db = load(events)
+    db, events = load_page(events_path)
     loaded = time.perf_counter()
-    queries = convert(rules_path)
+    queries = convert(rules_path, backend() if backend else None)
     converted = time.perf_counter()
     found = select(db, queries)
     queried = time.perf_counter()
     if matches_path:
         write_matches(matches_path, found)
-    print(f"pysigma-sqlite: {len(events)} events, {len(queries)} rules, {len(found)} matches; "
+    print(f"{name}: {events} events, {len(queries)} rules, {len(found)} matches; "
           f"load {loaded - started:.2f} s, convert {converted - loaded:.2f} s, query {queried - converted:.2f} s")
     return 0
+
+
+def main(argv):
+    def load_page(path):
+        events = read_events(path)
+        return load(events), len(events)
+    return run(argv, "pysigma-sqlite", __doc__, load_page)
 
 
 if __name__ == "__main__":
