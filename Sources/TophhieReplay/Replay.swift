@@ -99,13 +99,7 @@ public enum Replay {
         let read = try await BlockingWork.shared.run { () throws -> (outcome: EngineOutcome, count: Int, unknownPlaces: Int?) in
             let replay = StreamedReplay(file: index.file, layout: .document, latest: index.latest, order: index.order(), reading: index.reading)
             writer.beginAttempt()
-            do {
-                return try replay.evaluateCounting(engine, keepingState: false, emit: writer.emit)
-            } catch let error as SignInEventError {
-                throw ReplayFileError("\(index.path): \(error.message)")
-            } catch let error as FileError {
-                throw ReplayFileError(error.description)
-            }
+            return try index.naming { try replay.evaluateCounting(engine, keepingState: false, emit: writer.emit) }
         }
         return ReplayOutcome(events: read.count, polls: 1, alerts: writer.count, unknownPlaces: read.unknownPlaces,
                              lateArrivals: read.outcome.lateArrivals, notes: ["read from the export itself in two passes: its records checked and indexed, then mapped into the engine in time order"])
@@ -119,20 +113,16 @@ public enum Replay {
         let engine = Engine(rules: rules)
         let matcher = DetectionMatches(rules: rules)
         let matches = try await BlockingWork.shared.run { () throws -> [DetectionMatch] in
-            let entries = try index.entriesInFileOrder()
+            let entries = try index.naming { try index.entriesInFileOrder() }
             let reading = index.reading.reading(ExportReading.members(readBy: engine))
             let helper = SecondThread<[any FastEvent]>()
             var told = Set<String>()
             var matches: [DetectionMatch] = []
-            do {
+            try index.naming {
                 for start in stride(from: 0, to: entries.count, by: 4096) {
                     let events = try ReplayBatch.read(entries[start..<min(start + 4096, entries.count)], file: index.file, engine: engine, reading: reading, helper: helper)
                     matches += matcher.matches(events, told: &told)
                 }
-            } catch let error as SignInEventError {
-                throw ReplayFileError("\(index.path): \(error.message)")
-            } catch let error as FileError {
-                throw ReplayFileError(error.description)
             }
             return matches
         }

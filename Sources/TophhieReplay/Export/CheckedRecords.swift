@@ -35,9 +35,6 @@ struct CheckedRecords {
         conversion = ExportConversion(path: path, format: format, records: 0, skipped: [], coordinatesDropped: 0)
     }
 
-    /// Whether records kept are written to a scratch file.
-    var writes: Bool { handle != nil }
-
     /// What the live poll's decoder makes of one record mapped to Graph's shape, worked out
     /// apart from every other record (so on either of two threads): its time and JSON line
     /// (when written), or why it is skipped.

@@ -1,5 +1,6 @@
 import Foundation
 import TophhieJSON
+import TophhieRules
 import TophhieSystem
 
 /// Where the records a streamed export's first pass kept are in the file, with their times:
@@ -59,6 +60,19 @@ public final class ExportIndex: @unchecked Sendable {
         let reading = reading.reading(["id"])
         return { entry in
             (try? file.read(at: entry.offset, count: Int(entry.length))).flatMap { bytes in bytes.withUnsafeBytes { reading.id($0) } }
+        }
+    }
+
+    /// Runs a reading of the export's records back, its faults named as the replay's are: a
+    /// record that no longer reads as it did (the file changed), a file that cannot be read.
+    /// - Throws: `ReplayFileError`.
+    func naming<T>(_ read: () throws -> T) throws -> T {
+        do {
+            return try read()
+        } catch let error as SignInEventError {
+            throw ReplayFileError("\(path): \(error.message)")
+        } catch let error as FileError {
+            throw ReplayFileError(error.description)
         }
     }
 

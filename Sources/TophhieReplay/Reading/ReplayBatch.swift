@@ -25,17 +25,10 @@ enum ReplayBatch {
             }
             return events
         }
-        // A batch is a run of sign-ins in time, which a file sorted either way holds side by
-        // side: one read for the stretch they span, rather than one per sign-in.
-        let from = entries.map(\.offset).min() ?? 0
-        let to = entries.map { $0.offset + Int($0.length) }.max() ?? 0
-        let wanted = entries.reduce(0) { $0 + Int($1.length) }
-        if to - from <= 2 * wanted + (1 << 20) {
-            let stretch = try file.read(at: from, count: to - from)
-            try stretch.withUnsafeBytes { raw in
+        if let stretch = try stretch(entries, file: file) {
+            try stretch.bytes.withUnsafeBytes { raw in
                 for entry in entries {
-                    let start = entry.offset - from, end = min(start + Int(entry.length), raw.count)
-                    events.append(try ReplayIndex.event(UnsafeRawBufferPointer(rebasing: raw[start..<max(start, end)]), entry: entry, layout: layout))
+                    events.append(try ReplayIndex.event(Self.bytes(of: entry, in: raw, from: stretch.from), entry: entry, layout: layout))
                 }
             }
         } else {
@@ -44,6 +37,23 @@ enum ReplayBatch {
             }
         }
         return events
+    }
+
+    /// The bytes a batch's records span, in one read, with where they start: a batch is a run of
+    /// sign-ins in time, which a file sorted either way holds side by side. Nil when they are
+    /// spread wider (then each is read on its own).
+    static func stretch(_ entries: ArraySlice<ReplayIndex.Entry>, file: ReadableFile) throws -> (bytes: [UInt8], from: Int)? {
+        let from = entries.map(\.offset).min() ?? 0
+        let to = entries.map { $0.offset + Int($0.length) }.max() ?? 0
+        let wanted = entries.reduce(0) { $0 + Int($1.length) }
+        guard to - from <= 2 * wanted + (1 << 20) else { return nil }
+        return (try file.read(at: from, count: to - from), from)
+    }
+
+    /// One entry's bytes in a stretch read from `from` (short when the file was cut since).
+    static func bytes(of entry: ReplayIndex.Entry, in stretch: UnsafeRawBufferPointer, from: Int) -> UnsafeRawBufferPointer {
+        let start = entry.offset - from, end = min(start + Int(entry.length), stretch.count)
+        return UnsafeRawBufferPointer(rebasing: stretch[start..<max(start, end)])
     }
 
     /// One batch of an export's records, each read from its own bytes, mapped and made the
@@ -57,8 +67,7 @@ enum ReplayBatch {
             events.reserveCapacity(entries.count)
             try stretch.withUnsafeBytes { raw in
                 for entry in entries {
-                    let start = entry.offset - from, end = min(start + Int(entry.length), raw.count)
-                    let bytes = UnsafeRawBufferPointer(rebasing: raw[start..<max(start, end)])
+                    let bytes = Self.bytes(of: entry, in: raw, from: from)
                     guard bytes.count == Int(entry.length), let event = try? reading.event(bytes, engine: engine), event.eventTime == entry.time else {
                         throw SignInEventError("the file changed while it was read (the sign-in at byte \(entry.offset) is not what it was)")
                     }
@@ -67,15 +76,9 @@ enum ReplayBatch {
             }
             return events
         }
-        // A batch is a run of records in time, side by side in a file sorted either way: one
-        // read for the stretch they span, else one a record.
-        let from = entries.map(\.offset).min() ?? 0
-        let to = entries.map { $0.offset + Int($0.length) }.max() ?? 0
-        let wanted = entries.reduce(0) { $0 + Int($1.length) }
-        guard to - from <= 2 * wanted + (1 << 20) else {
+        guard let (stretch, from) = try stretch(entries, file: file) else {
             return try entries.flatMap { entry in try events([entry][...], in: try file.read(at: entry.offset, count: Int(entry.length)), from: entry.offset) }
         }
-        let stretch = try file.read(at: from, count: to - from)
         let half = entries.startIndex + entries.count / 2
         guard let helper, entries.count >= 64 else { return try events(entries, in: stretch, from: from) }
         let later = entries[half...]
