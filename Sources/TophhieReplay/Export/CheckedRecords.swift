@@ -46,13 +46,13 @@ struct CheckedRecords {
     /// Checks one record with the live poll's decoder, drops coordinates no place has, and
     /// writes its line when `writing`.
     /// - Parameter raw: the record as the file holds it (says what the file is when none is a sign-in).
-    static func verdict(_ mapped: JSONValue, raw: JSONValue, writing: Bool = true) throws -> Verdict {
+    static func verdict(_ mapped: JSONValue, raw: @autoclosure () -> JSONValue, writing: Bool = true) throws -> Verdict {
         var record = mapped
         let time: Date
         do {
             time = try TophhieSignInEvent(json: record).createdDateTime
         } catch let malformed as MalformedSignIn {
-            return .refused(malformed, raw: raw)
+            return .refused(malformed, raw: raw())
         }
         let dropped = ExportConversion.dropBadCoordinates(&record)
         guard writing else { return .kept(line: nil, time: time, coordinatesDropped: dropped) }

@@ -26,15 +26,18 @@ struct ExportReading: Sendable {
     private let projection: JSONProjection
     /// The same, for a Log Analytics row: its columns are top-level names, read into slots
     /// (names compared as bytes; a projection hashed every name of every row).
-    private let columnSlots: (layout: JSONSlotLayout, names: [String])?
+    private let columnSlots: (layout: JSONSlotLayout, columns: [ColumnMapping])?
     /// The same, for an Azure Monitor record: the members asked for inside `properties`, then
     /// beside it (with `time`, `correlationId` and `category`).
     private let monitorSlots: (layout: JSONSlotLayout, inside: [String], beside: [String])?
     /// By column, for a table's rows and CSV rows: whether it is read.
     private let columnsRead: [Bool]?
+    /// A table's columns, each with what the mapping makes of it, and whether it is the first
+    /// of its name (a later one of the same name is not read).
+    private let tableColumns: [(column: ColumnMapping, first: Bool)]?
     /// A Log Analytics CSV's columns read, each under the name the mapping reads it by
     /// (`ExportRecord.columnName`), worked out once from the header rather than every row.
-    private let csvColumns: [(index: Int, name: String)]
+    private let csvColumns: [(index: Int, column: ColumnMapping)]
 
     /// What the live poll's decoder reads of a record (`TophhieSignInEvent(json:)`): the rest
     /// cannot make it refuse one, and coordinates no place has are dropped.
@@ -50,6 +53,12 @@ struct ExportReading: Sendable {
         self.shape = shape
         self.members = members
         csvColumns = Self.csvColumns(shape, format: format, members: members.map { $0.union(["id", "createdDateTime"]) })
+        if case .json(let names?) = shape {
+            var seen: Set<String> = []
+            tableColumns = names.map { (ColumnMapping($0), seen.insert($0).inserted) }
+        } else {
+            tableColumns = nil
+        }
         guard let members else {
             columnSlots = nil
             monitorSlots = nil
@@ -69,7 +78,7 @@ struct ExportReading: Sendable {
             } else {
                 let columns = Self.columns(for: wanted).sorted()
                 projection = JSONProjection(paths: columns.map { [$0] })
-                columnSlots = names == nil ? (JSONSlotLayout(paths: columns.map { [$0] }), columns) : nil
+                columnSlots = names == nil ? (JSONSlotLayout(paths: columns.map { [$0] }), columns.map(ColumnMapping.init)) : nil
                 monitorSlots = nil
             }
             columnsRead = names.map { $0.map { Self.reads(column: $0, for: wanted) } }
@@ -83,7 +92,7 @@ struct ExportReading: Sendable {
 
     /// The columns of a Log Analytics CSV that are read, by the names the mapping reads: a
     /// dynamic column's JSON wins over its display text, else the first of a name.
-    private static func csvColumns(_ shape: Shape, format: ExportFormat, members: Set<String>?) -> [(index: Int, name: String)] {
+    private static func csvColumns(_ shape: Shape, format: ExportFormat, members: Set<String>?) -> [(index: Int, column: ColumnMapping)] {
         guard case .csv(let header, _) = shape, format == .csv else { return [] }
         var chosen: [String: (index: Int, dynamic: Bool)] = [:]
         for (index, column) in header.enumerated() where members.map({ reads(column: column, for: $0) }) ?? true {
@@ -91,7 +100,7 @@ struct ExportReading: Sendable {
             if let held = chosen[name], held.dynamic || !dynamic { continue }
             chosen[name] = (index, dynamic)
         }
-        return chosen.map { (index: $0.value.index, name: $0.key) }.sorted { $0.index < $1.index }
+        return chosen.map { (index: $0.value.index, column: ColumnMapping($0.key)) }.sorted { $0.index < $1.index }
     }
 
     /// The same export read for other members.
@@ -140,8 +149,20 @@ struct ExportReading: Sendable {
     /// A record as the file holds it, the columns not asked for left out.
     enum Row {
         case row(JSONValue)
+        /// A Log Analytics row read by its columns' names (into slots, or a table's row), each
+        /// column with what the mapping makes of it: no table of the row is built to be mapped.
+        case columns([(column: ColumnMapping, value: JSONValue)])
         /// A table's row that is not an array of values.
         case notARow
+
+        /// The record as the file holds it, as a JSON object (it names a refused record's file).
+        var json: JSONValue {
+            switch self {
+            case .row(let row): return row
+            case .columns(let columns): return .object(Dictionary(columns.map { ($0.column.name, $0.value) }, uniquingKeysWith: { first, _ in first }))
+            case .notARow: return .null
+            }
+        }
     }
 
     /// One JSON record's bytes, parsed.
@@ -150,9 +171,10 @@ struct ExportReading: Sendable {
         guard case .json(let names) = shape else { preconditionFailure("a CSV row is read from its fields") }
         if let columnSlots, bytes.first(where: { !JSONElementSplitter.isSpace($0) }) == UInt8(ascii: "{") {
             let slots = try JSONValue.parseSlots(bytes, layout: columnSlots.layout)
-            var members = [String: JSONValue](minimumCapacity: 24)
-            for (name, value) in zip(columnSlots.names, slots) where value != nil { members[name] = value }
-            return .row(.object(members))
+            var columns: [(column: ColumnMapping, value: JSONValue)] = []
+            columns.reserveCapacity(slots.count)
+            for (column, value) in zip(columnSlots.columns, slots) { if let value { columns.append((column, value)) } }
+            return .columns(columns)
         }
         if let monitorSlots, bytes.first(where: { !JSONElementSplitter.isSpace($0) }) == UInt8(ascii: "{") {
             let slots = try JSONValue.parseSlots(bytes, layout: monitorSlots.layout)
@@ -167,7 +189,7 @@ struct ExportReading: Sendable {
                 return .row(.object(record))
             }
         }
-        guard let names else { return .row(try JSONValue.parse(bytes, keeping: projection)) }
+        guard let tableColumns else { return .row(try JSONValue.parse(bytes, keeping: projection)) }
         // A row is its values in the order of the table's columns, named before it; only the
         // columns read are parsed.
         let values: [JSONValue?]
@@ -178,17 +200,18 @@ struct ExportReading: Sendable {
             guard case .array(let read) = try JSONValue.parse(bytes) else { return .notARow }
             values = read
         }
-        var members: [String: JSONValue] = [:]
-        for (name, value) in zip(names, values) where members[name] == nil {
-            if let value { members[name] = value }
+        var columns: [(column: ColumnMapping, value: JSONValue)] = []
+        columns.reserveCapacity(values.count)
+        for ((column, first), value) in zip(tableColumns, values) where first {
+            if let value { columns.append((column, value)) }
         }
-        return .row(.object(members))
+        return .columns(columns)
     }
 
     /// One CSV row as Graph's record and as the file holds it (`.object([:])` for the admin
     /// center's: its names say nothing of what a file is).
     /// - Throws: `CSVTable.Failure` for a row whose field count is not the header's.
-    func record(fields: [String], line: Int) throws -> (mapped: JSONValue, row: JSONValue) {
+    func record(fields: [String], line: Int) throws -> (mapped: JSONValue, row: Row) {
         guard case .csv(let header, let nonInteractive) = shape else { preconditionFailure("a JSON record is read from its bytes") }
         guard fields.count == header.count else {
             throw CSVTable.Failure(line: line, message: "\(fields.count) fields where the header names \(header.count)")
@@ -196,17 +219,19 @@ struct ExportReading: Sendable {
         if format == .adminCenterCSV {
             var pairs: [(header: String, text: String)] = []
             for index in header.indices where columnsRead?[index] != false { pairs.append((header[index], fields[index])) }
-            return (ExportRecord.fromAdminCenter(pairs, nonInteractive: nonInteractive), .object([:]))
+            return (ExportRecord.fromAdminCenter(pairs, nonInteractive: nonInteractive), .row(.object([:])))
         }
-        var members = [String: JSONValue](minimumCapacity: csvColumns.count)
-        for (index, name) in csvColumns { members[name] = .string(fields[index]) }
-        let row = JSONValue.object(members)
-        return (ExportRecord.fromLogAnalytics(row), row)
+        let columns = csvColumns.map { (column: $0.column, value: JSONValue.string(fields[$0.index])) }
+        return (ExportRecord.fromLogAnalytics(columns: columns), .columns(columns))
     }
 
     /// A JSON record as Graph's.
-    func mapped(_ row: JSONValue) -> JSONValue {
-        format == .azureMonitor ? ExportRecord.fromAzureMonitor(row) : ExportRecord.fromLogAnalytics(row)
+    func mapped(_ row: Row) -> JSONValue {
+        switch row {
+        case .row(let row): return format == .azureMonitor ? ExportRecord.fromAzureMonitor(row) : ExportRecord.fromLogAnalytics(row)
+        case .columns(let columns): return ExportRecord.fromLogAnalytics(columns: columns)
+        case .notARow: return .null
+        }
     }
 
     /// A record's bytes, found by the first pass, as Graph's record, its impossible coordinates
@@ -216,7 +241,8 @@ struct ExportReading: Sendable {
         var record: JSONValue
         switch shape {
         case .json:
-            guard case .row(let row) = try self.row(bytes) else { throw SignInEventError("not a row") }
+            let row = try self.row(bytes)
+            if case .notARow = row { throw SignInEventError("not a row") }
             record = mapped(row)
         case .csv:
             record = try self.record(fields: try Self.fields(bytes), line: 0).mapped

@@ -141,16 +141,17 @@ enum StreamedExport {
             do {
                 guard var reading = found.reading else { return .notARow }
                 if reading.members != nil, !ExportConversion.textsRead(bytes) { reading = reading.reading(nil) }
-                let row: JSONValue
+                let row: ExportReading.Row
                 do {
-                    guard case .row(let read) = try reading.row(bytes) else { return .notARow }
-                    row = read
+                    row = try reading.row(bytes)
                 } catch let error as JSONParseError {
                     return .damaged(error)
                 }
-                let verdict = try CheckedRecords.verdict(reading.mapped(row), raw: row, writing: writing)
-                if case .refused(let malformed, _) = verdict, reading.members != nil, case .row(let whole)? = try? reading.reading(nil).row(bytes) {
-                    return .checked(.refused(malformed, raw: whole))
+                if case .notARow = row { return .notARow }
+                let verdict = try CheckedRecords.verdict(reading.mapped(row), raw: row.json, writing: writing)
+                if case .refused(let malformed, _) = verdict, reading.members != nil, let whole = try? reading.reading(nil).row(bytes) {
+                    if case .notARow = whole { return .checked(verdict) }
+                    return .checked(.refused(malformed, raw: whole.json))
                 }
                 return .checked(verdict)
             } catch {
@@ -241,9 +242,9 @@ enum StreamedExport {
     static func read(_ row: CSVRow, writing: Bool) -> CSVOutcome {
         do {
             let record = try row.reading.record(fields: row.fields, line: row.line)
-            let verdict = try CheckedRecords.verdict(record.mapped, raw: record.row, writing: writing)
+            let verdict = try CheckedRecords.verdict(record.mapped, raw: record.row.json, writing: writing)
             if case .refused(let malformed, _) = verdict, row.reading.members != nil {
-                return .checked(.refused(malformed, raw: try row.reading.reading(nil).record(fields: row.fields, line: row.line).row))
+                return .checked(.refused(malformed, raw: try row.reading.reading(nil).record(fields: row.fields, line: row.line).row.json))
             }
             return .checked(verdict)
         } catch {
