@@ -49,13 +49,13 @@ public struct JSONSlotLayout: Sendable {
     final class Tables: @unchecked Sendable {
         let nodes: UnsafeMutableBufferPointer<Node>
         let keys: UnsafeMutableBufferPointer<UInt8>
-        let buckets: UnsafeMutableBufferPointer<Int16>
+        let buckets: UnsafeMutableBufferPointer<Int32>
         let below: UnsafeMutableBufferPointer<Int32>
         let relatives: [[(components: [String], slot: Int)]]
         /// Each node's name as text: a name written with escapes is decoded and compared as text.
         let keyTexts: [String]
 
-        init(nodes: [Node], keys: [UInt8], buckets: [Int16], below: [Int32], relatives: [[(components: [String], slot: Int)]], keyTexts: [String]) {
+        init(nodes: [Node], keys: [UInt8], buckets: [Int32], below: [Int32], relatives: [[(components: [String], slot: Int)]], keyTexts: [String]) {
             self.nodes = .copying(nodes)
             self.keys = .copying(keys)
             self.buckets = .copying(buckets)
@@ -76,7 +76,7 @@ public struct JSONSlotLayout: Sendable {
     struct View {
         let nodes: UnsafeMutablePointer<Node>
         let keys: UnsafeMutablePointer<UInt8>
-        let buckets: UnsafeMutablePointer<Int16>
+        let buckets: UnsafeMutablePointer<Int32>
         let below: UnsafeMutablePointer<Int32>
         let tables: Unmanaged<Tables>
     }
@@ -92,12 +92,15 @@ public struct JSONSlotLayout: Sendable {
         for (slot, path) in paths.enumerated() where !path.isEmpty {
             JSONSlotLayout.insert(path[...], slot: slot, into: &tree)
         }
-        var nodes: [Node] = [], keys: [UInt8] = [], buckets: [Int16] = [], below: [Int32] = []
+        var nodes: [Node] = [], keys: [UInt8] = [], buckets: [Int32] = [], below: [Int32] = []
         var relatives: [[(components: [String], slot: Int)]] = []
         var keyTexts: [String] = []
-        // Each level's nodes side by side (the walk reads a level's names in one run), a node's
-        // children as a level of their own after its level.
-        func lay(_ level: [TreeNode]) -> Level {
+        // Each level's nodes side by side, those of one bucket next to each other (a bucket's
+        // names are one run), a node's children as a level of their own after its level.
+        func lay(_ given: [TreeNode]) -> Level {
+            let level = given.enumerated().sorted {
+                (JSONSlotLayout.bucket(of: $0.element.key), $0.offset) < (JSONSlotLayout.bucket(of: $1.element.key), $1.offset)
+            }.map(\.element)
             let laid = Level(first: Int32(nodes.count), count: Int32(level.count), buckets: Int32(buckets.count))
             buckets += JSONSlotLayout.buckets(for: level.map(\.key))
             for node in level {
@@ -132,7 +135,7 @@ public struct JSONSlotLayout: Sendable {
     public func repeatedTexts() -> JSONRepeatedTexts { JSONRepeatedTexts(slots: paths.count) }
 
     /// The root's buckets (`buckets(for:)`), for tests.
-    var rootBuckets: [Int16] {
+    var rootBuckets: [Int32] {
         Array(UnsafeBufferPointer(start: tables.buckets.baseAddress! + Int(root.buckets), count: Self.bucketCount))
     }
 
@@ -145,15 +148,33 @@ public struct JSONSlotLayout: Sendable {
         (length &* 31 &+ Int(first) &* 7 &+ Int(last)) & (bucketCount - 1)
     }
 
+    /// The bucket of a name; -1 for the empty name, which is never bucketed.
+    static func bucket(of key: [UInt8]) -> Int {
+        key.isEmpty ? -1 : bucket(length: key.count, first: key[0], last: key[key.count - 1])
+    }
+
     /// Per bucket: 0 when no name of `keys` falls in it, the index + 1 of the only one that
-    /// does, -1 when several do (they are then found by the walk). Empty names are never bucketed.
-    static func buckets(for keys: [[UInt8]]) -> [Int16] {
-        var buckets = [Int16](repeating: 0, count: bucketCount)
+    /// does, and when several do, `-(1 + start << 16 + count)`: they are the run of `count`
+    /// names from index `start` (`keys` come ordered by bucket). With a layout's hundred and
+    /// fifty names (a Log Analytics row's columns), a walk of them all for a shared bucket was
+    /// half of finding a row's members.
+    static func buckets(for keys: [[UInt8]]) -> [Int32] {
+        var buckets = [Int32](repeating: 0, count: bucketCount)
+        var runs: [Int: (start: Int, count: Int)] = [:]
         for (index, key) in keys.enumerated() where !key.isEmpty {
-            let bucket = Self.bucket(length: key.count, first: key[0], last: key[key.count - 1])
-            buckets[bucket] = buckets[bucket] == 0 ? Int16(index + 1) : -1
+            let bucket = Self.bucket(of: key)
+            let run = runs[bucket].map { ($0.start, $0.count + 1) } ?? (index, 1)
+            runs[bucket] = run
+            buckets[bucket] = run.1 == 1 ? Int32(index + 1) : -Int32(1 + run.0 << 16 + run.1)
         }
         return buckets
+    }
+
+    /// The names of a bucket that holds several, as `buckets(for:)` writes it: their first index
+    /// in the level and how many.
+    @inline(__always) static func run(_ entry: Int32) -> (start: Int, count: Int) {
+        let code = Int(-entry) - 1
+        return (code >> 16, code & 0xFFFF)
     }
 
     private static func insert(_ path: ArraySlice<String>, slot: Int, into nodes: inout [TreeNode]) {
@@ -342,6 +363,9 @@ extension JSONParser {
                     let i = first + Int(entry) - 1
                     return same(i) ? i : -1
                 }
+                let run = JSONSlotLayout.run(entry)
+                for i in (first + run.start)..<(first + run.start + run.count) where same(i) { return i }
+                return -1
             }
             for i in first..<end where same(i) { return i }
             return -1
