@@ -175,9 +175,12 @@ struct JSONParser {
 
     private mutating func parseObject(depth: Int, _ mode: Mode) throws -> JSONValue {
         index += 1
-        var members: [String: JSONValue] = [:]
         skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object([:]) }
+        // The members in a list first, the table then made at its size: grown a member at a
+        // time, it was rehashed at every doubling (an export's small objects cost twice as much).
+        var pairs: [(key: String, value: JSONValue)] = []
+        pairs.reserveCapacity(8)
         repeat {
             try memberName()
             let key: String
@@ -185,8 +188,11 @@ struct JSONParser {
             try colon()
             let memberMode = mode.member(key)
             let value = try parseValue(depth: depth + 1, memberMode)
-            if case .skip = memberMode {} else { members[key] = value }
+            if case .skip = memberMode {} else { pairs.append((key, value)) }
         } while try another(UInt8(ascii: "}"))
+        // A name met twice counts once, the last.
+        var members = [String: JSONValue](minimumCapacity: pairs.count)
+        for (key, value) in pairs { members[key] = value }
         return .object(members)
     }
 

@@ -69,6 +69,15 @@ enum ExportColumns {
     /// `reading` of the members inside objects that are not read as they are, one lookup each.
     static let memberReadings: [String: Reading] = Dictionary(uniqueKeysWithValues: booleans.map { ($0, .boolean) } + integers.map { ($0, .integer) })
 
+    /// The lengths of `memberReadings`' names, one bit each: a name of another length is none of
+    /// them, told without hashing it (most members inside objects are text).
+    static let memberReadingLengths: UInt64 = memberReadings.keys.reduce(0) { $0 | 1 << min($1.utf8.count, 63) }
+
+    /// `memberReadings[name]`, the name's length looked at first.
+    static func memberReading(_ name: String) -> Reading? {
+        memberReadingLengths & 1 << min(name.utf8.count, 63) == 0 ? nil : memberReadings[name]
+    }
+
     /// The table that holds the non-interactive stream.
     static let nonInteractiveTables: Set<String> = ["AADNonInteractiveUserSignInLogs", "NonInteractiveUserSignInLogs"]
 

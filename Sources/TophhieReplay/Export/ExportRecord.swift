@@ -181,7 +181,7 @@ enum ExportRecord {
             for (key, inner) in members where key != "AdditionalProperties" {
                 let name = lowered(key)
                 var item = lowerKeys(inner)
-                switch ExportColumns.memberReadings[name] {
+                switch ExportColumns.memberReading(name) {
                 case .boolean?: item = boolean(item)
                 case .integer?: item = integer(item)
                 default: break
@@ -204,7 +204,7 @@ enum ExportRecord {
             for (key, inner) in members {
                 if key == "AdditionalProperties" { return true }
                 if let first = key.utf8.first, first >= 0x80 || (first >= UInt8(ascii: "A") && first <= UInt8(ascii: "Z")) { return true }
-                if case .string = inner, ExportColumns.memberReadings[key] != nil { return true }
+                if case .string = inner, ExportColumns.memberReading(key) != nil { return true }
                 if needsLowering(inner) { return true }
             }
             return false
