@@ -49,12 +49,18 @@ struct CheckedRecords {
     static func verdict(_ mapped: JSONValue, raw: @autoclosure () -> JSONValue, writing: Bool = true) throws -> Verdict {
         var record = mapped
         let time: Date
-        do {
-            time = try TophhieSignInEvent(json: record).createdDateTime
-        } catch let malformed as MalformedSignIn {
-            return .refused(malformed, raw: raw())
+        var dropped = false
+        // Nearly every record passes the page's quick check: a third of the lookups the decoder makes.
+        if let plain = ExportConversion.plainTime(record) {
+            time = plain
+        } else {
+            do {
+                time = try TophhieSignInEvent(json: record).createdDateTime
+            } catch let malformed as MalformedSignIn {
+                return .refused(malformed, raw: raw())
+            }
+            dropped = ExportConversion.dropBadCoordinates(&record)
         }
-        let dropped = ExportConversion.dropBadCoordinates(&record)
         guard writing else { return .kept(line: nil, time: time, coordinatesDropped: dropped) }
         var line: [UInt8] = []
         line.reserveCapacity(4096)

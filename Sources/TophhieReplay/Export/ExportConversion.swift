@@ -198,6 +198,14 @@ public struct ExportConversion: Sendable {
         return !TophhieSignInEvent.outOfRange(latitude: slots[3]?.doubleValue, longitude: slots[4]?.doubleValue)
     }
 
+    /// The time of a mapped record that passes the quick check, as the decoder would read it;
+    /// nil when it does not pass. Such a record the decoder takes, its coordinates as they are.
+    static func plainTime(_ record: JSONValue) -> Date? {
+        let slots = quickPaths.map { record.value(at: $0) }
+        guard plainlyReads(slots), case .string(let text)? = slots[1] else { return nil }
+        return GraphTimestamp.parse(text)
+    }
+
     /// Removes the scratch file.
     public func remove() {
         if !path.isEmpty { try? FileManager.default.removeItem(atPath: path) }
