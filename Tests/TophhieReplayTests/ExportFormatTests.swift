@@ -185,6 +185,7 @@ import TophhieTestSupport
         ("a,b\r\n\"x, y\",\"say \"\"hi\"\"\"\r\n", [["x, y", "say \"hi\""]]),
         ("a,b\n\"two\nlines\",3\n4,5", [["two\nlines", "3"], ["4", "5"]]),
         ("a\n\n1\n", [["1"]]),
+        ("a\n\"\"", [[""]]),
     ])
     func csvReadsRFC4180(_ text: String, _ rows: [[String]]) throws {
         #expect(try CSVTable(text).rows.map(\.fields) == rows)

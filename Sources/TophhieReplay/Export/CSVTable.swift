@@ -56,38 +56,57 @@ struct CSVRows {
     /// (from its first byte to its line break: a streamed replay reads it again from there).
     /// - Throws: `CSVTable.Failure` for a quote inside an unquoted field, or what `record` throws.
     mutating func feed(_ bytes: UnsafeRawBufferPointer, record: (_ line: Int, _ fields: [String], _ bytes: Range<Int>) throws -> Void) throws {
+        let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), carriageReturn: UInt8 = 0x0D, lineFeed: UInt8 = 0x0A
         let base = position
         position += bytes.count
-        for (at, c) in bytes.enumerated() {
+        var at = 0
+        // A run of bytes that are no delimiter is taken whole: byte by byte, reading a field was
+        // most of reading a CSV export.
+        while at < bytes.count {
+            let c = bytes[at]
             if quoteSeen {
                 quoteSeen = false
-                if c == UInt8(ascii: "\"") { field.append(c); continue }
+                if c == quote { field.append(c); at += 1; continue }
                 quoted = false
             }
             if quoted {
-                if c == UInt8(ascii: "\"") { quoteSeen = true; continue }
-                if c == 0x0A { line += 1 }
-                field.append(c)
+                var end = at
+                while end < bytes.count, bytes[end] != quote {
+                    if bytes[end] == lineFeed { line += 1 }
+                    end += 1
+                }
+                field.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[at..<end]))
+                if end < bytes.count { quoteSeen = true }
+                at = end + 1
                 continue
             }
             switch c {
-            case UInt8(ascii: "\""):
+            case quote:
                 guard field.isEmpty else { throw CSVTable.Failure(line: line, message: "a quote inside an unquoted field") }
                 quoted = true
                 wasQuoted = true
-            case UInt8(ascii: ","):
+            case comma:
                 fields.append(String(decoding: field, as: UTF8.self))
                 field.removeAll(keepingCapacity: true)
-            case 0x0D:
-                continue
-            case 0x0A:
+            case carriageReturn:
+                break
+            case lineFeed:
                 try endRecord(record, end: base + at)
                 recordStart = base + at + 1
                 line += 1
                 recordLine = line
             default:
-                field.append(c)
+                var end = at + 1
+                while end < bytes.count {
+                    let next = bytes[end]
+                    if next == comma || next == quote || next == lineFeed || next == carriageReturn { break }
+                    end += 1
+                }
+                field.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[at..<end]))
+                at = end
+                continue
             }
+            at += 1
         }
     }
 
@@ -96,7 +115,8 @@ struct CSVRows {
     mutating func finish(record: (_ line: Int, _ fields: [String], _ bytes: Range<Int>) throws -> Void) throws {
         if quoteSeen { quoteSeen = false; quoted = false }
         if quoted { throw CSVTable.Failure(line: recordLine, message: "a quoted field is not closed") }
-        if !field.isEmpty || !fields.isEmpty { try endRecord(record, end: position) }
+        // A last row of one quoted empty field (`""`) is a row, as it is before a line break.
+        if !field.isEmpty || !fields.isEmpty || wasQuoted { try endRecord(record, end: position) }
     }
 
     private mutating func endRecord(_ record: (Int, [String], Range<Int>) throws -> Void, end: Int) throws {

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+import TophhieTestSupport
+@testable import TophhieReplay
+
+/// CSV's records read a piece at a time (`CSVRows`): the fields written, whatever the pieces.
+@Suite struct CSVRowsTests {
+    /// A field as RFC 4180 writes it: quoted, its quotes doubled, when it holds a delimiter (and
+    /// when empty, so a row of one empty field is not a blank line).
+    static func written(_ field: String) -> String {
+        field.isEmpty || field.contains(where: { ",\"\r\n".unicodeScalars.contains($0.unicodeScalars.first!) })
+            ? "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : field
+    }
+
+    /// Each record's line, fields and bytes, the text fed in the pieces `cuts` makes of it.
+    static func read(_ bytes: [UInt8], cuts: [Int]) throws -> [(line: Int, fields: [String], range: Range<Int>)] {
+        var reader = CSVRows()
+        var records: [(line: Int, fields: [String], range: Range<Int>)] = []
+        var start = 0
+        for end in cuts + [bytes.count] where end >= start {
+            try bytes[start..<end].withUnsafeBytes { piece in try reader.feed(piece) { records.append(($0, $1, $2)) } }
+            start = end
+        }
+        try reader.finish { records.append(($0, $1, $2)) }
+        return records
+    }
+
+    @Test func fieldsAreReadAsWrittenWhereverTheTextIsCut() throws {
+        var generator = SeededGenerator(seed: 46)
+        let pieces = ["a", "bc", ",", "\"", "\n", "\r\n", " ", "\u{E9}", "\u{1F600}", "x,y", "\"\""]
+        for _ in 0..<300 {
+            let width = Int.random(in: 1...4, using: &generator)
+            let rows = (0..<Int.random(in: 1...4, using: &generator)).map { _ in
+                (0..<width).map { _ in (0..<Int.random(in: 0...5, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined() }
+            }
+            let lineBreak = Bool.random(using: &generator) ? "\n" : "\r\n"
+            let bytes = Array((rows.map { $0.map(Self.written).joined(separator: ",") }.joined(separator: lineBreak) + lineBreak).utf8)
+            var cuts = (0..<Int.random(in: 0...4, using: &generator)).map { _ in Int.random(in: 0...bytes.count, using: &generator) }.sorted()
+            if Bool.random(using: &generator) { cuts = Array(0...bytes.count) }
+            let read = try Self.read(bytes, cuts: cuts)
+            #expect(read.map(\.fields) == rows, "\(String(decoding: bytes, as: UTF8.self).debugDescription) cut at \(cuts)")
+            // Each record's bytes read again alone give its fields (a streamed replay's second pass).
+            for record in read {
+                #expect(try Self.read(Array(bytes[record.range]), cuts: []).map(\.fields) == [record.fields], "\(String(decoding: bytes[record.range], as: UTF8.self).debugDescription) \(record.fields)")
+            }
+            // The line each record starts on: one more than the line breaks before it.
+            for record in read {
+                #expect(record.line == 1 + bytes[..<record.range.lowerBound].filter { $0 == 0x0A }.count)
+            }
+        }
+    }
+
+    @Test func aQuoteInsideAnUnquotedFieldIsRefusedAtItsLineWhereverTheTextIsCut() throws {
+        let bytes = Array("a,b\n\"x\ny\",1\nzz\"z,2\n".utf8)
+        for cut in 0...bytes.count {
+            #expect(throws: CSVTable.Failure(line: 4, message: "a quote inside an unquoted field")) { _ = try Self.read(bytes, cuts: [cut]) }
+        }
+    }
+}
