@@ -102,6 +102,12 @@ struct CSVRows {
                     if next == comma || next == quote || next == lineFeed || next == carriageReturn { break }
                     end += 1
                 }
+                // A whole field before its comma (most fields): made from the piece itself.
+                if field.isEmpty, end < bytes.count, bytes[end] == comma {
+                    fields.append(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[at..<end]), as: UTF8.self))
+                    at = end + 1
+                    continue
+                }
                 field.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[at..<end]))
                 at = end
                 continue
