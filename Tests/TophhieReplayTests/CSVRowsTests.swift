@@ -50,6 +50,19 @@ import TophhieTestSupport
         }
     }
 
+    /// A second pass reads only its columns: the others come back empty, whether quoted or not,
+    /// first, last or between.
+    @Test func onlyTheFieldsKeptAreMadeIntoText() throws {
+        let row = "a,\"b, \"\"c\"\"\",d,\"e\nf\",g\r\n"
+        let all = try row.utf8.withContiguousStorageIfAvailable { try ExportReading.fields(UnsafeRawBufferPointer($0)) }
+        #expect(all == ["a", "b, \"c\"", "d", "e\nf", "g"])
+        for mask in [[true, false, true, false, true], [false, true, false, true, false], [false, false, false, false, false], [true]] {
+            let kept = try row.utf8.withContiguousStorageIfAvailable { try ExportReading.fields(UnsafeRawBufferPointer($0), keeping: mask) }
+            let expected = all!.indices.map { $0 < mask.count && !mask[$0] ? "" : all![$0] }
+            #expect(kept == expected, "\(mask)")
+        }
+    }
+
     @Test func aQuoteInsideAnUnquotedFieldIsRefusedAtItsLineWhereverTheTextIsCut() throws {
         let bytes = Array("a,b\n\"x\ny\",1\nzz\"z,2\n".utf8)
         for cut in 0...bytes.count {

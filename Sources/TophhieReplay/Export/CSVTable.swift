@@ -45,6 +45,9 @@ struct CSVRows {
     private var line = 1, recordLine = 1
     /// Where the next byte fed is in the file, and where the record being read began.
     private var position: Int, recordStart: Int
+    /// By column, whether its field is made into text; nil for every one. The others are left
+    /// empty: a second pass reads only the columns its rules need.
+    var keeping: [Bool]?
 
     /// - Parameter offset: where in the file the first byte fed is (after a BOM).
     init(offset: Int = 0) {
@@ -86,7 +89,7 @@ struct CSVRows {
                 quoted = true
                 wasQuoted = true
             case comma:
-                fields.append(String(decoding: field, as: UTF8.self))
+                fields.append(kept ? String(decoding: field, as: UTF8.self) : "")
                 field.removeAll(keepingCapacity: true)
             case carriageReturn:
                 break
@@ -104,7 +107,7 @@ struct CSVRows {
                 }
                 // A whole field before its comma (most fields): made from the piece itself.
                 if field.isEmpty, end < bytes.count, bytes[end] == comma {
-                    fields.append(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[at..<end]), as: UTF8.self))
+                    fields.append(kept ? String(decoding: UnsafeRawBufferPointer(rebasing: bytes[at..<end]), as: UTF8.self) : "")
                     at = end + 1
                     continue
                 }
@@ -125,8 +128,14 @@ struct CSVRows {
         if !field.isEmpty || !fields.isEmpty || wasQuoted { try endRecord(record, end: position) }
     }
 
+    /// Whether the field being read is made into text (`keeping`).
+    private var kept: Bool {
+        guard let keeping, fields.count < keeping.count else { return true }
+        return keeping[fields.count]
+    }
+
     private mutating func endRecord(_ record: (Int, [String], Range<Int>) throws -> Void, end: Int) throws {
-        fields.append(String(decoding: field, as: UTF8.self))
+        fields.append(kept ? String(decoding: field, as: UTF8.self) : "")
         let done = fields
         let blank = done.count == 1 && done[0].isEmpty && !wasQuoted
         fields = []

@@ -245,7 +245,7 @@ struct ExportReading: Sendable {
             if case .notARow = row { throw SignInEventError("not a row") }
             record = mapped(row)
         case .csv:
-            record = try self.record(fields: try Self.fields(bytes), line: 0).mapped
+            record = try self.record(fields: try Self.fields(bytes, keeping: columnsRead), line: 0).mapped
         }
         _ = ExportConversion.dropBadCoordinates(&record)
         return record
@@ -266,8 +266,10 @@ struct ExportReading: Sendable {
     }
 
     /// The fields of one CSV row's bytes.
-    static func fields(_ bytes: UnsafeRawBufferPointer) throws -> [String] {
+    /// - Parameter keeping: by column, whether its field is read (the others are left empty).
+    static func fields(_ bytes: UnsafeRawBufferPointer, keeping: [Bool]? = nil) throws -> [String] {
         var reader = CSVRows()
+        reader.keeping = keeping
         var fields: [String]?
         try reader.feed(bytes) { _, found, _ in fields = fields ?? found }
         try reader.finish { _, found, _ in fields = fields ?? found }
