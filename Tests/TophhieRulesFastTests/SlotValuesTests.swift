@@ -50,6 +50,22 @@ import TophhieJSON
         #expect(event.text(slot: FieldSlot.intern(["location", "city"])) == "Évora")
     }
 
+    /// A record already parsed (a mapped export's) gives each slot the value at its path, as its
+    /// bytes read into slots do: paths that share their first names, paths through arrays, a
+    /// member that is not an object, and one that is absent.
+    @Test func aParsedRecordGivesEachSlotTheValueAtItsPath() throws {
+        let paths: [[String]] = [["status", "errorCode"], ["location", "city"], ["location", "geoCoordinates", "latitude"], ["location"],
+                                 ["appDisplayName"], ["authenticationDetails", "succeeded"], ["authenticationDetails", "0", "authenticationMethod"],
+                                 ["deviceDetail", "browser"], ["ipAddress", "nothing"], ["riskEventTypes"]]
+        let layout = EventLayout(slots: paths.map { FieldSlot.intern($0) })
+        let record = #"{"id":"a1","createdDateTime":"2024-03-20T05:01:49Z","status":{"errorCode":50126},"location":{"city":"Évora","geoCoordinates":{"latitude":38.5}},"appDisplayName":null,"authenticationDetails":[{"succeeded":true,"authenticationMethod":"Password"},{"succeeded":false}],"ipAddress":"192.0.2.1","riskEventTypes":[]}"#
+        let fromJSON = try layout.event(json: try JSONValue.parse(Data(record.utf8)))
+        let fromBytes = try layout.event(Array(record.utf8))
+        #expect(fromJSON.values.withValues { Array($0) } == fromBytes.values.withValues { Array($0) })
+        #expect(fromJSON.text(slot: FieldSlot.intern(["location", "city"])) == "Évora")
+        #expect(fromJSON.values.withValues { $0.compactMap { $0 }.count } == 10)
+    }
+
     /// An event points into its layout without holding it: its values hold the layout, which
     /// lives as long as they do, whoever else lets it go.
     @Test func anEventsValuesKeepItsLayout() throws {

@@ -109,6 +109,9 @@ package final class EventLayout: @unchecked Sendable {
     /// `SlotEvent.values`, or -1.
     let places: UnsafeMutablePointer<Int>
     let json: JSONSlotLayout
+    /// The paths by their first name, each with its place and the names after it: a mapped
+    /// record's member is looked up once for all the paths under it (`event(json:)`).
+    let pathsByFirst: [(first: String, paths: [(place: Int, rest: [String])])]
     /// Where every layout puts the id and the time.
     static let idPlace = 0
     static let timePlace = 1
@@ -132,6 +135,16 @@ package final class EventLayout: @unchecked Sendable {
         places[0] = covered
         for (place, slot) in unique.enumerated() { places[1 + slot.index] = place }
         json = JSONSlotLayout(paths: unique.map(\.components))
+        var groups: [(first: String, paths: [(place: Int, rest: [String])])] = []
+        for (place, path) in unique.map(\.components).enumerated() {
+            guard let first = path.first else { continue }
+            if let group = groups.firstIndex(where: { $0.first == first }) {
+                groups[group].paths.append((place, Array(path.dropFirst())))
+            } else {
+                groups.append((first, [(place, Array(path.dropFirst()))]))
+            }
+        }
+        pathsByFirst = groups
     }
 
     deinit { places.deallocate() }
@@ -169,7 +182,15 @@ package final class EventLayout: @unchecked Sendable {
     package func event(json record: JSONValue) throws -> SlotEvent {
         let paths = json.paths
         let values = SlotValues.make(count: slots.count, layout: self) { slots in
-            for (place, path) in paths.enumerated() { slots[place] = record.value(at: path) }
+            guard case .object(let members) = record else {
+                for (place, path) in paths.enumerated() { slots[place] = record.value(at: path) }
+                return
+            }
+            // `record.value(at: path)`, the first name of many paths looked up once.
+            for group in pathsByFirst {
+                guard let member = members[group.first] else { continue }
+                for (place, rest) in group.paths { slots[place] = rest.isEmpty ? member : member.value(at: rest) }
+            }
         }
         if keepsKeywordTexts { values.header.keywordTexts = KeywordTexts.of(record) }
         return try event(values)
