@@ -157,7 +157,8 @@ public struct JSONSlotLayout: Sendable {
     /// does, and when several do, `-(1 + start << 16 + count)`: they are the run of `count`
     /// names from index `start` (`keys` come ordered by bucket). With a layout's hundred and
     /// fifty names (a Log Analytics row's columns), a walk of them all for a shared bucket was
-    /// half of finding a row's members.
+    /// half of finding a row's members. A run past what that holds (a level of 32,767 names or
+    /// more) is `walkTheLevel`: its names are found by walking the level.
     static func buckets(for keys: [[UInt8]]) -> [Int32] {
         var buckets = [Int32](repeating: 0, count: bucketCount)
         var runs: [Int: (start: Int, count: Int)] = [:]
@@ -165,10 +166,17 @@ public struct JSONSlotLayout: Sendable {
             let bucket = Self.bucket(of: key)
             let run = runs[bucket].map { ($0.start, $0.count + 1) } ?? (index, 1)
             runs[bucket] = run
-            buckets[bucket] = run.1 == 1 ? Int32(index + 1) : -Int32(1 + run.0 << 16 + run.1)
+            if run.1 == 1 {
+                buckets[bucket] = index < Int(Int32.max) ? Int32(index + 1) : walkTheLevel
+            } else {
+                buckets[bucket] = run.0 < 0x7FFF && run.1 < 0xFFFF ? -Int32(1 + run.0 << 16 + run.1) : walkTheLevel
+            }
         }
         return buckets
     }
+
+    /// A bucket whose names are found by walking the whole level.
+    static let walkTheLevel = Int32.min
 
     /// The names of a bucket that holds several, as `buckets(for:)` writes it: their first index
     /// in the level and how many.
@@ -363,9 +371,11 @@ extension JSONParser {
                     let i = first + Int(entry) - 1
                     return same(i) ? i : -1
                 }
-                let run = JSONSlotLayout.run(entry)
-                for i in (first + run.start)..<(first + run.start + run.count) where same(i) { return i }
-                return -1
+                if entry != JSONSlotLayout.walkTheLevel {
+                    let run = JSONSlotLayout.run(entry)
+                    for i in (first + run.start)..<(first + run.start + run.count) where same(i) { return i }
+                    return -1
+                }
             }
             for i in first..<end where same(i) { return i }
             return -1

@@ -73,6 +73,27 @@ import Testing
         }
     }
 
+    /// A level's names ordered by bucket: each bucket says its one name, the run of its names,
+    /// or, past what a run can say (from the 32,767th name on), that the level is walked.
+    @Test func eachBucketSaysWhereItsNamesAre() throws {
+        let keys = (0..<40_000).map { Array("n\($0)".utf8) }.enumerated()
+            .sorted { (JSONSlotLayout.bucket(of: $0.element), $0.offset) < (JSONSlotLayout.bucket(of: $1.element), $1.offset) }.map(\.element)
+        let buckets = JSONSlotLayout.buckets(for: keys)
+        #expect(buckets.contains(JSONSlotLayout.walkTheLevel))
+        #expect(buckets.contains { $0 < 0 && $0 != JSONSlotLayout.walkTheLevel })
+        for (bucket, entry) in buckets.enumerated() {
+            let holders = keys.indices.filter { JSONSlotLayout.bucket(of: keys[$0]) == bucket }
+            switch entry {
+            case 0: #expect(holders.isEmpty)
+            case JSONSlotLayout.walkTheLevel: #expect(holders.count > 1 && holders.last! >= 0x7FFF)
+            case ..<0:
+                let run = JSONSlotLayout.run(entry)
+                #expect(Array(run.start..<(run.start + run.count)) == holders)
+            default: #expect(holders == [Int(entry) - 1])
+            }
+        }
+    }
+
     /// Members no slot reads are walked over by `skipValue`, which must accept and refuse what
     /// `parseValue` in `.skip` mode does, with the same message at the same byte, and stop where
     /// it stops: every file of the JSON test suite, and each cut short at every length up to 40.

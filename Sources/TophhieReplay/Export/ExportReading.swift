@@ -229,7 +229,7 @@ struct ExportReading: Sendable {
     func mapped(_ row: Row) -> JSONValue {
         switch row {
         case .row(let row): return format == .azureMonitor ? ExportRecord.fromAzureMonitor(row) : ExportRecord.fromLogAnalytics(row)
-        case .columns(let columns): return ExportRecord.fromLogAnalytics(columns: columns)
+        case .columns(let columns): return format == .azureMonitor ? ExportRecord.fromAzureMonitor(row.json) : ExportRecord.fromLogAnalytics(columns: columns)
         case .notARow: return .null
         }
     }
