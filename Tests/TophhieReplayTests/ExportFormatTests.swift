@@ -217,6 +217,21 @@ import TophhieTestSupport
         #expect(ExportFormat.detect(Data(#"[{"Id":"s1","createdDateTime":"2024-05-01T10:00:00Z"}]"#.utf8)) == .graph, "Id alone says nothing")
     }
 
+    /// The head's names are found in its bytes: at either end, after a partial match, and not
+    /// across its end; Azure Monitor's `{"records":` with any JSON whitespace, and only first.
+    @Test func theHeadIsSearchedAsBytes() {
+        func holds(_ needle: String, _ text: String) -> Bool { ExportFormat.holds(Array(needle.utf8), in: Array(text.utf8)) }
+        #expect(holds("aab", "aaab") && holds("ab", "ab") && holds("é\"", "xé\"") && holds("\"Id\"", "{\"Id\""))
+        #expect(!holds("abc", "ab") && !holds("abc", "abab") && !holds("", "a") && !holds("b", ""))
+        for opening in [#"{"records":"#, "  {\n \"records\" \t:", "\r\n{\"records\"\n:[]}"] {
+            #expect(ExportFormat.opensWithRecords(Array(opening.utf8)), "\(opening)")
+        }
+        for opening in [#"[{"records":"#, #"{"recordsX":"#, #"{"records""#, #"{"value":[],"records":"#, "{\u{0B}\"records\":"] {
+            #expect(!ExportFormat.opensWithRecords(Array(opening.utf8)), "\(opening)")
+        }
+        #expect(ExportFormat.detect(Data(" {\n\"records\" : [ ]}".utf8)) == .azureMonitor)
+    }
+
     @Test func sentinelRowsWithoutTimeGeneratedAreRead() throws {
         let path = try RepositoryFiles.temporary("sentinel.json", #"[{"Id":"s1","ResultType":"50126","createdDateTime":"2024-05-01T10:00:00Z"},{"Id":"s2","ResultType":"0","createdDateTime":"2024-05-01T10:01:00Z"}]"#)
         defer { RepositoryFiles.remove(path) }
