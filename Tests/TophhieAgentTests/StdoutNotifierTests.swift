@@ -40,6 +40,23 @@ import TophhieRules
         #expect(ControlCharacterEscaping.hardenJSON("{\"a\":\"x\u{2028}y\"}") == #"{"a":"x\u2028y"}"#)
     }
 
+    /// Read eight bytes at a time, the test finds exactly the bytes below 0x20, DEL and those of
+    /// 0x80 and above, at every place of a word and in the bytes after the last whole word,
+    /// among bytes either side of those bounds.
+    @Test func theByteTestSeesEachByteAtEveryPlace() {
+        for filler in [UInt8(0x20), 0x21, 0x41, 0x7E] {
+            for value in UInt8.min...UInt8.max {
+                for place in 0..<21 {
+                    var bytes = [UInt8](repeating: filler, count: 21)
+                    bytes[place] = value
+                    let expected = value < 0x20 || value >= 0x7F
+                    let seen = bytes.withUnsafeBytes { ControlCharacterEscaping.mayNeedEscape($0) }
+                    #expect(seen == expected, "byte \(value) at \(place) among \(filler)")
+                }
+            }
+        }
+    }
+
     @Test func escapedTextHasNoControlCharacters() {
         var all = ""
         for value in Array(0...0x9F) + [0x2028, 0x2029, 0x202E, 0x2067, 0xFEFF, 0x61C] {

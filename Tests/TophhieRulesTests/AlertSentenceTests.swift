@@ -40,6 +40,8 @@ import Testing
         ("Somewhere, XX", "Somewhere, XX"), ("London", "London"), ("Washington, D.C., US", "Washington, D.C., United States"),
         // The last ", " alone divides; two letters that are not ASCII are no code ("ß" upper-cases to SS).
         ("Paris,FR", "Paris,FR"), ("Köln, , DE", "Köln, , Germany"), ("Berlin, ß", "Berlin, ß"), ("ß", "ß"), (", US", ", United States"),
+        // A code in any case, raised byte by byte; a letter either side of a–z is no code.
+        ("Porto, pt", "Porto, Portugal"), ("Porto, pT", "Porto, Portugal"), ("zw", "Zimbabwe"), ("Somewhere, `z", "Somewhere, `z"), ("{a", "{a"),
     ])
     func placesNameTheirCountry(_ location: String, _ place: String) {
         #expect(AlertSentence.place(location) == place)

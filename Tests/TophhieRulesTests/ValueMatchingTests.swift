@@ -213,6 +213,55 @@ import TophhieJSON
         #expect(StableHash.fnv1a128(bytes: "foobar".utf8.lazy.map { $0 }) == "343e1662793c64bf6f0d3597ba446f18")
     }
 
+    /// An alert's id is the hash of its canonical text, hashed piece by piece: the group's
+    /// values lowered as `lowercased()` lowers them (ASCII and not: "İ" lowers to two scalars),
+    /// the event ids sorted.
+    @Test func anAlertIDIsTheHashOfItsCanonicalText() {
+        let groups: [[AlertGroupValue]] = [
+            [], [AlertGroupValue(field: "userId", value: "U-1@Contoso.COM")],
+            [AlertGroupValue(field: "userId", value: "jane"), AlertGroupValue(field: "location.city", value: "İSTANBUL Ärhus")],
+            [AlertGroupValue(field: "ipAddress", value: "")],
+        ]
+        let idLists = [[], ["b"], ["e2", "e10", "E1", "a"], ["ﬀ", "z", "é"]]
+        for group in groups {
+            for ids in idLists {
+                var canonical = "tophhie-alert/v1\nrule-é\n"
+                for value in group { canonical += "\(value.field)=\(value.value.lowercased())\n" }
+                canonical += ids.sorted().joined(separator: ",")
+                #expect(AlertFactory.alertID(ruleID: "rule-é", group: group, eventIDs: ids) == StableHash.fnv1a128(canonical))
+            }
+        }
+        var state = StableHash.State()
+        state.addLowered("AZaz@[`{")
+        #expect(state.digest == StableHash.fnv1a128("azaz@[`{"))
+    }
+
+    /// A single-event alert's summary: its parts joined by one space, each part there even when
+    /// empty, "matched" with none.
+    @Test func aSingleSummaryJoinsThePartsThereAre() {
+        func joined(_ event: AlertEvent) -> String {
+            var parts: [String] = []
+            if let code = event.errorCode { parts.append("error \(code)") }
+            if let app = event.app { parts.append(app) }
+            if let ip = event.ipAddress { parts.append("from \(ip)") }
+            if let location = event.location { parts.append("(\(location))") }
+            return parts.isEmpty ? "matched" : parts.joined(separator: " ")
+        }
+        let time = Date(timeIntervalSince1970: 0)
+        for code in [nil, 0, -50126] as [Int64?] {
+            for app in [nil, "", "Outlook"] as [String?] {
+                for ip in [nil, "", "203.0.113.9"] as [String?] {
+                    for location in [nil, "", "Porto, PT"] as [String?] {
+                        let event = AlertEvent(id: "e", time: time, errorCode: code, app: app, ipAddress: ip, location: location, device: nil)
+                        #expect(AlertFactory.singleSummary(event) == joined(event))
+                    }
+                }
+            }
+        }
+        #expect(AlertFactory.singleSummary(AlertEvent(id: "e", time: time, errorCode: 50126, app: "Outlook", ipAddress: "203.0.113.9", location: "Porto, PT", device: nil))
+                == "error 50126 Outlook from 203.0.113.9 (Porto, PT)")
+    }
+
     /// A digest is both words as 16 lower-case hex digits each, zeros kept in front.
     @Test func aDigestIsBothWordsInFullHex() {
         var state = StableHash.State()

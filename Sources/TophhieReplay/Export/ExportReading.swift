@@ -168,7 +168,7 @@ struct ExportReading: Sendable {
     /// One JSON record's bytes, parsed.
     /// - Throws: `JSONParseError` when they are not JSON.
     func row(_ bytes: UnsafeRawBufferPointer) throws -> Row {
-        guard case .json(let names) = shape else { preconditionFailure("a CSV row is read from its fields") }
+        guard case .json = shape else { preconditionFailure("a CSV row is read from its fields") }
         if let columnSlots, bytes.first(where: { !JSONElementSplitter.isSpace($0) }) == UInt8(ascii: "{") {
             let slots = try JSONValue.parseSlots(bytes, layout: columnSlots.layout)
             var columns: [(column: ColumnMapping, value: JSONValue)] = []

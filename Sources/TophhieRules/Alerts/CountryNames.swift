@@ -3,7 +3,11 @@
 /// The short English name of each ISO 3166-1 alpha-2 country code, for alerts a person reads.
 package enum CountryNames {
     /// The name of `code` ("RU" is "Russia"); nil for a code ISO 3166-1 does not assign.
-    package static func name(of code: String) -> String? { names[code.uppercased()] }
+    package static func name(of code: String) -> String? {
+        // An ASCII code raised byte by byte: Unicode's upper-casing was a third of naming a place.
+        guard code.utf8.allSatisfy({ $0 < 0x80 }) else { return names[code.uppercased()] }
+        return names[String(decoding: code.utf8.map { $0 &- UInt8(ascii: "a") < 26 ? $0 - 0x20 : $0 }, as: UTF8.self)]
+    }
 
     private static let names: [String: String] = [
         "AD": "Andorra",

@@ -48,6 +48,20 @@ package enum StableHash {
             low = product
         }
 
+        /// Adds the UTF-8 of `text.lowercased()`: ASCII text lowered byte by byte, without
+        /// making the lowered string.
+        public mutating func addLowered(_ text: String) {
+            let done: Void? = text.utf8.withContiguousStorageIfAvailable { buffer -> Void? in
+                guard !buffer.contains(where: { $0 >= 0x80 }) else { return nil }
+                var high = self.high, low = self.low
+                for byte in buffer { State.step(&high, &low, byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte) }
+                self.high = high
+                self.low = low
+                return ()
+            } ?? nil
+            if done == nil { add(text.lowercased().utf8) }
+        }
+
         /// Adds a word's eight bytes, least significant first.
         public mutating func add(word: UInt64) {
             for shift in stride(from: 0, to: 64, by: 8) { add(UInt8(truncatingIfNeeded: word >> UInt64(shift))) }
