@@ -55,6 +55,14 @@ import TophhieJSON
         }
         #expect(GraphTimestamp.alertText(Date(timeIntervalSince1970: -62_167_219_200)) == "0000-01-01T00:00:00.000Z")
         #expect(GraphTimestamp.alertText(Date(timeIntervalSince1970: -62_167_219_200.001)) == "-001-12-31T23:59:59.999Z")
+        // Appended to bytes already there, the year 0 and the year -1 among them.
+        var appended: [UInt8] = Array("x".utf8), expected = "x"
+        for instant in instants + [-62_167_219_200, -62_167_219_200.001] {
+            let date = Date(timeIntervalSince1970: instant)
+            GraphTimestamp.appendAlertText(date, to: &appended)
+            expected += GraphTimestamp.alertText(date)
+        }
+        #expect(String(decoding: appended, as: UTF8.self) == expected)
         for instant in instants {
             let date = Date(timeIntervalSince1970: instant)
             #expect(GraphTimestamp.alertText(date) == printf(date, digits: 3), "\(instant)")

@@ -91,6 +91,15 @@ public enum ControlCharacterEscaping {
         }
     }
 
+    /// Compact JSON's bytes as one line: `hardenJSON` of their text with a line break after it,
+    /// made text once when nothing needs escaping (every ASCII line).
+    public static func hardenedJSONLine(_ json: [UInt8]) -> String {
+        if json.withUnsafeBytes(mayNeedEscape) { return hardenJSON(String(decoding: json, as: UTF8.self)) + "\n" }
+        var line = json
+        line.append(UInt8(ascii: "\n"))
+        return String(decoding: line, as: UTF8.self)
+    }
+
     /// JSON text with the characters JSON allows raw (DEL, C1, separators, bidi) turned into
     /// `\uXXXX`; the parsed value is unchanged. Used after `JSONEncoder`, which escapes only C0.
     /// Only characters inside string literals are escaped: the layout of pretty-printed JSON

@@ -97,7 +97,7 @@ enum ReplayCommand: CLICommand {
 
     /// One alert as replay prints it: a JSON line, or the agent's stdout line.
     static func line(_ alert: Alert, format: OutputFormat) -> String {
-        (format == .json ? ControlCharacterEscaping.hardenJSON(AlertJSON.line(alert)) : textLine(alert)) + "\n"
+        format == .json ? ControlCharacterEscaping.hardenedJSONLine(AlertJSON.lineBytes(alert)) : textLine(alert) + "\n"
     }
 
     static func textLine(_ alert: Alert) -> String {

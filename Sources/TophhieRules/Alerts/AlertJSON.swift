@@ -59,11 +59,17 @@ public enum AlertJSON {
     /// The alert as one line of compact JSON with sorted keys (no trailing newline): the bytes
     /// `value(alert).canonicalData()` holds, written straight from the alert (`write`).
     public static func line(_ alert: Alert) -> String {
+        String(decoding: lineBytes(alert), as: UTF8.self)
+    }
+
+    /// `line(alert)`'s bytes.
+    public static func lineBytes(_ alert: Alert) -> [UInt8] {
         var out: [UInt8] = []
-        // A SigmaHQ alert's line is about 1.1 KB: reserved once, not grown twice.
+        // A SigmaHQ alert's line is about 1.1 KB: reserved once, not grown twice (with a byte
+        // to spare for the line break a caller adds).
         out.reserveCapacity(1536 + alert.events.count * 320)
         write(alert, into: &out)
-        return String(decoding: out, as: UTF8.self)
+        return out
     }
 
     /// Appends the alert's line to `out` without building its tree: replay writes an alert per
@@ -82,6 +88,7 @@ public enum AlertJSON {
         }
         func text(_ value: String) { JSONWriter.writeString(value, into: &out) }
         func integer(_ value: Int64) { out.append(contentsOf: String(value).utf8) }
+        func time(_ date: Date) { AlertJSON.writeTime(date, into: &out) }
         // Arrays of texts written here, not by JSONWriter's generic writeArray: called from
         // another module it went unspecialised, a value-witness copy of every item, and was
         // half of writing an alert-heavy replay's lines.
@@ -100,7 +107,7 @@ public enum AlertJSON {
             out.append(0x7D)
         }
         if let author = alert.rule.author { key("author"); text(author) }
-        key("detectedAt"); text(GraphTimestamp.alertText(alert.detectedAt))
+        key("detectedAt"); time(alert.detectedAt)
         if let episode = alert.episodeID, let reminder = alert.reminder {
             key("episode"); out.append(contentsOf: #"{"id":"#.utf8); text(episode)
             out.append(contentsOf: #","reminder":"#.utf8); integer(Int64(reminder)); out.append(0x7D)
@@ -120,7 +127,7 @@ public enum AlertJSON {
             JSONWriter.writeString(alert.events[index].id, into: &out)
         }
         out.append(0x5D)
-        key("firstEventTime"); text(GraphTimestamp.alertText(alert.firstEventTime))
+        key("firstEventTime"); time(alert.firstEventTime)
         key("group")
         // The first value of each field, fields sorted by their bytes, as `writeObject` writes a dictionary.
         var group: [(field: String, value: String)] = []
@@ -136,7 +143,7 @@ public enum AlertJSON {
         out.append(0x7D)
         key("id"); text(alert.id)
         key("kind"); text(alert.kind.rawValue)
-        key("lastEventTime"); text(GraphTimestamp.alertText(alert.lastEventTime))
+        key("lastEventTime"); time(alert.lastEventTime)
         key("late"); out.append(contentsOf: alert.late ? "true".utf8 : "false".utf8)
         if let late = alert.lateBySeconds { key("lateBySeconds"); JSONWriter.write(number(late), into: &out) }
         if alert.learning == true { key("learning"); out.append(contentsOf: "true".utf8) }
@@ -166,6 +173,14 @@ public enum AlertJSON {
         out.append(0x7D)
     }
 
+    /// A time as `GraphTimestamp.alertText` writes it, quoted: digits and `-:.TZ`, which JSON
+    /// writes as they are.
+    static func writeTime(_ date: Date, into out: inout [UInt8]) {
+        out.append(0x22)
+        GraphTimestamp.appendAlertText(date, to: &out)
+        out.append(0x22)
+    }
+
     /// One of `eventDetails`, its members in sorted order, as `event(_:)` gives them.
     static func writeEvent(_ event: AlertEvent, into out: inout [UInt8]) {
         out.append(0x7B)
@@ -175,7 +190,7 @@ public enum AlertJSON {
         out.append(contentsOf: #""id":"#.utf8); JSONWriter.writeString(event.id, into: &out)
         if let ip = event.ipAddress { out.append(contentsOf: #","ipAddress":"#.utf8); JSONWriter.writeString(ip, into: &out) }
         if let location = event.location { out.append(contentsOf: #","location":"#.utf8); JSONWriter.writeString(location, into: &out) }
-        out.append(contentsOf: #","time":"#.utf8); JSONWriter.writeString(GraphTimestamp.alertText(event.time), into: &out)
+        out.append(contentsOf: #","time":"#.utf8); writeTime(event.time, into: &out)
         out.append(0x7D)
     }
 
