@@ -143,5 +143,39 @@ import Testing
         }
         #expect(accepted >= 8, "the corpus has records both accept")
     }
-}
 
+    /// A string with escapes is its runs and its escapes' scalars, as Foundation's reader reads
+    /// it: escapes of every kind between runs of ASCII and of other scripts, at every length.
+    @Test func escapedStringsReadAsFoundationReadsThem() throws {
+        let pieces = ["a", "Lagos", #"\""#, #"\\"#, #"\/"#, #"\b"#, #"\f"#, #"\n"#, #"\r"#, #"\t"#, #"\u00e9"#, #"\u20AC"#, #"\ud83d\ude00"#,
+                      "é", "日本", "😀", #"{\"city\": \"Köln\"}"#, " "]
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<400 {
+            var text = ""
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            for _ in 0..<(1 + Int(state >> 60)) {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                text += pieces[Int(state >> 33) % pieces.count]
+            }
+            let json = "[\"" + text + "\"]"
+            let expected = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String]
+            #expect(try JSONValue.parse(Data(json.utf8)) == .array([.string(try #require(expected?.first))]), "\(json)")
+        }
+    }
+
+    /// A string with escapes refused says where, as before: a byte that is not UTF-8 at the end
+    /// of its run, a control character, a bad escape or a lone surrogate where it is.
+    @Test func escapedStringsAreRefusedWhereTheyGoWrong() {
+        let cases: [([UInt8], Int, String)] = [
+            (Array(#"["a\n"#.utf8) + [0xFF] + Array(#"b"]"#.utf8), 7, "invalid UTF-8 in a string"),
+            (Array(#"["a\n"#.utf8) + [0xC3] + Array(#"\tb"]"#.utf8), 6, "invalid UTF-8 in a string"),
+            (Array(#"["a\nb"#.utf8) + [0x0A] + Array(#"c"]"#.utf8), 6, "control character in a string"),
+            (Array(#"["a\q"]"#.utf8), 5, "invalid escape"),
+            (Array(#"["a\ud800x"]"#.utf8), 9, "unpaired surrogate in a \\u escape"),
+            (Array(#"["a\n"#.utf8), 5, "unterminated string"),
+        ]
+        for (bytes, offset, message) in cases {
+            #expect(throws: JSONParseError(offset: offset, message: message)) { try JSONValue.parse(Data(bytes)) }
+        }
+    }
+}
