@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Writes a Graph page's sign-ins as a Log Analytics / Sentinel `SigninLogs` export: JSON rows
-(the portal's JSON download, an array of rows with capitalised columns and `TimeGenerated`) or
+(the portal's JSON download, an array of rows with capitalised columns and `TimeGenerated`),
+the same rows with their dynamic columns as JSON text (`textjson`, as Microsoft's documented
+rows and the query API write them: Tests/Contracts/exports/log-analytics-signinlogs.json), or
 the portal's CSV (dynamic columns as JSON text). For benchmarking the export readers against the
 same sign-ins as the page (the alerts must agree).
 
-Usage: graph-to-log-analytics.py PAGE OUTPUT json|jsonl|csv
+Usage: graph-to-log-analytics.py PAGE OUTPUT json|textjson|jsonl|csv
 """
 import csv
 import json
@@ -32,6 +34,9 @@ kind = sys.argv[3]
 with open(sys.argv[2], "w", encoding="utf-8", newline="") as f:
     if kind == "json":
         f.write("[\n" + ",\n".join(json.dumps(r) for r in rows) + "\n]\n")
+    elif kind == "textjson":
+        text = [{c: json.dumps(v) if isinstance(v, (dict, list)) else v for c, v in r.items()} for r in rows]
+        f.write("[\n" + ",\n".join(json.dumps(r) for r in text) + "\n]\n")
     elif kind == "jsonl":
         f.write("".join(json.dumps(r) + "\n" for r in rows))
     else:
