@@ -94,17 +94,19 @@ package struct AlertSentence: Sendable, Hashable {
     }
 
     private static func value(_ value: Value, of alert: Alert) -> String {
-        let first = alert.events.first, last = alert.events.last
+        // Each member read where it lies: copying the first and last events out for every value
+        // retained and released their dozen strings.
+        let events = alert.events, last = events.count - 1
         switch value {
-        case .place: return place(last?.location) ?? "an unknown place"
-        case .country: return country(last?.location) ?? "an unknown country"
-        case .address: return last?.ipAddress ?? "an unknown address"
-        case .app: return last?.app ?? "an app"
-        case .device: return last?.device ?? "an unknown device"
+        case .place: return place(last >= 0 ? events[last].location : nil) ?? "an unknown place"
+        case .country: return country(last >= 0 ? events[last].location : nil) ?? "an unknown country"
+        case .address: return (last >= 0 ? events[last].ipAddress : nil) ?? "an unknown address"
+        case .app: return (last >= 0 ? events[last].app : nil) ?? "an app"
+        case .device: return (last >= 0 ? events[last].device : nil) ?? "an unknown device"
         case .count: return String(alert.eventCount)
         case .span: return span(alert.lastEventTime.timeIntervalSince(alert.firstEventTime))
-        case .from: return place(first?.location) ?? "an unknown place"
-        case .to: return place(last?.location) ?? "an unknown place"
+        case .from: return place(last >= 0 ? events[0].location : nil) ?? "an unknown place"
+        case .to: return place(last >= 0 ? events[last].location : nil) ?? "an unknown place"
         case .title: return alert.rule.title
         }
     }
