@@ -24,12 +24,12 @@ public enum ExportFormat: String, Sendable, CaseIterable {
     public static func detect(_ head: Data) -> ExportFormat? {
         let body = head.starts(with: [0xEF, 0xBB, 0xBF]) ? head.dropFirst(3) : head[...]
         guard let first = body.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) else { return nil }
-        let head = [UInt8](body.prefix(1 << 16))
+        let bytes = [UInt8](body.prefix(1 << 16))
         // Names looked for in the bytes: Foundation's search of the head as text, a regular
         // expression and six searches, cost 20 ms a file, a third of replaying 5,000 sign-ins.
-        func holds(_ name: String) -> Bool { Self.holds(Array(name.utf8), in: head) }
+        func holds(_ name: String) -> Bool { Self.holds(Array(name.utf8), in: bytes) }
         if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
-            if Self.opensWithRecords(head) { return .azureMonitor }
+            if Self.opensWithRecords(bytes) { return .azureMonitor }
             if holds("\"properties\"") && (holds("\"category\"") || holds("\"operationName\"")) { return .azureMonitor }
             // Log Analytics and PowerShell capitalise every name; Graph writes camelCase.
             if holds("\"TimeGenerated\"") || holds("\"CreatedDateTime\"") { return .logAnalytics }
@@ -38,7 +38,7 @@ public enum ExportFormat: String, Sendable, CaseIterable {
             if holds("\"Id\""), sentinelNames.contains(where: { holds("\"\($0)\"") }) { return .logAnalytics }
             return .graph
         }
-        let text = String(decoding: head, as: UTF8.self)
+        let text = String(decoding: bytes, as: UTF8.self)
         let firstLine = text.prefix { $0 != "\n" && $0 != "\r" }
         if firstLine.contains("Date (UTC)") && firstLine.contains("Request ID") { return .adminCenterCSV }
         if firstLine.contains(",") && (firstLine.contains("TimeGenerated") || firstLine.contains("CreatedDateTime") || firstLine.contains("Id")) { return .csv }
