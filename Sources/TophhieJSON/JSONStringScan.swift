@@ -45,6 +45,21 @@ enum JSONStringScan {
         return index
     }
 
+    /// The index of the first line feed at or after `from`, or `bytes.count` when there is none.
+    /// - Complexity: O(n), a word at a time.
+    @inline(__always) static func lineFeed(in bytes: UnsafeRawBufferPointer, from: Int) -> Int {
+        var index = from
+        let count = bytes.count
+        while index + 8 <= count {
+            let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            let found = zeroBytes(word ^ (0x0A &* ones))
+            if found != 0 { return index + found.trailingZeroBitCount / 8 }
+            index += 8
+        }
+        while index < count, bytes[index] != 0x0A { index += 1 }
+        return index
+    }
+
     /// Whether every byte is below 0x80, seen a word at a time.
     /// - Complexity: O(n).
     static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {

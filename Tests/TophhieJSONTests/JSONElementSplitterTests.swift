@@ -107,6 +107,25 @@ import Testing
         #expect(try split(lines, .lines, chunk: chunk).map(\.0) == [0, 13, 23])
     }
 
+    /// Lines of every length (across a word's eight bytes and a chunk's end), blank ones, ones
+    /// of spaces and ones ending in a carriage return: the same lines at their offsets in pieces
+    /// of every size, whole lines in a piece handed over where they lie.
+    @Test func linesAreTheSameInPiecesOfEverySize() throws {
+        var text = ""
+        for length in 0..<40 {
+            text += String(repeating: length % 3 == 0 ? " " : "x", count: length) + (length % 5 == 0 ? "\r\n" : "\n")
+            if length % 7 == 0 { text += "\n" }
+        }
+        text += "{\"last\":true}"
+        let whole = try split(text, .lines, chunk: 1)
+        #expect(whole.count == 27)
+        for chunk in [2, 3, 7, 8, 9, 16, 33, 64, 1 << 16] {
+            let found = try split(text, .lines, chunk: chunk)
+            #expect(found.map(\.0) == whole.map(\.0), "chunk \(chunk)")
+            #expect(found.map(\.1) == whole.map(\.1), "chunk \(chunk)")
+        }
+    }
+
     /// A byte order mark before the first of JSON lines is not part of that line (it made the
     /// first sign-in of a large Graph file of JSON lines, or of a Sentinel export, damaged).
     @Test(arguments: [1, 2, 4096])
