@@ -156,8 +156,7 @@ public struct JSONElementSplitter {
                         // each line cost a tenth more than a document's record.
                         currentOffset = offset
                         try checkLength(j - i)
-                        let line = UnsafeRawBufferPointer(rebasing: chunk[i..<j])
-                        if line.contains(where: { !JSONElementSplitter.isSpace($0) }) { try record(offset, line) }
+                        try handOver(line: UnsafeRawBufferPointer(rebasing: chunk[i..<j]), at: offset, record)
                         i = j + 1
                         continue
                     }
@@ -321,8 +320,13 @@ public struct JSONElementSplitter {
 
     private mutating func emitLine(_ record: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
         defer { current.removeAll(keepingCapacity: true) }
-        guard current.contains(where: { !JSONElementSplitter.isSpace($0) }) else { return }
-        try current.withUnsafeBytes { try record(currentOffset, $0) }
+        try current.withUnsafeBytes { try handOver(line: $0, at: currentOffset, record) }
+    }
+
+    /// Hands a line on as a record, unless it is blank (spaces alone are no record).
+    private func handOver(line: UnsafeRawBufferPointer, at offset: Int, _ record: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
+        guard line.contains(where: { !JSONElementSplitter.isSpace($0) }) else { return }
+        try record(offset, line)
     }
 
     private mutating func closeArray() {

@@ -65,8 +65,7 @@ public enum AlertJSON {
     /// `line(alert)`'s bytes.
     public static func lineBytes(_ alert: Alert) -> [UInt8] {
         var out: [UInt8] = []
-        // A SigmaHQ alert's line is about 1.1 KB: reserved once, not grown twice (with a byte
-        // to spare for the line break a caller adds).
+        // A SigmaHQ alert's line is about 1.1 KB: reserved once, not grown twice.
         out.reserveCapacity(1536 + alert.events.count * 320)
         write(alert, into: &out)
         return out
