@@ -4,7 +4,8 @@ import Foundation
 /// value per path, without building the objects around them.
 ///
 /// Slot `i` holds the value at `paths[i]`, nil when absent, exactly what `value(at: paths[i])`
-/// of the fully parsed object gives (an object met twice under one key counts once, the last).
+/// of the fully parsed object gives (an object met twice under one key counts once, the last);
+/// a slot that opens objects (`init(paths:opening:)`) holds an empty object for an object.
 public struct JSONSlotLayout: Sendable {
     /// A member name of the layout at one level, as it is built.
     private struct TreeNode {
@@ -14,6 +15,7 @@ public struct JSONSlotLayout: Sendable {
         var children: [TreeNode]
         var slotsBelow: [Int]
         var relative: [(components: [String], slot: Int)]
+        var opens = false
     }
 
     /// A member name of the layout, in flat tables (`Tables`): plain numbers, so the parser reads
@@ -35,6 +37,9 @@ public struct JSONSlotLayout: Sendable {
         /// read from the built value when the node is not an object (an array indexed by
         /// position); -1 when none.
         var relative: Int32
+        /// An object here fills `slot` with an empty object and is read into the slots under
+        /// the node, not built (`init(paths:opening:)`).
+        var opens: Bool
     }
 
     /// One object's names: nodes side by side in `Tables.nodes`, and their bucket table.
@@ -86,11 +91,15 @@ public struct JSONSlotLayout: Sendable {
     public let paths: [[String]]
 
     /// A layout for `paths` (each non-empty), slot `i` for `paths[i]`.
-    public init(paths: [[String]]) {
+    /// - Parameter opening: slots whose value, when it is an object, is not built: the slot
+    ///   holds an empty object, and the object's members fill the slots of the paths under it.
+    ///   A reader learns a member is an object without the tree of it (a slot with no path
+    ///   under it holds its whole value).
+    public init(paths: [[String]], opening: Set<Int> = []) {
         self.paths = paths
         var tree: [TreeNode] = []
         for (slot, path) in paths.enumerated() where !path.isEmpty {
-            JSONSlotLayout.insert(path[...], slot: slot, into: &tree)
+            JSONSlotLayout.insert(path[...], slot: slot, opens: opening.contains(slot), into: &tree)
         }
         var nodes: [Node] = [], keys: [UInt8] = [], buckets: [Int32] = [], below: [Int32] = []
         var relatives: [[(components: [String], slot: Int)]] = []
@@ -106,7 +115,8 @@ public struct JSONSlotLayout: Sendable {
             for node in level {
                 nodes.append(Node(keyStart: Int32(keys.count), keyLength: Int32(node.key.count), slot: Int32(node.slot),
                                   children: Level(first: 0, count: 0, buckets: -1), belowStart: Int32(below.count),
-                                  belowCount: Int32(node.slotsBelow.count), relative: node.relative.isEmpty ? -1 : Int32(relatives.count)))
+                                  belowCount: Int32(node.slotsBelow.count), relative: node.relative.isEmpty ? -1 : Int32(relatives.count),
+                                  opens: node.opens && !node.children.isEmpty))
                 keys += node.key
                 keyTexts.append(node.keyText)
                 below += node.slotsBelow.map(Int32.init)
@@ -185,7 +195,7 @@ public struct JSONSlotLayout: Sendable {
         return (code >> 16, code & 0xFFFF)
     }
 
-    private static func insert(_ path: ArraySlice<String>, slot: Int, into nodes: inout [TreeNode]) {
+    private static func insert(_ path: ArraySlice<String>, slot: Int, opens: Bool, into nodes: inout [TreeNode]) {
         let key = path.first!
         let position = nodes.firstIndex { $0.keyText == key } ?? {
             nodes.append(TreeNode(key: Array(key.utf8), keyText: key, slot: -1, children: [], slotsBelow: [], relative: []))
@@ -195,9 +205,10 @@ public struct JSONSlotLayout: Sendable {
         let rest = path.dropFirst()
         if rest.isEmpty {
             nodes[position].slot = slot
+            nodes[position].opens = opens
         } else {
             nodes[position].relative.append((Array(rest), slot))
-            insert(rest, slot: slot, into: &nodes[position].children)
+            insert(rest, slot: slot, opens: opens, into: &nodes[position].children)
         }
     }
 
@@ -321,7 +332,8 @@ extension JSONParser {
                 let node = view.nodes[found]
                 // A key met again replaces what it held, as in the parsed object.
                 for place in Int(node.belowStart)..<Int(node.belowStart + node.belowCount) { slots[Int(view.below[place])] = nil }
-                if node.slot < 0, index < bytes.count, bytes[index] == UInt8(ascii: "{") {
+                if node.slot < 0 || node.opens, index < bytes.count, bytes[index] == UInt8(ascii: "{") {
+                    if node.slot >= 0 { slots[Int(node.slot)] = .object([:]) }
                     try parseSlotObject(view, node.children, depth: depth + 1, into: slots)
                 } else if node.relative < 0 {
                     // Apart from the branch below although it begins alike: folded into one (the

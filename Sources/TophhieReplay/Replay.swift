@@ -114,7 +114,7 @@ public enum Replay {
         let matcher = DetectionMatches(rules: rules)
         let matches = try await BlockingWork.shared.run { () throws -> [DetectionMatch] in
             let entries = try index.naming { try index.entriesInFileOrder() }
-            let reading = index.reading.reading(ExportReading.members(readBy: engine))
+            let reading = index.reading.reading(for: engine)
             let helper = SecondThread<[any FastEvent]>()
             var told = Set<String>()
             var matches: [DetectionMatch] = []

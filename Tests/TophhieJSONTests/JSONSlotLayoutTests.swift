@@ -29,6 +29,22 @@ import Testing
         #expect(slots[12] == .int(3) && slots[13] == nil, "a repeated key keeps only the last object")
     }
 
+    /// A slot that opens objects holds an empty object for one (its paths below filled as
+    /// before, no tree of it built), and any other value whole.
+    @Test func anOpeningSlotHoldsAnEmptyObjectForAnObjectAndOtherValuesWhole() throws {
+        let full = try JSONValue.parse(Data(JSONSlotLayoutTests.text.utf8))
+        let opening = Set([2, 7, 14])
+        let layout = JSONSlotLayout(paths: JSONSlotLayoutTests.paths + [["deviceDetail"], ["riskEventTypes_v2", "0"]], opening: opening.union([19, 20]))
+        let slots = try JSONValue.parseSlots(Array(JSONSlotLayoutTests.text.utf8), layout: layout)
+        #expect(slots[2] == .object([:]), "status opened")
+        #expect(slots[19] == .null, "a null where an object may be")
+        #expect(slots[7] == full.value(at: ["riskEventTypes_v2"]), "a list is held whole")
+        #expect(slots[20] == .string("unfamiliarFeatures"))
+        for (slot, path) in JSONSlotLayoutTests.paths.enumerated() where !opening.contains(slot) {
+            #expect(slots[slot] == full.value(at: path), "\(path)")
+        }
+    }
+
     @Test func everySuiteObjectFillsItsLeafPathsAsTheParserReadsThem() throws {
         var compared = 0
         for name in JSONTestSuiteTests.files where name.hasPrefix("y_") {

@@ -201,7 +201,11 @@ public struct ExportConversion: Sendable {
     /// The time of a mapped record that passes the quick check, as the decoder would read it;
     /// nil when it does not pass. Such a record the decoder takes, its coordinates as they are.
     static func plainTime(_ record: JSONValue) -> Date? {
-        let slots = quickPaths.map { record.value(at: $0) }
+        plainTime(slots: quickPaths.map { record.value(at: $0) })
+    }
+
+    /// The same, from the values at `quickPaths`.
+    static func plainTime(slots: [JSONValue?]) -> Date? {
         guard plainlyReads(slots), case .string(let text)? = slots[1] else { return nil }
         return GraphTimestamp.parse(text)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TophhieAuth
 import TophhieJSON
 import TophhieRules
 import TophhieRulesFast
@@ -38,6 +39,12 @@ struct ExportReading: Sendable {
     /// A Log Analytics CSV's columns read, each under the name the mapping reads it by
     /// (`ExportRecord.columnName`), worked out once from the header rather than every row.
     private let csvColumns: [(index: Int, column: ColumnMapping)]
+    /// A Log Analytics row (an object, or CSV) read straight into the values of some Graph
+    /// paths of its mapped record (`withRowSlots`); nil when records are mapped whole.
+    private(set) var rowSlots: RowSlots?
+    /// The engine layout `rowSlots` reads for (`reading(for:)`), its slots' paths then the
+    /// coordinates'; nil for other paths.
+    private var rowSlotsLayout: EventLayout?
 
     /// What the live poll's decoder reads of a record (`TophhieSignInEvent(json:)`): the rest
     /// cannot make it refuse one, and coordinates no place has are dropped.
@@ -105,6 +112,62 @@ struct ExportReading: Sendable {
 
     /// The same export read for other members.
     func reading(_ members: Set<String>?) -> ExportReading { ExportReading(format: format, shape: shape, members: members) }
+
+    /// The same, its Log Analytics rows (objects, CSV) read straight into the values at `paths`
+    /// of their mapped records (`rowValues`) where they can be; other records as they are.
+    func withRowSlots(_ paths: [[String]]) -> ExportReading {
+        var reading = self
+        guard !paths.isEmpty, format == .logAnalytics || format == .csv, let members else { return reading }
+        switch shape {
+        case .json(columnNames: nil):
+            guard format == .logAnalytics else { return reading }
+            reading.rowSlots = RowSlots(paths: paths, columns: Self.columns(for: members.union(["id", "createdDateTime"])).sorted())
+        case .csv:
+            guard format == .csv else { return reading }
+            reading.rowSlots = RowSlots(paths: paths, columns: csvColumns.map(\.column.name))
+        case .json:
+            break
+        }
+        return reading
+    }
+
+    /// The same export read for what `engine`'s events read (`members(readBy:)`): a Log
+    /// Analytics row straight into their slots where it can be (`RowSlots`).
+    func reading(for engine: Engine) -> ExportReading {
+        let reading = self.reading(Self.members(readBy: engine))
+        guard let layout = engine.eventLayout, !layout.keepsKeywordTexts else { return reading }
+        var slotted = reading.withRowSlots(layout.slots.map(\.components) + Self.coordinatePaths)
+        slotted.rowSlotsLayout = layout
+        return slotted
+    }
+
+    /// Where the coordinates `ExportConversion.dropBadCoordinates` asks about are.
+    static let coordinatePaths = [["location", "geoCoordinates", "latitude"], ["location", "geoCoordinates", "longitude"]]
+
+    /// The values at `rowSlots`' paths of one record's mapped record, read from its bytes; nil
+    /// when it is not read so (then it is mapped whole: `graphRecord`).
+    func rowValues(_ bytes: UnsafeRawBufferPointer) -> [JSONValue?]? {
+        guard let rowSlots else { return nil }
+        switch shape {
+        case .json:
+            guard bytes.first(where: { !JSONElementSplitter.isSpace($0) }) == UInt8(ascii: "{") else { return nil }
+            return (try? rowSlots.values(row: bytes)) ?? nil
+        case .csv(let header, _):
+            guard let fields = try? Self.fields(bytes, keeping: columnsRead), fields.count == header.count else { return nil }
+            return rowValues(fields: fields)
+        }
+    }
+
+    /// A CSV's columns, by its header; nil for JSON records.
+    var columnCount: Int? {
+        guard case .csv(let header, _) = shape else { return nil }
+        return header.count
+    }
+
+    /// The same for a CSV row's fields (as many as the header's).
+    func rowValues(fields: [String]) -> [JSONValue?]? {
+        rowSlots?.values { fields[csvColumns[$0].index] }
+    }
 
     /// The Graph members an engine's events read; nil when it reads every string of a record
     /// (a keyword search).
@@ -255,6 +318,11 @@ struct ExportReading: Sendable {
     /// slots when its rules name their fields (each the value at its path), else whole.
     /// - Throws: when the bytes no longer read as they did.
     func event(_ bytes: UnsafeRawBufferPointer, engine: Engine) throws -> any FastEvent {
+        // Straight into the slots, unless coordinates no place has are to be dropped.
+        if let layout = engine.eventLayout, layout === rowSlotsLayout, let values = rowValues(bytes),
+           !TophhieSignInEvent.outOfRange(latitude: values[values.count - 2]?.doubleValue, longitude: values[values.count - 1]?.doubleValue) {
+            return try layout.event { slots in for place in slots.indices { slots[place] = values[place] } }
+        }
         let record = try graphRecord(bytes)
         guard let layout = engine.eventLayout else { return fastEvent(try SignInEvents.event(record)) }
         return try layout.event(json: record)

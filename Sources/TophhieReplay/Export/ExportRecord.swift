@@ -65,6 +65,14 @@ enum ExportRecord {
             if column.isCountry, case .string = value { continue }
             record[member] = normalised(column.reading, value)
         }
+        finish(&record, generated: generated, resultType: resultType, resultDescription: resultDescription, type: type, category: category)
+        return .object(record)
+    }
+
+    /// The members the mapping makes from its own inputs where the columns did not give them:
+    /// the time, the status and the stream (`finishedMembers`, and only those).
+    static func finish(_ record: inout [String: JSONValue], generated: JSONValue?, resultType: JSONValue?, resultDescription: JSONValue?,
+                       type: JSONValue?, category: JSONValue?) {
         // The time of the sign-in: CreatedDateTime, else when Log Analytics took it in.
         if record["createdDateTime"] == nil, let generated { record["createdDateTime"] = normalised(ExportColumns.reading("TimeGenerated"), generated) }
         if case .string(let text)? = record["createdDateTime"], let iso = powerShellDate(text) ?? portalDate(text) { record["createdDateTime"] = .string(iso) }
@@ -75,8 +83,10 @@ enum ExportRecord {
         if status["failureReason"] == nil, let resultDescription, resultDescription != .null { status["failureReason"] = resultDescription }
         if !status.isEmpty { record["status"] = .object(status) }
         if let table = type?.stringValue ?? category?.stringValue { stream(table, into: &record) }
-        return .object(record)
     }
+
+    /// The members `finish` reads and writes.
+    static let finishedMembers: Set<String> = ["createdDateTime", "status", "isInteractive", "signInEventTypes"]
 
     /// Graph's record from a row of the Entra admin center's CSV download. The download holds
     /// one stream per file (`InteractiveSignIns_…csv`, `NonInteractiveSignIns_…csv`), so the
@@ -180,19 +190,31 @@ enum ExportRecord {
             var out = [String: JSONValue](minimumCapacity: members.count)
             for (key, inner) in members where key != "AdditionalProperties" {
                 let name = lowered(key)
-                var item = lowerKeys(inner)
-                switch ExportColumns.memberReading(name) {
-                case .boolean?: item = boolean(item)
-                case .integer?: item = integer(item)
-                default: break
-                }
-                out[name] = item
+                // `errorCode` beside `ErrorCode`: the name as Graph writes it wins, whichever
+                // the table gives first (its order is no order).
+                if name != key, out[name] != nil { continue }
+                out[name] = member(name, lowerKeys(inner))
             }
             return .object(out)
         case .array(let items):
             return .array(items.map(lowerKeys))
         default:
             return value
+        }
+    }
+
+    /// A member inside an object as `lowerKeys` leaves it, by its lowered name: the text of a
+    /// boolean or a number (`ExportColumns.memberReading`) read.
+    static func member(_ name: String, _ value: JSONValue) -> JSONValue {
+        member(ExportColumns.memberReading(name), value)
+    }
+
+    /// The same, the name's reading looked up before.
+    static func member(_ reading: ExportColumns.Reading?, _ value: JSONValue) -> JSONValue {
+        switch reading {
+        case .boolean?: return boolean(value)
+        case .integer?: return integer(value)
+        default: return value
         }
     }
 

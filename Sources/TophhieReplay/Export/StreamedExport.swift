@@ -47,6 +47,7 @@ enum StreamedExport {
         var checked = try CheckedRecords(file: file, format: format, strict: strict, scratch: streaming ? nil : scratch)
         // Streamed, a record is read for what the decoder checks; written, whole.
         var reading = ExportReading(format: format, shape: .json(columnNames: nil), members: streaming ? ExportReading.checkedMembers : nil)
+            .withRowSlots(streaming ? ExportConversion.quickPaths : [])
         let index = streaming ? ExportIndex(file: readable, reading: reading.reading(nil), scratchDirectory: scratch, spillLimit: indexSpillLimit) : nil
         var cursor = LineCursor(file: readable, start: bom)
         var count = 0
@@ -141,6 +142,11 @@ enum StreamedExport {
             do {
                 guard var reading = found.reading else { return .notARow }
                 if reading.members != nil, !ExportConversion.textsRead(bytes) { reading = reading.reading(nil) }
+                // Nearly every row: its id, time, error code and coordinates read straight from
+                // its bytes pass the page's quick check, and nothing more is asked of it.
+                if !writing, let values = reading.rowValues(bytes), let time = ExportConversion.plainTime(slots: values) {
+                    return .checked(.kept(line: nil, time: time, coordinatesDropped: false))
+                }
                 let row: ExportReading.Row
                 do {
                     row = try reading.row(bytes)
@@ -186,6 +192,7 @@ enum StreamedExport {
             guard let reading else {
                 let shape = ExportReading.Shape.csv(header: fields.map { $0.trimmingCharacters(in: .whitespaces) }, nonInteractive: nonInteractive)
                 reading = ExportReading(format: format, shape: shape, members: streaming ? ExportReading.checkedMembers : nil)
+                    .withRowSlots(streaming ? ExportConversion.quickPaths : [])
                 if streaming { index = ExportIndex(file: readable, reading: ExportReading(format: format, shape: shape, members: nil), scratchDirectory: scratch) }
                 return
             }
@@ -241,6 +248,10 @@ enum StreamedExport {
     /// Maps and checks one CSV row (on either thread); read whole when the decoder refuses it.
     static func read(_ row: CSVRow, writing: Bool) -> CSVOutcome {
         do {
+            if !writing, row.fields.count == row.reading.columnCount, let values = row.reading.rowValues(fields: row.fields),
+               let time = ExportConversion.plainTime(slots: values) {
+                return .checked(.kept(line: nil, time: time, coordinatesDropped: false))
+            }
             let record = try row.reading.record(fields: row.fields, line: row.line)
             let verdict = try CheckedRecords.verdict(record.mapped, raw: record.row.json, writing: writing)
             if case .refused(let malformed, _) = verdict, row.reading.members != nil {

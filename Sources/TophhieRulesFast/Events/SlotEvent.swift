@@ -196,6 +196,13 @@ package final class EventLayout: @unchecked Sendable {
         return try event(values)
     }
 
+    /// A sign-in whose slots `fill` writes (each the value at its path, `json.paths`, all nil to
+    /// begin with) as an event: an export's row read straight into them (`RowSlots`).
+    /// - Throws: `SignInEventError` as `event(_:)` does, and what `fill` throws.
+    package func event(filling fill: (UnsafeMutableBufferPointer<JSONValue?>) throws -> Void) throws -> SlotEvent {
+        try event(try SlotValues.make(count: slots.count, layout: self, fill: fill))
+    }
+
     /// The sign-in object that starts at `start` in bytes that go on past it (records side by
     /// side), and the index just past it.
     /// - Throws: `SignInEventError` as `event` does.
