@@ -9,7 +9,10 @@ import TophhieRulesFast
 /// way a streamed export is read. Its first pass asks for what the live poll's decoder checks
 /// (`checkedMembers`); its second, for the records kept, what the rules read, straight into the
 /// engine (`event`). Nothing is written anywhere, and no record's tree outlives it.
-struct ExportReading: Sendable {
+///
+/// A class: every record found carries its reading to the thread that reads it, and a copy of
+/// its tables retained each of them, on both threads at once.
+final class ExportReading: Sendable {
     /// How a record sits in the file.
     enum Shape: Sendable {
         /// A JSON object (a row, a line, an Azure Monitor record), or a query API table's row
@@ -41,10 +44,10 @@ struct ExportReading: Sendable {
     private let csvColumns: [(index: Int, column: ColumnMapping)]
     /// A Log Analytics row (an object, or CSV) read straight into the values of some Graph
     /// paths of its mapped record (`withRowSlots`); nil when records are mapped whole.
-    private(set) var rowSlots: RowSlots?
+    let rowSlots: RowSlots?
     /// The engine layout `rowSlots` reads for (`reading(for:)`), its slots' paths then the
     /// coordinates'; nil for other paths.
-    private var rowSlotsLayout: EventLayout?
+    private let rowSlotsLayout: EventLayout?
 
     /// What the live poll's decoder reads of a record (`TophhieSignInEvent(json:)`): the rest
     /// cannot make it refuse one, and coordinates no place has are dropped.
@@ -55,7 +58,9 @@ struct ExportReading: Sendable {
     static let mappingInputs: Set<String> = ["TimeGenerated", "ResultType", "ResultDescription", "Type", "Category"]
 
     /// - Parameter members: the Graph members to read (top-level names); nil for the whole record.
-    init(format: ExportFormat, shape: Shape, members: Set<String>?) {
+    init(format: ExportFormat, shape: Shape, members: Set<String>?, rowSlots: RowSlots? = nil, rowSlotsLayout: EventLayout? = nil) {
+        self.rowSlots = rowSlots
+        self.rowSlotsLayout = rowSlotsLayout
         self.format = format
         self.shape = shape
         self.members = members
@@ -115,20 +120,20 @@ struct ExportReading: Sendable {
 
     /// The same, its Log Analytics rows (objects, CSV) read straight into the values at `paths`
     /// of their mapped records (`rowValues`) where they can be; other records as they are.
-    func withRowSlots(_ paths: [[String]]) -> ExportReading {
-        var reading = self
-        guard !paths.isEmpty, format == .logAnalytics || format == .csv, let members else { return reading }
+    func withRowSlots(_ paths: [[String]], for layout: EventLayout? = nil) -> ExportReading {
+        guard !paths.isEmpty, format == .logAnalytics || format == .csv, let members else { return self }
+        let slots: RowSlots
         switch shape {
         case .json(columnNames: nil):
-            guard format == .logAnalytics else { return reading }
-            reading.rowSlots = RowSlots(paths: paths, columns: Self.columns(for: members.union(["id", "createdDateTime"])).sorted())
+            guard format == .logAnalytics else { return self }
+            slots = RowSlots(paths: paths, columns: Self.columns(for: members.union(["id", "createdDateTime"])).sorted())
         case .csv:
-            guard format == .csv else { return reading }
-            reading.rowSlots = RowSlots(paths: paths, columns: csvColumns.map(\.column.name))
+            guard format == .csv else { return self }
+            slots = RowSlots(paths: paths, columns: csvColumns.map(\.column.name))
         case .json:
-            break
+            return self
         }
-        return reading
+        return ExportReading(format: format, shape: shape, members: members, rowSlots: slots, rowSlotsLayout: layout)
     }
 
     /// The same export read for what `engine`'s events read (`members(readBy:)`): a Log
@@ -136,9 +141,7 @@ struct ExportReading: Sendable {
     func reading(for engine: Engine) -> ExportReading {
         let reading = self.reading(Self.members(readBy: engine))
         guard let layout = engine.eventLayout, !layout.keepsKeywordTexts else { return reading }
-        var slotted = reading.withRowSlots(layout.slots.map(\.components) + Self.coordinatePaths)
-        slotted.rowSlotsLayout = layout
-        return slotted
+        return reading.withRowSlots(layout.slots.map(\.components) + Self.coordinatePaths, for: layout)
     }
 
     /// Where the coordinates `ExportConversion.dropBadCoordinates` asks about are.

@@ -11,49 +11,25 @@ import TophhieJSON
 /// that become one member (`Id` and `id`), a portal name (` [UTC]`, `_dynamic`), a name inside
 /// an object that lowering makes one the paths name (`City` beside `city`), JSON text with a
 /// surrogate escape.
-struct RowSlots: Sendable {
+///
+/// A class, whose tables a copy of a reading does not retain one by one.
+final class RowSlots: Sendable {
     /// The Graph paths read, each value in `values`' place of the same number.
     let paths: [[String]]
     /// A JSON row's columns as slots: each column's own value (an empty object for an object
     /// read for the paths under it), those paths, and the names that would lower onto them.
     let layout: JSONSlotLayout
 
+    /// A column's mapping, the paths inside its value that are read (when it opens objects),
+    /// and those paths then the clashing names, for its value written as JSON text.
     private struct Column: Sendable {
         let mapping: ColumnMapping
-        /// Its slot in `layout`.
-        let slot: Int
-        /// Paths inside its value that are read, and their slots in `layout`.
         let under: [[String]]
-        let underSlots: [Int]
-        /// How the last name of each of `under` is read (`ExportColumns.memberReading`).
-        let underReadings: [ExportColumns.Reading?]
-        /// Slots in `layout` of names that `ExportRecord.lowered` makes one of `under`'s.
-        let clashSlots: [Int]
-        /// Whether an object is read for `under` alone (not when its whole value is read).
-        let opens: Bool
-        /// `under`, then the clashing names, for the column's value written as JSON text.
         let text: JSONSlotLayout?
     }
 
-    /// One member the paths name, and the columns that become it.
-    private struct Member: Sendable {
-        let name: String
-        let columns: [Int]
-        /// The mapping makes it from its inputs too (`ExportRecord.finishedMembers`).
-        let finished: Bool
-    }
-
-    /// One path: its member (in `members`), and the rest of it, with its place in each of the
-    /// member's columns' `under` (-1 for the whole value).
-    private struct Path: Sendable {
-        let member: Int
-        let rest: [String]
-        let places: [Int]
-    }
-
-    private let columns: [Column]
-    /// What is asked of every column of every row, as plain values apart from `Column` (whose
-    /// strings and lists a copy retains).
+    /// What is asked of every column of every row, as plain numbers apart from `Column` (whose
+    /// strings and lists a copy retains, on both reading threads at once).
     private struct Facts: Sendable {
         let slot: Int
         let renamed: Bool
@@ -62,10 +38,43 @@ struct RowSlots: Sendable {
         let isCountry: Bool
         let reading: ExportColumns.Reading
         let opens: Bool
+        /// Its `under` paths' place in `underSlots` and `underReadings`, and its clashing names'
+        /// in `clashSlots`.
+        let underStart: Int
+        let underCount: Int
+        let clashStart: Int
+        let clashCount: Int
     }
+
+    /// One member the paths name: its columns' place in `memberColumns`, and whether the
+    /// mapping makes it from its inputs too (`ExportRecord.finishedMembers`).
+    private struct Member: Sendable {
+        let columnsStart: Int
+        let columnsCount: Int
+        let finished: Bool
+    }
+
+    /// One path: its member (in `members`), whether it is the member itself, and where, for
+    /// each of the member's columns, its rest is among the column's `under` (`stepPlaces`,
+    /// -1 when it is not).
+    private struct Step: Sendable {
+        let member: Int
+        let whole: Bool
+        let placesStart: Int
+    }
+
+    private let columns: [Column]
     private let facts: [Facts]
+    private let underSlots: [Int]
+    private let underReadings: [ExportColumns.Reading?]
+    private let clashSlots: [Int]
     private let members: [Member]
-    private let steps: [Path]
+    private let memberNames: [String]
+    private let memberColumns: [Int]
+    private let steps: [Step]
+    private let stepPlaces: [Int]
+    /// Each path without its member.
+    private let rests: [[String]]
     /// Whether a member the paths name is made by `ExportRecord.finish`.
     private let finishes: Bool
 
@@ -97,51 +106,65 @@ struct RowSlots: Sendable {
             }
         }
         var layoutPaths: [[String]] = [], opening: Set<Int> = []
-        var columns: [Column] = []
+        var columns: [Column] = [], facts: [Facts] = []
+        var underSlots: [Int] = [], underReadings: [ExportColumns.Reading?] = [], clashSlots: [Int] = []
         for (index, mapping) in mappings.enumerated() {
             let slot = layoutPaths.count
             layoutPaths.append([mapping.name])
-            let under = rests[index]
-            let opens = !under.isEmpty && !whole[index]
+            let opens = !rests[index].isEmpty && !whole[index]
+            let under = opens ? rests[index] : []
             if opens { opening.insert(slot) }
-            var underSlots: [Int] = [], clashSlots: [Int] = []
             var clashes: [[String]] = []
-            if opens {
-                for rest in under {
-                    underSlots.append(layoutPaths.count)
-                    layoutPaths.append([mapping.name] + rest)
-                }
-                for rest in under {
-                    for (position, name) in rest.enumerated() {
-                        for clash in Self.clashing(name) where !clashes.contains(Array(rest[..<position]) + [clash]) {
-                            clashes.append(Array(rest[..<position]) + [clash])
-                        }
+            for rest in under {
+                for (position, name) in rest.enumerated() {
+                    for clash in Self.clashing(name) where !clashes.contains(Array(rest[..<position]) + [clash]) {
+                        clashes.append(Array(rest[..<position]) + [clash])
                     }
                 }
-                for clash in clashes {
-                    clashSlots.append(layoutPaths.count)
-                    layoutPaths.append([mapping.name] + clash)
-                }
+            }
+            facts.append(Facts(slot: slot, renamed: mapping.isRenamed, input: mapping.input, becomesMember: mapping.member != nil,
+                               isCountry: mapping.isCountry, reading: mapping.reading, opens: opens, underStart: underSlots.count,
+                               underCount: under.count, clashStart: clashSlots.count, clashCount: clashes.count))
+            for rest in under {
+                underSlots.append(layoutPaths.count)
+                underReadings.append(ExportColumns.memberReading(rest.last!))
+                layoutPaths.append([mapping.name] + rest)
+            }
+            for clash in clashes {
+                clashSlots.append(layoutPaths.count)
+                layoutPaths.append([mapping.name] + clash)
             }
             let text = opens && mapping.reading == .jsonText ? JSONSlotLayout(paths: under + clashes) : nil
-            columns.append(Column(mapping: mapping, slot: slot, under: opens ? under : [], underSlots: underSlots,
-                                  underReadings: (opens ? under : []).map { ExportColumns.memberReading($0.last!) },
-                                  clashSlots: clashSlots, opens: opens, text: text))
+            columns.append(Column(mapping: mapping, under: under, text: text))
         }
         layout = JSONSlotLayout(paths: layoutPaths, opening: opening)
         self.columns = columns
-        facts = columns.map {
-            Facts(slot: $0.slot, renamed: $0.mapping.isRenamed, input: $0.mapping.input, becomesMember: $0.mapping.member != nil,
-                  isCountry: $0.mapping.isCountry, reading: $0.mapping.reading, opens: $0.opens)
+        self.facts = facts
+        self.underSlots = underSlots
+        self.underReadings = underReadings
+        self.clashSlots = clashSlots
+        var members: [Member] = [], memberColumns: [Int] = []
+        for name in memberNames {
+            let own = mappings.indices.filter { mappings[$0].member == name }
+            members.append(Member(columnsStart: memberColumns.count, columnsCount: own.count, finished: ExportRecord.finishedMembers.contains(name)))
+            memberColumns += own
         }
-        members = memberNames.map { name in
-            Member(name: name, columns: mappings.indices.filter { mappings[$0].member == name }, finished: ExportRecord.finishedMembers.contains(name))
-        }
-        steps = paths.map { path in
+        self.members = members
+        self.memberNames = memberNames
+        self.memberColumns = memberColumns
+        var steps: [Step] = [], stepPlaces: [Int] = []
+        for path in paths {
             let member = memberNames.firstIndex(of: path[0])!
             let rest = Array(path.dropFirst())
-            return Path(member: member, rest: rest, places: mappings.indices.filter { mappings[$0].member == path[0] }.map { columns[$0].under.firstIndex(of: rest) ?? -1 })
+            steps.append(Step(member: member, whole: rest.isEmpty, placesStart: stepPlaces.count))
+            let own = members[member]
+            for column in memberColumns[own.columnsStart..<own.columnsStart + own.columnsCount] {
+                stepPlaces.append(columns[column].under.firstIndex(of: rest) ?? -1)
+            }
         }
+        self.steps = steps
+        self.stepPlaces = stepPlaces
+        self.rests = paths.map { Array($0.dropFirst()) }
         finishes = members.contains(where: \.finished)
     }
 
@@ -157,10 +180,13 @@ struct RowSlots: Sendable {
     /// - Throws: `JSONParseError` when the bytes are not a JSON object.
     func values(row bytes: UnsafeRawBufferPointer) throws -> [JSONValue?]? {
         if Self.mayNameOtherwise(bytes) { return nil }
-        var slots = [JSONValue?](repeating: nil, count: layout.paths.count)
-        try slots.withUnsafeMutableBufferPointer { try JSONValue.parseSlots(bytes, layout: layout, into: $0) }
-        return facts.withUnsafeBufferPointer { facts in
-            slots.withUnsafeBufferPointer { slots in resolve(slots) { slots[facts[$0].slot] } }
+        // On the stack, not a list made and freed for every row.
+        return try withUnsafeTemporaryAllocation(of: JSONValue?.self, capacity: layout.paths.count) { slots in
+            slots.initialize(repeating: nil)
+            defer { slots.deinitialize() }
+            try JSONValue.parseSlots(bytes, layout: layout, into: slots)
+            let read = UnsafeBufferPointer(slots)
+            return facts.withUnsafeBufferPointer { facts in resolve(read) { read[facts[$0].slot] } }
         }
     }
 
@@ -215,23 +241,38 @@ struct RowSlots: Sendable {
         resolve(UnsafeBufferPointer(start: nil, count: 0)) { .string(fields($0)) }
     }
 
-    /// What a column gives the record: its value as the mapping makes it, or the values at its
-    /// `under` paths in it.
-    private enum Given {
-        case absent
-        case whole(JSONValue)
-        case under([JSONValue?])
+    /// What a column gives the record (`given`): nothing, its value as the mapping makes it,
+    /// or the values at its `under` paths in it.
+    private enum Given: UInt8 { case absent, whole, under }
+
+    /// The values at `paths`, from a row's slots in `layout` (JSON) and its columns' values.
+    /// Every table is read through a pointer and every value held on the stack: a copy of a
+    /// column's description retained shared lists on both reading threads at once, and a
+    /// row's lists were most of what reading one cost.
+    private func resolve(_ slots: UnsafeBufferPointer<JSONValue?>, _ raw: (Int) -> JSONValue?) -> [JSONValue?]? {
+        let count = facts.count
+        return withUnsafeTemporaryAllocation(of: JSONValue?.self, capacity: count + underSlots.count) { held in
+            held.initialize(repeating: nil)
+            defer { held.deinitialize() }
+            return withUnsafeTemporaryAllocation(of: Given.self, capacity: count) { given in
+                given.initialize(repeating: .absent)
+                return facts.withUnsafeBufferPointer { facts in
+                    resolve(slots, raw, facts: facts, held: held, given: given)
+                }
+            }
+        }
     }
 
-    private func resolve(_ slots: UnsafeBufferPointer<JSONValue?>, _ raw: (Int) -> JSONValue?) -> [JSONValue?]? {
-        var given = [Given](repeating: .absent, count: columns.count)
+    private func resolve(_ slots: UnsafeBufferPointer<JSONValue?>, _ raw: (Int) -> JSONValue?, facts: UnsafeBufferPointer<Facts>,
+                         held: UnsafeMutableBufferPointer<JSONValue?>, given: UnsafeMutableBufferPointer<Given>) -> [JSONValue?]? {
+        let count = facts.count
         var generated: JSONValue?, resultType: JSONValue?, resultDescription: JSONValue?, type: JSONValue?, category: JSONValue?
-        for index in 0..<facts.count {
+        for index in 0..<count {
             guard let value = raw(index) else { continue }
-            let mapping = facts[index]
+            let fact = facts[index]
             // Two names of one column: the mapping chooses between them.
-            if mapping.renamed { return nil }
-            switch mapping.input {
+            if fact.renamed { return nil }
+            switch fact.input {
             case .timeGenerated?: generated = value
             case .resultType?: resultType = value
             case .resultDescription?: resultDescription = value
@@ -239,63 +280,84 @@ struct RowSlots: Sendable {
             case .category?: category = value
             case nil: break
             }
-            guard mapping.becomesMember else { continue }
-            if mapping.isCountry, case .string = value { continue }
-            guard mapping.opens else {
-                given[index] = .whole(ExportRecord.normalised(mapping.reading, value))
+            guard fact.becomesMember else { continue }
+            if fact.isCountry, case .string = value { continue }
+            given[index] = .whole
+            guard fact.opens else {
+                held[index] = ExportRecord.normalised(fact.reading, value)
                 continue
             }
-            let column = columns[index]
+            let under = count + fact.underStart
             switch value {
             case .object:
-                for slot in column.clashSlots where slots[slot] != nil { return nil }
-                given[index] = .under(Self.members(column, column.underSlots.map { slots[$0] }))
-            case .string(let text) where column.text != nil:
+                for place in fact.clashStart..<fact.clashStart + fact.clashCount where slots[clashSlots[place]] != nil { return nil }
+                given[index] = .under
+                for place in 0..<fact.underCount {
+                    held[under + place] = slots[underSlots[fact.underStart + place]]
+                }
+            case .string(let text) where fact.reading == .jsonText:
                 let trimmed = ExportRecord.trimmingSpaces(text)
                 guard trimmed.utf8.first == UInt8(ascii: "{") else {
-                    given[index] = .whole(ExportRecord.normalised(mapping.reading, value))
+                    held[index] = ExportRecord.normalised(fact.reading, value)
                     continue
                 }
-                guard let read = Self.read(trimmed, column) else { return nil }
-                given[index] = read.map { .under($0) } ?? .whole(value)
+                guard let read = Self.read(trimmed, columns[index]) else { return nil }
+                guard let read else {
+                    // Not JSON: the mapping keeps the text.
+                    held[index] = value
+                    continue
+                }
+                given[index] = .under
+                for place in 0..<fact.underCount { held[under + place] = read[place] }
             default:
-                given[index] = .whole(ExportRecord.normalised(mapping.reading, value))
+                held[index] = ExportRecord.normalised(fact.reading, value)
+            }
+            // Names inside lowered, text booleans and numbers read, as `lowerKeys` leaves them.
+            if given[index] == .under {
+                for place in 0..<fact.underCount {
+                    guard let inner = held[under + place] else { continue }
+                    held[under + place] = ExportRecord.member(underReadings[fact.underStart + place], ExportRecord.lowerKeys(inner))
+                }
             }
         }
         // Each member from its one column; the finished ones then through `finish`.
         var chosen = [Int](repeating: -1, count: members.count)
         var record: [String: JSONValue] = [:]
         for (place, member) in members.enumerated() {
-            for column in member.columns {
-                if case .absent = given[column] { continue }
+            for at in member.columnsStart..<member.columnsStart + member.columnsCount where given[memberColumns[at]] != .absent {
                 if chosen[place] >= 0 { return nil }
-                chosen[place] = column
+                chosen[place] = at
             }
-            if member.finished, chosen[place] >= 0 { record[member.name] = whole(given[chosen[place]], columns[chosen[place]].under) }
+            guard member.finished, chosen[place] >= 0 else { continue }
+            let column = memberColumns[chosen[place]]
+            record[memberNames[place]] = given[column] == .whole ? held[column] : partial(columns[column].under, held, from: count + facts[column].underStart)
         }
         if finishes {
             ExportRecord.finish(&record, generated: generated, resultType: resultType, resultDescription: resultDescription, type: type, category: category)
         }
-        return steps.map { step in
+        var values = [JSONValue?](repeating: nil, count: steps.count)
+        for (index, step) in steps.enumerated() {
             let member = members[step.member]
             if member.finished {
-                guard let value = record[member.name] else { return nil }
-                return step.rest.isEmpty ? value : value.value(at: step.rest)
+                guard let value = record[memberNames[step.member]] else { continue }
+                values[index] = step.whole ? value : value.value(at: rests[index])
+                continue
             }
-            let column = chosen[step.member]
-            guard column >= 0 else { return nil }
-            switch given[column] {
-            case .absent: return nil
-            case .whole(let value): return step.rest.isEmpty ? value : value.value(at: step.rest)
-            case .under(let values):
-                let place = step.places[member.columns.firstIndex(of: column)!]
-                return values[place]
+            let at = chosen[step.member]
+            guard at >= 0 else { continue }
+            let column = memberColumns[at]
+            if given[column] == .whole {
+                guard let value = held[column] else { continue }
+                values[index] = step.whole ? value : value.value(at: rests[index])
+            } else {
+                let place = stepPlaces[step.placesStart + at - member.columnsStart]
+                values[index] = held[count + facts[column].underStart + place]
             }
         }
+        return values
     }
 
-    /// A column's JSON text (an object) read for its `under` paths, as `normalised` and
-    /// `lowerKeys` read it.
+    /// A column's JSON text (an object) read for its `under` paths.
     /// - Returns: nil when it is not read so (a clashing name, a surrogate escape); `.some(nil)`
     ///   when it is not JSON (the mapping keeps the text).
     private static func read(_ text: String, _ column: Column) -> [JSONValue?]?? {
@@ -306,35 +368,19 @@ struct RowSlots: Sendable {
             guard ExportConversion.textsRead(bytes), !mayNameOtherwise(bytes), let layout = column.text else { return nil }
             guard let slots = try? JSONValue.parseSlots(bytes, layout: layout) else { return .some(nil) }
             if slots[column.under.count...].contains(where: { $0 != nil }) { return nil }
-            return .some(members(column, Array(slots[..<column.under.count])))
+            return .some(Array(slots[..<column.under.count]))
         }
     }
 
-    /// The values read at a column's `under` paths as the mapping leaves them: names inside
-    /// lowered, text booleans and numbers read.
-    private static func members(_ column: Column, _ values: [JSONValue?]) -> [JSONValue?] {
-        var values = values
-        for (place, reading) in column.underReadings.enumerated() {
-            guard let value = values[place] else { continue }
-            values[place] = ExportRecord.member(reading, ExportRecord.lowerKeys(value))
+    /// A column's object as far as it was read: the values at its `under` paths, held from `from`.
+    private func partial(_ under: [[String]], _ held: UnsafeMutableBufferPointer<JSONValue?>, from: Int) -> JSONValue {
+        // Nearly always names with nothing under them (a status's `errorCode`).
+        var members = [String: JSONValue](minimumCapacity: under.count)
+        for (place, path) in under.enumerated() {
+            guard let value = held[from + place] else { continue }
+            members[path[0]] = path.count == 1 ? value : Self.setting(value, at: path.dropFirst(), in: members[path[0]] ?? .object([:]))
         }
-        return values
-    }
-
-    /// A column's value in the record: the whole, or an object of what was read under it.
-    private func whole(_ given: Given, _ under: [[String]]) -> JSONValue? {
-        switch given {
-        case .absent: return nil
-        case .whole(let value): return value
-        case .under(let values):
-            // Nearly always names with nothing under them (a status's `errorCode`).
-            var members = [String: JSONValue](minimumCapacity: under.count)
-            for (path, value) in zip(under, values) {
-                guard let value else { continue }
-                members[path[0]] = path.count == 1 ? value : Self.setting(value, at: path.dropFirst(), in: members[path[0]] ?? .object([:]))
-            }
-            return .object(members)
-        }
+        return .object(members)
     }
 
     private static func setting(_ value: JSONValue, at path: ArraySlice<String>, in object: JSONValue) -> JSONValue {
