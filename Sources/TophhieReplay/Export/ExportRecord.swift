@@ -70,23 +70,28 @@ enum ExportRecord {
     }
 
     /// The members the mapping makes from its own inputs where the columns did not give them:
-    /// the time, the status and the stream (`finishedMembers`, and only those).
+    /// the time, the status and the stream (`FinishedMembers`, and only those).
     static func finish(_ record: inout [String: JSONValue], generated: JSONValue?, resultType: JSONValue?, resultDescription: JSONValue?,
                        type: JSONValue?, category: JSONValue?) {
-        // The time of the sign-in: CreatedDateTime, else when Log Analytics took it in.
-        if record["createdDateTime"] == nil, let generated { record["createdDateTime"] = normalised(ExportColumns.reading("TimeGenerated"), generated) }
-        if case .string(let text)? = record["createdDateTime"], let iso = powerShellDate(text) ?? portalDate(text) { record["createdDateTime"] = .string(iso) }
-        // ResultType is the error code (text there); ResultDescription its reason.
-        var status: [String: JSONValue] = [:]
-        if case .object(let given)? = record["status"] { status = given }
-        if status["errorCode"] == nil, let resultType { status["errorCode"] = integer(resultType) }
-        if status["failureReason"] == nil, let resultDescription, resultDescription != .null { status["failureReason"] = resultDescription }
-        if !status.isEmpty { record["status"] = .object(status) }
-        if let table = type?.stringValue ?? category?.stringValue { stream(table, into: &record) }
+        var members = FinishedMembers(of: record)
+        finish(&members, generated: generated, resultType: resultType, resultDescription: resultDescription, type: type, category: category)
+        members.write(into: &record)
     }
 
-    /// The members `finish` reads and writes.
-    static let finishedMembers: Set<String> = ["createdDateTime", "status", "isInteractive", "signInEventTypes"]
+    /// The same, of those members alone.
+    static func finish(_ record: inout FinishedMembers, generated: JSONValue?, resultType: JSONValue?, resultDescription: JSONValue?,
+                       type: JSONValue?, category: JSONValue?) {
+        // The time of the sign-in: CreatedDateTime, else when Log Analytics took it in.
+        if record.createdDateTime == nil, let generated { record.createdDateTime = normalised(ExportColumns.reading("TimeGenerated"), generated) }
+        if case .string(let text)? = record.createdDateTime, let iso = powerShellDate(text) ?? portalDate(text) { record.createdDateTime = .string(iso) }
+        // ResultType is the error code (text there); ResultDescription its reason.
+        var status: [String: JSONValue] = [:]
+        if case .object(let given)? = record.status { status = given }
+        if status["errorCode"] == nil, let resultType { status["errorCode"] = integer(resultType) }
+        if status["failureReason"] == nil, let resultDescription, resultDescription != .null { status["failureReason"] = resultDescription }
+        if !status.isEmpty { record.status = .object(status) }
+        if let table = type?.stringValue ?? category?.stringValue { stream(table, into: &record) }
+    }
 
     /// Graph's record from a row of the Entra admin center's CSV download. The download holds
     /// one stream per file (`InteractiveSignIns_…csv`, `NonInteractiveSignIns_…csv`), so the
@@ -150,10 +155,18 @@ enum ExportRecord {
     /// `isInteractive` and `signInEventTypes` from the table or category, where the record
     /// does not say.
     static func stream(_ table: String, into record: inout [String: JSONValue]) {
-        let nonInteractive = ExportColumns.nonInteractiveTables.contains(table)
-        if record["isInteractive"] == nil { record["isInteractive"] = .bool(!nonInteractive) }
-        if record["signInEventTypes"] == nil || record["signInEventTypes"] == .null {
-            record["signInEventTypes"] = .array([.string(nonInteractive ? "nonInteractiveUser" : "interactiveUser")])
+        var members = FinishedMembers(of: record)
+        stream(table, into: &members)
+        members.write(into: &record)
+    }
+
+    /// The same, of the finished members alone.
+    static func stream(_ table: String, into record: inout FinishedMembers) {
+        // Two names: compared, not hashed (every row asks).
+        let nonInteractive = ExportColumns.nonInteractiveTables.contains { $0 == table }
+        if record.isInteractive == nil { record.isInteractive = .bool(!nonInteractive) }
+        if record.signInEventTypes == nil || record.signInEventTypes == .null {
+            record.signInEventTypes = .array([.string(nonInteractive ? "nonInteractiveUser" : "interactiveUser")])
         }
     }
 

@@ -46,12 +46,12 @@ final class RowSlots: Sendable {
         let clashCount: Int
     }
 
-    /// One member the paths name: its columns' place in `memberColumns`, and whether the
-    /// mapping makes it from its inputs too (`ExportRecord.finishedMembers`).
+    /// One member the paths name: its columns' place in `memberColumns`, and which of the
+    /// members the mapping makes from its inputs too it is (`FinishedMembers`).
     private struct Member: Sendable {
         let columnsStart: Int
         let columnsCount: Int
-        let finished: Bool
+        let finished: FinishedMembers.Name?
     }
 
     /// One path: its member (in `members`), whether it is the member itself, and where, for
@@ -69,7 +69,6 @@ final class RowSlots: Sendable {
     private let underReadings: [ExportColumns.Reading?]
     private let clashSlots: [Int]
     private let members: [Member]
-    private let memberNames: [String]
     private let memberColumns: [Int]
     private let steps: [Step]
     private let stepPlaces: [Int]
@@ -146,11 +145,10 @@ final class RowSlots: Sendable {
         var members: [Member] = [], memberColumns: [Int] = []
         for name in memberNames {
             let own = mappings.indices.filter { mappings[$0].member == name }
-            members.append(Member(columnsStart: memberColumns.count, columnsCount: own.count, finished: ExportRecord.finishedMembers.contains(name)))
+            members.append(Member(columnsStart: memberColumns.count, columnsCount: own.count, finished: FinishedMembers.Name(member: name)))
             memberColumns += own
         }
         self.members = members
-        self.memberNames = memberNames
         self.memberColumns = memberColumns
         var steps: [Step] = [], stepPlaces: [Int] = []
         for path in paths {
@@ -165,7 +163,7 @@ final class RowSlots: Sendable {
         self.steps = steps
         self.stepPlaces = stepPlaces
         self.rests = paths.map { Array($0.dropFirst()) }
-        finishes = members.contains(where: \.finished)
+        finishes = members.contains { $0.finished != nil }
     }
 
     /// The name other than `name` that `ExportRecord.lowered` makes `name`: its first letter
@@ -321,16 +319,28 @@ final class RowSlots: Sendable {
             }
         }
         // Each member from its one column; the finished ones then through `finish`.
-        var chosen = [Int](repeating: -1, count: members.count)
-        var record: [String: JSONValue] = [:]
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: members.count) { chosen in
+            chosen.initialize(repeating: -1)
+            return finish(facts: facts, held: held, given: given, chosen: chosen, generated: generated, resultType: resultType,
+                          resultDescription: resultDescription, type: type, category: category)
+        }
+    }
+
+    /// Each member from its one column, the finished ones through `ExportRecord.finish`; then
+    /// the value at each path.
+    private func finish(facts: UnsafeBufferPointer<Facts>, held: UnsafeMutableBufferPointer<JSONValue?>, given: UnsafeMutableBufferPointer<Given>,
+                        chosen: UnsafeMutableBufferPointer<Int>, generated: JSONValue?, resultType: JSONValue?, resultDescription: JSONValue?,
+                        type: JSONValue?, category: JSONValue?) -> [JSONValue?]? {
+        let count = facts.count
+        var record = FinishedMembers()
         for (place, member) in members.enumerated() {
             for at in member.columnsStart..<member.columnsStart + member.columnsCount where given[memberColumns[at]] != .absent {
                 if chosen[place] >= 0 { return nil }
                 chosen[place] = at
             }
-            guard member.finished, chosen[place] >= 0 else { continue }
+            guard let name = member.finished, chosen[place] >= 0 else { continue }
             let column = memberColumns[chosen[place]]
-            record[memberNames[place]] = given[column] == .whole ? held[column] : partial(columns[column].under, held, from: count + facts[column].underStart)
+            record[name] = given[column] == .whole ? held[column] : partial(columns[column].under, held, from: count + facts[column].underStart)
         }
         if finishes {
             ExportRecord.finish(&record, generated: generated, resultType: resultType, resultDescription: resultDescription, type: type, category: category)
@@ -338,8 +348,8 @@ final class RowSlots: Sendable {
         var values = [JSONValue?](repeating: nil, count: steps.count)
         for (index, step) in steps.enumerated() {
             let member = members[step.member]
-            if member.finished {
-                guard let value = record[memberNames[step.member]] else { continue }
+            if let name = member.finished {
+                guard let value = record[name] else { continue }
                 values[index] = step.whole ? value : value.value(at: rests[index])
                 continue
             }
