@@ -253,6 +253,23 @@ extension JSONValue {
 }
 
 extension JSONValue {
+    /// `parseSlots(_:layout:into:)` that also says whether it met, in an object it reads (not
+    /// one it walks over or holds whole), a name the layout lacks that is written with an
+    /// escape, holds bytes past ASCII, or ends with one of `endings`: a reader that maps names
+    /// further (an export's columns) learns when one may be a name it reads, spelt otherwise.
+    /// - Throws: `JSONParseError` as `parseSlots` does.
+    public static func parseSlots(_ bytes: UnsafeRawBufferPointer, layout: JSONSlotLayout, into slots: UnsafeMutableBufferPointer<JSONValue?>,
+                                  watching endings: [[UInt8]]) throws -> Bool {
+        precondition(slots.count == layout.paths.count, "one slot per path")
+        return try layout.withView { view in
+            try JSONParser.parsing(bytes) { parser in
+                parser.watchedEndings = endings
+                try parser.parseSlotDocument(view, layout.root, into: slots)
+                return parser.watched
+            }
+        }
+    }
+
     /// `parseSlots` for the object that starts at `start` (after any whitespace) in bytes that
     /// go on past it: its slots, and the index just past its closing brace. Reads records that
     /// lie side by side without finding where each ends first.
@@ -363,8 +380,39 @@ extension JSONParser {
     }
 
     /// Reads a member name and finds its node by comparing bytes (the length first): its index in
-    /// `view.nodes`, or -1. A name with escapes is decoded and compared as text.
+    /// `view.nodes`, or -1. A name with escapes is decoded and compared as text. A name the
+    /// layout lacks is looked at when names are watched (`watchedEndings`).
     private mutating func memberNode(_ view: JSONSlotLayout.View, _ level: JSONSlotLayout.Level) throws -> Int {
+        let start = index + 1
+        let found = try findMemberNode(view, level)
+        if found < 0, !watched, let endings = watchedEndings {
+            watched = Self.isWatched(UnsafeBufferPointer(rebasing: bytes[start..<index - 1]), endings: endings)
+        }
+        return found
+    }
+
+    /// Whether a name as written has an escape, a byte past ASCII, or one of `endings`.
+    /// - Complexity: O(name), eight bytes at a time: every name of a row the layout lacks is asked.
+    static func isWatched(_ name: UnsafeBufferPointer<UInt8>, endings: [[UInt8]]) -> Bool {
+        guard let base = name.baseAddress, let last = name.last else { return false }
+        var at = 0
+        while at + 8 <= name.count {
+            let word = UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self)
+            let backslashes = word ^ 0x5C5C_5C5C_5C5C_5C5C
+            if word & 0x8080_8080_8080_8080 != 0 || (backslashes &- 0x0101_0101_0101_0101) & ~backslashes & 0x8080_8080_8080_8080 != 0 { return true }
+            at += 8
+        }
+        while at < name.count {
+            if name[at] >= 0x80 || name[at] == UInt8(ascii: "\\") { return true }
+            at += 1
+        }
+        for ending in endings where ending.last == last && name.count >= ending.count {
+            if memcmp(base + name.count - ending.count, ending, ending.count) == 0 { return true }
+        }
+        return false
+    }
+
+    private mutating func findMemberNode(_ view: JSONSlotLayout.View, _ level: JSONSlotLayout.Level) throws -> Int {
         let start = index + 1
         let scan = JSONStringScan.quoteBackslashOrControl(in: UnsafeRawBufferPointer(bytes), from: start)
         let first = Int(level.first), end = first + Int(level.count)

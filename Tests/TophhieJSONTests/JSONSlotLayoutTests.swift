@@ -45,6 +45,33 @@ import Testing
         }
     }
 
+    /// Names the layout lacks, met in an object it reads, are watched for their endings, an
+    /// escape and bytes past ASCII; names it has, and names in objects walked over or held
+    /// whole, are not.
+    @Test func namesTheLayoutLacksAreWatchedWhereItReads() throws {
+        let layout = JSONSlotLayout(paths: [["a"], ["o", "x"], ["w"]])
+        let cases: [(String, Bool)] = [
+            (#"{"a":1,"b":2,"o":{"x":1,"y":2}}"#, false),
+            (#"{"a":1,"T [UTC]":2}"#, true),
+            (#"{"a":1,"o":{"y_dynamic":2}}"#, true),
+            (#"{"\u0061":1}"#, false),
+            (#"{"\u0062":1}"#, true),
+            ("{\"\u{212A}ind\":1}", true),
+            (#"{"o":{"\u0079":1}}"#, true),
+            (#"{"skipped":{"T [UTC]":1,"\u0062":2,"é":3}}"#, false),
+            (#"{"w":{"T [UTC]":1,"é":3}}"#, false),
+            (#"{"a":"T [UTC]","b":"\u0062é"}"#, false),
+        ]
+        for (text, watched) in cases {
+            var slots = [JSONValue?](repeating: nil, count: 3)
+            let met = try Array(text.utf8).withUnsafeBytes { bytes in
+                try slots.withUnsafeMutableBufferPointer { try JSONValue.parseSlots(bytes, layout: layout, into: $0, watching: [Array(" [UTC]".utf8), Array("_dynamic".utf8)]) }
+            }
+            #expect(met == watched, "\(text)")
+            #expect(slots == (try JSONValue.parseSlots(Array(text.utf8), layout: layout)), "\(text)")
+        }
+    }
+
     @Test func everySuiteObjectFillsItsLeafPathsAsTheParserReadsThem() throws {
         var compared = 0
         for name in JSONTestSuiteTests.files where name.hasPrefix("y_") {

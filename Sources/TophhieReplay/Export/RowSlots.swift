@@ -9,8 +9,8 @@ import TophhieJSON
 ///
 /// A row this cannot read as the mapping does gives nil, and is mapped whole: two columns
 /// that become one member (`Id` and `id`), a portal name (` [UTC]`, `_dynamic`), a name inside
-/// an object that lowering makes one the paths name (`City` beside `city`), JSON text with a
-/// surrogate escape.
+/// an object that lowering makes one the paths name (`City` beside `city`), a name it does not
+/// read written with an escape or past ASCII, JSON text with a surrogate escape.
 ///
 /// A class, whose tables a copy of a reading does not retain one by one.
 final class RowSlots: Sendable {
@@ -167,7 +167,8 @@ final class RowSlots: Sendable {
     }
 
     /// The name other than `name` that `ExportRecord.lowered` makes `name`: its first letter
-    /// raised (a row with the Kelvin sign, which lowers to `k`, is not read: `mayNameOtherwise`).
+    /// raised (a name past ASCII, such as the Kelvin sign, which lowers to `k`, is watched for:
+    /// `portalEndings`).
     static func clashing(_ name: String) -> [String] {
         guard let first = name.utf8.first, first >= UInt8(ascii: "a"), first <= UInt8(ascii: "z") else { return [] }
         return [String(UnicodeScalar(first - 0x20)) + name.dropFirst()]
@@ -177,60 +178,21 @@ final class RowSlots: Sendable {
     /// - Returns: nil when the row is not read so (the mapping reads it whole).
     /// - Throws: `JSONParseError` when the bytes are not a JSON object.
     func values(row bytes: UnsafeRawBufferPointer) throws -> [JSONValue?]? {
-        if Self.mayNameOtherwise(bytes) { return nil }
         // On the stack, not a list made and freed for every row.
         return try withUnsafeTemporaryAllocation(of: JSONValue?.self, capacity: layout.paths.count) { slots in
             slots.initialize(repeating: nil)
             defer { slots.deinitialize() }
-            try JSONValue.parseSlots(bytes, layout: layout, into: slots)
+            if try JSONValue.parseSlots(bytes, layout: layout, into: slots, watching: Self.portalEndings) { return nil }
             let read = UnsafeBufferPointer(slots)
             return facts.withUnsafeBufferPointer { facts in resolve(read) { read[facts[$0].slot] } }
         }
     }
 
-    /// Whether a row's (or a column's JSON text's) bytes may name something the slots do not
-    /// see as the mapping sees it: a column as the portal names it (` [UTC]"`, `_dynamic"`), an
-    /// escape (`\u`) that may spell a name, or the Kelvin sign (U+212A), which Swift's strings
-    /// take for `K` (the one name past ASCII that is one of ASCII's).
-    static func mayNameOtherwise(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        @inline(__always) func ends(_ suffix: StaticString, at end: Int) -> Bool {
-            let count = suffix.utf8CodeUnitCount
-            guard end >= count - 1, end < bytes.count else { return false }
-            for offset in 0..<count where bytes[end - count + 1 + offset] != suffix.utf8Start[offset] { return false }
-            return true
-        }
-        var index = 0
-        while index < bytes.count {
-            // Eight bytes at a time while they hold no `]`, `_`, backslash or 0xE2 (nearly all of a row).
-            if index + 8 <= bytes.count {
-                let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                func has(_ byte: UInt64) -> UInt64 {
-                    let x = word ^ (byte &* 0x0101_0101_0101_0101)
-                    return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
-                }
-                if has(0x5D) | has(0x5F) | has(0x5C) | has(0xE2) == 0 {
-                    index += 8
-                    continue
-                }
-            }
-            switch bytes[index] {
-            case UInt8(ascii: "\\"):
-                if index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") { return true }
-                index += 2
-                continue
-            case UInt8(ascii: "]"):
-                if ends(" [UTC]\"", at: index + 1) { return true }
-            case UInt8(ascii: "_"):
-                if ends("_dynamic\"", at: index + 8) { return true }
-            case 0xE2:
-                if index + 2 < bytes.count, bytes[index + 1] == 0x84, bytes[index + 2] == 0xAA { return true }
-            default:
-                break
-            }
-            index += 1
-        }
-        return false
-    }
+    /// A column's name as the portal writes it: looked for among the names the layout lacks
+    /// (with names written with an escape, which may spell one, and names past ASCII, which
+    /// may hold the Kelvin sign, which Swift's strings take for `K`), rather than given a slot
+    /// each, which tripled a row's slots.
+    static let portalEndings: [[UInt8]] = [Array(" [UTC]".utf8), Array("_dynamic".utf8)]
 
     /// The values at `paths` of a CSV row's mapped record, from its fields.
     /// - Parameter fields: by column (in the order given to `init`), its text.
@@ -375,9 +337,15 @@ final class RowSlots: Sendable {
         return text.withUTF8 { utf8 -> [JSONValue?]?? in
             let bytes = UnsafeRawBufferPointer(utf8)
             // A lone surrogate in a member no path reads is not walked as the parser reads it.
-            guard ExportConversion.textsRead(bytes), !mayNameOtherwise(bytes), let layout = column.text else { return nil }
-            guard let slots = try? JSONValue.parseSlots(bytes, layout: layout) else { return .some(nil) }
-            if slots[column.under.count...].contains(where: { $0 != nil }) { return nil }
+            guard ExportConversion.textsRead(bytes), let layout = column.text else { return nil }
+            var slots = [JSONValue?](repeating: nil, count: layout.paths.count)
+            let watched: Bool
+            do {
+                watched = try slots.withUnsafeMutableBufferPointer { try JSONValue.parseSlots(bytes, layout: layout, into: $0, watching: []) }
+            } catch {
+                return .some(nil)
+            }
+            if watched || slots[column.under.count...].contains(where: { $0 != nil }) { return nil }
             return .some(Array(slots[..<column.under.count]))
         }
     }
