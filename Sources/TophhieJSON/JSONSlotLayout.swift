@@ -258,12 +258,18 @@ extension JSONValue {
     /// escape, holds bytes past ASCII, or ends with one of `endings`: a reader that maps names
     /// further (an export's columns) learns when one may be a name it reads, spelt otherwise.
     /// - Throws: `JSONParseError` as `parseSlots` does.
+    /// - Parameters:
+    ///   - order: the member order of the records read before (`JSONMemberOrder`, made by
+    ///     `layout`), when the records are a batch read on one thread.
+    ///   - texts: the strings the records read before held (`JSONRepeatedTexts`), likewise.
     public static func parseSlots(_ bytes: UnsafeRawBufferPointer, layout: JSONSlotLayout, into slots: UnsafeMutableBufferPointer<JSONValue?>,
-                                  watching endings: [[UInt8]]) throws -> Bool {
+                                  watching endings: [[UInt8]], order: JSONMemberOrder? = nil, texts: JSONRepeatedTexts? = nil) throws -> Bool {
         precondition(slots.count == layout.paths.count, "one slot per path")
         return try layout.withView { view in
             try JSONParser.parsing(bytes) { parser in
                 parser.watchedEndings = endings
+                parser.order = order
+                parser.texts = texts
                 try parser.parseSlotDocument(view, layout.root, into: slots)
                 return parser.watched
             }
@@ -338,7 +344,8 @@ extension JSONParser {
                 } else {
                     found = try memberNode(view, level)
                     let name = UnsafeBufferPointer(rebasing: bytes[start..<index - 1])
-                    if !name.contains(UInt8(ascii: "\\")) { order.learn(level: levelNumber, place: place, name: name, node: found) }
+                    // A watched name is not learned: met again, it would pass unwatched.
+                    if !watched, !name.contains(UInt8(ascii: "\\")) { order.learn(level: levelNumber, place: place, name: name, node: found) }
                 }
             } else {
                 found = try memberNode(view, level)

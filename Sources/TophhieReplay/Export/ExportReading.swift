@@ -149,16 +149,24 @@ final class ExportReading: Sendable {
 
     /// The values at `rowSlots`' paths of one record's mapped record, read from its bytes; nil
     /// when it is not read so (then it is mapped whole: `graphRecord`).
-    func rowValues(_ bytes: UnsafeRawBufferPointer) -> [JSONValue?]? {
+    /// - Parameter memory: this thread's memory of the rows it read before (`rowMemory()`).
+    func rowValues(_ bytes: UnsafeRawBufferPointer, memory: RowSlots.Memory? = nil) -> [JSONValue?]? {
         guard let rowSlots else { return nil }
         switch shape {
         case .json:
             guard bytes.first(where: { !JSONElementSplitter.isSpace($0) }) == UInt8(ascii: "{") else { return nil }
-            return (try? rowSlots.values(row: bytes)) ?? nil
+            return (try? rowSlots.values(row: bytes, memory: memory)) ?? nil
         case .csv(let header, _):
             guard let fields = try? Self.fields(bytes, keeping: columnsRead), fields.count == header.count else { return nil }
             return rowValues(fields: fields)
         }
+    }
+
+    /// A memory of the rows one thread reads straight, one to the next (`RowSlots.Memory`); nil
+    /// for records not read so.
+    func rowMemory() -> RowSlots.Memory? {
+        guard case .json = shape else { return nil }
+        return rowSlots?.memory()
     }
 
     /// A CSV's columns, by its header; nil for JSON records.
@@ -320,9 +328,10 @@ final class ExportReading: Sendable {
     /// A record's bytes as the engine's event, read as the engine reads a Graph record: into its
     /// slots when its rules name their fields (each the value at its path), else whole.
     /// - Throws: when the bytes no longer read as they did.
-    func event(_ bytes: UnsafeRawBufferPointer, engine: Engine) throws -> any FastEvent {
+    /// - Parameter memory: this thread's memory of the rows it read before (`rowMemory()`).
+    func event(_ bytes: UnsafeRawBufferPointer, engine: Engine, memory: RowSlots.Memory? = nil) throws -> any FastEvent {
         // Straight into the slots, unless coordinates no place has are to be dropped.
-        if let layout = engine.eventLayout, layout === rowSlotsLayout, let values = rowValues(bytes),
+        if let layout = engine.eventLayout, layout === rowSlotsLayout, let values = rowValues(bytes, memory: memory),
            !TophhieSignInEvent.outOfRange(latitude: values[values.count - 2]?.doubleValue, longitude: values[values.count - 1]?.doubleValue) {
             return try layout.event { slots in for place in slots.indices { slots[place] = values[place] } }
         }

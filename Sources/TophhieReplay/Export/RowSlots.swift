@@ -177,16 +177,30 @@ final class RowSlots: Sendable {
     /// The values at `paths` of a JSON row's mapped record.
     /// - Returns: nil when the row is not read so (the mapping reads it whole).
     /// - Throws: `JSONParseError` when the bytes are not a JSON object.
-    func values(row bytes: UnsafeRawBufferPointer) throws -> [JSONValue?]? {
+    /// - Parameter memory: the member order and strings of the rows this thread read before
+    ///   (`memory()`), for a batch of rows read on one thread.
+    func values(row bytes: UnsafeRawBufferPointer, memory: Memory? = nil) throws -> [JSONValue?]? {
         // On the stack, not a list made and freed for every row.
         return try withUnsafeTemporaryAllocation(of: JSONValue?.self, capacity: layout.paths.count) { slots in
             slots.initialize(repeating: nil)
             defer { slots.deinitialize() }
-            if try JSONValue.parseSlots(bytes, layout: layout, into: slots, watching: Self.portalEndings) { return nil }
+            if try JSONValue.parseSlots(bytes, layout: layout, into: slots, watching: Self.portalEndings, order: memory?.order, texts: memory?.texts) {
+                return nil
+            }
             let read = UnsafeBufferPointer(slots)
             return facts.withUnsafeBufferPointer { facts in resolve(read) { read[facts[$0].slot] } }
         }
     }
+
+    /// What one thread remembers of the rows it read, one to the next: the order of their
+    /// columns, and their strings (most repeat from one row to the next).
+    struct Memory {
+        let order: JSONMemberOrder
+        let texts: JSONRepeatedTexts
+    }
+
+    /// A memory for a batch of rows read on one thread.
+    func memory() -> Memory { Memory(order: layout.memberOrder(), texts: layout.repeatedTexts()) }
 
     /// A column's name as the portal writes it: looked for among the names the layout lacks
     /// (with names written with an escape, which may spell one, and names past ASCII, which

@@ -65,10 +65,12 @@ enum ReplayBatch {
         @Sendable func events(_ entries: ArraySlice<ReplayIndex.Entry>, in stretch: [UInt8], from: Int) throws -> [any FastEvent] {
             var events: [any FastEvent] = []
             events.reserveCapacity(entries.count)
+            // This thread's memory of the rows it reads, one to the next.
+            let memory = reading.rowMemory()
             try stretch.withUnsafeBytes { raw in
                 for entry in entries {
                     let bytes = Self.bytes(of: entry, in: raw, from: from)
-                    guard bytes.count == Int(entry.length), let event = try? reading.event(bytes, engine: engine), event.eventTime == entry.time else {
+                    guard bytes.count == Int(entry.length), let event = try? reading.event(bytes, engine: engine, memory: memory), event.eventTime == entry.time else {
                         throw SignInEventError("the file changed while it was read (the sign-in at byte \(entry.offset) is not what it was)")
                     }
                     events.append(event)
