@@ -184,6 +184,7 @@ final class RowSlots: Sendable {
         return try withUnsafeTemporaryAllocation(of: JSONValue?.self, capacity: layout.paths.count) { slots in
             slots.initialize(repeating: nil)
             defer { slots.deinitialize() }
+            let memory = memory?.owner == ObjectIdentifier(self) ? memory : nil
             if try JSONValue.parseSlots(bytes, layout: layout, into: slots, watching: Self.portalEndings, order: memory?.order, texts: memory?.texts) {
                 return nil
             }
@@ -195,12 +196,14 @@ final class RowSlots: Sendable {
     /// What one thread remembers of the rows it read, one to the next: the order of their
     /// columns, and their strings (most repeat from one row to the next).
     struct Memory {
+        /// The rows' reading it was made for: another's slots are numbered otherwise.
+        let owner: ObjectIdentifier
         let order: JSONMemberOrder
         let texts: JSONRepeatedTexts
     }
 
     /// A memory for a batch of rows read on one thread.
-    func memory() -> Memory { Memory(order: layout.memberOrder(), texts: layout.repeatedTexts()) }
+    func memory() -> Memory { Memory(owner: ObjectIdentifier(self), order: layout.memberOrder(), texts: layout.repeatedTexts()) }
 
     /// A column's name as the portal writes it: looked for among the names the layout lacks
     /// (with names written with an escape, which may spell one, and names past ASCII, which

@@ -51,7 +51,11 @@ enum StreamedExport {
         let index = streaming ? ExportIndex(file: readable, reading: reading.reading(nil), scratchDirectory: scratch, spillLimit: indexSpillLimit) : nil
         var cursor = LineCursor(file: readable, start: bom)
         var count = 0
-        var batches = TwoThreadBatches<FoundRecord, RecordOutcome> { found in read(found, writing: !streaming) }
+        var batches = TwoThreadBatches<FoundRecord, RecordOutcome> { found in
+            // This thread's memory of the rows it reads straight, one to the next.
+            let memory = found.first?.reading?.rowMemory()
+            return found.map { read($0, writing: !streaming, memory: memory) }
+        }
         func columns(_ offset: Int, _ bytes: UnsafeRawBufferPointer) throws {
             guard case .array(let columns)? = try? JSONValue.parse(bytes) else { throw Unstreamable() }
             let shape = ExportReading.Shape.json(columnNames: columns.map { $0["name"]?.stringValue ?? "" })
@@ -137,14 +141,15 @@ enum StreamedExport {
     /// members is read whole when its text is one the quick parse does not check (a surrogate
     /// escape, bytes past ASCII), and when the decoder refuses it (the whole record says what
     /// the file is).
-    static func read(_ found: FoundRecord, writing: Bool) -> RecordOutcome {
+    /// - Parameter memory: the thread's memory of the rows it read before (`rowMemory()`).
+    static func read(_ found: FoundRecord, writing: Bool, memory: RowSlots.Memory? = nil) -> RecordOutcome {
         found.bytes.withUnsafeBytes { bytes in
             do {
                 guard var reading = found.reading else { return .notARow }
                 if reading.members != nil, !ExportConversion.textsRead(bytes) { reading = reading.reading(nil) }
                 // Nearly every row: its id, time, error code and coordinates read straight from
                 // its bytes pass the page's quick check, and nothing more is asked of it.
-                if !writing, let values = reading.rowValues(bytes), let time = ExportConversion.plainTime(slots: values) {
+                if !writing, let values = reading.rowValues(bytes, memory: memory), let time = ExportConversion.plainTime(slots: values) {
                     return .checked(.kept(line: nil, time: time, coordinatesDropped: false))
                 }
                 let row: ExportReading.Row
@@ -186,7 +191,7 @@ enum StreamedExport {
         var checked = try CheckedRecords(file: file, format: format, strict: strict, scratch: streaming ? nil : scratch)
         var reading: ExportReading?
         var index: ExportIndex?
-        var batches = TwoThreadBatches<CSVRow, CSVOutcome> { row in read(row, writing: !streaming) }
+        var batches = TwoThreadBatches<CSVRow, CSVOutcome> { rows in rows.map { read($0, writing: !streaming) } }
         var reader = CSVRows(offset: head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
         func row(_ line: Int, _ fields: [String], _ range: Range<Int>) throws {
             guard let reading else {
@@ -292,9 +297,11 @@ enum StreamedExport {
         // The quick check of each record needs nothing of the others: a batch at a time, half
         // on the second thread. Only a record it does not pass is read whole, in order.
         var batches = TwoThreadBatches<FoundRecord, Bool> { found in
-            found.bytes.withUnsafeBytes { bytes in
-                guard let slots = try? JSONValue.parseSlots(bytes, layout: quick) else { return false }
-                return ExportConversion.plainlyReads(slots) && ExportConversion.textsRead(bytes)
+            found.map { found in
+                found.bytes.withUnsafeBytes { bytes in
+                    guard let slots = try? JSONValue.parseSlots(bytes, layout: quick) else { return false }
+                    return ExportConversion.plainlyReads(slots) && ExportConversion.textsRead(bytes)
+                }
             }
         }
         func record(_ offset: Int, _ bytes: UnsafeRawBufferPointer) throws {

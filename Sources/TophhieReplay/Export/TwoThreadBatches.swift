@@ -6,14 +6,16 @@
 ///
 /// Memory is a batch of records and their outcomes (about `batchBytes` of records), not the file.
 struct TwoThreadBatches<Item: Sendable, Outcome> {
-    private let work: @Sendable (Item) -> Outcome
+    private let work: @Sendable (ArraySlice<Item>) -> [Outcome]
     private let batchBytes: Int
     private let second = SecondThread<[Outcome]>()
     private var items: [Item] = []
     private var bytes = 0
 
-    /// - Parameter work: one record's outcome; it must not depend on any other record.
-    init(batchBytes: Int = 1 << 20, work: @escaping @Sendable (Item) -> Outcome) {
+    /// - Parameter work: the outcomes of a run of records, one each, in their order, all on
+    ///   one thread (which may remember what it read of one for the next: `RowSlots.Memory`);
+    ///   a record's outcome must not depend on any other record.
+    init(batchBytes: Int = 1 << 20, work: @escaping @Sendable (ArraySlice<Item>) -> [Outcome]) {
         self.work = work
         self.batchBytes = batchBytes
     }
@@ -32,11 +34,11 @@ struct TwoThreadBatches<Item: Sendable, Outcome> {
         items.removeAll(keepingCapacity: true)
         bytes = 0
         let half = batch.count / 2
-        let later = Array(batch[half...])
+        let later = batch[half...]
         let work = self.work
-        if half > 0 { second.start { later.map(work) } }
-        let first = batch[..<half].map(work)
-        let rest = half > 0 ? ((try? second.take()) ?? later.map(work)) : later.map(work)
+        if half > 0 { second.start { work(later) } }
+        let first = work(batch[..<half])
+        let rest = half > 0 ? ((try? second.take()) ?? work(later)) : work(later)
         for (item, outcome) in zip(batch, first + rest) { try apply(item, outcome) }
     }
 
