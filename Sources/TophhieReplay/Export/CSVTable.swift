@@ -48,6 +48,9 @@ struct CSVRows {
     /// By column, whether its field is made into text; nil for every one. The others are left
     /// empty: a second pass reads only the columns its rules need.
     var keeping: [Bool]?
+    /// What `keeping` becomes once the header (the first record) is read, from its fields: a
+    /// first pass makes text only of the columns it checks.
+    var keepingAfterHeader: (([String]) -> [Bool]?)?
 
     /// - Parameter offset: where in the file the first byte fed is (after a BOM).
     init(offset: Int = 0) {
@@ -138,9 +141,15 @@ struct CSVRows {
         fields.append(kept ? String(decoding: field, as: UTF8.self) : "")
         let done = fields
         let blank = done.count == 1 && done[0].isEmpty && !wasQuoted
-        fields = []
+        // Room for the next row's fields at once, not grown a doubling at a time.
+        fields.removeAll(keepingCapacity: true)
         field.removeAll(keepingCapacity: true)
         wasQuoted = false
-        if !blank { try record(recordLine, done, recordStart..<end) }
+        guard !blank else { return }
+        if let keepingAfterHeader {
+            keeping = keepingAfterHeader(done)
+            self.keepingAfterHeader = nil
+        }
+        try record(recordLine, done, recordStart..<end)
     }
 }

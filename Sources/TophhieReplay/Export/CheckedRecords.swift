@@ -82,10 +82,13 @@ struct CheckedRecords {
     /// the file's order.
     /// - Returns: the time of a record kept; nil for one skipped.
     /// - Throws: with `strict`, the decoder's refusal; `ReplayFileError` when the write fails.
+    /// - Parameter place: worked out only for a record skipped (naming a line of JSON lines
+    ///   counts the lines before it).
     @discardableResult
-    mutating func take(_ verdict: Verdict, at place: String) throws -> Date? {
+    mutating func take(_ verdict: Verdict, at place: @autoclosure () throws -> String) throws -> Date? {
         switch verdict {
         case .refused(let malformed, let raw):
+            let place = try place()
             try conversion.skip(malformed, at: place, file: file, strict: strict)
             found.add(raw, place: place, problem: malformed.problem)
             return nil

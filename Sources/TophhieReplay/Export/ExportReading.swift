@@ -169,6 +169,12 @@ final class ExportReading: Sendable {
         return rowSlots?.memory()
     }
 
+    /// By column, whether a CSV's field is read (`CSVRows.keeping`); nil for every one.
+    var fieldsRead: [Bool]? {
+        guard case .csv = shape else { return nil }
+        return columnsRead
+    }
+
     /// A CSV's columns, by its header; nil for JSON records.
     var columnCount: Int? {
         guard case .csv(let header, _) = shape else { return nil }

@@ -86,8 +86,8 @@ enum StreamedExport {
             case .failed(let error):
                 throw error
             case .checked(let verdict):
-                let place = layout == .table ? "row \(count)" : layout == .lines ? "line \(try cursor.position(of: offset).line)" : "item \(count)"
-                if let time = try checked.take(verdict, at: place) { try index?.add(time: time, offset: offset, length: found.bytes.count) }
+                let count = count
+                if let time = try checked.take(verdict, at: layout == .table ? "row \(count)" : layout == .lines ? "line \(try cursor.position(of: offset).line)" : "item \(count)") { try index?.add(time: time, offset: offset, length: found.bytes.count) }
             }
         }
         do {
@@ -193,9 +193,15 @@ enum StreamedExport {
         var index: ExportIndex?
         var batches = TwoThreadBatches<CSVRow, CSVOutcome> { rows in rows.map { read($0, writing: !streaming) } }
         var reader = CSVRows(offset: head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
+        func shape(_ header: [String]) -> ExportReading.Shape {
+            .csv(header: header.map { $0.trimmingCharacters(in: .whitespaces) }, nonInteractive: nonInteractive)
+        }
+        // Checked, a row's other fields are not made into text (a row skipped is named by its
+        // columns' names and its `Type`, which is read).
+        if streaming { reader.keepingAfterHeader = { ExportReading(format: format, shape: shape($0), members: ExportReading.checkedMembers).fieldsRead } }
         func row(_ line: Int, _ fields: [String], _ range: Range<Int>) throws {
             guard let reading else {
-                let shape = ExportReading.Shape.csv(header: fields.map { $0.trimmingCharacters(in: .whitespaces) }, nonInteractive: nonInteractive)
+                let shape = shape(fields)
                 reading = ExportReading(format: format, shape: shape, members: streaming ? ExportReading.checkedMembers : nil)
                     .withRowSlots(streaming ? ExportConversion.quickPaths : [])
                 if streaming { index = ExportIndex(file: readable, reading: ExportReading(format: format, shape: shape, members: nil), scratchDirectory: scratch) }
