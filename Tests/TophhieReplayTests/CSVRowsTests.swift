@@ -63,6 +63,25 @@ import TophhieTestSupport
         }
     }
 
+    /// Fields not kept are walked over, yet still checked, counted and told from an empty line:
+    /// a row of one field no one reads is a row (the table refuses its count), not a blank.
+    @Test func fieldsNotKeptAreWalkedOverAndStillCounted() throws {
+        var reader = CSVRows()
+        reader.keepingAfterHeader = { header in header.map { $0 == "b" } }
+        var rows: [(Int, [String])] = []
+        let text = Array("a,b\n\"x, \"\"y\"\"\",\"z\"\nlonely\n\n\"\"\n".utf8)
+        try text.withUnsafeBytes { bytes in
+            try reader.feed(bytes) { line, fields, _ in rows.append((line, fields)) }
+            try reader.finish { line, fields, _ in rows.append((line, fields)) }
+        }
+        #expect(rows.map(\.0) == [1, 2, 3, 5])
+        #expect(rows.map(\.1) == [["a", "b"], ["", "z"], [""], [""]])
+        var refusing = CSVRows(keeping: [false, true])
+        #expect(throws: CSVTable.Failure(line: 1, message: "a quote inside an unquoted field")) {
+            try Array("ab\"c,d\n".utf8).withUnsafeBytes { bytes in try refusing.feed(bytes) { _, _, _ in } }
+        }
+    }
+
     @Test func aQuoteInsideAnUnquotedFieldIsRefusedAtItsLineWhereverTheTextIsCut() throws {
         let bytes = Array("a,b\n\"x\ny\",1\nzz\"z,2\n".utf8)
         for cut in 0...bytes.count {
