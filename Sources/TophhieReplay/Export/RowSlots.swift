@@ -32,7 +32,6 @@ final class RowSlots: Sendable {
     /// strings and lists a copy retains, on both reading threads at once).
     private struct Facts: Sendable {
         let slot: Int
-        let renamed: Bool
         let input: ColumnMapping.Input?
         let becomesMember: Bool
         let isCountry: Bool
@@ -83,8 +82,8 @@ final class RowSlots: Sendable {
     ///     members and the mapping's inputs (`ExportReading.columns(for:)`, a CSV's columns).
     init(paths: [[String]], columns names: [String]) {
         self.paths = paths
-        // The portal's names (` [UTC]`, `_dynamic`) are looked for in a row's bytes instead: a
-        // slot each tripled a row's slots, each made and freed for every row.
+        // The portal's names (` [UTC]`, `_dynamic`) are watched for as the row is read
+        // (`portalEndings`): a slot each tripled a row's slots, each made and freed every row.
         let mappings = names.map(ColumnMapping.init).filter { !$0.isRenamed }
         var memberNames: [String] = []
         for path in paths where !memberNames.contains(path[0]) { memberNames.append(path[0]) }
@@ -121,7 +120,7 @@ final class RowSlots: Sendable {
                     }
                 }
             }
-            facts.append(Facts(slot: slot, renamed: mapping.isRenamed, input: mapping.input, becomesMember: mapping.member != nil,
+            facts.append(Facts(slot: slot, input: mapping.input, becomesMember: mapping.member != nil,
                                isCountry: mapping.isCountry, reading: mapping.reading, opens: opens, underStart: underSlots.count,
                                underCount: under.count, clashStart: clashSlots.count, clashCount: clashes.count))
             for rest in under {
@@ -184,7 +183,7 @@ final class RowSlots: Sendable {
         return try withUnsafeTemporaryAllocation(of: JSONValue?.self, capacity: layout.paths.count) { slots in
             slots.initialize(repeating: nil)
             defer { slots.deinitialize() }
-            let memory = memory?.owner == ObjectIdentifier(self) ? memory : nil
+            let memory = memory?.owner === self ? memory : nil
             if try JSONValue.parseSlots(bytes, layout: layout, into: slots, watching: Self.portalEndings, order: memory?.order, texts: memory?.texts) {
                 return nil
             }
@@ -196,14 +195,15 @@ final class RowSlots: Sendable {
     /// What one thread remembers of the rows it read, one to the next: the order of their
     /// columns, and their strings (most repeat from one row to the next).
     struct Memory {
-        /// The rows' reading it was made for: another's slots are numbered otherwise.
-        let owner: ObjectIdentifier
+        /// The rows' reading it was made for (held, so no other takes its place): another's
+        /// slots are numbered otherwise.
+        let owner: RowSlots
         let order: JSONMemberOrder
         let texts: JSONRepeatedTexts
     }
 
     /// A memory for a batch of rows read on one thread.
-    func memory() -> Memory { Memory(owner: ObjectIdentifier(self), order: layout.memberOrder(), texts: layout.repeatedTexts()) }
+    func memory() -> Memory { Memory(owner: self, order: layout.memberOrder(), texts: layout.repeatedTexts()) }
 
     /// A column's name as the portal writes it: looked for among the names the layout lacks
     /// (with names written with an escape, which may spell one, and names past ASCII, which
@@ -247,8 +247,6 @@ final class RowSlots: Sendable {
         for index in 0..<count {
             guard let value = raw(index) else { continue }
             let fact = facts[index]
-            // Two names of one column: the mapping chooses between them.
-            if fact.renamed { return nil }
             switch fact.input {
             case .timeGenerated?: generated = value
             case .resultType?: resultType = value
