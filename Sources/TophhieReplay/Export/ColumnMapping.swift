@@ -1,3 +1,5 @@
+import TophhieJSON
+
 /// What `ExportRecord.fromLogAnalytics` makes of one Log Analytics column, from its name alone:
 /// worked out once a file where the names are known ahead (a CSV's header, a table's columns,
 /// the columns a row is read for), rather than for every column of every row.
@@ -17,6 +19,27 @@ struct ColumnMapping: Sendable {
     let isCountry: Bool
 
     enum Input: Sendable { case timeGenerated, resultType, resultDescription, type, category }
+
+    /// A row's values of the mapping's own inputs (`ExportRecord.finish`).
+    struct Inputs {
+        var generated: JSONValue?
+        var resultType: JSONValue?
+        var resultDescription: JSONValue?
+        var type: JSONValue?
+        var category: JSONValue?
+
+        /// Notes `value` when its column is one of them (the last of each counts).
+        mutating func note(_ input: Input?, _ value: JSONValue) {
+            switch input {
+            case .timeGenerated?: generated = value
+            case .resultType?: resultType = value
+            case .resultDescription?: resultDescription = value
+            case .type?: type = value
+            case .category?: category = value
+            case nil: break
+            }
+        }
+    }
 
     init(_ name: String) {
         self.name = name

@@ -51,36 +51,28 @@ enum ExportRecord {
         }
         // Sized once: growing the table a row's forty columns at a time was an eighth of it.
         var record = [String: JSONValue](minimumCapacity: columns.count + 1)
-        var generated: JSONValue?, resultType: JSONValue?, resultDescription: JSONValue?, type: JSONValue?, category: JSONValue?
+        var inputs = ColumnMapping.Inputs()
         for (column, value) in columns {
-            switch column.input {
-            case .timeGenerated?: generated = value
-            case .resultType?: resultType = value
-            case .resultDescription?: resultDescription = value
-            case .type?: type = value
-            case .category?: category = value
-            case nil: break
-            }
+            inputs.note(column.input, value)
             guard let member = column.member else { continue }
             if column.isCountry, case .string = value { continue }
             record[member] = normalised(column.reading, value)
         }
-        finish(&record, generated: generated, resultType: resultType, resultDescription: resultDescription, type: type, category: category)
+        finish(&record, inputs)
         return .object(record)
     }
 
     /// The members the mapping makes from its own inputs where the columns did not give them:
     /// the time, the status and the stream (`FinishedMembers`, and only those).
-    static func finish(_ record: inout [String: JSONValue], generated: JSONValue?, resultType: JSONValue?, resultDescription: JSONValue?,
-                       type: JSONValue?, category: JSONValue?) {
+    static func finish(_ record: inout [String: JSONValue], _ inputs: ColumnMapping.Inputs) {
         var members = FinishedMembers(of: record)
-        finish(&members, generated: generated, resultType: resultType, resultDescription: resultDescription, type: type, category: category)
+        finish(&members, inputs)
         members.write(into: &record)
     }
 
     /// The same, of those members alone.
-    static func finish(_ record: inout FinishedMembers, generated: JSONValue?, resultType: JSONValue?, resultDescription: JSONValue?,
-                       type: JSONValue?, category: JSONValue?) {
+    static func finish(_ record: inout FinishedMembers, _ inputs: ColumnMapping.Inputs) {
+        let (generated, resultType, resultDescription) = (inputs.generated, inputs.resultType, inputs.resultDescription)
         // The time of the sign-in: CreatedDateTime, else when Log Analytics took it in.
         if record.createdDateTime == nil, let generated { record.createdDateTime = normalised(ExportColumns.reading("TimeGenerated"), generated) }
         if case .string(let text)? = record.createdDateTime, let iso = powerShellDate(text) ?? portalDate(text) { record.createdDateTime = .string(iso) }
@@ -90,7 +82,7 @@ enum ExportRecord {
         if status["errorCode"] == nil, let resultType { status["errorCode"] = integer(resultType) }
         if status["failureReason"] == nil, let resultDescription, resultDescription != .null { status["failureReason"] = resultDescription }
         if !status.isEmpty { record.status = .object(status) }
-        if let table = type?.stringValue ?? category?.stringValue { stream(table, into: &record) }
+        if let table = inputs.type?.stringValue ?? inputs.category?.stringValue { stream(table, into: &record) }
     }
 
     /// Graph's record from a row of the Entra admin center's CSV download. The download holds

@@ -243,18 +243,11 @@ final class RowSlots: Sendable {
     private func resolve(_ slots: UnsafeBufferPointer<JSONValue?>, _ raw: (Int) -> JSONValue?, facts: UnsafeBufferPointer<Facts>,
                          held: UnsafeMutableBufferPointer<JSONValue?>, given: UnsafeMutableBufferPointer<Given>) -> [JSONValue?]? {
         let count = facts.count
-        var generated: JSONValue?, resultType: JSONValue?, resultDescription: JSONValue?, type: JSONValue?, category: JSONValue?
+        var inputs = ColumnMapping.Inputs()
         for index in 0..<count {
             guard let value = raw(index) else { continue }
             let fact = facts[index]
-            switch fact.input {
-            case .timeGenerated?: generated = value
-            case .resultType?: resultType = value
-            case .resultDescription?: resultDescription = value
-            case .type?: type = value
-            case .category?: category = value
-            case nil: break
-            }
+            inputs.note(fact.input, value)
             guard fact.becomesMember else { continue }
             if fact.isCountry, case .string = value { continue }
             given[index] = .whole
@@ -298,16 +291,14 @@ final class RowSlots: Sendable {
         // Each member from its one column; the finished ones then through `finish`.
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: members.count) { chosen in
             chosen.initialize(repeating: -1)
-            return finish(facts: facts, held: held, given: given, chosen: chosen, generated: generated, resultType: resultType,
-                          resultDescription: resultDescription, type: type, category: category)
+            return finish(facts: facts, held: held, given: given, chosen: chosen, inputs: inputs)
         }
     }
 
     /// Each member from its one column, the finished ones through `ExportRecord.finish`; then
     /// the value at each path.
     private func finish(facts: UnsafeBufferPointer<Facts>, held: UnsafeMutableBufferPointer<JSONValue?>, given: UnsafeMutableBufferPointer<Given>,
-                        chosen: UnsafeMutableBufferPointer<Int>, generated: JSONValue?, resultType: JSONValue?, resultDescription: JSONValue?,
-                        type: JSONValue?, category: JSONValue?) -> [JSONValue?]? {
+                        chosen: UnsafeMutableBufferPointer<Int>, inputs: ColumnMapping.Inputs) -> [JSONValue?]? {
         let count = facts.count
         var record = FinishedMembers()
         for (place, member) in members.enumerated() {
@@ -320,7 +311,7 @@ final class RowSlots: Sendable {
             record[name] = given[column] == .whole ? held[column] : partial(columns[column].under, held, from: count + facts[column].underStart)
         }
         if finishes {
-            ExportRecord.finish(&record, generated: generated, resultType: resultType, resultDescription: resultDescription, type: type, category: category)
+            ExportRecord.finish(&record, inputs)
         }
         var values = [JSONValue?](repeating: nil, count: steps.count)
         for (index, step) in steps.enumerated() {
