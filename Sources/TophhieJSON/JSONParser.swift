@@ -41,7 +41,7 @@ struct JSONParser {
     /// Slot parsing: the strings the records before held (`JSONRepeatedTexts`).
     var texts: JSONRepeatedTexts?
     /// Slot parsing: names the layout lacks, met where it reads, are looked at for these
-    /// endings, an escape and bytes past ASCII (`parseSlots(_:layout:into:watching:)`), and
+    /// endings, an escape and bytes past ASCII (`parseSlots(_:layout:untilFilled:into:watching:order:texts:)`), and
     /// `watched` says whether one had any.
     var watchedEndings: [[UInt8]]?
     var watched = false

@@ -235,38 +235,29 @@ extension JSONValue {
     /// `parseSlots` over bytes lent for the call.
     public static func parseSlots(_ bytes: UnsafeRawBufferPointer, layout: JSONSlotLayout, untilFilled: Bool = false) throws -> [JSONValue?] {
         var slots = [JSONValue?](repeating: nil, count: layout.paths.count)
-        try slots.withUnsafeMutableBufferPointer { try parseSlots(bytes, layout: layout, untilFilled: untilFilled, into: $0) }
+        _ = try slots.withUnsafeMutableBufferPointer { try parseSlots(bytes, layout: layout, untilFilled: untilFilled, into: $0) }
         return slots
     }
 
     /// `parseSlots` into slots lent by the caller, `layout.paths.count` of them, all nil.
-    public static func parseSlots(_ bytes: UnsafeRawBufferPointer, layout: JSONSlotLayout, untilFilled: Bool = false,
-                                  into slots: UnsafeMutableBufferPointer<JSONValue?>) throws {
-        precondition(slots.count == layout.paths.count, "one slot per path")
-        try layout.withView { view in
-            try JSONParser.parsing(bytes) { parser in
-                parser.stopWhenFilled = untilFilled
-                try parser.parseSlotDocument(view, layout.root, into: slots)
-            }
-        }
-    }
-}
-
-extension JSONValue {
-    /// `parseSlots(_:layout:into:)` that also says whether it met, in an object it reads (not
-    /// one it walks over or holds whole), a name the layout lacks that is written with an
-    /// escape, holds bytes past ASCII, or ends with one of `endings`: a reader that maps names
-    /// further (an export's columns) learns when one may be a name it reads, spelt otherwise.
-    /// - Throws: `JSONParseError` as `parseSlots` does.
     /// - Parameters:
+    ///   - endings: when given, names the layout lacks, met in an object it reads (not one it
+    ///     walks over or holds whole), are watched: the result says whether one was written
+    ///     with an escape, held bytes past ASCII, or ended with one of `endings`. A reader that
+    ///     maps names further (an export's columns) learns when one may be a name it reads,
+    ///     spelt otherwise.
     ///   - order: the member order of the records read before (`JSONMemberOrder`, made by
     ///     `layout`), when the records are a batch read on one thread.
     ///   - texts: the strings the records read before held (`JSONRepeatedTexts`), likewise.
-    public static func parseSlots(_ bytes: UnsafeRawBufferPointer, layout: JSONSlotLayout, into slots: UnsafeMutableBufferPointer<JSONValue?>,
-                                  watching endings: [[UInt8]], order: JSONMemberOrder? = nil, texts: JSONRepeatedTexts? = nil) throws -> Bool {
+    /// - Returns: whether a watched name was met (false when none are watched).
+    @discardableResult
+    public static func parseSlots(_ bytes: UnsafeRawBufferPointer, layout: JSONSlotLayout, untilFilled: Bool = false,
+                                  into slots: UnsafeMutableBufferPointer<JSONValue?>, watching endings: [[UInt8]]? = nil,
+                                  order: JSONMemberOrder? = nil, texts: JSONRepeatedTexts? = nil) throws -> Bool {
         precondition(slots.count == layout.paths.count, "one slot per path")
         return try layout.withView { view in
             try JSONParser.parsing(bytes) { parser in
+                parser.stopWhenFilled = untilFilled
                 parser.watchedEndings = endings
                 parser.order = order
                 parser.texts = texts
@@ -275,7 +266,9 @@ extension JSONValue {
             }
         }
     }
+}
 
+extension JSONValue {
     /// `parseSlots` for the object that starts at `start` (after any whitespace) in bytes that
     /// go on past it: its slots, and the index just past its closing brace. Reads records that
     /// lie side by side without finding where each ends first.

@@ -147,9 +147,11 @@ enum ExportRecord {
     /// `isInteractive` and `signInEventTypes` from the table or category, where the record
     /// does not say.
     static func stream(_ table: String, into record: inout [String: JSONValue]) {
-        var members = FinishedMembers(of: record)
+        // The two it reads and writes: an Azure Monitor record asks this of every record.
+        let names: [FinishedMembers.Name] = [.isInteractive, .signInEventTypes]
+        var members = FinishedMembers(of: record, names)
         stream(table, into: &members)
-        members.write(into: &record)
+        members.write(into: &record, names)
     }
 
     /// The same, of the finished members alone.

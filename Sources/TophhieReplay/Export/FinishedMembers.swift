@@ -48,15 +48,15 @@ struct FinishedMembers {
         }
     }
 
-    /// Those of a record's table.
-    init(of record: [String: JSONValue]) {
-        for name in Name.allCases { self[name] = record[name.member] }
+    /// Those of a record's table that are `names`.
+    init(of record: [String: JSONValue], _ names: [Name] = Name.allCases) {
+        for name in names { self[name] = record[name.member] }
     }
 
     init() {}
 
-    /// Writes them into a record's table (a member none gave stays absent).
-    func write(into record: inout [String: JSONValue]) {
-        for name in Name.allCases { if let value = self[name] { record[name.member] = value } }
+    /// Writes `names` into a record's table (a member none gave stays absent).
+    func write(into record: inout [String: JSONValue], _ names: [Name] = Name.allCases) {
+        for name in names { if let value = self[name] { record[name.member] = value } }
     }
 }

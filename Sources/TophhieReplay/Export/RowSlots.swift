@@ -115,7 +115,7 @@ final class RowSlots: Sendable {
             var clashes: [[String]] = []
             for rest in under {
                 for (position, name) in rest.enumerated() {
-                    for clash in Self.clashing(name) where !clashes.contains(Array(rest[..<position]) + [clash]) {
+                    if let clash = Self.clashing(name), !clashes.contains(Array(rest[..<position]) + [clash]) {
                         clashes.append(Array(rest[..<position]) + [clash])
                     }
                 }
@@ -168,9 +168,9 @@ final class RowSlots: Sendable {
     /// The name other than `name` that `ExportRecord.lowered` makes `name`: its first letter
     /// raised (a name past ASCII, such as the Kelvin sign, which lowers to `k`, is watched for:
     /// `portalEndings`).
-    static func clashing(_ name: String) -> [String] {
-        guard let first = name.utf8.first, first >= UInt8(ascii: "a"), first <= UInt8(ascii: "z") else { return [] }
-        return [String(UnicodeScalar(first - 0x20)) + name.dropFirst()]
+    static func clashing(_ name: String) -> String? {
+        guard let first = name.utf8.first, first >= UInt8(ascii: "a"), first <= UInt8(ascii: "z") else { return nil }
+        return String(UnicodeScalar(first - 0x20)) + name.dropFirst()
     }
 
     /// The values at `paths` of a JSON row's mapped record.
