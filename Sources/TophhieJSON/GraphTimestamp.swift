@@ -118,10 +118,13 @@ public enum GraphTimestamp {
             out.append(contentsOf: alertText(date).utf8)
             return
         }
-        let start = out.count
-        out.append(contentsOf: repeatElement(0, count: 24))
-        out.withUnsafeMutableBufferPointer { buffer in
-            _ = write(y, mo, d, h, mi, s, fraction: millis, digits: 3, into: UnsafeMutableBufferPointer(rebasing: buffer[start...]))
+        // Written on the stack and appended once: zeros appended, then overwritten in place, was
+        // twice the work.
+        var text: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &text) { raw in
+            let buffer = raw.bindMemory(to: UInt8.self)
+            let count = write(y, mo, d, h, mi, s, fraction: millis, digits: 3, into: buffer)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
         }
     }
 

@@ -11,7 +11,7 @@ package enum JSONWriter {
         switch value {
         case .null: out.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
         case .bool(let b): out.append(contentsOf: b ? Array("true".utf8) : Array("false".utf8))
-        case .int(let i): out.append(contentsOf: String(i).utf8)
+        case .int(let i): writeInteger(i, into: &out)
         case .double(let d): writeDouble(d, into: &out)
         case .string(let s): writeString(s, into: &out)
         case .array(let items): writeArray(items, into: &out) { write($0, into: &$1) }
@@ -58,6 +58,24 @@ package enum JSONWriter {
         }
         if let compared, let compared { return compared }
         return a.utf8.lexicographicallyPrecedes(b.utf8)
+    }
+
+    /// The integer's decimal digits, with `-` when negative: what `String(i)` holds, written
+    /// without making that text first.
+    package static func writeInteger(_ i: Int64, into out: inout [UInt8]) {
+        if i < 0 { out.append(0x2D) }
+        // The magnitude as unsigned, so Int64.min has one too.
+        var rest = i.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                count += 1
+                buffer[24 - count] = UInt8(truncatingIfNeeded: rest % 10) + 0x30
+                rest /= 10
+            } while rest > 0
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(24 - count)...]))
+        }
     }
 
     /// As `JSONEncoder`: the shortest round-tripping text, without a trailing `.0`; a value JSON

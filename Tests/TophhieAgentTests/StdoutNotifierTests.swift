@@ -75,6 +75,21 @@ import TophhieRules
         #expect(try JSONValue.parse(Data(hardened.utf8)) == value)
     }
 
+    /// A line is ended where it was written, after what the bytes already hold: only its own
+    /// bytes are hardened, and a line that needs nothing is left as it is.
+    @Test func aLineIsHardenedAndEndedInPlaceAfterEarlierBytes() {
+        let earlier = Array("kept \u{2028} as it was\n".utf8)
+        var bytes = earlier
+        bytes.append(contentsOf: "{\"a\":\"x\u{2028}y\u{85}\"}".utf8)
+        ControlCharacterEscaping.endHardenedJSONLine(&bytes, from: earlier.count)
+        #expect(String(decoding: bytes, as: UTF8.self) == "kept \u{2028} as it was\n" + #"{"a":"x\u2028y\u0085"}"# + "\n")
+        var plain = earlier
+        plain.append(contentsOf: #"{"a":"plain \" text"}"#.utf8)
+        ControlCharacterEscaping.endHardenedJSONLine(&plain, from: earlier.count)
+        #expect(plain == earlier + Array(#"{"a":"plain \" text"}"#.utf8) + [0x0A])
+        #expect(ControlCharacterEscaping.hardenedJSONLine(Array("{\"a\":\"\u{202E}\"}".utf8)) == #"{"a":"\u202e"}"# + "\n")
+    }
+
     @Test func prettyPrintedLayoutStaysWhitespace() throws {
         let pretty = "{\n  \"a\" : \"x\u{2028}\\\"\u{85}\",\n  \"b\" : 1\n}"
         let hardened = ControlCharacterEscaping.hardenJSON(pretty)

@@ -27,7 +27,7 @@ import Testing
     @Test func edgesOfStringsNumbersAndKeysAreWrittenAsJSONEncoderWritesThem() {
         let strings = ["", "a\"b\\c/d", "\u{0}\u{1}\u{1F}\u{7F}", "é\u{2028}\u{2029}😀", "\n\t\r\u{8}\u{C}", "e\u{301}", "</script>"]
         let doubles: [Double] = [0, -0.0, 1, 1.5, 38.72, -9.14, 1e-7, 1e21, 1e15, 1e16, 0.1, 5e-324, 1.7976931348623157e308, 736250400.1229999, 12345678.9]
-        let ints: [Int64] = [0, -1, 42, .max, .min]
+        let ints: [Int64] = [0, -1, 42, 9, 10, 99, 100, -9, -10, 1_000_000_000_000_000_000, -999_999_999_999_999_999, .max, .min, .min + 1]
         var members: [String: JSONValue] = [:]
         for (i, key) in ["b", "B", "a10", "a9", "é", "z", "_", "ä", "e\u{301}x", "10", "9", ""].enumerated() { members[key] = .int(Int64(i)) }
         let value: JSONValue = .object([

@@ -94,10 +94,20 @@ public enum ControlCharacterEscaping {
     /// Compact JSON's bytes as one line: `hardenJSON` of their text with a line break after it,
     /// made text once when nothing needs escaping (every ASCII line).
     public static func hardenedJSONLine(_ json: [UInt8]) -> String {
-        if json.withUnsafeBytes(mayNeedEscape) { return hardenJSON(String(decoding: json, as: UTF8.self)) + "\n" }
         var line = json
-        line.append(UInt8(ascii: "\n"))
+        endHardenedJSONLine(&line, from: 0)
         return String(decoding: line, as: UTF8.self)
+    }
+
+    /// Makes the compact JSON written to `bytes` from `start` on one line, where it is: its
+    /// text hardened (`hardenJSON`), only when a byte may need it, then a line break.
+    public static func endHardenedJSONLine(_ bytes: inout [UInt8], from start: Int) {
+        let mayNeed = bytes.withUnsafeBytes { mayNeedEscape(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+        if mayNeed {
+            let hardened = hardenJSON(String(decoding: bytes[start...], as: UTF8.self))
+            bytes.replaceSubrange(start..., with: hardened.utf8)
+        }
+        bytes.append(UInt8(ascii: "\n"))
     }
 
     /// JSON text with the characters JSON allows raw (DEL, C1, separators, bidi) turned into

@@ -69,7 +69,7 @@ enum ReplayCommand: CLICommand {
                 io.err("\u{1B}[2K")
                 io.out(line(alert, format: format))
             } else {
-                output.add(line(alert, format: format))
+                output.add { append(alert, format: format, to: &$0) }
             }
         }
         let showStatus: @Sendable (String) -> Void = { text in io.err("\u{1B}[2K" + text + "\r") }
@@ -97,7 +97,20 @@ enum ReplayCommand: CLICommand {
 
     /// One alert as replay prints it: a JSON line, or the agent's stdout line.
     static func line(_ alert: Alert, format: OutputFormat) -> String {
-        format == .json ? ControlCharacterEscaping.hardenedJSONLine(AlertJSON.lineBytes(alert)) : textLine(alert) + "\n"
+        var bytes: [UInt8] = []
+        append(alert, format: format, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `line`'s bytes appended to `bytes`: a JSON line is written straight into them.
+    static func append(_ alert: Alert, format: OutputFormat, to bytes: inout [UInt8]) {
+        guard format == .json else {
+            bytes.append(contentsOf: (textLine(alert) + "\n").utf8)
+            return
+        }
+        let start = bytes.count
+        AlertJSON.write(alert, into: &bytes)
+        ControlCharacterEscaping.endHardenedJSONLine(&bytes, from: start)
     }
 
     static func textLine(_ alert: Alert) -> String {

@@ -28,10 +28,11 @@ final class ReplayAlertWriter: @unchecked Sendable {
     /// Writes the alerts an earlier attempt did not.
     func emit(_ alerts: [Alert]) {
         lock.withLock {
-            for alert in alerts {
+            // By index, each alert lent to `write` where it lies rather than copied out.
+            for index in alerts.indices {
                 given += 1
                 if given > written {
-                    write(alert)
+                    write(alerts[index])
                     written += 1
                 }
             }

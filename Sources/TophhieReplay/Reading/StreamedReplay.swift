@@ -163,6 +163,7 @@ struct StreamedReplay {
         var taken: [Alert] = []
         var read = 0
         let countingPlaces = UnknownPlaces.counted(readingPaths: engine.eventPaths)
+        let placeSlots = UnknownPlaces.Slots()
         var unknownPlaces = 0
         let file = self.file, layout = self.layout
         // An export's records are read for what the rules read, half a batch on a helper thread.
@@ -217,7 +218,7 @@ struct StreamedReplay {
             }
             guard let last = events.last?.eventTime else { return }
             read += events.count
-            if countingPlaces { unknownPlaces += events.count { UnknownPlaces.isUnknown($0.event) } }
+            if countingPlaces { unknownPlaces += events.count { UnknownPlaces.isUnknown($0.event, at: placeSlots) } }
             pass.add(prepared: events)
             // The batches come in event-time order: what is behind the last one is settled.
             pass.checkpoint(last)
@@ -226,7 +227,7 @@ struct StreamedReplay {
         }
         if !carried.isEmpty { pass.add(prepared: carried) }
         read += carried.count
-        if countingPlaces { unknownPlaces += carried.count { UnknownPlaces.isUnknown($0.event) } }
+        if countingPlaces { unknownPlaces += carried.count { UnknownPlaces.isUnknown($0.event, at: placeSlots) } }
         var outcome = pass.finish(keepingState: keepingState)
         if let emit {
             emit(outcome.alerts)

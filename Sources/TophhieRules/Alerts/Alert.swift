@@ -191,6 +191,15 @@ extension Alert {
         return alert
     }
 
+    /// The order alerts are given in: by last event time, then rule id, then alert id.
+    /// Compared field by field, not as tuples: a tuple of the two ids copied both for every
+    /// comparison of a sort.
+    package static func precedesInOutput(_ a: Alert, _ b: Alert) -> Bool {
+        if a.lastEventTime != b.lastEventTime { return a.lastEventTime < b.lastEventTime }
+        if a.rule.id != b.rule.id { return a.rule.id < b.rule.id }
+        return a.id < b.id
+    }
+
     /// `<name>-<id>`: see `attributed(to:distinguishingID:)`.
     public static func accountID(_ id: String, account name: String) -> String {
         name + "-" + id

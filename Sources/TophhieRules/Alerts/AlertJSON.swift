@@ -76,17 +76,12 @@ public enum AlertJSON {
     /// Members in the order `canonicalData` sorts them (by their UTF-8 bytes), so the bytes are
     /// the same.
     public static func write(_ alert: Alert, into out: inout [UInt8]) {
-        var first = true
-        func key(_ name: StaticString) {
-            if !first { out.append(0x2C) }
-            first = false
-            out.append(0x22)
-            name.withUTF8Buffer { out.append(contentsOf: $0) }
-            out.append(0x22)
-            out.append(0x3A)
-        }
+        // Names are written with their quotes, colon and leading comma as one static piece, and
+        // numbers without making their text: piece by piece through `String.utf8` they were a
+        // third of writing a line.
+        func put(_ piece: StaticString) { piece.withUTF8Buffer { out.append(contentsOf: $0) } }
         func text(_ value: String) { JSONWriter.writeString(value, into: &out) }
-        func integer(_ value: Int64) { out.append(contentsOf: String(value).utf8) }
+        func integer(_ value: Int) { JSONWriter.writeInteger(Int64(value), into: &out) }
         func time(_ date: Date) { AlertJSON.writeTime(date, into: &out) }
         // Arrays of texts written here, not by JSONWriter's generic writeArray: called from
         // another module it went unspecialised, a value-witness copy of every item, and was
@@ -95,80 +90,71 @@ public enum AlertJSON {
             out.append(0x5B)
             for index in values.indices {
                 if index > 0 { out.append(0x2C) }
-                JSONWriter.writeString(values[index], into: &out)
+                text(values[index])
             }
             out.append(0x5D)
         }
+        // `account` and `author` sort before `detectedAt`, which every alert has: the members
+        // after it start with a comma.
         out.append(0x7B)
         if let account = alert.account {
-            key("account"); out.append(contentsOf: #"{"name":"#.utf8); text(account.name)
-            if let upn = account.userPrincipalName { out.append(contentsOf: #","userPrincipalName":"#.utf8); text(upn) }
-            out.append(0x7D)
+            put(#""account":{"name":"#); text(account.name)
+            if let upn = account.userPrincipalName { put(#","userPrincipalName":"#); text(upn) }
+            put("},")
         }
-        if let author = alert.rule.author { key("author"); text(author) }
-        key("detectedAt"); time(alert.detectedAt)
+        if let author = alert.rule.author { put(#""author":"#); text(author); out.append(0x2C) }
+        put(#""detectedAt":"#); time(alert.detectedAt)
         if let episode = alert.episodeID, let reminder = alert.reminder {
-            key("episode"); out.append(contentsOf: #"{"id":"#.utf8); text(episode)
-            out.append(contentsOf: #","reminder":"#.utf8); integer(Int64(reminder)); out.append(0x7D)
+            put(#","episode":{"id":"#); text(episode)
+            put(#","reminder":"#); integer(reminder); out.append(0x7D)
         }
-        key("eventCount"); integer(Int64(alert.eventCount))
-        key("eventDetails")
-        out.append(0x5B)
+        put(#","eventCount":"#); integer(alert.eventCount)
+        put(#","eventDetails":["#)
         for index in alert.events.indices {
             if index > 0 { out.append(0x2C) }
             writeEvent(alert.events[index], into: &out)
         }
-        out.append(0x5D)
-        key("events")
-        out.append(0x5B)
+        put(#"],"events":["#)
         for index in alert.events.indices {
             if index > 0 { out.append(0x2C) }
-            JSONWriter.writeString(alert.events[index].id, into: &out)
+            text(alert.events[index].id)
         }
-        out.append(0x5D)
-        key("firstEventTime"); time(alert.firstEventTime)
-        key("group")
+        put(#"],"firstEventTime":"#); time(alert.firstEventTime)
+        put(#","group":{"#)
         // The first value of each field, fields sorted by their bytes, as `writeObject` writes a dictionary.
         var group: [(field: String, value: String)] = []
         for value in alert.group where !group.contains(where: { $0.field == value.field }) { group.append((value.field, value.value)) }
         group.sort { JSONWriter.precedes($0.field, $1.field) }
-        out.append(0x7B)
         for index in group.indices {
             if index > 0 { out.append(0x2C) }
-            JSONWriter.writeString(group[index].field, into: &out)
+            text(group[index].field)
             out.append(0x3A)
-            JSONWriter.writeString(group[index].value, into: &out)
+            text(group[index].value)
         }
-        out.append(0x7D)
-        key("id"); text(alert.id)
-        key("kind"); text(alert.kind.rawValue)
-        key("lastEventTime"); time(alert.lastEventTime)
-        key("late"); out.append(contentsOf: alert.late ? "true".utf8 : "false".utf8)
-        if let late = alert.lateBySeconds { key("lateBySeconds"); JSONWriter.write(number(late), into: &out) }
-        if alert.learning == true { key("learning"); out.append(contentsOf: "true".utf8) }
-        key("level"); text(alert.level.rawValue)
-        if let resolves = alert.resolves { key("resolves"); text(resolves) }
+        put(#"},"id":"#); text(alert.id)
+        put(#","kind":"#); text(alert.kind.rawValue)
+        put(#","lastEventTime":"#); time(alert.lastEventTime)
+        put(alert.late ? #","late":true"# : #","late":false"#)
+        if let late = alert.lateBySeconds { put(#","lateBySeconds":"#); JSONWriter.write(number(late), into: &out) }
+        if alert.learning == true { put(#","learning":true"#) }
+        put(#","level":"#); text(alert.level.rawValue)
+        if let resolves = alert.resolves { put(#","resolves":"#); text(resolves) }
         if let steps = AlertResponse.steps(for: alert) {
-            key("response"); out.append(contentsOf: #"{"steps":"#.utf8)
+            put(#","response":{"steps":"#)
             texts(steps)
             out.append(0x7D)
         }
-        key("rule")
-        var ruleFirst = true
-        func ruleKey(_ name: String) {
-            out.append(contentsOf: ruleFirst ? "{\"".utf8 : ",\"".utf8); out.append(contentsOf: name.utf8); out.append(contentsOf: "\":".utf8)
-            ruleFirst = false
-        }
-        if let author = alert.rule.author { ruleKey("author"); text(author) }
-        if let description = alert.rule.description { ruleKey("description"); text(description) }
-        ruleKey("id"); text(alert.rule.id)
-        ruleKey("level"); text(alert.rule.level.rawValue)
-        ruleKey("tags"); texts(alert.rule.tags)
-        ruleKey("title"); text(alert.rule.title)
-        out.append(0x7D)
-        key("summary"); text(alert.sentence)
-        if alert.summary != alert.sentence { key("summary_technical"); text(alert.summary) }
-        if alert.episodeID != nil, alert.reminder != nil, let uses = alert.usesSinceLastAlert { key("usesSinceLastAlert"); integer(Int64(uses)) }
+        // The rule's members: `id`, `level`, `tags` and `title` always, after its optional two.
+        put(#","rule":{"#)
+        if let author = alert.rule.author { put(#""author":"#); text(author); out.append(0x2C) }
+        if let description = alert.rule.description { put(#""description":"#); text(description); out.append(0x2C) }
+        put(#""id":"#); text(alert.rule.id)
+        put(#","level":"#); text(alert.rule.level.rawValue)
+        put(#","tags":"#); texts(alert.rule.tags)
+        put(#","title":"#); text(alert.rule.title)
+        put(#"},"summary":"#); text(alert.sentence)
+        if alert.summary != alert.sentence { put(#","summary_technical":"#); text(alert.summary) }
+        if alert.episodeID != nil, alert.reminder != nil, let uses = alert.usesSinceLastAlert { put(#","usesSinceLastAlert":"#); integer(uses) }
         out.append(0x7D)
     }
 
@@ -182,14 +168,15 @@ public enum AlertJSON {
 
     /// One of `eventDetails`, its members in sorted order, as `event(_:)` gives them.
     static func writeEvent(_ event: AlertEvent, into out: inout [UInt8]) {
+        func put(_ piece: StaticString) { piece.withUTF8Buffer { out.append(contentsOf: $0) } }
         out.append(0x7B)
-        if let app = event.app { out.append(contentsOf: #""app":"#.utf8); JSONWriter.writeString(app, into: &out); out.append(0x2C) }
-        if let device = event.device { out.append(contentsOf: #""device":"#.utf8); JSONWriter.writeString(device, into: &out); out.append(0x2C) }
-        if let code = event.errorCode { out.append(contentsOf: #""errorCode":"#.utf8); out.append(contentsOf: String(code).utf8); out.append(0x2C) }
-        out.append(contentsOf: #""id":"#.utf8); JSONWriter.writeString(event.id, into: &out)
-        if let ip = event.ipAddress { out.append(contentsOf: #","ipAddress":"#.utf8); JSONWriter.writeString(ip, into: &out) }
-        if let location = event.location { out.append(contentsOf: #","location":"#.utf8); JSONWriter.writeString(location, into: &out) }
-        out.append(contentsOf: #","time":"#.utf8); writeTime(event.time, into: &out)
+        if let app = event.app { put(#""app":"#); JSONWriter.writeString(app, into: &out); out.append(0x2C) }
+        if let device = event.device { put(#""device":"#); JSONWriter.writeString(device, into: &out); out.append(0x2C) }
+        if let code = event.errorCode { put(#""errorCode":"#); JSONWriter.writeInteger(code, into: &out); out.append(0x2C) }
+        put(#""id":"#); JSONWriter.writeString(event.id, into: &out)
+        if let ip = event.ipAddress { put(#","ipAddress":"#); JSONWriter.writeString(ip, into: &out) }
+        if let location = event.location { put(#","location":"#); JSONWriter.writeString(location, into: &out) }
+        put(#","time":"#); writeTime(event.time, into: &out)
         out.append(0x7D)
     }
 

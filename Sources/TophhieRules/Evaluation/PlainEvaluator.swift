@@ -241,7 +241,7 @@ struct PlainRun {
         let late = lateEvaluated + lateUnreachable
         return EngineOutcome(
             state: state,
-            alerts: alerts.sorted { ($0.lastEventTime, $0.rule.id, $0.id) < ($1.lastEventTime, $1.rule.id, $1.id) },
+            alerts: alerts.sorted(by: Alert.precedesInOutput),
             lateArrivals: late.isEmpty ? nil : LateArrivals(evaluated: lateEvaluated.count, unreachable: lateUnreachable.count,
                                                             earliest: late.min()!, latest: late.max()!))
     }

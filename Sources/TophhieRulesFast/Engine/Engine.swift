@@ -107,12 +107,16 @@ package struct EnginePass {
     /// there may still need (its alert, when it comes, ends no earlier).
     package mutating func takeAlerts() -> [Alert] {
         guard let bound = run.alertsReadyBefore else { return [] }
-        var ready: [Alert] = [], held: [Alert] = []
-        for alert in run.alerts {
-            if alert.lastEventTime < bound { ready.append(alert) } else { held.append(alert) }
+        var ready = run.alerts
+        run.alerts = []
+        // Usually every alert is ready: they are then handed over, not copied one by one (an
+        // alert is a score of counted references).
+        if ready.contains(where: { $0.lastEventTime >= bound }) {
+            run.alerts = ready.filter { $0.lastEventTime >= bound }
+            ready.removeAll { $0.lastEventTime >= bound }
         }
-        run.alerts = held
-        return ready.sorted { ($0.lastEventTime, $0.rule.id, $0.id) < ($1.lastEventTime, $1.rule.id, $1.id) }
+        ready.sort(by: Alert.precedesInOutput)
+        return ready
     }
 
     /// Evaluates the windows over everything added and prunes the state.
@@ -126,7 +130,7 @@ package struct EnginePass {
         run.settle()
         run.prune()
         run.state.lastProcessed = run.now
-        let alerts = run.alerts.sorted { ($0.lastEventTime, $0.rule.id, $0.id) < ($1.lastEventTime, $1.rule.id, $1.id) }
+        let alerts = run.alerts.sorted(by: Alert.precedesInOutput)
         let all = run.lateEvaluated + run.lateUnreachable
         let late = all.isEmpty ? nil : LateArrivals(evaluated: run.lateEvaluated.count, unreachable: run.lateUnreachable.count,
                                                       earliest: all.min()!, latest: all.max()!)
@@ -438,16 +442,16 @@ struct EngineRun {
         if state.findings?[key]?.contains(ruleID) == true { return }
         state.findings = state.findings ?? [:]
         state.findings![key, default: []].append(ruleID)
+        let slots = plan.singleGroups[index]
         var group: [AlertGroupValue] = []
-        var keyParts: [String] = []
-        for (name, slot) in plan.singleGroups[index] {
-            let text = event.text(slot: slot) ?? ""
-            keyParts.append(text.lowercased())
-            if !text.isEmpty { group.append(AlertGroupValue(field: name, value: text)) }
+        for (name, slot) in slots {
+            if let text = event.text(slot: slot), !text.isEmpty { group.append(AlertGroupValue(field: name, value: text)) }
         }
         let alertEvent = FastAlertEvents.alertEvent(event)
-        emit(metadata: rule.metadata, options: rule.options, defaultSuppress: 0,
-             group: group, groupKey: keyParts.joined(separator: "\u{1F}"), events: [alertEvent], eventCount: 1,
+        // The key names the rule's episodes, so it is made only for a rule that suppresses.
+        emit(metadata: rule.metadata, options: rule.options, defaultSuppress: 0, group: group,
+             groupKey: slots.map { (event.text(slot: $0.slot) ?? "").lowercased() }.joined(separator: "\u{1F}"),
+             events: [alertEvent], eventCount: 1,
              windowClose: event.eventTime, summary: AlertFactory.singleSummary(alertEvent))
     }
 
@@ -461,12 +465,12 @@ struct EngineRun {
     ///     default its first event. A travel pair passes its later sign-in: a new hop that shares
     ///     a sign-in with an alerted pair is still news once the quiet period is over.
     ///   - learning: a first-seen rule alerting while it learns (`AlertFactory.make`).
-    mutating func emit(metadata: RuleMetadata, options: RuleEngineOptions, defaultSuppress: TimeInterval, group: [AlertGroupValue], groupKey: String, events: [AlertEvent], eventCount: Int, windowClose: Date, summary: String, episodeFrom: Date? = nil, learning: Bool = false) {
+    mutating func emit(metadata: RuleMetadata, options: RuleEngineOptions, defaultSuppress: TimeInterval, group: [AlertGroupValue], groupKey: @autoclosure () -> String, events: [AlertEvent], eventCount: Int, windowClose: Date, summary: String, episodeFrom: Date? = nil, learning: Bool = false) {
         guard let first = events.first?.time, let last = events.last?.time else { return }
         let suppress = options.suppress?.interval ?? defaultSuppress
         var decision = EpisodeDecision.alert
         if suppress > 0 {
-            let key = metadata.id + "\u{1F}" + groupKey
+            let key = metadata.id + "\u{1F}" + groupKey()
             var episodes = state.episodes[key] ?? []
             decision = EpisodeDecision.decide(&episodes, first: first, last: last, from: episodeFrom ?? first, suppress: suppress,
                                               alertID: { AlertFactory.alertID(ruleID: metadata.id, group: group, eventIDs: events.map(\.id)) })
