@@ -152,13 +152,22 @@ final class ExportReading: Sendable {
     /// - Parameter memory: this thread's memory of the rows it read before (`rowMemory()`).
     func rowValues(_ bytes: UnsafeRawBufferPointer, memory: RowSlots.Memory? = nil) -> [JSONValue?]? {
         guard let rowSlots else { return nil }
+        var values = [JSONValue?](repeating: nil, count: rowSlots.paths.count)
+        let filled = values.withUnsafeMutableBufferPointer { fillRow(bytes, memory: memory, into: $0) }
+        return filled ? values : nil
+    }
+
+    /// `rowValues`, written into `output` (a slot for each of `rowSlots`' paths, each nil).
+    /// - Returns: false when the record is not read so; `output` may then hold some values.
+    func fillRow(_ bytes: UnsafeRawBufferPointer, memory: RowSlots.Memory? = nil, into output: UnsafeMutableBufferPointer<JSONValue?>) -> Bool {
+        guard let rowSlots else { return false }
         switch shape {
         case .json:
-            guard bytes.first(where: { !JSONElementSplitter.isSpace($0) }) == UInt8(ascii: "{") else { return nil }
-            return (try? rowSlots.values(row: bytes, memory: memory)) ?? nil
+            guard bytes.first(where: { !JSONElementSplitter.isSpace($0) }) == UInt8(ascii: "{") else { return false }
+            return (try? rowSlots.fill(row: bytes, memory: memory, into: output)) ?? false
         case .csv(let header, _):
-            guard let fields = try? Self.fields(bytes, keeping: columnsRead), fields.count == header.count else { return nil }
-            return rowValues(fields: fields)
+            guard let fields = try? Self.fields(bytes, keeping: columnsRead), fields.count == header.count else { return false }
+            return rowSlots.fill(fields: { fields[csvColumns[$0].index] }, into: output)
         }
     }
 
@@ -337,9 +346,18 @@ final class ExportReading: Sendable {
     /// - Parameter memory: this thread's memory of the rows it read before (`rowMemory()`).
     func event(_ bytes: UnsafeRawBufferPointer, engine: Engine, memory: RowSlots.Memory? = nil) throws -> any FastEvent {
         // Straight into the slots, unless coordinates no place has are to be dropped.
-        if let layout = engine.eventLayout, layout === rowSlotsLayout, let values = rowValues(bytes, memory: memory),
-           !TophhieSignInEvent.outOfRange(latitude: values[values.count - 2]?.doubleValue, longitude: values[values.count - 1]?.doubleValue) {
-            return try layout.event { slots in for place in slots.indices { slots[place] = values[place] } }
+        if let layout = engine.eventLayout, layout === rowSlotsLayout, let rowSlots {
+            // Read into a buffer of the row's own and moved into the event's slots: a list of
+            // the values, copied in and freed, went through the generic runtime for each.
+            let event = try withUnsafeTemporaryAllocation(of: JSONValue?.self, capacity: rowSlots.paths.count) { values -> SlotEvent? in
+                values.initialize(repeating: nil)
+                defer { for place in values.indices { _ = (values.baseAddress! + place).move() } }
+                guard fillRow(bytes, memory: memory, into: values),
+                      !TophhieSignInEvent.outOfRange(latitude: values[values.count - 2]?.doubleValue, longitude: values[values.count - 1]?.doubleValue)
+                else { return nil }
+                return try layout.event { slots in for place in slots.indices { swap(&slots[place], &values[place]) } }
+            }
+            if let event { return event }
         }
         let record = try graphRecord(bytes)
         guard let layout = engine.eventLayout else { return fastEvent(try SignInEvents.event(record)) }

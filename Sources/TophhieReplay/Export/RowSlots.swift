@@ -179,16 +179,25 @@ final class RowSlots: Sendable {
     /// - Parameter memory: the member order and strings of the rows this thread read before
     ///   (`memory()`), for a batch of rows read on one thread.
     func values(row bytes: UnsafeRawBufferPointer, memory: Memory? = nil) throws -> [JSONValue?]? {
+        var values = [JSONValue?](repeating: nil, count: paths.count)
+        let filled = try values.withUnsafeMutableBufferPointer { try fill(row: bytes, memory: memory, into: $0) }
+        return filled ? values : nil
+    }
+
+    /// `values(row:memory:)`, written into `output` (a slot for each path, each nil): a list of
+    /// them made and freed for every row went through the generic runtime for each value.
+    /// - Returns: false when the row is not read so; `output` may then hold some values.
+    func fill(row bytes: UnsafeRawBufferPointer, memory: Memory? = nil, into output: UnsafeMutableBufferPointer<JSONValue?>) throws -> Bool {
         // On the stack, not a list made and freed for every row.
         return try withUnsafeTemporaryAllocation(of: JSONValue?.self, capacity: layout.paths.count) { slots in
             slots.initialize(repeating: nil)
-            defer { slots.deinitialize() }
+            defer { Self.drop(slots) }
             let memory = memory?.owner === self ? memory : nil
             if try JSONValue.parseSlots(bytes, layout: layout, into: slots, watching: Self.portalEndings, order: memory?.order, texts: memory?.texts) {
-                return nil
+                return false
             }
             let read = UnsafeBufferPointer(slots)
-            return facts.withUnsafeBufferPointer { facts in resolve(read) { read[facts[$0].slot] } }
+            return facts.withUnsafeBufferPointer { facts in resolve(read, into: output) { read[facts[$0].slot] } }
         }
     }
 
@@ -215,7 +224,23 @@ final class RowSlots: Sendable {
     /// - Parameter fields: by column (in the order given to `init`), its text.
     /// - Returns: nil when the row is not read so (the mapping reads it whole).
     func values(fields: (Int) -> String) -> [JSONValue?]? {
-        resolve(UnsafeBufferPointer(start: nil, count: 0)) { .string(fields($0)) }
+        var values = [JSONValue?](repeating: nil, count: paths.count)
+        let filled = values.withUnsafeMutableBufferPointer { fill(fields: fields, into: $0) }
+        return filled ? values : nil
+    }
+
+    /// `values(fields:)`, written into `output` (a slot for each path, each nil).
+    /// - Returns: false when the row is not read so; `output` may then hold some values.
+    func fill(fields: (Int) -> String, into output: UnsafeMutableBufferPointer<JSONValue?>) -> Bool {
+        resolve(UnsafeBufferPointer(start: nil, count: 0), into: output) { .string(fields($0)) }
+    }
+
+    /// Drops the values a buffer holds, each where its type is known: `deinitialize()` of a
+    /// run of `JSONValue?` goes through the generic runtime, a call for every slot, and was a
+    /// fifth of reading a row.
+    private static func drop(_ buffer: UnsafeMutableBufferPointer<JSONValue?>) {
+        guard let base = buffer.baseAddress else { return }
+        for place in 0..<buffer.count { _ = (base + place).move() }
     }
 
     /// What a column gives the record (`given`): nothing, its value as the mapping makes it,
@@ -226,22 +251,23 @@ final class RowSlots: Sendable {
     /// Every table is read through a pointer and every value held on the stack: a copy of a
     /// column's description retained shared lists on both reading threads at once, and a
     /// row's lists were most of what reading one cost.
-    private func resolve(_ slots: UnsafeBufferPointer<JSONValue?>, _ raw: (Int) -> JSONValue?) -> [JSONValue?]? {
+    private func resolve(_ slots: UnsafeBufferPointer<JSONValue?>, into output: UnsafeMutableBufferPointer<JSONValue?>, _ raw: (Int) -> JSONValue?) -> Bool {
         let count = facts.count
         return withUnsafeTemporaryAllocation(of: JSONValue?.self, capacity: count + underSlots.count) { held in
             held.initialize(repeating: nil)
-            defer { held.deinitialize() }
+            defer { Self.drop(held) }
             return withUnsafeTemporaryAllocation(of: Given.self, capacity: count) { given in
                 given.initialize(repeating: .absent)
                 return facts.withUnsafeBufferPointer { facts in
-                    resolve(slots, raw, facts: facts, held: held, given: given)
+                    resolve(slots, raw, facts: facts, held: held, given: given, output: output)
                 }
             }
         }
     }
 
     private func resolve(_ slots: UnsafeBufferPointer<JSONValue?>, _ raw: (Int) -> JSONValue?, facts: UnsafeBufferPointer<Facts>,
-                         held: UnsafeMutableBufferPointer<JSONValue?>, given: UnsafeMutableBufferPointer<Given>) -> [JSONValue?]? {
+                         held: UnsafeMutableBufferPointer<JSONValue?>, given: UnsafeMutableBufferPointer<Given>,
+                         output: UnsafeMutableBufferPointer<JSONValue?>) -> Bool {
         let count = facts.count
         var inputs = ColumnMapping.Inputs()
         for index in 0..<count {
@@ -258,7 +284,7 @@ final class RowSlots: Sendable {
             let under = count + fact.underStart
             switch value {
             case .object:
-                for place in fact.clashStart..<fact.clashStart + fact.clashCount where slots[clashSlots[place]] != nil { return nil }
+                for place in fact.clashStart..<fact.clashStart + fact.clashCount where slots[clashSlots[place]] != nil { return false }
                 given[index] = .under
                 for place in 0..<fact.underCount {
                     held[under + place] = slots[underSlots[fact.underStart + place]]
@@ -269,14 +295,14 @@ final class RowSlots: Sendable {
                     held[index] = ExportRecord.normalised(fact.reading, value)
                     continue
                 }
-                guard let read = Self.read(trimmed, columns[index]) else { return nil }
-                guard let read else {
-                    // Not JSON: the mapping keeps the text.
+                switch Self.read(trimmed, columns[index], into: held, at: under) {
+                case .declined: return false
+                case .notJSON:
+                    // The mapping keeps the text.
                     held[index] = value
                     continue
+                case .read: given[index] = .under
                 }
-                given[index] = .under
-                for place in 0..<fact.underCount { held[under + place] = read[place] }
             default:
                 held[index] = ExportRecord.normalised(fact.reading, value)
             }
@@ -291,19 +317,19 @@ final class RowSlots: Sendable {
         // Each member from its one column; the finished ones then through `finish`.
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: members.count) { chosen in
             chosen.initialize(repeating: -1)
-            return finish(facts: facts, held: held, given: given, chosen: chosen, inputs: inputs)
+            return finish(facts: facts, held: held, given: given, chosen: chosen, inputs: inputs, output: output)
         }
     }
 
     /// Each member from its one column, the finished ones through `ExportRecord.finish`; then
-    /// the value at each path.
+    /// the value at each path, into `output`.
     private func finish(facts: UnsafeBufferPointer<Facts>, held: UnsafeMutableBufferPointer<JSONValue?>, given: UnsafeMutableBufferPointer<Given>,
-                        chosen: UnsafeMutableBufferPointer<Int>, inputs: ColumnMapping.Inputs) -> [JSONValue?]? {
+                        chosen: UnsafeMutableBufferPointer<Int>, inputs: ColumnMapping.Inputs, output values: UnsafeMutableBufferPointer<JSONValue?>) -> Bool {
         let count = facts.count
         var record = FinishedMembers()
         for (place, member) in members.enumerated() {
             for at in member.columnsStart..<member.columnsStart + member.columnsCount where given[memberColumns[at]] != .absent {
-                if chosen[place] >= 0 { return nil }
+                if chosen[place] >= 0 { return false }
                 chosen[place] = at
             }
             guard let name = member.finished, chosen[place] >= 0 else { continue }
@@ -313,7 +339,6 @@ final class RowSlots: Sendable {
         if finishes {
             ExportRecord.finish(&record, inputs)
         }
-        var values = [JSONValue?](repeating: nil, count: steps.count)
         for (index, step) in steps.enumerated() {
             let member = members[step.member]
             if let name = member.finished {
@@ -332,27 +357,41 @@ final class RowSlots: Sendable {
                 values[index] = held[count + facts[column].underStart + place]
             }
         }
-        return values
+        return true
     }
 
-    /// A column's JSON text (an object) read for its `under` paths.
-    /// - Returns: nil when it is not read so (a clashing name, a surrogate escape); `.some(nil)`
-    ///   when it is not JSON (the mapping keeps the text).
-    private static func read(_ text: String, _ column: Column) -> [JSONValue?]?? {
+    /// What reading a column's JSON text gave.
+    private enum TextReading {
+        /// Not read so (a clashing name, a surrogate escape): the row is mapped whole.
+        case declined
+        /// Not JSON: the mapping keeps the text.
+        case notJSON
+        /// Its values at the column's `under` paths are held.
+        case read
+    }
+
+    /// A column's JSON text (an object) read for its `under` paths, their values moved into
+    /// `held` from `start` (which holds none yet).
+    private static func read(_ text: String, _ column: Column, into held: UnsafeMutableBufferPointer<JSONValue?>, at start: Int) -> TextReading {
         var text = text
-        return text.withUTF8 { utf8 -> [JSONValue?]?? in
+        return text.withUTF8 { utf8 -> TextReading in
             let bytes = UnsafeRawBufferPointer(utf8)
             // A lone surrogate in a member no path reads is not walked as the parser reads it.
-            guard ExportConversion.textsRead(bytes), let layout = column.text else { return nil }
-            var slots = [JSONValue?](repeating: nil, count: layout.paths.count)
-            let watched: Bool
-            do {
-                watched = try slots.withUnsafeMutableBufferPointer { try JSONValue.parseSlots(bytes, layout: layout, into: $0, watching: []) }
-            } catch {
-                return .some(nil)
+            guard ExportConversion.textsRead(bytes), let layout = column.text else { return .declined }
+            // On the stack and dropped where the values' type is known, as a row's slots are.
+            return withUnsafeTemporaryAllocation(of: JSONValue?.self, capacity: layout.paths.count) { slots -> TextReading in
+                slots.initialize(repeating: nil)
+                defer { drop(slots) }
+                let watched: Bool
+                do {
+                    watched = try JSONValue.parseSlots(bytes, layout: layout, into: slots, watching: [])
+                } catch {
+                    return .notJSON
+                }
+                if watched || slots[column.under.count...].contains(where: { $0 != nil }) { return .declined }
+                for place in 0..<column.under.count { swap(&held[start + place], &slots[place]) }
+                return .read
             }
-            if watched || slots[column.under.count...].contains(where: { $0 != nil }) { return nil }
-            return .some(Array(slots[..<column.under.count]))
         }
     }
 
