@@ -115,7 +115,7 @@ public enum Replay {
         let matches = try await BlockingWork.shared.run { () throws -> [DetectionMatch] in
             let entries = try index.naming { try index.entriesInFileOrder() }
             let reading = index.reading.reading(for: engine)
-            let helper = SecondThread<[any FastEvent]>()
+            let helper = ReplayHelper()
             var told = Set<String>()
             var matches: [DetectionMatch] = []
             try index.naming {

@@ -14,7 +14,7 @@ enum ReplayBatch {
     ///     what the engine reads (`ExportReading.members(readBy:)`).
     ///   - helper: a second thread for half of an export's batch.
     static func read(_ entries: ArraySlice<ReplayIndex.Entry>, file: ReadableFile, engine: Engine, reading: ExportReading? = nil,
-                     helper: SecondThread<[any FastEvent]>? = nil) throws -> [any FastEvent] {
+                     helper: ReplayHelper? = nil) throws -> [any FastEvent] {
         if let reading { return try read(entries, file: file, engine: engine, reading: reading, helper: helper) }
         var events: [any FastEvent] = []
         events.reserveCapacity(entries.count)
@@ -61,7 +61,7 @@ enum ReplayBatch {
     /// cost, and the engine leaves the second core idle).
     /// - Throws: `SignInEventError` when a record no longer reads as the first pass read it.
     private static func read(_ entries: ArraySlice<ReplayIndex.Entry>, file: ReadableFile, engine: Engine, reading: ExportReading,
-                             helper: SecondThread<[any FastEvent]>?) throws -> [any FastEvent] {
+                             helper: ReplayHelper?) throws -> [any FastEvent] {
         @Sendable func events(_ entries: ArraySlice<ReplayIndex.Entry>, in stretch: [UInt8], from: Int) throws -> [any FastEvent] {
             var events: [any FastEvent] = []
             events.reserveCapacity(entries.count)

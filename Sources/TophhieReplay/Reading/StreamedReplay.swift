@@ -168,7 +168,7 @@ struct StreamedReplay {
         let file = self.file, layout = self.layout
         // An export's records are read for what the rules read, half a batch on a helper thread.
         let reading = self.reading.map { $0.reading(for: engine) }
-        let helper = reading == nil ? nil : SecondThread<[any FastEvent]>()
+        let helper = reading == nil ? nil : ReplayHelper()
         let jobs: [@Sendable () throws -> [PreparedEvent]]
         /// The earliest time of the batch after batch `n`.
         let following: (Int) -> Date?
