@@ -351,7 +351,7 @@ final class ExportReading: Sendable {
             // the values, copied in and freed, went through the generic runtime for each.
             let event = try withUnsafeTemporaryAllocation(of: JSONValue?.self, capacity: rowSlots.paths.count) { values -> SlotEvent? in
                 values.initialize(repeating: nil)
-                defer { for place in values.indices { _ = (values.baseAddress! + place).move() } }
+                defer { RowSlots.drop(values) }
                 guard fillRow(bytes, memory: memory, into: values),
                       !TophhieSignInEvent.outOfRange(latitude: values[values.count - 2]?.doubleValue, longitude: values[values.count - 1]?.doubleValue)
                 else { return nil }

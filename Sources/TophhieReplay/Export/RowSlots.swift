@@ -238,7 +238,7 @@ final class RowSlots: Sendable {
     /// Drops the values a buffer holds, each where its type is known: `deinitialize()` of a
     /// run of `JSONValue?` goes through the generic runtime, a call for every slot, and was a
     /// fifth of reading a row.
-    private static func drop(_ buffer: UnsafeMutableBufferPointer<JSONValue?>) {
+    static func drop(_ buffer: UnsafeMutableBufferPointer<JSONValue?>) {
         guard let base = buffer.baseAddress else { return }
         for place in 0..<buffer.count { _ = (base + place).move() }
     }
