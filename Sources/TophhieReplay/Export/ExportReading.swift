@@ -151,10 +151,15 @@ final class ExportReading: Sendable {
     /// when it is not read so (then it is mapped whole: `graphRecord`).
     /// - Parameter memory: this thread's memory of the rows it read before (`rowMemory()`).
     func rowValues(_ bytes: UnsafeRawBufferPointer, memory: RowSlots.Memory? = nil) -> [JSONValue?]? {
+        rowValues { fillRow(bytes, memory: memory, into: $0) }
+    }
+
+    /// The values `fill` writes into a slot for each of `rowSlots`' paths; nil when it says
+    /// the record is not read so.
+    private func rowValues(_ fill: (UnsafeMutableBufferPointer<JSONValue?>) -> Bool) -> [JSONValue?]? {
         guard let rowSlots else { return nil }
         var values = [JSONValue?](repeating: nil, count: rowSlots.paths.count)
-        let filled = values.withUnsafeMutableBufferPointer { fillRow(bytes, memory: memory, into: $0) }
-        return filled ? values : nil
+        return values.withUnsafeMutableBufferPointer { fill($0) } ? values : nil
     }
 
     /// `rowValues`, written into `output` (a slot for each of `rowSlots`' paths, each nil).
@@ -167,8 +172,13 @@ final class ExportReading: Sendable {
             return (try? rowSlots.fill(row: bytes, memory: memory, into: output)) ?? false
         case .csv(let header, _):
             guard let fields = try? Self.fields(bytes, keeping: columnsRead), fields.count == header.count else { return false }
-            return rowSlots.fill(fields: { fields[csvColumns[$0].index] }, into: output)
+            return fillRow(fields: fields, into: output)
         }
+    }
+
+    /// `rowValues(fields:)`, written into `output`.
+    private func fillRow(fields: [String], into output: UnsafeMutableBufferPointer<JSONValue?>) -> Bool {
+        rowSlots?.fill(fields: { fields[csvColumns[$0].index] }, into: output) ?? false
     }
 
     /// A memory of the rows one thread reads straight, one to the next (`RowSlots.Memory`); nil
@@ -192,7 +202,7 @@ final class ExportReading: Sendable {
 
     /// The same for a CSV row's fields (as many as the header's).
     func rowValues(fields: [String]) -> [JSONValue?]? {
-        rowSlots?.values { fields[csvColumns[$0].index] }
+        rowValues { fillRow(fields: fields, into: $0) }
     }
 
     /// The Graph members an engine's events read; nil when it reads every string of a record
@@ -351,7 +361,7 @@ final class ExportReading: Sendable {
             // the values, copied in and freed, went through the generic runtime for each.
             let event = try withUnsafeTemporaryAllocation(of: JSONValue?.self, capacity: rowSlots.paths.count) { values -> SlotEvent? in
                 values.initialize(repeating: nil)
-                defer { RowSlots.drop(values) }
+                defer { JSONValue.dropSlots(values) }
                 guard fillRow(bytes, memory: memory, into: values),
                       !TophhieSignInEvent.outOfRange(latitude: values[values.count - 2]?.doubleValue, longitude: values[values.count - 1]?.doubleValue)
                 else { return nil }

@@ -173,25 +173,18 @@ final class RowSlots: Sendable {
         return String(UnicodeScalar(first - 0x20)) + name.dropFirst()
     }
 
-    /// The values at `paths` of a JSON row's mapped record.
-    /// - Returns: nil when the row is not read so (the mapping reads it whole).
+    /// The values at `paths` of a JSON row's mapped record, written into `output` (a slot for
+    /// each path, each nil), not a list made and freed for every row.
+    /// - Returns: false when the row is not read so (the mapping reads it whole); `output` may
+    ///   then hold some values.
     /// - Throws: `JSONParseError` when the bytes are not a JSON object.
     /// - Parameter memory: the member order and strings of the rows this thread read before
     ///   (`memory()`), for a batch of rows read on one thread.
-    func values(row bytes: UnsafeRawBufferPointer, memory: Memory? = nil) throws -> [JSONValue?]? {
-        var values = [JSONValue?](repeating: nil, count: paths.count)
-        let filled = try values.withUnsafeMutableBufferPointer { try fill(row: bytes, memory: memory, into: $0) }
-        return filled ? values : nil
-    }
-
-    /// `values(row:memory:)`, written into `output` (a slot for each path, each nil): a list of
-    /// them made and freed for every row went through the generic runtime for each value.
-    /// - Returns: false when the row is not read so; `output` may then hold some values.
     func fill(row bytes: UnsafeRawBufferPointer, memory: Memory? = nil, into output: UnsafeMutableBufferPointer<JSONValue?>) throws -> Bool {
         // On the stack, not a list made and freed for every row.
-        return try withUnsafeTemporaryAllocation(of: JSONValue?.self, capacity: layout.paths.count) { slots in
+        try withUnsafeTemporaryAllocation(of: JSONValue?.self, capacity: layout.paths.count) { slots in
             slots.initialize(repeating: nil)
-            defer { Self.drop(slots) }
+            defer { JSONValue.dropSlots(slots) }
             let memory = memory?.owner === self ? memory : nil
             if try JSONValue.parseSlots(bytes, layout: layout, into: slots, watching: Self.portalEndings, order: memory?.order, texts: memory?.texts) {
                 return false
@@ -220,27 +213,13 @@ final class RowSlots: Sendable {
     /// each, which tripled a row's slots.
     static let portalEndings: [[UInt8]] = [Array(" [UTC]".utf8), Array("_dynamic".utf8)]
 
-    /// The values at `paths` of a CSV row's mapped record, from its fields.
+    /// The values at `paths` of a CSV row's mapped record, from its fields, written into
+    /// `output` (a slot for each path, each nil).
     /// - Parameter fields: by column (in the order given to `init`), its text.
-    /// - Returns: nil when the row is not read so (the mapping reads it whole).
-    func values(fields: (Int) -> String) -> [JSONValue?]? {
-        var values = [JSONValue?](repeating: nil, count: paths.count)
-        let filled = values.withUnsafeMutableBufferPointer { fill(fields: fields, into: $0) }
-        return filled ? values : nil
-    }
-
-    /// `values(fields:)`, written into `output` (a slot for each path, each nil).
-    /// - Returns: false when the row is not read so; `output` may then hold some values.
+    /// - Returns: false when the row is not read so (the mapping reads it whole); `output` may
+    ///   then hold some values.
     func fill(fields: (Int) -> String, into output: UnsafeMutableBufferPointer<JSONValue?>) -> Bool {
         resolve(UnsafeBufferPointer(start: nil, count: 0), into: output) { .string(fields($0)) }
-    }
-
-    /// Drops the values a buffer holds, each where its type is known: `deinitialize()` of a
-    /// run of `JSONValue?` goes through the generic runtime, a call for every slot, and was a
-    /// fifth of reading a row.
-    static func drop(_ buffer: UnsafeMutableBufferPointer<JSONValue?>) {
-        guard let base = buffer.baseAddress else { return }
-        for place in 0..<buffer.count { _ = (base + place).move() }
     }
 
     /// What a column gives the record (`given`): nothing, its value as the mapping makes it,
@@ -255,7 +234,7 @@ final class RowSlots: Sendable {
         let count = facts.count
         return withUnsafeTemporaryAllocation(of: JSONValue?.self, capacity: count + underSlots.count) { held in
             held.initialize(repeating: nil)
-            defer { Self.drop(held) }
+            defer { JSONValue.dropSlots(held) }
             return withUnsafeTemporaryAllocation(of: Given.self, capacity: count) { given in
                 given.initialize(repeating: .absent)
                 return facts.withUnsafeBufferPointer { facts in
@@ -378,10 +357,9 @@ final class RowSlots: Sendable {
             let bytes = UnsafeRawBufferPointer(utf8)
             // A lone surrogate in a member no path reads is not walked as the parser reads it.
             guard ExportConversion.textsRead(bytes), let layout = column.text else { return .declined }
-            // On the stack and dropped where the values' type is known, as a row's slots are.
             return withUnsafeTemporaryAllocation(of: JSONValue?.self, capacity: layout.paths.count) { slots -> TextReading in
                 slots.initialize(repeating: nil)
-                defer { drop(slots) }
+                defer { JSONValue.dropSlots(slots) }
                 let watched: Bool
                 do {
                     watched = try JSONValue.parseSlots(bytes, layout: layout, into: slots, watching: [])

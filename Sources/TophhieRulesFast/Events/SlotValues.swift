@@ -44,10 +44,9 @@ final class SlotValues: ManagedBuffer<SlotValues.Header, JSONValue?> {
     }
 
     deinit {
-        // Each value moved out and dropped here, where its type is known: a destroy of the
-        // whole run (`deinitialize(count:)`) goes through the generic runtime again.
+        // Each value dropped where its type is known, not by a destroy of the whole run.
         withUnsafeMutablePointers { header, elements in
-            for place in 0..<header.pointee.count { _ = (elements + place).move() }
+            JSONValue.dropSlots(UnsafeMutableBufferPointer(start: elements, count: header.pointee.count))
         }
     }
 }
