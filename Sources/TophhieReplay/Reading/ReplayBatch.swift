@@ -10,12 +10,10 @@ enum ReplayBatch {
     /// One batch's sign-ins: into the engine's slots when its rules name their fields, whole
     /// when a keyword search reads every string.
     /// - Parameters:
-    ///   - reading: how an export's records read (mapped to Graph's shape first), asking for
-    ///     what the engine reads (`ExportReading.members(readBy:)`).
-    ///   - helper: a second thread for half of an export's batch.
-    static func read(_ entries: ArraySlice<ReplayIndex.Entry>, file: ReadableFile, engine: Engine, reading: ExportReading? = nil,
-                     helper: ReplayHelper? = nil) throws -> [any FastEvent] {
-        if let reading { return try read(entries, file: file, engine: engine, reading: reading, helper: helper) }
+    /// - Parameter reading: how an export's records read (mapped to Graph's shape first), asking
+    ///   for what the engine reads (`ExportReading.members(readBy:)`).
+    static func read(_ entries: ArraySlice<ReplayIndex.Entry>, file: ReadableFile, engine: Engine, reading: ExportReading? = nil) throws -> [any FastEvent] {
+        if let reading { return try read(entries, file: file, engine: engine, reading: reading) }
         var events: [any FastEvent] = []
         events.reserveCapacity(entries.count)
         guard let layout = engine.eventLayout else {
@@ -57,12 +55,10 @@ enum ReplayBatch {
     }
 
     /// One batch of an export's records, each read from its own bytes, mapped and made the
-    /// engine's event: half of them on `helper`'s thread (mapping is most of a streamed export's
-    /// cost, and the engine leaves the second core idle).
+    /// engine's event.
     /// - Throws: `SignInEventError` when a record no longer reads as the first pass read it.
-    private static func read(_ entries: ArraySlice<ReplayIndex.Entry>, file: ReadableFile, engine: Engine, reading: ExportReading,
-                             helper: ReplayHelper?) throws -> [any FastEvent] {
-        @Sendable func events(_ entries: ArraySlice<ReplayIndex.Entry>, in stretch: [UInt8], from: Int) throws -> [any FastEvent] {
+    private static func read(_ entries: ArraySlice<ReplayIndex.Entry>, file: ReadableFile, engine: Engine, reading: ExportReading) throws -> [any FastEvent] {
+        func events(_ entries: ArraySlice<ReplayIndex.Entry>, in stretch: [UInt8], from: Int) throws -> [any FastEvent] {
             var events: [any FastEvent] = []
             events.reserveCapacity(entries.count)
             // This thread's memory of the rows it reads, one to the next.
@@ -81,16 +77,7 @@ enum ReplayBatch {
         guard let (stretch, from) = try stretch(entries, file: file) else {
             return try entries.flatMap { entry in try events([entry][...], in: try file.read(at: entry.offset, count: Int(entry.length)), from: entry.offset) }
         }
-        let half = entries.startIndex + entries.count / 2
-        guard let helper, entries.count >= 64 else { return try events(entries, in: stretch, from: from) }
-        let later = entries[half...]
-        helper.start { try events(later, in: stretch, from: from) }
-        let first: [any FastEvent]
-        do { first = try events(entries[..<half], in: stretch, from: from) } catch {
-            helper.settle()
-            throw error
-        }
-        return first + (try helper.take())
+        return try events(entries, in: stretch, from: from)
     }
 
     /// One run's sign-ins, read whole and parsed record after record (split again first when the

@@ -166,10 +166,9 @@ struct StreamedReplay {
         let placeSlots = UnknownPlaces.Slots()
         var unknownPlaces = 0
         let file = self.file, layout = self.layout
-        // An export's records are read for what the rules read, half a batch on a helper thread.
+        // An export's records are read for what the rules read.
         let reading = self.reading.map { $0.reading(for: engine) }
-        let helper = reading == nil ? nil : ReplayHelper()
-        let jobs: [@Sendable () throws -> [PreparedEvent]]
+        let jobs: [ReadAhead.Job<[PreparedEvent]>]
         /// The earliest time of the batch after batch `n`.
         let following: (Int) -> Date?
         switch order {
@@ -177,35 +176,35 @@ struct StreamedReplay {
             let starts = Array(stride(from: 0, to: entries.count, by: batchSize))
             jobs = starts.map { start in
                 let batch = entries[start..<min(start + batchSize, entries.count)]
-                return { engine.prepare(try ReplayBatch.read(batch, file: file, engine: engine, reading: reading, helper: helper)) }
+                return { { engine.prepareLater(try ReplayBatch.read(batch, file: file, engine: engine, reading: reading)) } }
             }
             following = { n in n + 1 < starts.count ? entries[starts[n + 1]].time : nil }
         case .runs(let runs):
             // Matched on the reading thread while the engine is busy, else by the engine.
-            jobs = runs.map { run in { engine.prepareLater(try ReplayBatch.read(run, layout: layout, file: file, engine: engine)) } }
+            jobs = runs.map { run in { { engine.prepareLater(try ReplayBatch.read(run, layout: layout, file: file, engine: engine)) } } }
             following = { n in n + 1 < runs.count ? runs[n + 1].earliest : nil }
         case .spilled(let index):
-            // Each job takes the next batch from the merge and notes, in its own box, the time
-            // after it: jobs run one after another, and a note is read once its batch is taken.
-            final class Box<Value>: @unchecked Sendable {
-                var value: Value
-                init(_ value: Value) { self.value = value }
-            }
+            // Each batch is taken from the merge as it is handed to a reader, in order, with
+            // the time after it noted.
             var id = StreamedReplay.idReader(file)
             if let reading { id = ExportIndex.idReader(file, reading: reading) }
-            let merge = Box(try index.merge(id: id))
-            let notes = (0..<(index.count + batchSize - 1) / batchSize).map { _ in Box<Date?>(nil) }
-            jobs = notes.map { note in
+            var merge = try index.merge(id: id)
+            let batches = (index.count + batchSize - 1) / batchSize
+            var notes = [Date?](repeating: nil, count: batches)
+            jobs = (0..<batches).map { number in
                 {
-                    let batch = try merge.value.next(batchSize)
-                    note.value = merge.value.nextTime
-                    return engine.prepare(try ReplayBatch.read(batch[...], file: file, engine: engine, reading: reading, helper: helper))
+                    let batch = try merge.next(batchSize)
+                    notes[number] = merge.nextTime
+                    return { engine.prepareLater(try ReplayBatch.read(batch[...], file: file, engine: engine, reading: reading)) }
                 }
             }
-            following = { n in notes[n].value }
+            following = { n in notes[n] }
         }
         var carried: [PreparedEvent] = []
-        try StreamedReplay.batches(jobs, workingAheadFor: engine) { number, batch in
+        // A batch read before the engine wants it: its reader works out what the engine would
+        // until it is asked for. An export's sign-ins cost more to read than the engine takes
+        // over them: two readers.
+        try ReadAhead.run(jobs, readers: reading == nil ? 1 : 2, meanwhile: { batch, asked in engine.workAhead(batch, until: asked) }) { number, batch in
             var events = carried + batch
             carried = []
             // Sign-ins sharing a time with the next batch's first wait for it: the engine takes
@@ -236,41 +235,5 @@ struct StreamedReplay {
             outcome.alerts = taken + outcome.alerts
         }
         return (outcome, read, countingPlaces ? unknownPlaces : nil)
-    }
-
-    /// Hands each job's batch to `body` (with its number) in order, running the next job on a
-    /// second thread while `body` runs; a batch ready early is worked on ahead for `engine`
-    /// (`Engine.workAhead`) until `body` takes it.
-    static func batches(_ jobs: [@Sendable () throws -> [PreparedEvent]], workingAheadFor engine: Engine, _ body: (Int, [PreparedEvent]) throws -> Void) throws {
-        guard !jobs.isEmpty else { return }
-        let reader = SecondThread<[PreparedEvent]>()
-        // A batch the engine is done with goes back to the reading thread to be freed there:
-        // what a thread allocates is cheapest freed by it, and the reader allocated all of it.
-        final class Spent: @unchecked Sendable { var events: [PreparedEvent] = [] }
-        func start(_ number: Int, freeing spent: Spent) {
-            let job = jobs[number]
-            reader.start({
-                spent.events = []
-                return try job()
-            }, meanwhile: { batch, asked in
-                // A batch read before the engine wants it: the reading thread works out what
-                // the engine would until it is asked for.
-                engine.workAhead(batch, until: asked)
-            })
-        }
-        var spent = Spent()
-        start(0, freeing: Spent())
-        for number in jobs.indices {
-            var events = try reader.take()
-            if number + 1 < jobs.count { start(number + 1, freeing: spent) }
-            do { try body(number, events) } catch {
-                // Let the batch in flight finish before the files and buffers go.
-                reader.settle()
-                throw error
-            }
-            spent = Spent()
-            spent.events = events
-            events = []
-        }
     }
 }
