@@ -100,20 +100,25 @@ import TophhieTestSupport
 
     /// Rows made at random from the columns, names and shapes exports write, and from the
     /// mistakes hostile ones make: each read straight is read as the mapping reads it, and most
-    /// are read straight.
+    /// are read straight; read one after another through one thread's memory (its member order,
+    /// strings and buffers, kept from row to row, whichever rows were declined), each reads as
+    /// it does alone.
     @Test func randomRowsAreReadAsTheMappingReadsThem() throws {
         var random = SeededGenerator(seed: 46)
-        var read = 0, rows = 0
-        for _ in 0..<600 {
-            let text = Self.randomRow(&random)
-            rows += 1
-            for paths in Self.pathSets {
-                guard let values = Self.slotted(text, paths) else { continue }
+        let texts = (0..<600).map { _ in Self.randomRow(&random) }
+        var read = 0
+        for paths in Self.pathSets {
+            let reading = ExportReading(format: .logAnalytics, shape: .json(columnNames: nil), members: Set(paths.map { $0[0] })).withRowSlots(paths)
+            let memory = try #require(reading.rowMemory())
+            for text in texts {
+                let remembered = Array(text.utf8).withUnsafeBytes { reading.rowValues($0, memory: memory) }
+                #expect(remembered == Self.slotted(text, paths), "\(text) \(paths)")
+                guard let values = remembered else { continue }
                 read += 1
                 #expect(values == (try Self.mapped(text, paths)), "\(text) \(paths)")
             }
         }
-        #expect(read > rows * Self.pathSets.count / 2)
+        #expect(read > texts.count * Self.pathSets.count / 2)
     }
 
     static func randomRow(_ random: inout SeededGenerator) -> String {
@@ -179,8 +184,11 @@ import TophhieTestSupport
         for paths in Self.pathSets {
             let reading = ExportReading(format: .csv, shape: .csv(header: header, nonInteractive: false), members: Set(paths.map { $0[0] }))
             let slotted = reading.withRowSlots(paths)
+            let memory = try #require(slotted.rowMemory())
             for fields in rows {
                 let mapped = try reading.record(fields: fields, line: 2).mapped
+                // Through a thread's buffers, kept from row to row, as alone.
+                #expect(slotted.rowValues(fields: fields, memory: memory) == slotted.rowValues(fields: fields), "\(fields) \(paths)")
                 guard let values = slotted.rowValues(fields: fields) else { continue }
                 read += 1
                 #expect(values == paths.map { mapped.value(at: $0) }, "\(fields) \(paths)")

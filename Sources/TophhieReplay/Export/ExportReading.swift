@@ -172,20 +172,19 @@ final class ExportReading: Sendable {
             return (try? rowSlots.fill(row: bytes, memory: memory, into: output)) ?? false
         case .csv(let header, _):
             guard let fields = try? Self.fields(bytes, keeping: columnsRead), fields.count == header.count else { return false }
-            return fillRow(fields: fields, into: output)
+            return fillRow(fields: fields, memory: memory, into: output)
         }
     }
 
     /// `rowValues(fields:)`, written into `output`.
-    private func fillRow(fields: [String], into output: UnsafeMutableBufferPointer<JSONValue?>) -> Bool {
-        rowSlots?.fill(fields: { fields[csvColumns[$0].index] }, into: output) ?? false
+    private func fillRow(fields: [String], memory: RowSlots.Memory?, into output: UnsafeMutableBufferPointer<JSONValue?>) -> Bool {
+        rowSlots?.fill(fields: { fields[csvColumns[$0].index] }, memory: memory, into: output) ?? false
     }
 
-    /// A memory of the rows one thread reads straight, one to the next (`RowSlots.Memory`); nil
-    /// for records not read so.
+    /// A memory of the rows one thread reads straight, one to the next, and its buffers
+    /// (`RowSlots.Memory`); nil for records not read so.
     func rowMemory() -> RowSlots.Memory? {
-        guard case .json = shape else { return nil }
-        return rowSlots?.memory()
+        rowSlots?.memory()
     }
 
     /// By column, whether a CSV's field is read (`CSVRows.keeping`); nil for every one.
@@ -201,8 +200,9 @@ final class ExportReading: Sendable {
     }
 
     /// The same for a CSV row's fields (as many as the header's).
-    func rowValues(fields: [String]) -> [JSONValue?]? {
-        rowValues { fillRow(fields: fields, into: $0) }
+    /// - Parameter memory: this thread's buffers (`rowMemory()`).
+    func rowValues(fields: [String], memory: RowSlots.Memory? = nil) -> [JSONValue?]? {
+        rowValues { fillRow(fields: fields, memory: memory, into: $0) }
     }
 
     /// The Graph members an engine's events read; nil when it reads every string of a record

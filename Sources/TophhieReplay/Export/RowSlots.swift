@@ -181,31 +181,64 @@ final class RowSlots: Sendable {
     /// - Parameter memory: the member order and strings of the rows this thread read before
     ///   (`memory()`), for a batch of rows read on one thread.
     func fill(row bytes: UnsafeRawBufferPointer, memory: Memory? = nil, into output: UnsafeMutableBufferPointer<JSONValue?>) throws -> Bool {
-        // On the stack, not a list made and freed for every row.
-        try withUnsafeTemporaryAllocation(of: JSONValue?.self, capacity: layout.paths.count) { slots in
-            slots.initialize(repeating: nil)
-            defer { JSONValue.dropSlots(slots) }
-            let memory = memory?.owner === self ? memory : nil
-            if try JSONValue.parseSlots(bytes, layout: layout, into: slots, watching: Self.portalEndings, order: memory?.order, texts: memory?.texts) {
-                return false
+        let memory = memory?.owner === self ? memory : nil
+        guard let scratch = memory?.scratch else {
+            return try withUnsafeTemporaryAllocation(of: JSONValue?.self, capacity: layout.paths.count) { slots in
+                try fill(row: bytes, memory: nil, slots: slots, into: output)
             }
-            let read = UnsafeBufferPointer(slots)
-            return facts.withUnsafeBufferPointer { facts in resolve(read, into: output) { read[facts[$0].slot] } }
         }
+        return try fill(row: bytes, memory: memory, slots: scratch.slots, into: output)
+    }
+
+    /// `fill(row:memory:into:)` through `slots` (uninitialised, left so).
+    private func fill(row bytes: UnsafeRawBufferPointer, memory: Memory?, slots: UnsafeMutableBufferPointer<JSONValue?>,
+                      into output: UnsafeMutableBufferPointer<JSONValue?>) throws -> Bool {
+        slots.initialize(repeating: nil)
+        defer { JSONValue.dropSlots(slots) }
+        if try JSONValue.parseSlots(bytes, layout: layout, into: slots, watching: Self.portalEndings, order: memory?.order, texts: memory?.texts) {
+            return false
+        }
+        let read = UnsafeBufferPointer(slots)
+        return facts.withUnsafeBufferPointer { facts in resolve(read, into: output, scratch: memory?.scratch) { read[facts[$0].slot] } }
     }
 
     /// What one thread remembers of the rows it read, one to the next: the order of their
-    /// columns, and their strings (most repeat from one row to the next).
+    /// columns, their strings (most repeat from one row to the next), and the buffers it reads
+    /// each into.
     struct Memory {
         /// The rows' reading it was made for (held, so no other takes its place): another's
         /// slots are numbered otherwise.
         let owner: RowSlots
         let order: JSONMemberOrder
         let texts: JSONRepeatedTexts
+        let scratch: Scratch
+    }
+
+    /// The buffers a row is read through, one thread's, kept from row to row: made for each row
+    /// on the stack they were too large for it, and each row allocated and freed them.
+    final class Scratch {
+        /// The row's slots in `layout`.
+        let slots: UnsafeMutableBufferPointer<JSONValue?>
+        /// What each column gives the record, and the values at its `under` paths.
+        let held: UnsafeMutableBufferPointer<JSONValue?>
+        let given: UnsafeMutableBufferPointer<Given>
+
+        fileprivate init(_ rowSlots: RowSlots) {
+            slots = .allocate(capacity: rowSlots.layout.paths.count)
+            held = .allocate(capacity: rowSlots.facts.count + rowSlots.underSlots.count)
+            given = .allocate(capacity: rowSlots.facts.count)
+        }
+
+        deinit {
+            // Each use leaves them uninitialised.
+            slots.deallocate()
+            held.deallocate()
+            given.deallocate()
+        }
     }
 
     /// A memory for a batch of rows read on one thread.
-    func memory() -> Memory { Memory(owner: self, order: layout.memberOrder(), texts: layout.repeatedTexts()) }
+    func memory() -> Memory { Memory(owner: self, order: layout.memberOrder(), texts: layout.repeatedTexts(), scratch: Scratch(self)) }
 
     /// A column's name as the portal writes it: looked for among the names the layout lacks
     /// (with names written with an escape, which may spell one, and names past ASCII, which
@@ -218,29 +251,33 @@ final class RowSlots: Sendable {
     /// - Parameter fields: by column (in the order given to `init`), its text.
     /// - Returns: false when the row is not read so (the mapping reads it whole); `output` may
     ///   then hold some values.
-    func fill(fields: (Int) -> String, into output: UnsafeMutableBufferPointer<JSONValue?>) -> Bool {
-        resolve(UnsafeBufferPointer(start: nil, count: 0), into: output) { .string(fields($0)) }
+    /// - Parameter memory: the thread's buffers (`memory()`).
+    func fill(fields: (Int) -> String, memory: Memory? = nil, into output: UnsafeMutableBufferPointer<JSONValue?>) -> Bool {
+        let scratch = memory?.owner === self ? memory?.scratch : nil
+        return resolve(UnsafeBufferPointer(start: nil, count: 0), into: output, scratch: scratch) { .string(fields($0)) }
     }
 
     /// What a column gives the record (`given`): nothing, its value as the mapping makes it,
     /// or the values at its `under` paths in it.
-    private enum Given: UInt8 { case absent, whole, under }
+    enum Given: UInt8 { case absent, whole, under }
 
     /// The values at `paths`, from a row's slots in `layout` (JSON) and its columns' values.
     /// Every table is read through a pointer and every value held on the stack: a copy of a
     /// column's description retained shared lists on both reading threads at once, and a
     /// row's lists were most of what reading one cost.
-    private func resolve(_ slots: UnsafeBufferPointer<JSONValue?>, into output: UnsafeMutableBufferPointer<JSONValue?>, _ raw: (Int) -> JSONValue?) -> Bool {
-        let count = facts.count
-        return withUnsafeTemporaryAllocation(of: JSONValue?.self, capacity: count + underSlots.count) { held in
+    private func resolve(_ slots: UnsafeBufferPointer<JSONValue?>, into output: UnsafeMutableBufferPointer<JSONValue?>, scratch: Scratch?,
+                         _ raw: (Int) -> JSONValue?) -> Bool {
+        func resolve(held: UnsafeMutableBufferPointer<JSONValue?>, given: UnsafeMutableBufferPointer<Given>) -> Bool {
             held.initialize(repeating: nil)
             defer { JSONValue.dropSlots(held) }
-            return withUnsafeTemporaryAllocation(of: Given.self, capacity: count) { given in
-                given.initialize(repeating: .absent)
-                return facts.withUnsafeBufferPointer { facts in
-                    resolve(slots, raw, facts: facts, held: held, given: given, output: output)
-                }
+            given.initialize(repeating: .absent)
+            return facts.withUnsafeBufferPointer { facts in
+                self.resolve(slots, raw, facts: facts, held: held, given: given, output: output)
             }
+        }
+        if let scratch { return resolve(held: scratch.held, given: scratch.given) }
+        return withUnsafeTemporaryAllocation(of: JSONValue?.self, capacity: facts.count + underSlots.count) { held in
+            withUnsafeTemporaryAllocation(of: Given.self, capacity: facts.count) { given in resolve(held: held, given: given) }
         }
     }
 

@@ -191,7 +191,11 @@ enum StreamedExport {
         var checked = try CheckedRecords(file: file, format: format, strict: strict, scratch: streaming ? nil : scratch)
         var reading: ExportReading?
         var index: ExportIndex?
-        var batches = TwoThreadBatches<CSVRow, CSVOutcome> { rows in rows.map { read($0, writing: !streaming) } }
+        var batches = TwoThreadBatches<CSVRow, CSVOutcome> { rows in
+            // This thread's buffers for the rows it reads straight.
+            let memory = rows.first?.reading.rowMemory()
+            return rows.map { read($0, writing: !streaming, memory: memory) }
+        }
         var reader = CSVRows(offset: head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
         func shape(_ header: [String]) -> ExportReading.Shape {
             .csv(header: header.map { $0.trimmingCharacters(in: .whitespaces) }, nonInteractive: nonInteractive)
@@ -257,9 +261,10 @@ enum StreamedExport {
     }
 
     /// Maps and checks one CSV row (on either thread); read whole when the decoder refuses it.
-    static func read(_ row: CSVRow, writing: Bool) -> CSVOutcome {
+    /// - Parameter memory: the thread's buffers (`rowMemory()`).
+    static func read(_ row: CSVRow, writing: Bool, memory: RowSlots.Memory? = nil) -> CSVOutcome {
         do {
-            if !writing, row.fields.count == row.reading.columnCount, let values = row.reading.rowValues(fields: row.fields),
+            if !writing, row.fields.count == row.reading.columnCount, let values = row.reading.rowValues(fields: row.fields, memory: memory),
                let time = ExportConversion.plainTime(slots: values) {
                 return .checked(.kept(line: nil, time: time, coordinatesDropped: false))
             }
