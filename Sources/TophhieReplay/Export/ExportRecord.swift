@@ -71,18 +71,38 @@ enum ExportRecord {
     }
 
     /// The same, of those members alone.
-    static func finish(_ record: inout FinishedMembers, _ inputs: ColumnMapping.Inputs) {
-        let (generated, resultType, resultDescription) = (inputs.generated, inputs.resultType, inputs.resultDescription)
+    /// - Parameter status: false leaves the status as it is, for a reader that asks
+    ///   `statusDefault` of the members it reads instead of making the object.
+    static func finish(_ record: inout FinishedMembers, _ inputs: ColumnMapping.Inputs, status finishingStatus: Bool = true) {
         // The time of the sign-in: CreatedDateTime, else when Log Analytics took it in.
-        if record.createdDateTime == nil, let generated { record.createdDateTime = normalised(ExportColumns.reading("TimeGenerated"), generated) }
+        if record.createdDateTime == nil, let generated = inputs.generated {
+            record.createdDateTime = normalised(ExportColumns.reading("TimeGenerated"), generated)
+        }
         if case .string(let text)? = record.createdDateTime, let iso = powerShellDate(text) ?? portalDate(text) { record.createdDateTime = .string(iso) }
-        // ResultType is the error code (text there); ResultDescription its reason.
-        var status: [String: JSONValue] = [:]
-        if case .object(let given)? = record.status { status = given }
-        if status["errorCode"] == nil, let resultType { status["errorCode"] = integer(resultType) }
-        if status["failureReason"] == nil, let resultDescription, resultDescription != .null { status["failureReason"] = resultDescription }
-        if !status.isEmpty { record.status = .object(status) }
+        if finishingStatus {
+            var status: [String: JSONValue] = [:]
+            if case .object(let given)? = record.status { status = given }
+            for name in statusDefaults where status[name] == nil {
+                if let value = statusDefault(name, inputs) { status[name] = value }
+            }
+            if !status.isEmpty { record.status = .object(status) }
+        }
         if let table = inputs.type?.stringValue ?? inputs.category?.stringValue { stream(table, into: &record) }
+    }
+
+    /// The status's members a row's own inputs give when its status lacks them.
+    static let statusDefaults = ["errorCode", "failureReason"]
+
+    /// The value a row's inputs give its status's member `name` when the status lacks it:
+    /// ResultType is the error code (text there), ResultDescription its reason.
+    static func statusDefault(_ name: String, _ inputs: ColumnMapping.Inputs) -> JSONValue? {
+        switch name {
+        case "errorCode": return inputs.resultType.map(integer)
+        case "failureReason":
+            guard let reason = inputs.resultDescription, reason != .null else { return nil }
+            return reason
+        default: return nil
+        }
     }
 
     /// Graph's record from a row of the Entra admin center's CSV download. The download holds

@@ -75,6 +75,12 @@ final class RowSlots: Sendable {
     private let rests: [[String]]
     /// Whether a member the paths name is made by `ExportRecord.finish`.
     private let finishes: Bool
+    /// The status's place in `members`, when the paths name it, and whether every path under
+    /// it, and every name its columns are read for, is one name: the members read are then
+    /// each its column's value or the inputs' (`ExportRecord.statusDefault`), without the
+    /// object made for each row and looked in again for each path.
+    private let statusMember: Int?
+    private let readsStatusFlat: Bool
 
     /// - Parameters:
     ///   - paths: Graph paths (each non-empty).
@@ -163,6 +169,12 @@ final class RowSlots: Sendable {
         self.stepPlaces = stepPlaces
         self.rests = paths.map { Array($0.dropFirst()) }
         finishes = members.contains { $0.finished != nil }
+        statusMember = memberNames.firstIndex(of: FinishedMembers.Name.status.member)
+        readsStatusFlat = statusMember.map { status in
+            let own = members[status]
+            return paths.allSatisfy { $0[0] != memberNames[status] || $0.count == 2 }
+                && memberColumns[own.columnsStart..<own.columnsStart + own.columnsCount].allSatisfy { columns[$0].under.allSatisfy { $0.count == 1 } }
+        } ?? false
     }
 
     /// The name other than `name` that `ExportRecord.lowered` makes `name`: its first letter
@@ -343,6 +355,7 @@ final class RowSlots: Sendable {
                         chosen: UnsafeMutableBufferPointer<Int>, inputs: ColumnMapping.Inputs, output values: UnsafeMutableBufferPointer<JSONValue?>) -> Bool {
         let count = facts.count
         var record = FinishedMembers()
+        var flatStatus = readsStatusFlat
         for (place, member) in members.enumerated() {
             for at in member.columnsStart..<member.columnsStart + member.columnsCount where given[memberColumns[at]] != .absent {
                 if chosen[place] >= 0 { return false }
@@ -350,13 +363,25 @@ final class RowSlots: Sendable {
             }
             guard let name = member.finished, chosen[place] >= 0 else { continue }
             let column = memberColumns[chosen[place]]
+            if place == statusMember, flatStatus {
+                if given[column] == .under { continue }
+                flatStatus = false
+            }
             record[name] = given[column] == .whole ? held[column] : partial(columns[column].under, held, from: count + facts[column].underStart)
         }
         if finishes {
-            ExportRecord.finish(&record, inputs)
+            ExportRecord.finish(&record, inputs, status: !flatStatus)
         }
         for (index, step) in steps.enumerated() {
             let member = members[step.member]
+            if step.member == statusMember, flatStatus {
+                // The status's member: its column's value, else the inputs'.
+                let at = chosen[step.member]
+                let place = at < 0 ? -1 : stepPlaces[step.placesStart + at - member.columnsStart]
+                let own = place < 0 ? nil : held[count + facts[memberColumns[at]].underStart + place]
+                values[index] = own ?? ExportRecord.statusDefault(rests[index][0], inputs)
+                continue
+            }
             if let name = member.finished {
                 guard let value = record[name] else { continue }
                 values[index] = step.whole ? value : value.value(at: rests[index])
