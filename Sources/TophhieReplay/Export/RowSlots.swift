@@ -193,13 +193,12 @@ final class RowSlots: Sendable {
     /// - Parameter memory: the member order and strings of the rows this thread read before
     ///   (`memory()`), for a batch of rows read on one thread.
     func fill(row bytes: UnsafeRawBufferPointer, memory: Memory? = nil, into output: UnsafeMutableBufferPointer<JSONValue?>) throws -> Bool {
-        let memory = memory?.owner === self ? memory : nil
-        guard let scratch = memory?.scratch else {
+        guard let memory, memory.owner === self else {
             return try withUnsafeTemporaryAllocation(of: JSONValue?.self, capacity: layout.paths.count) { slots in
                 try fill(row: bytes, memory: nil, slots: slots, into: output)
             }
         }
-        return try fill(row: bytes, memory: memory, slots: scratch.slots, into: output)
+        return try fill(row: bytes, memory: memory, slots: memory.slots, into: output)
     }
 
     /// `fill(row:memory:into:)` through `slots` (uninitialised, left so).
@@ -211,34 +210,33 @@ final class RowSlots: Sendable {
             return false
         }
         let read = UnsafeBufferPointer(slots)
-        return facts.withUnsafeBufferPointer { facts in resolve(read, into: output, scratch: memory?.scratch) { read[facts[$0].slot] } }
+        return facts.withUnsafeBufferPointer { facts in resolve(read, into: output, memory: memory) { read[facts[$0].slot] } }
     }
 
     /// What one thread remembers of the rows it read, one to the next: the order of their
     /// columns, their strings (most repeat from one row to the next), and the buffers it reads
-    /// each into.
-    struct Memory {
+    /// each through, kept from row to row (made for each row, on the stack they were too large
+    /// for, each row allocated and freed them). A class: passed on for every row, it is retained
+    /// once, not each thing it holds.
+    final class Memory {
         /// The rows' reading it was made for (held, so no other takes its place): another's
         /// slots are numbered otherwise.
         let owner: RowSlots
         let order: JSONMemberOrder
         let texts: JSONRepeatedTexts
-        let scratch: Scratch
-    }
-
-    /// The buffers a row is read through, one thread's, kept from row to row: made for each row
-    /// on the stack they were too large for it, and each row allocated and freed them.
-    final class Scratch {
         /// The row's slots in `layout`.
         let slots: UnsafeMutableBufferPointer<JSONValue?>
         /// What each column gives the record, and the values at its `under` paths.
         let held: UnsafeMutableBufferPointer<JSONValue?>
         let given: UnsafeMutableBufferPointer<Given>
 
-        fileprivate init(_ rowSlots: RowSlots) {
-            slots = .allocate(capacity: rowSlots.layout.paths.count)
-            held = .allocate(capacity: rowSlots.facts.count + rowSlots.underSlots.count)
-            given = .allocate(capacity: rowSlots.facts.count)
+        fileprivate init(_ owner: RowSlots) {
+            self.owner = owner
+            order = owner.layout.memberOrder()
+            texts = owner.layout.repeatedTexts()
+            slots = .allocate(capacity: owner.layout.paths.count)
+            held = .allocate(capacity: owner.facts.count + owner.underSlots.count)
+            given = .allocate(capacity: owner.facts.count)
         }
 
         deinit {
@@ -250,7 +248,7 @@ final class RowSlots: Sendable {
     }
 
     /// A memory for a batch of rows read on one thread.
-    func memory() -> Memory { Memory(owner: self, order: layout.memberOrder(), texts: layout.repeatedTexts(), scratch: Scratch(self)) }
+    func memory() -> Memory { Memory(self) }
 
     /// A column's name as the portal writes it: looked for among the names the layout lacks
     /// (with names written with an escape, which may spell one, and names past ASCII, which
@@ -265,8 +263,7 @@ final class RowSlots: Sendable {
     ///   then hold some values.
     /// - Parameter memory: the thread's buffers (`memory()`).
     func fill(fields: (Int) -> String, memory: Memory? = nil, into output: UnsafeMutableBufferPointer<JSONValue?>) -> Bool {
-        let scratch = memory?.owner === self ? memory?.scratch : nil
-        return resolve(UnsafeBufferPointer(start: nil, count: 0), into: output, scratch: scratch) { .string(fields($0)) }
+        resolve(UnsafeBufferPointer(start: nil, count: 0), into: output, memory: memory?.owner === self ? memory : nil) { .string(fields($0)) }
     }
 
     /// What a column gives the record (`given`): nothing, its value as the mapping makes it,
@@ -277,7 +274,7 @@ final class RowSlots: Sendable {
     /// Every table is read through a pointer and every value held on the stack: a copy of a
     /// column's description retained shared lists on both reading threads at once, and a
     /// row's lists were most of what reading one cost.
-    private func resolve(_ slots: UnsafeBufferPointer<JSONValue?>, into output: UnsafeMutableBufferPointer<JSONValue?>, scratch: Scratch?,
+    private func resolve(_ slots: UnsafeBufferPointer<JSONValue?>, into output: UnsafeMutableBufferPointer<JSONValue?>, memory: Memory?,
                          _ raw: (Int) -> JSONValue?) -> Bool {
         func resolve(held: UnsafeMutableBufferPointer<JSONValue?>, given: UnsafeMutableBufferPointer<Given>) -> Bool {
             held.initialize(repeating: nil)
@@ -287,7 +284,7 @@ final class RowSlots: Sendable {
                 self.resolve(slots, raw, facts: facts, held: held, given: given, output: output)
             }
         }
-        if let scratch { return resolve(held: scratch.held, given: scratch.given) }
+        if let memory { return resolve(held: memory.held, given: memory.given) }
         return withUnsafeTemporaryAllocation(of: JSONValue?.self, capacity: facts.count + underSlots.count) { held in
             withUnsafeTemporaryAllocation(of: Given.self, capacity: facts.count) { given in resolve(held: held, given: given) }
         }
