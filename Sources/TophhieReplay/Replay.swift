@@ -118,9 +118,10 @@ public enum Replay {
             let entries = try index.naming { try index.entriesInFileOrder() }
             let reading = index.reading.reading(for: engine)
             let file = index.file
-            // Read on two threads ahead of the matching, batch after batch.
-            let jobs: [ReadAhead.Job<[any FastEvent]>] = stride(from: 0, to: entries.count, by: 4096).map { start in
-                let batch = entries[start..<min(start + 4096, entries.count)]
+            // Read on two threads ahead of the matching, batch after batch (half as large as one
+            // reader's, for the same peak).
+            let jobs: [ReadAhead.Job<[any FastEvent]>] = stride(from: 0, to: entries.count, by: 2048).map { start in
+                let batch = entries[start..<min(start + 2048, entries.count)]
                 return { { try ReplayBatch.read(batch, file: file, engine: engine, reading: reading) } }
             }
             var told = Set<String>()

@@ -2,8 +2,8 @@
 /// back in the file's order: mapping an export's record, or checking any, needs nothing of the
 /// others. The caller goes on finding the next batch's records while the workers work on the two
 /// before, and the machine's two cores stay busy: with the caller working half of each batch
-/// itself, the second thread waited while the caller found the records (a third of a first pass
-/// over Log Analytics rows, a CSV's more). Whatever has an order (places, skips, the index) is
+/// itself, the second thread waited while the caller found the records (nearly half of a first
+/// pass over Log Analytics rows, more of a CSV's). Whatever has an order (places, skips, the index) is
 /// done by `apply`, one record after the other.
 ///
 /// Memory is three batches of records and their outcomes (about `batchBytes` of records each),
