@@ -42,6 +42,8 @@ import TophhieTestSupport
             // Each record's bytes read again alone give its fields (a streamed replay's second pass).
             for record in read {
                 #expect(try Self.read(Array(bytes[record.range]), cuts: []).map(\.fields) == [record.fields], "\(String(decoding: bytes[record.range], as: UTF8.self).debugDescription) \(record.fields)")
+                // And read as one record, its lists made at their size.
+                #expect(try Array(bytes[record.range]).withUnsafeBytes { try CSVRows.fields(ofRecord: $0) } == record.fields)
             }
             // The line each record starts on: one more than the line breaks before it.
             for record in read {

@@ -53,6 +53,9 @@ struct CSVRows {
     /// What `keeping` becomes once the header (the first record) is read, from its fields: a
     /// first pass makes text only of the columns it checks.
     var keepingAfterHeader: (([String]) -> [Bool]?)?
+    /// Reading one record's bytes (`fields(ofRecord:keeping:)`): its fields are handed on
+    /// without keeping room for a next record's.
+    private var oneRecord = false
 
     /// - Parameters:
     ///   - offset: where in the file the first byte fed is (after a BOM).
@@ -153,6 +156,22 @@ struct CSVRows {
         if fieldHasBytes || !fields.isEmpty || wasQuoted { try endRecord(record, end: position) }
     }
 
+    /// The fields of one record's bytes (the first, when they hold more), as a reader fed the
+    /// file reads them; `[""]` for none. Each row of an export is read so in a second pass:
+    /// its lists are made once at their size, not grown a doubling at a time and then made
+    /// again for a next record.
+    /// - Throws: `CSVTable.Failure` when the bytes are not CSV.
+    static func fields(ofRecord bytes: UnsafeRawBufferPointer, keeping: [Bool]? = nil) throws -> [String] {
+        var reader = CSVRows(keeping: keeping)
+        reader.oneRecord = true
+        reader.fields.reserveCapacity(keeping?.count ?? 16)
+        reader.field.reserveCapacity(min(bytes.count, 1 << 12))
+        var fields: [String]?
+        try reader.feed(bytes) { _, found, _ in fields = fields ?? found }
+        try reader.finish { _, found, _ in fields = fields ?? found }
+        return fields ?? [""]
+    }
+
     /// The first byte from `start` that is one of `needles` (as many as four; repeat one to
     /// fill), or the end: eight bytes at a time while they hold none (byte by byte, a quoted
     /// field of JSON text was a tenth of reading a CSV export).
@@ -189,7 +208,7 @@ struct CSVRows {
         let blank = done.count == 1 && !fieldHasBytes && !wasQuoted
         fieldHasBytes = false
         // Room for the next row's fields at once, not grown a doubling at a time.
-        fields.removeAll(keepingCapacity: true)
+        if oneRecord { fields = [] } else { fields.removeAll(keepingCapacity: true) }
         field.removeAll(keepingCapacity: true)
         wasQuoted = false
         guard !blank else { return }

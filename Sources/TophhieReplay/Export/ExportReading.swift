@@ -382,11 +382,6 @@ final class ExportReading: Sendable {
     /// The fields of one CSV row's bytes.
     /// - Parameter keeping: by column, whether its field is read (the others are left empty).
     static func fields(_ bytes: UnsafeRawBufferPointer, keeping: [Bool]? = nil) throws -> [String] {
-        var reader = CSVRows()
-        reader.keeping = keeping
-        var fields: [String]?
-        try reader.feed(bytes) { _, found, _ in fields = fields ?? found }
-        try reader.finish { _, found, _ in fields = fields ?? found }
-        return fields ?? [""]
+        try CSVRows.fields(ofRecord: bytes, keeping: keeping)
     }
 }
