@@ -101,7 +101,9 @@ public enum Replay {
             writer.beginAttempt()
             // Read ahead by two threads, which hold twice the batches: half as large, the peak
             // stays what one reader's was.
-            return try index.naming { try replay.evaluateCounting(engine, batchSize: 2048, keepingState: false, emit: writer.emit) }
+            return try index.naming {
+                try writer.writingAhead { try replay.evaluateCounting(engine, batchSize: 2048, keepingState: false, emit: writer.emitAhead) }
+            }
         }
         return ReplayOutcome(events: read.count, polls: 1, alerts: writer.count, unknownPlaces: read.unknownPlaces,
                              lateArrivals: read.outcome.lateArrivals, notes: ["read from the export itself in two passes: its records checked and indexed, then mapped into the engine in time order"])
@@ -147,7 +149,7 @@ public enum Replay {
         if let sparse = StreamedReplay.openSparse(file) {
             writer.beginAttempt()
             do {
-                let read = try sparse.evaluateCounting(engine, keepingState: false, emit: writer.emit)
+                let read = try writer.writingAhead { try sparse.evaluateCounting(engine, keepingState: false, emit: writer.emitAhead) }
                 return (read.count, read.unknownPlaces, ["read from samples of its runs, in two passes"], read.outcome)
             } catch {
                 notes.append("reading from samples gave way: \(error)")
@@ -161,7 +163,7 @@ public enum Replay {
         }
         writer.beginAttempt()
         do {
-            let read = try replay.evaluateCounting(engine, keepingState: false, emit: writer.emit)
+            let read = try writer.writingAhead { try replay.evaluateCounting(engine, keepingState: false, emit: writer.emitAhead) }
             return (read.count, read.unknownPlaces, notes + ["read in two passes"], read.outcome)
         } catch {
             // The whole-file way names the record that no longer reads as it did.

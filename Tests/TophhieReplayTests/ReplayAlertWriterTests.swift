@@ -43,4 +43,32 @@ import TophhieRules
         #expect(lines.ids == ["a1", "a2", "a3", "a4"])
         #expect(writer.count == 4)
     }
+
+    /// Written ahead on the writer's thread, batch after batch and across attempts, the alerts
+    /// come out as written here: in order, each once, all of them once `drain` returns; and a
+    /// batch written here after some written ahead waits for them.
+    @Test func alertsWrittenAheadComeOutInOrderEachOnce() {
+        let lines = Lines()
+        let writer = ReplayAlertWriter { alert in
+            // A slow line: the batches after it are handed over before it is written.
+            var sum = 0
+            for i in 0..<20_000 { sum &+= i }
+            lines.add(alert.id + (sum == -1 ? "!" : ""))
+        }
+        writer.writingAhead {
+            writer.beginAttempt()
+            for start in stride(from: 1, through: 40, by: 4) { writer.emitAhead((start..<start + 4).map(Self.alert)) }
+        }
+        #expect(lines.ids == (1...40).map { "a\($0)" })
+        // A reader that gives up after 10 is followed by one that gives all 50 again.
+        writer.beginAttempt()
+        writer.writingAhead {
+            writer.emitAhead((1...10).map(Self.alert))
+            writer.emitAhead([])
+            writer.emitAhead((11...45).map(Self.alert))
+        }
+        writer.emit((46...50).map(Self.alert))
+        #expect(lines.ids == (1...50).map { "a\($0)" })
+        #expect(writer.count == 50)
+    }
 }
