@@ -209,8 +209,9 @@ final class RowSlots: Sendable {
         if try JSONValue.parseSlots(bytes, layout: layout, into: slots, watching: Self.portalEndings, order: memory?.order, texts: memory?.texts) {
             return false
         }
-        let read = UnsafeBufferPointer(slots)
-        return facts.withUnsafeBufferPointer { facts in resolve(read, into: output, memory: memory) { read[facts[$0].slot] } }
+        // Each slot is read once, and taken rather than copied (retained here, released as
+        // the slots are dropped).
+        return facts.withUnsafeBufferPointer { facts in resolve(slots, into: output, memory: memory) { slots[facts[$0].slot].take() } }
     }
 
     /// What one thread remembers of the rows it read, one to the next: the order of their
@@ -263,7 +264,7 @@ final class RowSlots: Sendable {
     ///   then hold some values.
     /// - Parameter memory: the thread's buffers (`memory()`).
     func fill(fields: (Int) -> String, memory: Memory? = nil, into output: UnsafeMutableBufferPointer<JSONValue?>) -> Bool {
-        resolve(UnsafeBufferPointer(start: nil, count: 0), into: output, memory: memory?.owner === self ? memory : nil) { .string(fields($0)) }
+        resolve(UnsafeMutableBufferPointer(start: nil, count: 0), into: output, memory: memory?.owner === self ? memory : nil) { .string(fields($0)) }
     }
 
     /// What a column gives the record (`given`): nothing, its value as the mapping makes it,
@@ -274,7 +275,7 @@ final class RowSlots: Sendable {
     /// Every table is read through a pointer and every value held on the stack: a copy of a
     /// column's description retained shared lists on both reading threads at once, and a
     /// row's lists were most of what reading one cost.
-    private func resolve(_ slots: UnsafeBufferPointer<JSONValue?>, into output: UnsafeMutableBufferPointer<JSONValue?>, memory: Memory?,
+    private func resolve(_ slots: UnsafeMutableBufferPointer<JSONValue?>, into output: UnsafeMutableBufferPointer<JSONValue?>, memory: Memory?,
                          _ raw: (Int) -> JSONValue?) -> Bool {
         func resolve(held: UnsafeMutableBufferPointer<JSONValue?>, given: UnsafeMutableBufferPointer<Given>) -> Bool {
             held.initialize(repeating: nil)
@@ -290,7 +291,7 @@ final class RowSlots: Sendable {
         }
     }
 
-    private func resolve(_ slots: UnsafeBufferPointer<JSONValue?>, _ raw: (Int) -> JSONValue?, facts: UnsafeBufferPointer<Facts>,
+    private func resolve(_ slots: UnsafeMutableBufferPointer<JSONValue?>, _ raw: (Int) -> JSONValue?, facts: UnsafeBufferPointer<Facts>,
                          held: UnsafeMutableBufferPointer<JSONValue?>, given: UnsafeMutableBufferPointer<Given>,
                          output: UnsafeMutableBufferPointer<JSONValue?>) -> Bool {
         let count = facts.count
@@ -312,7 +313,7 @@ final class RowSlots: Sendable {
                 for place in fact.clashStart..<fact.clashStart + fact.clashCount where slots[clashSlots[place]] != nil { return false }
                 given[index] = .under
                 for place in 0..<fact.underCount {
-                    held[under + place] = slots[underSlots[fact.underStart + place]]
+                    held[under + place] = slots[underSlots[fact.underStart + place]].take()
                 }
             case .string(let text) where fact.reading == .jsonText:
                 let trimmed = ExportRecord.trimmingSpaces(text)
