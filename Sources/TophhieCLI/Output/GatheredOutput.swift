@@ -2,8 +2,8 @@ import Foundation
 
 /// Standard output gathered into pieces of 64 KB before each is written, and written whole by
 /// `flush`: a replay prints an alert line per matching sign-in, and a write for each line was
-/// a hundred thousand system calls on the alert-heavy corpus. Lines arrive from one thread at
-/// a time (the replay's alert writer holds a lock), the lock here is for `flush`.
+/// a hundred thousand system calls on the alert-heavy corpus. Lines arrive one at a time (the
+/// replay's alert writer writes one batch after another), the lock here is for `flush`.
 final class GatheredOutput: @unchecked Sendable {
     private static let piece = 1 << 16
     private let lock = NSLock()
