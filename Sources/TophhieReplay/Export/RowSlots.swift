@@ -190,8 +190,9 @@ final class RowSlots: Sendable {
     /// - Returns: false when the row is not read so (the mapping reads it whole); `output` may
     ///   then hold some values.
     /// - Throws: `JSONParseError` when the bytes are not a JSON object.
-    /// - Parameter memory: the member order and strings of the rows this thread read before
-    ///   (`memory()`), for a batch of rows read on one thread.
+    /// - Parameter memory: the member order and strings of the rows this thread read before,
+    ///   and its buffers (`memory()`), for a batch of rows read on one thread; without one, the
+    ///   buffers are made for this row.
     func fill(row bytes: UnsafeRawBufferPointer, memory: Memory? = nil, into output: UnsafeMutableBufferPointer<JSONValue?>) throws -> Bool {
         guard let memory, memory.owner === self else {
             return try withUnsafeTemporaryAllocation(of: JSONValue?.self, capacity: layout.paths.count) { slots in
@@ -272,9 +273,10 @@ final class RowSlots: Sendable {
     enum Given: UInt8 { case absent, whole, under }
 
     /// The values at `paths`, from a row's slots in `layout` (JSON) and its columns' values.
-    /// Every table is read through a pointer and every value held on the stack: a copy of a
-    /// column's description retained shared lists on both reading threads at once, and a
-    /// row's lists were most of what reading one cost.
+    /// Every table is read through a pointer and every value held in the thread's buffers
+    /// (`memory`, else ones made for the row): a copy of a column's description retained
+    /// shared lists on both reading threads at once, and a row's lists were most of what
+    /// reading one cost.
     private func resolve(_ slots: UnsafeMutableBufferPointer<JSONValue?>, into output: UnsafeMutableBufferPointer<JSONValue?>, memory: Memory?,
                          _ raw: (Int) -> JSONValue?) -> Bool {
         func resolve(held: UnsafeMutableBufferPointer<JSONValue?>, given: UnsafeMutableBufferPointer<Given>) -> Bool {

@@ -1,10 +1,10 @@
 /// A file's records worked on a batch at a time by two worker threads, their outcomes handed
 /// back in the file's order: mapping an export's record, or checking any, needs nothing of the
-/// others. The caller goes on finding the next batch's records while the workers work on the two
-/// before, and the machine's two cores stay busy: with the caller working half of each batch
-/// itself, the second thread waited while the caller found the records (nearly half of a first
-/// pass over Log Analytics rows, more of a CSV's). Whatever has an order (places, skips, the index) is
-/// done by `apply`, one record after the other.
+/// others. The caller goes on finding the next batch's records while the workers work on the
+/// two before, and the machine's two cores stay busy: with the caller working half of each
+/// batch itself, the second thread waited while the caller found the records (nearly half of a
+/// first pass over Log Analytics rows, more of a CSV's). Whatever has an order (places, skips,
+/// the index) is done by `apply`, one record after the other.
 ///
 /// Memory is three batches of records and their outcomes (about `batchBytes` of records each),
 /// not the file.
