@@ -179,13 +179,21 @@ import TophhieTestSupport
             ["5/1/2024, 10:00:00.123 AM", "a1", "", "Failure", #"{"errorCode":50126}"#, #"{"city":"London","geoCoordinates":{"latitude":51.5,"longitude":-0.1}}"#, #"{"isCompliant":"true"}"#, "50126", "SigninLogs", "Office"],
             ["2024-05-01T10:00:00Z", "a2", "2024-05-01T09:59:00Z", "", "", " ", "[]", "0", "AADNonInteractiveUserSignInLogs", ""],
             ["2024-05-01T10:00:00Z", "a3", "", "", #"{"ErrorCode":1}"#, #"{"City":"Oslo"}"#, "{not json", "x", "", "Office"],
+            // JSON text read from its bytes, and text the mapping trims first.
+            ["2024-05-01T10:00:00Z", "a4", "", "", #"{"errorCode":0} "#, " {\"city\":\"Z\u{FC}rich\",\"geoCoordinates\":{\"latitude\":47.4}}", #"{"browser":"Edge"}"#, "0", "SigninLogs", "Office"],
+            ["2024-05-01T10:00:00Z", "a5", "", "", #"{"errorCode":50126,"failureReason":"x"}"#, "{\"city\":\"Z\u{FC}rich\",\"geoCoordinates\":{\"longitude\":8.5}}", "{}", "50126", "SigninLogs", "Office"],
         ]
+        // A field of JSON text whose bytes are not UTF-8: made text, they read as U+FFFD.
+        var notUTF8 = CSVFields(rows[4])
+        notUTF8 = CSVFields(bytes: notUTF8.bytes[..<notUTF8.ends[4]] + Array("{\"city\":\"".utf8) + [0xFF, 0x22, 0x7D] + notUTF8.bytes[notUTF8.ends[5]...],
+                            ends: notUTF8.ends.enumerated().map { $0.offset < 5 ? $0.element : $0.element + 12 - (notUTF8.ends[5] - notUTF8.ends[4]) })
+        #expect(notUTF8[5] == "{\"city\":\"\u{FFFD}\"}")
         var read = 0
         for paths in Self.pathSets {
             let reading = ExportReading(format: .csv, shape: .csv(header: header, nonInteractive: false), members: Set(paths.map { $0[0] }))
             let slotted = reading.withRowSlots(paths)
             let memory = try #require(slotted.rowMemory())
-            for fields in rows {
+            for fields in rows.map(CSVFields.init) + [notUTF8] {
                 let mapped = try reading.record(fields: fields, line: 2).mapped
                 // Through a thread's buffers, kept from row to row, as alone.
                 #expect(slotted.rowValues(fields: fields, memory: memory) == slotted.rowValues(fields: fields), "\(fields) \(paths)")
@@ -203,5 +211,17 @@ private extension JSONValue {
         guard case .object(var members) = self else { return self }
         for (name, value) in more { members[name] = value }
         return .object(members)
+    }
+}
+
+extension CSVFields {
+    /// The fields of a row written as `strings` are.
+    init(_ strings: [String]) {
+        var bytes: [UInt8] = [], ends: [Int] = []
+        for field in strings {
+            bytes += Array(field.utf8)
+            ends.append(bytes.count)
+        }
+        self.init(bytes: bytes, ends: ends)
     }
 }

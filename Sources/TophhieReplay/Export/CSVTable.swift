@@ -19,8 +19,8 @@ public struct CSVTable: Sendable {
     public init(_ text: String) throws {
         var reader = CSVRows()
         var records: [(Int, [String])] = []
-        try Array(text.utf8).withUnsafeBytes { bytes in try reader.feed(bytes) { line, fields, _ in records.append((line, fields)) } }
-        try reader.finish { line, fields, _ in records.append((line, fields)) }
+        try Array(text.utf8).withUnsafeBytes { bytes in try reader.feed(bytes) { line, fields, _ in records.append((line, fields.strings)) } }
+        try reader.finish { line, fields, _ in records.append((line, fields.strings)) }
         guard let first = records.first else { throw Failure(line: 1, message: "no header row") }
         header = first.1.map { $0.trimmingCharacters(in: .whitespaces) }
         rows = []
@@ -37,9 +37,12 @@ public struct CSVTable: Sendable {
 /// each handed on with the line it starts on: a file of any size is read in a bounded window.
 /// The delimiters are ASCII, so a UTF-8 character is never cut by them.
 struct CSVRows {
-    private var fields: [String] = []
-    private var field: [UInt8] = []
-    /// Whether the field being read has any byte (kept in `field` or not: `keeping`).
+    /// The record's kept bytes so far, unquoted (`writtenCount` of them; the rest is room), and
+    /// where each of its fields ended: written in place, not a list and a `String` a field.
+    private var written: [UInt8] = []
+    private var writtenCount = 0
+    private var ends: [Int] = []
+    /// Whether the field being read has any byte (written or not: `keeping`).
     private var fieldHasBytes = false
     private var quoted = false, wasQuoted = false
     /// A quote read inside a quoted field: closing it, or the first of a doubled one.
@@ -47,11 +50,11 @@ struct CSVRows {
     private var line = 1, recordLine = 1
     /// Where the next byte fed is in the file, and where the record being read began.
     private var position: Int, recordStart: Int
-    /// By column, whether its field is made into text; nil for every one. The others are left
-    /// empty: a second pass reads only the columns its rules need.
+    /// By column, whether its field is kept; nil for every one. The others are left empty: a
+    /// second pass reads only the columns its rules need.
     var keeping: [Bool]?
     /// What `keeping` becomes once the header (the first record) is read, from its fields: a
-    /// first pass makes text only of the columns it checks.
+    /// first pass keeps only the columns it checks.
     var keepingAfterHeader: (([String]) -> [Bool]?)?
     /// Reading one record's bytes (`fields(ofRecord:keeping:)`): its fields are handed on
     /// without keeping room for a next record's.
@@ -59,7 +62,7 @@ struct CSVRows {
 
     /// - Parameters:
     ///   - offset: where in the file the first byte fed is (after a BOM).
-    ///   - keeping: by column, whether its field is made into text.
+    ///   - keeping: by column, whether its field is kept.
     init(offset: Int = 0, keeping: [Bool]? = nil) {
         position = offset
         recordStart = offset
@@ -69,7 +72,7 @@ struct CSVRows {
     /// Hands on each record with the line it starts on, its fields, and its bytes in the file
     /// (from its first byte to its line break: a streamed replay reads it again from there).
     /// - Throws: `CSVTable.Failure` for a quote inside an unquoted field, or what `record` throws.
-    mutating func feed(_ bytes: UnsafeRawBufferPointer, record: (_ line: Int, _ fields: [String], _ bytes: Range<Int>) throws -> Void) throws {
+    mutating func feed(_ bytes: UnsafeRawBufferPointer, record: (_ line: Int, _ fields: CSVFields, _ bytes: Range<Int>) throws -> Void) throws {
         let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), carriageReturn: UInt8 = 0x0D, lineFeed: UInt8 = 0x0A
         let base = position
         position += bytes.count
@@ -81,7 +84,7 @@ struct CSVRows {
             if quoteSeen {
                 quoteSeen = false
                 if c == quote {
-                    if kept { field.append(c) }
+                    if kept { write(UnsafeRawBufferPointer(rebasing: bytes[at...at])) }
                     fieldHasBytes = true
                     at += 1
                     continue
@@ -100,14 +103,14 @@ struct CSVRows {
                     // A doubled quote (JSON text has one every few bytes) is taken with the run
                     // before it, not handed back to the loop above as a closing quote.
                     guard end + 1 < bytes.count, bytes[end + 1] == quote else { break }
-                    if kept { field.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[at...end])) }
+                    if kept { write(UnsafeRawBufferPointer(rebasing: bytes[at...end])) }
                     fieldHasBytes = true
                     at = end + 2
                     end = at
                 }
                 // A field no one reads is walked over, not gathered.
                 if end > at {
-                    if kept { field.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[at..<end])) }
+                    if kept { write(UnsafeRawBufferPointer(rebasing: bytes[at..<end])) }
                     fieldHasBytes = true
                 }
                 if end < bytes.count { quoteSeen = true }
@@ -120,8 +123,7 @@ struct CSVRows {
                 quoted = true
                 wasQuoted = true
             case comma:
-                fields.append(kept ? String(decoding: field, as: UTF8.self) : "")
-                field.removeAll(keepingCapacity: true)
+                ends.append(writtenCount)
                 fieldHasBytes = false
             case carriageReturn:
                 break
@@ -134,11 +136,12 @@ struct CSVRows {
                 let end = Self.next(comma, quote, lineFeed, carriageReturn, in: bytes, from: at + 1)
                 // A whole field before its comma (most fields): made from the piece itself.
                 if !fieldHasBytes, end < bytes.count, bytes[end] == comma {
-                    fields.append(kept ? String(decoding: UnsafeRawBufferPointer(rebasing: bytes[at..<end]), as: UTF8.self) : "")
+                    if kept { write(UnsafeRawBufferPointer(rebasing: bytes[at..<end])) }
+                    ends.append(writtenCount)
                     at = end + 1
                     continue
                 }
-                if kept { field.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[at..<end])) }
+                if kept { write(UnsafeRawBufferPointer(rebasing: bytes[at..<end])) }
                 fieldHasBytes = true
                 at = end
                 continue
@@ -149,27 +152,27 @@ struct CSVRows {
 
     /// The last record, when the text does not end with a line break.
     /// - Throws: `CSVTable.Failure` for a quoted field not closed, or what `record` throws.
-    mutating func finish(record: (_ line: Int, _ fields: [String], _ bytes: Range<Int>) throws -> Void) throws {
+    mutating func finish(record: (_ line: Int, _ fields: CSVFields, _ bytes: Range<Int>) throws -> Void) throws {
         if quoteSeen { quoteSeen = false; quoted = false }
         if quoted { throw CSVTable.Failure(line: recordLine, message: "a quoted field is not closed") }
         // A last row of one quoted empty field (`""`) is a row, as it is before a line break.
-        if fieldHasBytes || !fields.isEmpty || wasQuoted { try endRecord(record, end: position) }
+        if fieldHasBytes || !ends.isEmpty || wasQuoted { try endRecord(record, end: position) }
     }
 
     /// The fields of one record's bytes (the first, when they hold more), as a reader fed the
-    /// file reads them; `[""]` for none. Each row of an export is read so in a second pass:
-    /// its lists are made once at their size, not grown a doubling at a time and then made
-    /// again for a next record.
+    /// file reads them; one empty field for none. Each row of an export is read so in a second
+    /// pass: its lists are made once, at their size (its bytes can only shrink unquoted), and
+    /// handed on as they are.
     /// - Throws: `CSVTable.Failure` when the bytes are not CSV.
-    static func fields(ofRecord bytes: UnsafeRawBufferPointer, keeping: [Bool]? = nil) throws -> [String] {
+    static func fields(ofRecord bytes: UnsafeRawBufferPointer, keeping: [Bool]? = nil) throws -> CSVFields {
         var reader = CSVRows(keeping: keeping)
         reader.oneRecord = true
-        reader.fields.reserveCapacity(keeping?.count ?? 16)
-        reader.field.reserveCapacity(min(bytes.count, 1 << 12))
-        var fields: [String]?
+        reader.ends.reserveCapacity(keeping?.count ?? 16)
+        reader.written = [UInt8](repeating: 0, count: bytes.count)
+        var fields: CSVFields?
         try reader.feed(bytes) { _, found, _ in fields = fields ?? found }
         try reader.finish { _, found, _ in fields = fields ?? found }
-        return fields ?? [""]
+        return fields ?? CSVFields(bytes: [], ends: [0])
     }
 
     /// The first byte from `start` that is one of `needles` (as many as four; repeat one to
@@ -195,25 +198,41 @@ struct CSVRows {
         return at
     }
 
-    /// Whether the field being read is made into text (`keeping`).
+    /// Whether the field being read is kept (`keeping`).
     private var kept: Bool {
-        guard let keeping, fields.count < keeping.count else { return true }
-        return keeping[fields.count]
+        guard let keeping, ends.count < keeping.count else { return true }
+        return keeping[ends.count]
     }
 
-    private mutating func endRecord(_ record: (Int, [String], Range<Int>) throws -> Void, end: Int) throws {
-        fields.append(kept ? String(decoding: field, as: UTF8.self) : "")
-        let done = fields
+    /// Adds a piece of the field being read to the record's bytes.
+    @inline(__always) private mutating func write(_ piece: UnsafeRawBufferPointer) {
+        guard let source = piece.baseAddress else { return }
+        let count = writtenCount
+        if count + piece.count > written.count { written += repeatElement(0, count: max(written.count, count + piece.count - written.count, 256)) }
+        written.withUnsafeMutableBytes { ($0.baseAddress! + count).copyMemory(from: source, byteCount: piece.count) }
+        writtenCount += piece.count
+    }
+
+    private mutating func endRecord(_ record: (Int, CSVFields, Range<Int>) throws -> Void, end: Int) throws {
+        ends.append(writtenCount)
         // An empty line, not a row whose one field is not kept.
-        let blank = done.count == 1 && !fieldHasBytes && !wasQuoted
+        let blank = ends.count == 1 && !fieldHasBytes && !wasQuoted
         fieldHasBytes = false
-        // Room for the next row's fields at once, not grown a doubling at a time.
-        if oneRecord { fields = [] } else { fields.removeAll(keepingCapacity: true) }
-        field.removeAll(keepingCapacity: true)
         wasQuoted = false
+        let done: CSVFields
+        if oneRecord {
+            // Handed on as they are: their room is not kept for a next record.
+            written.removeLast(written.count - writtenCount)
+            done = CSVFields(bytes: written, ends: ends)
+            (written, ends) = ([], [])
+        } else {
+            done = CSVFields(bytes: blank ? [] : Array(written[..<writtenCount]), ends: ends)
+            ends.removeAll(keepingCapacity: true)
+        }
+        writtenCount = 0
         guard !blank else { return }
         if let keepingAfterHeader {
-            keeping = keepingAfterHeader(done)
+            keeping = keepingAfterHeader(done.strings)
             self.keepingAfterHeader = nil
         }
         try record(recordLine, done, recordStart..<end)

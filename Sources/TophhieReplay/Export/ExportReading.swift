@@ -177,8 +177,9 @@ final class ExportReading: Sendable {
     }
 
     /// `rowValues(fields:)`, written into `output`.
-    private func fillRow(fields: [String], memory: RowSlots.Memory?, into output: UnsafeMutableBufferPointer<JSONValue?>) -> Bool {
-        rowSlots?.fill(fields: { fields[csvColumns[$0].index] }, memory: memory, into: output) ?? false
+    private func fillRow(fields: CSVFields, memory: RowSlots.Memory?, into output: UnsafeMutableBufferPointer<JSONValue?>) -> Bool {
+        guard let rowSlots else { return false }
+        return csvColumns.withUnsafeBufferPointer { columns in rowSlots.fill(fields: fields, column: { columns[$0].index }, memory: memory, into: output) }
     }
 
     /// A memory of the rows one thread reads straight, one to the next, and its buffers
@@ -201,7 +202,7 @@ final class ExportReading: Sendable {
 
     /// The same for a CSV row's fields (as many as the header's).
     /// - Parameter memory: this thread's buffers (`rowMemory()`).
-    func rowValues(fields: [String], memory: RowSlots.Memory? = nil) -> [JSONValue?]? {
+    func rowValues(fields: CSVFields, memory: RowSlots.Memory? = nil) -> [JSONValue?]? {
         rowValues { fillRow(fields: fields, memory: memory, into: $0) }
     }
 
@@ -310,7 +311,7 @@ final class ExportReading: Sendable {
     /// One CSV row as Graph's record and as the file holds it (`.object([:])` for the admin
     /// center's: its names say nothing of what a file is).
     /// - Throws: `CSVTable.Failure` for a row whose field count is not the header's.
-    func record(fields: [String], line: Int) throws -> (mapped: JSONValue, row: Row) {
+    func record(fields: CSVFields, line: Int) throws -> (mapped: JSONValue, row: Row) {
         guard case .csv(let header, let nonInteractive) = shape else { preconditionFailure("a JSON record is read from its bytes") }
         guard fields.count == header.count else {
             throw CSVTable.Failure(line: line, message: "\(fields.count) fields where the header names \(header.count)")
@@ -381,7 +382,7 @@ final class ExportReading: Sendable {
 
     /// The fields of one CSV row's bytes.
     /// - Parameter keeping: by column, whether its field is read (the others are left empty).
-    static func fields(_ bytes: UnsafeRawBufferPointer, keeping: [Bool]? = nil) throws -> [String] {
+    static func fields(_ bytes: UnsafeRawBufferPointer, keeping: [Bool]? = nil) throws -> CSVFields {
         try CSVRows.fields(ofRecord: bytes, keeping: keeping)
     }
 }

@@ -259,13 +259,21 @@ final class RowSlots: Sendable {
     static let portalEndings: [[UInt8]] = [Array(" [UTC]".utf8), Array("_dynamic".utf8)]
 
     /// The values at `paths` of a CSV row's mapped record, from its fields, written into
-    /// `output` (a slot for each path, each nil).
-    /// - Parameter fields: by column (in the order given to `init`), its text.
+    /// `output` (a slot for each path, each nil). A field of JSON text is read from its bytes,
+    /// and only the others are made text.
+    /// - Parameters:
+    ///   - column: for each column given to `init`, by its place there, its field's place.
+    ///   - memory: the thread's buffers (`memory()`).
     /// - Returns: false when the row is not read so (the mapping reads it whole); `output` may
     ///   then hold some values.
-    /// - Parameter memory: the thread's buffers (`memory()`).
-    func fill(fields: (Int) -> String, memory: Memory? = nil, into output: UnsafeMutableBufferPointer<JSONValue?>) -> Bool {
-        resolve(UnsafeMutableBufferPointer(start: nil, count: 0), into: output, memory: memory?.owner === self ? memory : nil) { .string(fields($0)) }
+    func fill(fields: CSVFields, column: (Int) -> Int, memory: Memory? = nil, into output: UnsafeMutableBufferPointer<JSONValue?>) -> Bool {
+        // `text` is optional, so taken as escaping; it is used only within this call.
+        withoutActuallyEscaping(column) { column in
+            fields.withView { view in
+                resolve(UnsafeMutableBufferPointer(start: nil, count: 0), into: output, memory: memory?.owner === self ? memory : nil,
+                        { .string(view.text(column($0))) }, text: { view[column($0)] })
+            }
+        }
     }
 
     /// What a column gives the record (`given`): nothing, its value as the mapping makes it,
@@ -277,14 +285,17 @@ final class RowSlots: Sendable {
     /// (`memory`, else ones made for the row): a copy of a column's description retained
     /// shared lists on both reading threads at once, and a row's lists were most of what
     /// reading one cost.
+    /// - Parameters:
+    ///   - raw: a column's value, by its place in `facts`.
+    ///   - text: a CSV column's bytes, by the same place: JSON text is read from them.
     private func resolve(_ slots: UnsafeMutableBufferPointer<JSONValue?>, into output: UnsafeMutableBufferPointer<JSONValue?>, memory: Memory?,
-                         _ raw: (Int) -> JSONValue?) -> Bool {
+                         _ raw: (Int) -> JSONValue?, text: ((Int) -> UnsafeRawBufferPointer)? = nil) -> Bool {
         func resolve(held: UnsafeMutableBufferPointer<JSONValue?>, given: UnsafeMutableBufferPointer<Given>) -> Bool {
             held.initialize(repeating: nil)
             defer { JSONValue.dropSlots(held) }
             given.initialize(repeating: .absent)
             return facts.withUnsafeBufferPointer { facts in
-                self.resolve(slots, raw, facts: facts, held: held, given: given, output: output)
+                self.resolve(slots, raw, text: text, facts: facts, held: held, given: given, output: output)
             }
         }
         if let memory { return resolve(held: memory.held, given: memory.given) }
@@ -293,14 +304,28 @@ final class RowSlots: Sendable {
         }
     }
 
-    private func resolve(_ slots: UnsafeMutableBufferPointer<JSONValue?>, _ raw: (Int) -> JSONValue?, facts: UnsafeBufferPointer<Facts>,
-                         held: UnsafeMutableBufferPointer<JSONValue?>, given: UnsafeMutableBufferPointer<Given>,
+    private func resolve(_ slots: UnsafeMutableBufferPointer<JSONValue?>, _ raw: (Int) -> JSONValue?, text: ((Int) -> UnsafeRawBufferPointer)?,
+                         facts: UnsafeBufferPointer<Facts>, held: UnsafeMutableBufferPointer<JSONValue?>, given: UnsafeMutableBufferPointer<Given>,
                          output: UnsafeMutableBufferPointer<JSONValue?>) -> Bool {
         let count = facts.count
         var inputs = ColumnMapping.Inputs()
         for index in 0..<count {
-            guard let value = raw(index) else { continue }
             let fact = facts[index]
+            // A CSV field of JSON text, an object with nothing to trim (nearly every one), is
+            // read from its bytes as the text made of them would be.
+            if let text, fact.opens, fact.becomesMember, fact.input == nil, !fact.isCountry, fact.reading == .jsonText,
+               let bytes = Self.objectText(text(index)) {
+                given[index] = .whole
+                switch Self.read(bytes, columns[index], into: held, at: count + fact.underStart) {
+                case .declined: return false
+                case .notJSON: held[index] = .string(String(decoding: bytes, as: UTF8.self))
+                case .read:
+                    given[index] = .under
+                    lowerUnder(fact, held: held, at: count + fact.underStart)
+                }
+                continue
+            }
+            guard let value = raw(index) else { continue }
             inputs.note(fact.input, value)
             guard fact.becomesMember else { continue }
             if fact.isCountry, case .string = value { continue }
@@ -318,12 +343,12 @@ final class RowSlots: Sendable {
                     held[under + place] = slots[underSlots[fact.underStart + place]].take()
                 }
             case .string(let text) where fact.reading == .jsonText:
-                let trimmed = ExportRecord.trimmingSpaces(text)
+                var trimmed = ExportRecord.trimmingSpaces(text)
                 guard trimmed.utf8.first == UInt8(ascii: "{") else {
                     held[index] = ExportRecord.normalised(fact.reading, value)
                     continue
                 }
-                switch Self.read(trimmed, columns[index], into: held, at: under) {
+                switch trimmed.withUTF8({ Self.read(UnsafeRawBufferPointer($0), columns[index], into: held, at: under) }) {
                 case .declined: return false
                 case .notJSON:
                     // The mapping keeps the text.
@@ -334,13 +359,7 @@ final class RowSlots: Sendable {
             default:
                 held[index] = ExportRecord.normalised(fact.reading, value)
             }
-            // Names inside lowered, text booleans and numbers read, as `lowerKeys` leaves them.
-            if given[index] == .under {
-                for place in 0..<fact.underCount {
-                    guard let inner = held[under + place] else { continue }
-                    held[under + place] = ExportRecord.member(underReadings[fact.underStart + place], ExportRecord.lowerKeys(inner))
-                }
-            }
+            if given[index] == .under { lowerUnder(fact, held: held, at: under) }
         }
         // Each member from its one column; the finished ones then through `finish`.
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: members.count) { chosen in
@@ -411,27 +430,39 @@ final class RowSlots: Sendable {
         case read
     }
 
-    /// A column's JSON text (an object) read for its `under` paths, their values moved into
-    /// `held` from `start` (which holds none yet).
-    private static func read(_ text: String, _ column: Column, into held: UnsafeMutableBufferPointer<JSONValue?>, at start: Int) -> TextReading {
-        var text = text
-        return text.withUTF8 { utf8 -> TextReading in
-            let bytes = UnsafeRawBufferPointer(utf8)
-            // A lone surrogate in a member no path reads is not walked as the parser reads it.
-            guard ExportConversion.textsRead(bytes), let layout = column.text else { return .declined }
-            return withUnsafeTemporaryAllocation(of: JSONValue?.self, capacity: layout.paths.count) { slots -> TextReading in
-                slots.initialize(repeating: nil)
-                defer { JSONValue.dropSlots(slots) }
-                let watched: Bool
-                do {
-                    watched = try JSONValue.parseSlots(bytes, layout: layout, into: slots, watching: [])
-                } catch {
-                    return .notJSON
-                }
-                if watched || slots[column.under.count...].contains(where: { $0 != nil }) { return .declined }
-                for place in 0..<column.under.count { swap(&held[start + place], &slots[place]) }
-                return .read
+    /// The values a column's object holds at its `under` paths, read into `held` from `at`:
+    /// names inside lowered, text booleans and numbers read, as `lowerKeys` leaves them.
+    private func lowerUnder(_ fact: Facts, held: UnsafeMutableBufferPointer<JSONValue?>, at start: Int) {
+        for place in 0..<fact.underCount {
+            guard let inner = held[start + place] else { continue }
+            held[start + place] = ExportRecord.member(underReadings[fact.underStart + place], ExportRecord.lowerKeys(inner))
+        }
+    }
+
+    /// A field's bytes when they are JSON text of an object that `ExportRecord.trimmingSpaces`
+    /// leaves as it is: a brace first, a letter, digit or mark of ASCII last.
+    private static func objectText(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+        guard let first = bytes.first, first == UInt8(ascii: "{"), let last = bytes.last, last > 0x20, last < 0x80 else { return nil }
+        return bytes
+    }
+
+    /// A column's JSON text (an object, its UTF-8) read for its `under` paths, their values
+    /// moved into `held` from `start` (which holds none yet).
+    private static func read(_ bytes: UnsafeRawBufferPointer, _ column: Column, into held: UnsafeMutableBufferPointer<JSONValue?>, at start: Int) -> TextReading {
+        // A lone surrogate in a member no path reads is not walked as the parser reads it.
+        guard ExportConversion.textsRead(bytes), let layout = column.text else { return .declined }
+        return withUnsafeTemporaryAllocation(of: JSONValue?.self, capacity: layout.paths.count) { slots -> TextReading in
+            slots.initialize(repeating: nil)
+            defer { JSONValue.dropSlots(slots) }
+            let watched: Bool
+            do {
+                watched = try JSONValue.parseSlots(bytes, layout: layout, into: slots, watching: [])
+            } catch {
+                return .notJSON
             }
+            if watched || slots[column.under.count...].contains(where: { $0 != nil }) { return .declined }
+            for place in 0..<column.under.count { swap(&held[start + place], &slots[place]) }
+            return .read
         }
     }
 

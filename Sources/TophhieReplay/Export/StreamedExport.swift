@@ -200,18 +200,18 @@ enum StreamedExport {
         func shape(_ header: [String]) -> ExportReading.Shape {
             .csv(header: header.map { $0.trimmingCharacters(in: .whitespaces) }, nonInteractive: nonInteractive)
         }
-        // Checked, a row's other fields are not made into text (a row skipped is named by its
+        // Checked, a row's other fields are not kept (a row skipped is named by its
         // columns' names and its `Type`, which is read).
         if streaming { reader.keepingAfterHeader = { ExportReading(format: format, shape: shape($0), members: ExportReading.checkedMembers).fieldsRead } }
-        func row(_ line: Int, _ fields: [String], _ range: Range<Int>) throws {
+        func row(_ line: Int, _ fields: CSVFields, _ range: Range<Int>) throws {
             guard let reading else {
-                let shape = shape(fields)
+                let shape = shape(fields.strings)
                 reading = ExportReading(format: format, shape: shape, members: streaming ? ExportReading.checkedMembers : nil)
                     .withRowSlots(streaming ? ExportConversion.quickPaths : [])
                 if streaming { index = ExportIndex(file: readable, reading: ExportReading(format: format, shape: shape, members: nil), scratchDirectory: scratch) }
                 return
             }
-            try batches.add(CSVRow(line: line, range: range, fields: fields, reading: reading), size: fields.reduce(0) { $0 + $1.utf8.count }, apply: apply)
+            try batches.add(CSVRow(line: line, range: range, fields: fields, reading: reading), size: fields.bytes.count, apply: apply)
         }
         func apply(_ row: CSVRow, _ outcome: CSVOutcome) throws {
             switch outcome {
@@ -251,7 +251,7 @@ enum StreamedExport {
     struct CSVRow: Sendable {
         let line: Int
         let range: Range<Int>
-        let fields: [String]
+        let fields: CSVFields
         let reading: ExportReading
     }
 
