@@ -73,9 +73,27 @@ struct CSVRows {
     /// (from its first byte to its line break: a streamed replay reads it again from there).
     /// - Throws: `CSVTable.Failure` for a quote inside an unquoted field, or what `record` throws.
     mutating func feed(_ bytes: UnsafeRawBufferPointer, record: (_ line: Int, _ fields: CSVFields, _ bytes: Range<Int>) throws -> Void) throws {
+        guard !bytes.isEmpty else { return }
+        // Room for all this piece can add, so its fields are written through a pointer: each
+        // piece appended to a list cost a hundred instructions, and JSON text has one every few
+        // bytes (between its doubled quotes).
+        var written = self.written
+        self.written = []
+        defer { self.written = written }
+        if written.count < writtenCount + bytes.count { written += repeatElement(0, count: max(writtenCount + bytes.count, 2 * written.count) - written.count) }
+        try written.withUnsafeMutableBufferPointer { out in try feed(bytes, into: out, record: record) }
+    }
+
+    private mutating func feed(_ bytes: UnsafeRawBufferPointer, into buffer: UnsafeMutableBufferPointer<UInt8>,
+                               record: (_ line: Int, _ fields: CSVFields, _ bytes: Range<Int>) throws -> Void) throws {
         let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), carriageReturn: UInt8 = 0x0D, lineFeed: UInt8 = 0x0A
         let base = position
         position += bytes.count
+        let out = buffer.baseAddress!
+        @inline(__always) func write(_ piece: Range<Int>) {
+            (out + writtenCount).initialize(from: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + piece.lowerBound, count: piece.count)
+            writtenCount += piece.count
+        }
         var at = 0
         // A run of bytes that are no delimiter is taken whole: byte by byte, reading a field was
         // most of reading a CSV export.
@@ -84,7 +102,7 @@ struct CSVRows {
             if quoteSeen {
                 quoteSeen = false
                 if c == quote {
-                    if kept { write(UnsafeRawBufferPointer(rebasing: bytes[at...at])) }
+                    if kept { write(at..<at + 1) }
                     fieldHasBytes = true
                     at += 1
                     continue
@@ -92,29 +110,29 @@ struct CSVRows {
                 quoted = false
             }
             if quoted {
-                var end = at
-                while true {
-                    end = Self.next(quote, lineFeed, in: bytes, from: end)
-                    if end < bytes.count, bytes[end] == lineFeed {
-                        line += 1
-                        end += 1
+                // Byte by byte to the closing quote, a doubled one written as one (JSON text has
+                // one every few bytes: a search eight bytes at a time found one in nearly every
+                // eight). A quote before the piece's end is handed to the loop above.
+                let keep = kept, from = at
+                var length = writtenCount
+                while at < bytes.count {
+                    let byte = bytes[at]
+                    if byte == quote {
+                        guard at + 1 < bytes.count, bytes[at + 1] == quote else {
+                            quoteSeen = true
+                            break
+                        }
+                        if keep { out[length] = quote; length += 1 }
+                        at += 2
                         continue
                     }
-                    // A doubled quote (JSON text has one every few bytes) is taken with the run
-                    // before it, not handed back to the loop above as a closing quote.
-                    guard end + 1 < bytes.count, bytes[end + 1] == quote else { break }
-                    if kept { write(UnsafeRawBufferPointer(rebasing: bytes[at...end])) }
-                    fieldHasBytes = true
-                    at = end + 2
-                    end = at
+                    if byte == lineFeed { line += 1 }
+                    if keep { out[length] = byte; length += 1 }
+                    at += 1
                 }
-                // A field no one reads is walked over, not gathered.
-                if end > at {
-                    if kept { write(UnsafeRawBufferPointer(rebasing: bytes[at..<end])) }
-                    fieldHasBytes = true
-                }
-                if end < bytes.count { quoteSeen = true }
-                at = end + 1
+                writtenCount = length
+                if at > from { fieldHasBytes = true }
+                if quoteSeen { at += 1 }
                 continue
             }
             switch c {
@@ -128,7 +146,7 @@ struct CSVRows {
             case carriageReturn:
                 break
             case lineFeed:
-                try endRecord(record, end: base + at)
+                try endRecord(record, end: base + at, out: buffer)
                 recordStart = base + at + 1
                 line += 1
                 recordLine = line
@@ -136,12 +154,12 @@ struct CSVRows {
                 let end = Self.next(comma, quote, lineFeed, carriageReturn, in: bytes, from: at + 1)
                 // A whole field before its comma (most fields): made from the piece itself.
                 if !fieldHasBytes, end < bytes.count, bytes[end] == comma {
-                    if kept { write(UnsafeRawBufferPointer(rebasing: bytes[at..<end])) }
+                    if kept { write(at..<end) }
                     ends.append(writtenCount)
                     at = end + 1
                     continue
                 }
-                if kept { write(UnsafeRawBufferPointer(rebasing: bytes[at..<end])) }
+                if kept { write(at..<end) }
                 fieldHasBytes = true
                 at = end
                 continue
@@ -156,19 +174,21 @@ struct CSVRows {
         if quoteSeen { quoteSeen = false; quoted = false }
         if quoted { throw CSVTable.Failure(line: recordLine, message: "a quoted field is not closed") }
         // A last row of one quoted empty field (`""`) is a row, as it is before a line break.
-        if fieldHasBytes || !ends.isEmpty || wasQuoted { try endRecord(record, end: position) }
+        guard fieldHasBytes || !ends.isEmpty || wasQuoted else { return }
+        var written = self.written
+        self.written = []
+        defer { self.written = written }
+        try written.withUnsafeMutableBufferPointer { out in try endRecord(record, end: position, out: out) }
     }
 
     /// The fields of one record's bytes (the first, when they hold more), as a reader fed the
     /// file reads them; one empty field for none. Each row of an export is read so in a second
-    /// pass: its lists are made once, at their size (its bytes can only shrink unquoted), and
-    /// handed on as they are.
+    /// pass: the list of where its fields end is made once, at its size, and handed on as it is.
     /// - Throws: `CSVTable.Failure` when the bytes are not CSV.
     static func fields(ofRecord bytes: UnsafeRawBufferPointer, keeping: [Bool]? = nil) throws -> CSVFields {
         var reader = CSVRows(keeping: keeping)
         reader.oneRecord = true
         reader.ends.reserveCapacity(keeping?.count ?? 16)
-        reader.written = [UInt8](repeating: 0, count: bytes.count)
         var fields: CSVFields?
         try reader.feed(bytes) { _, found, _ in fields = fields ?? found }
         try reader.finish { _, found, _ in fields = fields ?? found }
@@ -204,31 +224,16 @@ struct CSVRows {
         return keeping[ends.count]
     }
 
-    /// Adds a piece of the field being read to the record's bytes.
-    @inline(__always) private mutating func write(_ piece: UnsafeRawBufferPointer) {
-        guard let source = piece.baseAddress else { return }
-        let count = writtenCount
-        if count + piece.count > written.count { written += repeatElement(0, count: max(written.count, count + piece.count - written.count, 256)) }
-        written.withUnsafeMutableBytes { ($0.baseAddress! + count).copyMemory(from: source, byteCount: piece.count) }
-        writtenCount += piece.count
-    }
-
-    private mutating func endRecord(_ record: (Int, CSVFields, Range<Int>) throws -> Void, end: Int) throws {
+    /// Hands on the record read, its bytes written at `out`.
+    private mutating func endRecord(_ record: (Int, CSVFields, Range<Int>) throws -> Void, end: Int, out: UnsafeMutableBufferPointer<UInt8>) throws {
         ends.append(writtenCount)
         // An empty line, not a row whose one field is not kept.
         let blank = ends.count == 1 && !fieldHasBytes && !wasQuoted
         fieldHasBytes = false
         wasQuoted = false
-        let done: CSVFields
-        if oneRecord {
-            // Handed on as they are: their room is not kept for a next record.
-            written.removeLast(written.count - writtenCount)
-            done = CSVFields(bytes: written, ends: ends)
-            (written, ends) = ([], [])
-        } else {
-            done = CSVFields(bytes: blank ? [] : Array(written[..<writtenCount]), ends: ends)
-            ends.removeAll(keepingCapacity: true)
-        }
+        let done = CSVFields(bytes: blank ? [] : Array(out[..<writtenCount]), ends: ends)
+        // Room for the next row's ends at once, unless this is the one record read.
+        if oneRecord { ends = [] } else { ends.removeAll(keepingCapacity: true) }
         writtenCount = 0
         guard !blank else { return }
         if let keepingAfterHeader {
