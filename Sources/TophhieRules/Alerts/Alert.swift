@@ -200,6 +200,27 @@ extension Alert {
         return a.id < b.id
     }
 
+    /// Puts `alerts` in the order they are given in (`precedesInOutput`), as a stable sort
+    /// does, moving each alert into its place rather than copying it: an alert is a score of
+    /// counted references, and sorted in place each was copied at every step of the merge
+    /// (an alert-heavy replay sorts each of its hundred thousand).
+    package static func sortInOutputOrder(_ alerts: inout [Alert]) {
+        guard alerts.count > 1 else { return }
+        let order = alerts.indices.sorted { precedesInOutput(alerts[$0], alerts[$1]) }
+        // The place `at` takes the alert at `order[at]`: each cycle of that is walked once.
+        var placed = [Bool](repeating: false, count: alerts.count)
+        for start in alerts.indices where !placed[start] {
+            var at = start
+            while true {
+                placed[at] = true
+                let from = order[at]
+                if from == start { break }
+                alerts.swapAt(at, from)
+                at = from
+            }
+        }
+    }
+
     /// `<name>-<id>`: see `attributed(to:distinguishingID:)`.
     public static func accountID(_ id: String, account name: String) -> String {
         name + "-" + id

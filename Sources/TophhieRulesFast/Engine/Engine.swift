@@ -115,7 +115,7 @@ package struct EnginePass {
             run.alerts = ready.filter { $0.lastEventTime >= bound }
             ready.removeAll { $0.lastEventTime >= bound }
         }
-        ready.sort(by: Alert.precedesInOutput)
+        Alert.sortInOutputOrder(&ready)
         return ready
     }
 
@@ -130,7 +130,8 @@ package struct EnginePass {
         run.settle()
         run.prune()
         run.state.lastProcessed = run.now
-        let alerts = run.alerts.sorted(by: Alert.precedesInOutput)
+        var alerts = run.alerts
+        Alert.sortInOutputOrder(&alerts)
         let all = run.lateEvaluated + run.lateUnreachable
         let late = all.isEmpty ? nil : LateArrivals(evaluated: run.lateEvaluated.count, unreachable: run.lateUnreachable.count,
                                                       earliest: all.min()!, latest: all.max()!)
