@@ -4,10 +4,33 @@
 package enum CountryNames {
     /// The name of `code` ("RU" is "Russia"); nil for a code ISO 3166-1 does not assign.
     package static func name(of code: String) -> String? {
+        // Two ASCII letters, of either case (nearly every code): their place among the 676 pairs.
+        // A code raised into a string made for it and hashed was most of naming a place, which
+        // an alert-heavy replay does for every alert.
+        let utf8 = code.utf8
+        if utf8.count == 2, let first = utf8.first.flatMap(letter), let second = utf8.last.flatMap(letter) {
+            return byLetters[first * 26 + second]
+        }
         // An ASCII code raised byte by byte: Unicode's upper-casing was a third of naming a place.
         guard code.utf8.allSatisfy({ $0 < 0x80 }) else { return names[code.uppercased()] }
         return names[String(decoding: code.utf8.map { $0 &- UInt8(ascii: "a") < 26 ? $0 - 0x20 : $0 }, as: UTF8.self)]
     }
+
+    /// An ASCII letter's place in the alphabet, of either case; nil for any other byte.
+    private static func letter(_ byte: UInt8) -> Int? {
+        let upper = byte & 0xDF
+        return upper >= UInt8(ascii: "A") && upper <= UInt8(ascii: "Z") ? Int(upper - UInt8(ascii: "A")) : nil
+    }
+
+    /// `names` by their codes' two letters, `AA` first: nil where ISO 3166-1 assigns none.
+    private static let byLetters: [String?] = {
+        var table = [String?](repeating: nil, count: 26 * 26)
+        for (code, name) in names {
+            let letters = code.utf8.map { Int($0 - UInt8(ascii: "A")) }
+            table[letters[0] * 26 + letters[1]] = name
+        }
+        return table
+    }()
 
     private static let names: [String: String] = [
         "AD": "Andorra",
