@@ -188,12 +188,16 @@ import TophhieTestSupport
         notUTF8 = CSVFields(bytes: notUTF8.bytes[..<notUTF8.ends[4]] + Array("{\"city\":\"".utf8) + [0xFF, 0x22, 0x7D] + notUTF8.bytes[notUTF8.ends[5]...],
                             ends: notUTF8.ends.enumerated().map { $0.offset < 5 ? $0.element : $0.element + 12 - (notUTF8.ends[5] - notUTF8.ends[4]) })
         #expect(notUTF8[5] == "{\"city\":\"\u{FFFD}\"}")
+        // And in a long field of plain text, read twice through a thread's memory of its texts.
+        let app = CSVFields(rows[4])
+        let longApp = CSVFields(bytes: app.bytes[..<app.ends[8]] + Array("Office 365 ".utf8) + [0xFF] + Array(" Online".utf8), ends: app.ends.dropLast() + [app.ends[8] + 19])
+        #expect(longApp[9] == "Office 365 \u{FFFD} Online")
         var read = 0
         for paths in Self.pathSets {
             let reading = ExportReading(format: .csv, shape: .csv(header: header, nonInteractive: false), members: Set(paths.map { $0[0] }))
             let slotted = reading.withRowSlots(paths)
             let memory = try #require(slotted.rowMemory())
-            for fields in rows.map(CSVFields.init) + [notUTF8] {
+            for fields in rows.map(CSVFields.init) + [notUTF8, longApp, longApp] {
                 let mapped = try reading.record(fields: fields, line: 2).mapped
                 // Through a thread's buffers, kept from row to row, as alone.
                 #expect(slotted.rowValues(fields: fields, memory: memory) == slotted.rowValues(fields: fields), "\(fields) \(paths)")
