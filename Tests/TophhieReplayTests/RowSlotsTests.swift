@@ -188,7 +188,7 @@ import TophhieTestSupport
         notUTF8 = CSVFields(bytes: notUTF8.bytes[..<notUTF8.ends[4]] + Array("{\"city\":\"".utf8) + [0xFF, 0x22, 0x7D] + notUTF8.bytes[notUTF8.ends[5]...],
                             ends: notUTF8.ends.enumerated().map { $0.offset < 5 ? $0.element : $0.element + 12 - (notUTF8.ends[5] - notUTF8.ends[4]) })
         #expect(notUTF8[5] == "{\"city\":\"\u{FFFD}\"}")
-        // And in a long field of plain text, read twice through a thread's memory of its texts.
+        // And in a long field of plain text, read twice through one thread's buffers.
         let app = CSVFields(rows[4])
         let longApp = CSVFields(bytes: app.bytes[..<app.ends[8]] + Array("Office 365 ".utf8) + [0xFF] + Array(" Online".utf8), ends: app.ends.dropLast() + [app.ends[8] + 19])
         #expect(longApp[9] == "Office 365 \u{FFFD} Online")
