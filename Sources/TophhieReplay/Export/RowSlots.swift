@@ -316,13 +316,8 @@ final class RowSlots: Sendable {
             if let text, fact.opens, fact.becomesMember, fact.input == nil, !fact.isCountry, fact.reading == .jsonText,
                let bytes = Self.objectText(text(index)) {
                 given[index] = .whole
-                switch Self.read(bytes, columns[index], into: held, at: count + fact.underStart) {
-                case .declined: return false
-                case .notJSON: held[index] = .string(String(decoding: bytes, as: UTF8.self))
-                case .read:
-                    given[index] = .under
-                    lowerUnder(fact, held: held, at: count + fact.underStart)
-                }
+                guard hold(objectText: bytes, fact, at: index, under: count + fact.underStart, held: held, given: given,
+                           notJSON: { .string(String(decoding: bytes, as: UTF8.self)) }) else { return false }
                 continue
             }
             guard let value = raw(index) else { continue }
@@ -342,24 +337,18 @@ final class RowSlots: Sendable {
                 for place in 0..<fact.underCount {
                     held[under + place] = slots[underSlots[fact.underStart + place]].take()
                 }
+                lowerUnder(fact, held: held, at: under)
             case .string(let text) where fact.reading == .jsonText:
                 var trimmed = ExportRecord.trimmingSpaces(text)
                 guard trimmed.utf8.first == UInt8(ascii: "{") else {
                     held[index] = ExportRecord.normalised(fact.reading, value)
                     continue
                 }
-                switch trimmed.withUTF8({ Self.read(UnsafeRawBufferPointer($0), columns[index], into: held, at: under) }) {
-                case .declined: return false
-                case .notJSON:
-                    // The mapping keeps the text.
-                    held[index] = value
-                    continue
-                case .read: given[index] = .under
-                }
+                guard trimmed.withUTF8({ hold(objectText: UnsafeRawBufferPointer($0), fact, at: index, under: under, held: held, given: given,
+                                              notJSON: { value }) }) else { return false }
             default:
                 held[index] = ExportRecord.normalised(fact.reading, value)
             }
-            if given[index] == .under { lowerUnder(fact, held: held, at: under) }
         }
         // Each member from its one column; the finished ones then through `finish`.
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: members.count) { chosen in
@@ -428,6 +417,21 @@ final class RowSlots: Sendable {
         case notJSON
         /// Its values at the column's `under` paths are held.
         case read
+    }
+
+    /// A column's JSON text of an object (its UTF-8) read for its `under` paths, held from
+    /// `under` (`lowerUnder`); when it is not JSON, the mapping keeps `notJSON`'s text.
+    /// - Returns: false when the row is not read so (the mapping reads it whole).
+    private func hold(objectText bytes: UnsafeRawBufferPointer, _ fact: Facts, at index: Int, under: Int, held: UnsafeMutableBufferPointer<JSONValue?>,
+                      given: UnsafeMutableBufferPointer<Given>, notJSON: () -> JSONValue) -> Bool {
+        switch Self.read(bytes, columns[index], into: held, at: under) {
+        case .declined: return false
+        case .notJSON: held[index] = notJSON()
+        case .read:
+            given[index] = .under
+            lowerUnder(fact, held: held, at: under)
+        }
+        return true
     }
 
     /// The values a column's object holds at its `under` paths, read into `held` from `at`:
