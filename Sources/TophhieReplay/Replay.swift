@@ -87,6 +87,10 @@ public enum Replay {
                              lateArrivals: read.0, notes: notes)
     }
 
+    /// Sign-ins of an export read back at a time: read ahead by two threads, which hold twice the
+    /// batches, they are half as large as one reader's, so the peak stays what one reader's was.
+    static let exportBatchSize = 2048
+
     /// Replays an export read for a streamed replay (`ExportConversion.index`): its records kept
     /// are read back from the export itself in the engine's order, mapped, and handed to the
     /// fast engine a batch at a time. Nothing is written; memory is the index and a few batches.
@@ -99,10 +103,8 @@ public enum Replay {
         let read = try await BlockingWork.shared.run { () throws -> (outcome: EngineOutcome, count: Int, unknownPlaces: Int?) in
             let replay = StreamedReplay(file: index.file, layout: .document, latest: index.latest, order: index.order(), reading: index.reading)
             writer.beginAttempt()
-            // Read ahead by two threads, which hold twice the batches: half as large, the peak
-            // stays what one reader's was.
             return try index.naming {
-                try writer.writingAhead { try replay.evaluateCounting(engine, batchSize: 2048, keepingState: false, emit: writer.emitAhead) }
+                try writer.writingAhead { try replay.evaluateCounting(engine, batchSize: exportBatchSize, keepingState: false, emit: writer.emitAhead) }
             }
         }
         return ReplayOutcome(events: read.count, polls: 1, alerts: writer.count, unknownPlaces: read.unknownPlaces,
@@ -120,10 +122,9 @@ public enum Replay {
             let entries = try index.naming { try index.entriesInFileOrder() }
             let reading = index.reading.reading(for: engine)
             let file = index.file
-            // Read on two threads ahead of the matching, batch after batch (half as large as one
-            // reader's, for the same peak).
-            let jobs: [ReadAhead.Job<[any FastEvent]>] = stride(from: 0, to: entries.count, by: 2048).map { start in
-                let batch = entries[start..<min(start + 2048, entries.count)]
+            // Read on two threads ahead of the matching, batch after batch.
+            let jobs: [ReadAhead.Job<[any FastEvent]>] = stride(from: 0, to: entries.count, by: exportBatchSize).map { start in
+                let batch = entries[start..<min(start + exportBatchSize, entries.count)]
                 return { { try ReplayBatch.read(batch, file: file, engine: engine, reading: reading) } }
             }
             var told = Set<String>()
