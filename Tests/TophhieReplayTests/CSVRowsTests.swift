@@ -56,10 +56,10 @@ import TophhieTestSupport
     /// first, last or between.
     @Test func onlyTheFieldsKeptAreMadeIntoText() throws {
         let row = "a,\"b, \"\"c\"\"\",d,\"e\nf\",g\r\n"
-        let all = try row.utf8.withContiguousStorageIfAvailable { try ExportReading.fields(UnsafeRawBufferPointer($0)).strings }
+        let all = try row.utf8.withContiguousStorageIfAvailable { try CSVRows.fields(ofRecord: UnsafeRawBufferPointer($0)).strings }
         #expect(all == ["a", "b, \"c\"", "d", "e\nf", "g"])
         for mask in [[true, false, true, false, true], [false, true, false, true, false], [false, false, false, false, false], [true]] {
-            let kept = try row.utf8.withContiguousStorageIfAvailable { try ExportReading.fields(UnsafeRawBufferPointer($0), keeping: mask).strings }
+            let kept = try row.utf8.withContiguousStorageIfAvailable { try CSVRows.fields(ofRecord: UnsafeRawBufferPointer($0), keeping: mask).strings }
             let expected = all!.indices.map { $0 < mask.count && !mask[$0] ? "" : all![$0] }
             #expect(kept == expected, "\(mask)")
         }

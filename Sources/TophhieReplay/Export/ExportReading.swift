@@ -171,7 +171,7 @@ final class ExportReading: Sendable {
             guard bytes.first(where: { !JSONElementSplitter.isSpace($0) }) == UInt8(ascii: "{") else { return false }
             return (try? rowSlots.fill(row: bytes, memory: memory, into: output)) ?? false
         case .csv(let header, _):
-            guard let fields = try? Self.fields(bytes, keeping: columnsRead), fields.count == header.count else { return false }
+            guard let fields = try? CSVRows.fields(ofRecord: bytes, keeping: columnsRead), fields.count == header.count else { return false }
             return fillRow(fields: fields, memory: memory, into: output)
         }
     }
@@ -345,7 +345,7 @@ final class ExportReading: Sendable {
             if case .notARow = row { throw SignInEventError("not a row") }
             record = mapped(row)
         case .csv:
-            record = try self.record(fields: try Self.fields(bytes, keeping: columnsRead), line: 0).mapped
+            record = try self.record(fields: try CSVRows.fields(ofRecord: bytes, keeping: columnsRead), line: 0).mapped
         }
         _ = ExportConversion.dropBadCoordinates(&record)
         return record
@@ -378,11 +378,5 @@ final class ExportReading: Sendable {
     /// The id of a record's sign-in (for the order of sign-ins that share a time).
     func id(_ bytes: UnsafeRawBufferPointer) -> String? {
         (try? graphRecord(bytes))?["id"]?.stringValue
-    }
-
-    /// The fields of one CSV row's bytes.
-    /// - Parameter keeping: by column, whether its field is read (the others are left empty).
-    static func fields(_ bytes: UnsafeRawBufferPointer, keeping: [Bool]? = nil) throws -> CSVFields {
-        try CSVRows.fields(ofRecord: bytes, keeping: keeping)
     }
 }
