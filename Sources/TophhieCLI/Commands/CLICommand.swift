@@ -61,11 +61,16 @@ protocol CLICommand: Sendable {
     /// The options, declared once as properties; the spec, help, completion and parsing read them.
     associatedtype Options: OptionGroup = NoOptions
     static var about: CommandAbout { get }
+    /// Whether it reads a file of sign-ins on several threads at once, each best served by a
+    /// malloc heap of its own (`MallocArenas`).
+    static var readsOnSeveralThreads: Bool { get }
     /// Runs with the parsed options; throws `UsageError` for bad input, other errors for failures.
     static func run(_ options: ParsedOptions<Options>, io: CommandIO) async throws -> ExitCode
 }
 
 extension CLICommand {
+    static var readsOnSeveralThreads: Bool { false }
+
     /// The command's spec: its `about` with the options its `Options` declares.
     static var spec: CommandSpec { CommandSpec(about, options: Options.declarations) }
 

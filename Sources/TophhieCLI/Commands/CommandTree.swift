@@ -13,6 +13,13 @@ public enum TophhieCommandLine {
         exit(code.rawValue)
     }
 
+    /// Whether the command `arguments` name reads a file on several threads at once (replay,
+    /// `rules match`, report); `main` asks before any other thread allocates, and limits malloc
+    /// to one heap only when it does not (`MallocArenas`).
+    public static func readsOnSeveralThreads(_ arguments: [String]) -> Bool {
+        find(arguments)?.0.readsOnSeveralThreads ?? false
+    }
+
     /// Runs one command line; the testable core of `main`.
     public static func run(_ arguments: [String], io: CommandIO) async -> ExitCode {
         if arguments == ["--version"] || arguments == ["-V"] {

@@ -16,6 +16,7 @@ enum ReplayCommand: CLICommand {
         var verbose: Option<Bool> = .flag("verbose", help: "say how the file was read, and why each faster way gave way")
     }
 
+    static let readsOnSeveralThreads = true
     static let about = CommandAbout(
         path: ["replay"],
         summary: "Run rules over recorded sign-ins exactly as the agent would, and print the alerts.",

@@ -19,6 +19,7 @@ enum ReportCommand: CLICommand {
         var input = ExportInput()
     }
 
+    static let readsOnSeveralThreads = true
     static let about = CommandAbout(
         path: ["report"],
         summary: "Write one self-contained HTML page: a map, a timeline and the alerts of your sign-ins",

@@ -13,6 +13,7 @@ enum RulesMatchCommand: CLICommand {
         var format = OutputFormat.option(help: "text lines (default) or one JSON object per line")
     }
 
+    static let readsOnSeveralThreads = true
     static let about = CommandAbout(
         path: ["rules", "match"],
         summary: "List the sign-ins each detection rule selects, without windows or suppression.",

@@ -10,6 +10,11 @@ import Glibc
 /// its high-water mark. The agent does little at once, so one heap costs it nothing and bounds
 /// its size (the first poll of the documented tenant: 120 MB with the default, 80 MB with one;
 /// `benchmarks/poll-budget.sh`).
+///
+/// A command that reads a file on several threads at once (replay, `rules match`, report) keeps
+/// glibc's heap per thread instead: with one, its reader, engine and writer took the heap's lock
+/// from one another on nearly every allocation and free (30,000 futex calls in an alert-heavy
+/// replay, which ran 1.6x as long as with a heap each).
 public enum MallocArenas {
     /// Limits malloc to one heap, unless `MALLOC_ARENA_MAX` says otherwise. Call it first in
     /// `main`, before another thread allocates: glibc fixes the limit when it first needs a
