@@ -60,10 +60,10 @@ import Testing
         #expect(claimed == Array(0..<40))
         // The last batches may be let go by a reader just after the run returns.
         let freed = frees.all
-        #expect(Set(freed.keys).isSuperset(of: 0..<40 - 2 * readers))
-        // Batch n is freed as its reader begins batch n + 2 × readers: every one but the last
-        // two of each reader goes back to it.
-        let freedByReaders = freed.filter { $0.key < 40 - 2 * readers }
+        #expect(Set(freed.keys).isSuperset(of: 0..<40 - 3 * readers))
+        // Batch n is freed as its reader begins batch n + 3 × readers: every one but the last
+        // three of each reader goes back to it.
+        let freedByReaders = freed.filter { $0.key < 40 - 3 * readers }
         #expect(freedByReaders.allSatisfy { $0.value.freedOn == $0.value.madeOn && $0.value.madeOn != caller })
         #expect(Set(freed.values.map(\.madeOn)).count == readers, "batch n is read by reader n % \(readers)")
     }

@@ -21,6 +21,11 @@ final class ReplayAlertWriter: @unchecked Sendable {
     /// Alerts the current attempt has given.
     private var given = 0
     private let writing = SecondThread<Void>()
+    /// The batch on the writing thread, kept so that the engine's thread, which made it, frees
+    /// it once it is written (as the next batch is handed over): freed by the writing thread,
+    /// each of its 600,000 strings and arrays in an alert-heavy replay took the engine's malloc
+    /// arena's lock from under it.
+    private var inFlight: [Alert] = []
 
     init(write: @escaping @Sendable (Alert) -> Void) {
         self.write = write
@@ -44,8 +49,10 @@ final class ReplayAlertWriter: @unchecked Sendable {
     /// blocking-work thread (this waits).
     func emitAhead(_ alerts: [Alert]) {
         drain()
+        inFlight = []
         let fresh = self.fresh(alerts)
         guard !fresh.isEmpty else { return }
+        inFlight = alerts
         let write = self.write
         writing.start { for index in fresh { write(alerts[index]) } }
     }
