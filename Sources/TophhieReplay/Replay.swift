@@ -102,6 +102,8 @@ public enum Replay {
         let writer = ReplayAlertWriter(write: write)
         let read = try await BlockingWork.shared.run { () throws -> (outcome: EngineOutcome, count: Int, unknownPlaces: Int?) in
             let replay = StreamedReplay(file: index.file, layout: .document, latest: index.latest, order: index.order(), reading: index.reading)
+            // What the first pass freed goes back before the second's threads fill their heaps.
+            MallocArenas.releaseFree()
             writer.beginAttempt()
             return try index.naming {
                 try writer.writingAhead { try replay.evaluateCounting(engine, batchSize: exportBatchSize, keepingState: false, emit: writer.emitAhead) }
@@ -120,6 +122,7 @@ public enum Replay {
         let matcher = DetectionMatches(rules: rules)
         let matches = try await BlockingWork.shared.run { () throws -> [DetectionMatch] in
             let entries = try index.naming { try index.entriesInFileOrder() }
+            MallocArenas.releaseFree()
             let reading = index.reading.reading(for: engine)
             let file = index.file
             // Read on two threads ahead of the matching, batch after batch.
@@ -144,6 +147,8 @@ public enum Replay {
             return (0, nil, ["the plain evaluator reads the file whole, every field of each sign-in, and takes a poll at once"], nil)
         }
         var notes: [String] = []
+        // What the file's check freed goes back before this pass's threads fill their heaps.
+        MallocArenas.releaseFree()
         // A large file in time order is first read from samples of it; when the second pass
         // finds them wrong (a sample inside a sign-in, a sign-in outside its run's times), the
         // file is read with every sign-in found.
