@@ -8,6 +8,15 @@ package enum AlertFactory {
     /// each group value, then the event ids sorted and joined by commas. Hashed piece by piece:
     /// building the text was a seventh of making an alert-heavy replay's alerts.
     package static func alertID(ruleID: String, group: [AlertGroupValue], eventIDs: [String]) -> String {
+        alertID(ruleID: ruleID, group: group, sortedIDs: eventIDs.count > 1 ? eventIDs.sorted() : eventIDs)
+    }
+
+    /// `alertID` of one event's alert, without an array of its one id.
+    package static func alertID(ruleID: String, group: [AlertGroupValue], events: [AlertEvent]) -> String {
+        events.count == 1 ? alertID(ruleID: ruleID, group: group, sortedIDs: CollectionOfOne(events[0].id)) : alertID(ruleID: ruleID, group: group, eventIDs: events.map(\.id))
+    }
+
+    private static func alertID<IDs: Collection<String>>(ruleID: String, group: [AlertGroupValue], sortedIDs ids: IDs) -> String {
         var state = StableHash.State()
         state.add("tophhie-alert/v1\n".utf8)
         state.add(ruleID.utf8)
@@ -18,7 +27,6 @@ package enum AlertFactory {
             state.addLowered(value.value)
             state.add(UInt8(ascii: "\n"))
         }
-        let ids = eventIDs.count > 1 ? eventIDs.sorted() : eventIDs
         for (index, id) in ids.enumerated() {
             if index > 0 { state.add(UInt8(ascii: ",")) }
             state.add(id.utf8)
@@ -62,7 +70,7 @@ package enum AlertFactory {
         let late = now.timeIntervalSince(windowClose) > lateGrace
         let level = options.level ?? metadata.level
         var alert = Alert(
-            id: alertID(ruleID: metadata.id, group: group, eventIDs: events.map(\.id)),
+            id: alertID(ruleID: metadata.id, group: group, events: events),
             rule: AlertRule(id: metadata.id, title: metadata.title, level: metadata.level, tags: metadata.tags, author: metadata.author, description: metadata.description),
             level: level, summary: summary, group: group, events: shown(events), eventCount: max(eventCount, events.count),
             firstEventTime: first, lastEventTime: last, detectedAt: now,
@@ -131,23 +139,28 @@ package enum AlertFactory {
 
     /// "error 50126 Outlook from 203.0.113.9 (Porto, PT)", the parts there are; "matched" for none.
     package static func singleSummary(_ event: AlertEvent) -> String {
-        // The parts' bytes gathered and made text once: a list of parts made by interpolation
-        // and joined was a seventh of making an alert-heavy replay's alerts.
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(96)
+        // The parts appended to one string of room enough: a list of parts made by
+        // interpolation and joined was a seventh of making an alert-heavy replay's alerts, and
+        // bytes gathered first and then made text were two allocations.
+        let code = event.errorCode.map { String($0) }
+        let length = (code.map { 6 + $0.utf8.count + 1 } ?? 0) + (event.app.map { $0.utf8.count + 1 } ?? 0)
+            + (event.ipAddress.map { 5 + $0.utf8.count + 1 } ?? 0) + (event.location.map { $0.utf8.count + 2 } ?? 0)
+        guard code != nil || event.app != nil || event.ipAddress != nil || event.location != nil else { return "matched" }
+        var text = ""
+        text.reserveCapacity(length)
         var parts = 0
-        func part(_ before: StaticString, _ text: String, _ after: StaticString = "") {
-            if parts > 0 { bytes.append(UInt8(ascii: " ")) }
+        func part(_ before: String, _ value: String, _ after: String = "") {
+            if parts > 0 { text += " " }
             parts += 1
-            before.withUTF8Buffer { bytes.append(contentsOf: $0) }
-            bytes.append(contentsOf: text.utf8)
-            after.withUTF8Buffer { bytes.append(contentsOf: $0) }
+            text += before
+            text += value
+            text += after
         }
-        if let code = event.errorCode { part("error ", String(code)) }
+        if let code { part("error ", code) }
         if let app = event.app { part("", app) }
         if let ip = event.ipAddress { part("from ", ip) }
         if let location = event.location { part("(", location, ")") }
-        return parts == 0 ? "matched" : String(decoding: bytes, as: UTF8.self)
+        return text
     }
 
     package static func duration(_ seconds: TimeInterval) -> String {

@@ -79,18 +79,19 @@ package struct AlertSentence: Sendable, Hashable {
 
     /// The sentence for `alert`.
     package func render(_ alert: Alert) -> String {
-        // The pieces' bytes gathered and made text once, the values named once when the
-        // template was read: a list of pieces joined, each value found by comparing its name,
-        // was a twelfth of making an alert-heavy replay's alerts.
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(192)
+        // The pieces appended to one string with room for a sentence, the values named once
+        // when the template was read: a list of pieces joined, each value found by comparing its
+        // name, was a twelfth of making an alert-heavy replay's alerts, and bytes gathered first
+        // and then made text were two allocations.
+        var sentence = ""
+        sentence.reserveCapacity(192)
         for piece in pieces {
             switch piece {
-            case .text(let text): bytes.append(contentsOf: text.utf8)
-            case .value(let value): bytes.append(contentsOf: Self.value(value, of: alert).utf8)
+            case .text(let text): sentence += text
+            case .value(let value): sentence += Self.value(value, of: alert)
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return sentence
     }
 
     private static func value(_ value: Value, of alert: Alert) -> String {

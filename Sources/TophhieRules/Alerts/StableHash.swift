@@ -69,12 +69,17 @@ package enum StableHash {
 
         /// The 32 lower-case hex digits of the state, high word first.
         public var digest: String {
-            var digits: [UInt8] = []
-            digits.reserveCapacity(32)
-            for word in [high, low] {
-                for position in 0..<16 { digits.append(StableHash.hexDigits[Int((word >> UInt64(60 - 4 * position)) & 0xF)]) }
+            // Written into the string's own storage: gathered in an array first, each alert's id
+            // was two allocations.
+            let (high, low) = (self.high, self.low)
+            return String(unsafeUninitializedCapacity: 32) { buffer in
+                for position in 0..<16 {
+                    let shift = UInt64(60 - 4 * position)
+                    buffer[position] = StableHash.hexDigits[Int((high >> shift) & 0xF)]
+                    buffer[16 + position] = StableHash.hexDigits[Int((low >> shift) & 0xF)]
+                }
+                return 32
             }
-            return String(decoding: digits, as: UTF8.self)
         }
     }
 

@@ -445,10 +445,13 @@ struct EngineRun {
         state.findings![key, default: []].append(ruleID)
         let slots = plan.singleGroups[index]
         var group: [AlertGroupValue] = []
+        group.reserveCapacity(slots.count)
         for (name, slot) in slots {
             if let text = event.text(slot: slot), !text.isEmpty { group.append(AlertGroupValue(field: name, value: text)) }
         }
-        let alertEvent = FastAlertEvents.alertEvent(event)
+        // Its place and device lines from those met lately, as travel's are: one person's
+        // sign-ins repeat a handful, and each joined anew was an allocation an alert.
+        let alertEvent = FastAlertEvents.alertEvent(event, places: &placeLines, devices: &deviceLines)
         // The key names the rule's episodes, so it is made only for a rule that suppresses.
         emit(metadata: rule.metadata, options: rule.options, defaultSuppress: 0, group: group,
              groupKey: slots.map { (event.text(slot: $0.slot) ?? "").lowercased() }.joined(separator: "\u{1F}"),
