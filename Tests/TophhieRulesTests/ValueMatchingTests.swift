@@ -215,7 +215,7 @@ import TophhieJSON
 
     /// An alert's id is the hash of its canonical text, hashed piece by piece: the group's
     /// values lowered as `lowercased()` lowers them (ASCII and not: "İ" lowers to two scalars),
-    /// the event ids sorted.
+    /// the event ids sorted, whether given as ids or as the alert's events.
     @Test func anAlertIDIsTheHashOfItsCanonicalText() {
         let groups: [[AlertGroupValue]] = [
             [], [AlertGroupValue(field: "userId", value: "U-1@Contoso.COM")],
@@ -229,6 +229,10 @@ import TophhieJSON
                 for value in group { canonical += "\(value.field)=\(value.value.lowercased())\n" }
                 canonical += ids.sorted().joined(separator: ",")
                 #expect(AlertFactory.alertID(ruleID: "rule-é", group: group, eventIDs: ids) == StableHash.fnv1a128(canonical))
+                // From the alert's events: one event's id hashed without an array of it.
+                guard !ids.isEmpty else { continue }
+                let events = ids.map { AlertEvent(id: $0, time: Date(timeIntervalSince1970: 0), errorCode: nil, app: nil, ipAddress: nil, location: nil, device: nil) }
+                #expect(AlertFactory.alertID(ruleID: "rule-é", group: group, events: events) == StableHash.fnv1a128(canonical))
             }
         }
         var state = StableHash.State()

@@ -143,9 +143,10 @@ package enum AlertFactory {
         // interpolation and joined was a seventh of making an alert-heavy replay's alerts, and
         // bytes gathered first and then made text were two allocations.
         let code = event.errorCode.map { String($0) }
-        let length = (code.map { 6 + $0.utf8.count + 1 } ?? 0) + (event.app.map { $0.utf8.count + 1 } ?? 0)
-            + (event.ipAddress.map { 5 + $0.utf8.count + 1 } ?? 0) + (event.location.map { $0.utf8.count + 2 } ?? 0)
         guard code != nil || event.app != nil || event.ipAddress != nil || event.location != nil else { return "matched" }
+        // "error " and a space, a space, "from " and a space, the parentheses.
+        let length = (code.map { $0.utf8.count + 7 } ?? 0) + (event.app.map { $0.utf8.count + 1 } ?? 0)
+            + (event.ipAddress.map { $0.utf8.count + 6 } ?? 0) + (event.location.map { $0.utf8.count + 2 } ?? 0)
         var text = ""
         text.reserveCapacity(length)
         var parts = 0
