@@ -477,7 +477,7 @@ struct EngineRun {
             let key = metadata.id + "\u{1F}" + groupKey()
             var episodes = state.episodes[key] ?? []
             decision = EpisodeDecision.decide(&episodes, first: first, last: last, from: episodeFrom ?? first, suppress: suppress,
-                                              alertID: { AlertFactory.alertID(ruleID: metadata.id, group: group, eventIDs: events.map(\.id)) })
+                                              alertID: { AlertFactory.alertID(ruleID: metadata.id, group: group, events: events) })
             state.episodes[key] = episodes
             if decision == .joined { return }
         }
