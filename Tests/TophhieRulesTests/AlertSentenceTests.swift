@@ -53,6 +53,18 @@ import Testing
         #expect(sentence.render(Self.alert(events: [bare])) == "an app from an unknown place (an unknown address) on an unknown device in an unknown country")
     }
 
+    /// An app's name is the attacker's to choose, and may be long: a sentence and a summary past
+    /// the room they are put together in on the stack hold every byte, in order.
+    @Test func longValuesAreWrittenWhole() throws {
+        for length in [1000, 1010, 1024, 1025, 5000] {
+            let app = String(repeating: "é", count: length / 4) + String(repeating: "x", count: length - length / 4)
+            let event = AlertEvent(id: "l", time: Date(timeIntervalSince1970: 0), errorCode: -7, app: app, ipAddress: "192.0.2.1", location: "Lagos, NG")
+            let sentence = try AlertSentence(template: "{app} from {place} ({address}), {count} of them")
+            #expect(sentence.render(Self.alert(events: [event])) == app + " from Lagos, Nigeria (192.0.2.1), 1 of them", "\(length)")
+            #expect(AlertFactory.singleSummary(event) == "error -7 " + app + " from 192.0.2.1 (Lagos, NG)", "\(length)")
+        }
+    }
+
     /// A rule without a template (SigmaHQ's) reads as its title and the sign-in.
     @Test func aRuleWithoutATemplateReadsAsItsTitleAndTheSignIn() {
         let alert = Self.alert(events: [Self.moscow], title: "Sign-in with a device code")

@@ -139,29 +139,34 @@ package enum AlertFactory {
 
     /// "error 50126 Outlook from 203.0.113.9 (Porto, PT)", the parts there are; "matched" for none.
     package static func singleSummary(_ event: AlertEvent) -> String {
-        // The parts appended to one string of room enough: a list of parts made by
-        // interpolation and joined was a seventh of making an alert-heavy replay's alerts, and
-        // bytes gathered first and then made text were two allocations.
-        let code = event.errorCode.map { String($0) }
-        guard code != nil || event.app != nil || event.ipAddress != nil || event.location != nil else { return "matched" }
-        // "error " and a space, a space, "from " and a space, the parentheses.
-        let length = (code.map { $0.utf8.count + 7 } ?? 0) + (event.app.map { $0.utf8.count + 1 } ?? 0)
-            + (event.ipAddress.map { $0.utf8.count + 6 } ?? 0) + (event.location.map { $0.utf8.count + 2 } ?? 0)
-        var text = ""
-        text.reserveCapacity(length)
-        var parts = 0
-        func part(_ before: String, _ value: String, _ after: String = "") {
-            if parts > 0 { text += " " }
-            parts += 1
-            text += before
-            text += value
-            text += after
+        guard event.errorCode != nil || event.app != nil || event.ipAddress != nil || event.location != nil else { return "matched" }
+        return TextAssembly.make { text in
+            var parts = 0
+            func nextPart() {
+                if parts > 0 { text.append(" ") }
+                parts += 1
+            }
+            if let code = event.errorCode {
+                nextPart()
+                text.append("error ")
+                text.append(code)
+            }
+            if let app = event.app {
+                nextPart()
+                text.append(app)
+            }
+            if let ip = event.ipAddress {
+                nextPart()
+                text.append("from ")
+                text.append(ip)
+            }
+            if let location = event.location {
+                nextPart()
+                text.append("(")
+                text.append(location)
+                text.append(")")
+            }
         }
-        if let code { part("error ", code) }
-        if let app = event.app { part("", app) }
-        if let ip = event.ipAddress { part("from ", ip) }
-        if let location = event.location { part("(", location, ")") }
-        return text
     }
 
     package static func duration(_ seconds: TimeInterval) -> String {

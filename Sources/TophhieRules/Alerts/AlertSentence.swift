@@ -79,36 +79,34 @@ package struct AlertSentence: Sendable, Hashable {
 
     /// The sentence for `alert`.
     package func render(_ alert: Alert) -> String {
-        // The pieces appended to one string with room for a sentence, the values named once
-        // when the template was read: a list of pieces joined, each value found by comparing its
-        // name, was a twelfth of making an alert-heavy replay's alerts, and bytes gathered first
-        // and then made text were two allocations.
-        var sentence = ""
-        sentence.reserveCapacity(192)
-        for piece in pieces {
-            switch piece {
-            case .text(let text): sentence += text
-            case .value(let value): sentence += Self.value(value, of: alert)
+        // The pieces put together in one allocation, the values named once when the template
+        // was read: a list of pieces joined, each value found by comparing its name, was a
+        // twelfth of making an alert-heavy replay's alerts.
+        TextAssembly.make { sentence in
+            for piece in pieces {
+                switch piece {
+                case .text(let text): sentence.append(text)
+                case .value(let value): Self.append(value, of: alert, to: &sentence)
+                }
             }
         }
-        return sentence
     }
 
-    private static func value(_ value: Value, of alert: Alert) -> String {
+    private static func append(_ value: Value, of alert: Alert, to text: inout TextAssembly) {
         // Each member read where it lies: copying the first and last events out for every value
         // retained and released their dozen strings.
         let events = alert.events, last = events.count - 1
         switch value {
-        case .place: return place(last >= 0 ? events[last].location : nil) ?? "an unknown place"
-        case .country: return country(last >= 0 ? events[last].location : nil) ?? "an unknown country"
-        case .address: return (last >= 0 ? events[last].ipAddress : nil) ?? "an unknown address"
-        case .app: return (last >= 0 ? events[last].app : nil) ?? "an app"
-        case .device: return (last >= 0 ? events[last].device : nil) ?? "an unknown device"
-        case .count: return String(alert.eventCount)
-        case .span: return span(alert.lastEventTime.timeIntervalSince(alert.firstEventTime))
-        case .from: return place(last >= 0 ? events[0].location : nil) ?? "an unknown place"
-        case .to: return place(last >= 0 ? events[last].location : nil) ?? "an unknown place"
-        case .title: return alert.rule.title
+        case .place: appendPlace(last >= 0 ? events[last].location : nil, to: &text)
+        case .country: text.append(country(last >= 0 ? events[last].location : nil) ?? "an unknown country")
+        case .address: text.append((last >= 0 ? events[last].ipAddress : nil) ?? "an unknown address")
+        case .app: text.append((last >= 0 ? events[last].app : nil) ?? "an app")
+        case .device: text.append((last >= 0 ? events[last].device : nil) ?? "an unknown device")
+        case .count: text.append(Int64(alert.eventCount))
+        case .span: text.append(span(alert.lastEventTime.timeIntervalSince(alert.firstEventTime)))
+        case .from: appendPlace(last >= 0 ? events[0].location : nil, to: &text)
+        case .to: appendPlace(last >= 0 ? events[last].location : nil, to: &text)
+        case .title: text.append(alert.rule.title)
         }
     }
 
@@ -116,11 +114,19 @@ package struct AlertSentence: Sendable, Hashable {
     /// code ISO assigns.
     package static func place(_ location: String?) -> String? {
         guard let location else { return nil }
-        if isCode(location), let name = CountryNames.name(of: location) { return name }
-        guard let codeStart = afterLastComma(location) else { return location }
+        return TextAssembly.make { appendPlace(location, to: &$0) }
+    }
+
+    /// `place(location)` appended, or "an unknown place".
+    private static func appendPlace(_ location: String?, to text: inout TextAssembly) {
+        guard let location else { return text.append("an unknown place") }
+        if isCode(location), let name = CountryNames.name(of: location) { return text.append(name) }
+        guard let codeStart = afterLastComma(location) else { return text.append(location) }
         let code = location[codeStart...]
-        guard isCode(code), let name = CountryNames.name(of: String(code)) else { return location }
-        return location[..<codeStart] + name
+        guard isCode(code), let name = CountryNames.name(of: String(code)) else { return text.append(location) }
+        // Written as two pieces: the city part and the country's name were a new string joined.
+        text.append(location[..<codeStart])
+        text.append(name)
     }
 
     /// Where the text after the last ", " starts. Found in the bytes (a country code is ASCII):
