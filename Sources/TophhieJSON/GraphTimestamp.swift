@@ -110,22 +110,12 @@ public enum GraphTimestamp {
             ?? String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", y, mo, d, h, mi, s, millis)
     }
 
-    /// Appends `alertText(date)`'s bytes to `out`, written there without making the text first
-    /// (four times an alert line, a sixth of writing one).
-    public static func appendAlertText(_ date: Date, to out: inout [UInt8]) {
+    /// Writes `alertText(date)`'s bytes into `buffer`, which has room for 24.
+    /// - Returns: how many were written, or nil for a year outside 0 to 9999 (nothing written).
+    package static func writeAlertText(_ date: Date, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int? {
         let (y, mo, d, h, mi, s, millis) = alertComponents(date)
-        guard (0...9999).contains(y) else {
-            out.append(contentsOf: alertText(date).utf8)
-            return
-        }
-        // Written on the stack and appended once: zeros appended, then overwritten in place, was
-        // twice the work.
-        var text: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        withUnsafeMutableBytes(of: &text) { raw in
-            let buffer = raw.bindMemory(to: UInt8.self)
-            let count = write(y, mo, d, h, mi, s, fraction: millis, digits: 3, into: buffer)
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
-        }
+        guard (0...9999).contains(y) else { return nil }
+        return write(y, mo, d, h, mi, s, fraction: millis, digits: 3, into: buffer)
     }
 
     /// The date's fields and its milliseconds, as `alertText` writes them.
@@ -152,9 +142,12 @@ public enum GraphTimestamp {
                               into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
         var at = 0
         func put(_ value: Int, _ width: Int) {
-            var rest = value
-            for position in stride(from: at + width - 1, through: at, by: -1) {
-                buffer[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+            // Unsigned: a signed division by ten costs half again as much (four times an alert line).
+            var rest = UInt(truncatingIfNeeded: value)
+            var position = at + width
+            while position > at {
+                position -= 1
+                buffer[position] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
                 rest /= 10
             }
             at += width

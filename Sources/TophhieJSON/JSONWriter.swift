@@ -112,17 +112,37 @@ package enum JSONWriter {
 
     @inline(__always)
     private static func escape(_ b: UInt8, into out: inout [UInt8]) {
-        switch b {
-        case 0x22: out.append(0x5C); out.append(0x22)
-        case 0x5C: out.append(0x5C); out.append(0x5C)
-        case 0x08: out.append(0x5C); out.append(0x62)
-        case 0x0C: out.append(0x5C); out.append(0x66)
-        case 0x0A: out.append(0x5C); out.append(0x6E)
-        case 0x0D: out.append(0x5C); out.append(0x72)
-        case 0x09: out.append(0x5C); out.append(0x74)
-        case 0x00..<0x20:
-            out.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 0x0F)]])
-        default: out.append(b)
+        var sequence: UInt64 = 0
+        withUnsafeMutableBytes(of: &sequence) { raw in
+            let count = writeEscaped(b, at: raw.baseAddress!.assumingMemoryBound(to: UInt8.self))
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[..<count]))
         }
+    }
+
+    /// Writes the byte as a JSON string holds it (`\"`, `\\`, `\n`, `\u001f`…, or itself) at
+    /// `target`, which has room for six bytes.
+    /// - Returns: how many bytes were written.
+    @inline(__always)
+    package static func writeEscaped(_ b: UInt8, at target: UnsafeMutablePointer<UInt8>) -> Int {
+        let short: UInt8
+        switch b {
+        case 0x22: short = 0x22
+        case 0x5C: short = 0x5C
+        case 0x08: short = 0x62
+        case 0x0C: short = 0x66
+        case 0x0A: short = 0x6E
+        case 0x0D: short = 0x72
+        case 0x09: short = 0x74
+        case 0x00..<0x20:
+            target[0] = 0x5C; target[1] = 0x75; target[2] = 0x30; target[3] = 0x30
+            target[4] = hex[Int(b >> 4)]; target[5] = hex[Int(b & 0x0F)]
+            return 6
+        default:
+            target[0] = b
+            return 1
+        }
+        target[0] = 0x5C
+        target[1] = short
+        return 2
     }
 }

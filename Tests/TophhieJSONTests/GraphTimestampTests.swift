@@ -55,12 +55,15 @@ import TophhieJSON
         }
         #expect(GraphTimestamp.alertText(Date(timeIntervalSince1970: -62_167_219_200)) == "0000-01-01T00:00:00.000Z")
         #expect(GraphTimestamp.alertText(Date(timeIntervalSince1970: -62_167_219_200.001)) == "-001-12-31T23:59:59.999Z")
-        // Appended to bytes already there, the year 0 and the year -1 among them.
+        // Written quoted by a JSON writer after bytes already there, the year 0 and the year -1
+        // among them (and the year 10000, which Foundation writes), past its buffer's room.
         var appended: [UInt8] = Array("x".utf8), expected = "x"
-        for instant in instants + [-62_167_219_200, -62_167_219_200.001] {
-            let date = Date(timeIntervalSince1970: instant)
-            GraphTimestamp.appendAlertText(date, to: &appended)
-            expected += GraphTimestamp.alertText(date)
+        JSONChunkWriter.appending(to: &appended) { out in
+            for instant in instants + [-62_167_219_200, -62_167_219_200.001] {
+                let date = Date(timeIntervalSince1970: instant)
+                out.time(date)
+                expected += "\"" + GraphTimestamp.alertText(date) + "\""
+            }
         }
         #expect(String(decoding: appended, as: UTF8.self) == expected)
         for instant in instants {

@@ -76,108 +76,105 @@ public enum AlertJSON {
     /// Members in the order `canonicalData` sorts them (by their UTF-8 bytes), so the bytes are
     /// the same.
     public static func write(_ alert: Alert, into out: inout [UInt8]) {
-        // Names are written with their quotes, colon and leading comma as one static piece, and
-        // numbers without making their text: piece by piece through `String.utf8` they were a
-        // third of writing a line.
-        func put(_ piece: StaticString) { piece.withUTF8Buffer { out.append(contentsOf: $0) } }
-        func text(_ value: String) { JSONWriter.writeString(value, into: &out) }
-        func integer(_ value: Int) { JSONWriter.writeInteger(Int64(value), into: &out) }
-        func time(_ date: Date) { AlertJSON.writeTime(date, into: &out) }
-        // Arrays of texts written here, not by JSONWriter's generic writeArray: called from
-        // another module it went unspecialised, a value-witness copy of every item, and was
-        // half of writing an alert-heavy replay's lines.
-        func texts(_ values: [String]) {
-            out.append(0x5B)
-            for index in values.indices {
-                if index > 0 { out.append(0x2C) }
-                text(values[index])
+        // Piece by piece on the stack (`JSONChunkWriter`): appended to the array one by one, the
+        // pieces cost more than their bytes. Names are written with their quotes, colon and
+        // leading comma as one static piece, and numbers without making their text.
+        JSONChunkWriter.appending(to: &out) { out in
+            // Arrays of texts written here, not by JSONWriter's generic writeArray: called from
+            // another module it went unspecialised, a value-witness copy of every item.
+            func texts(_ values: [String]) {
+                out.put(0x5B)
+                for index in values.indices {
+                    if index > 0 { out.put(0x2C) }
+                    out.string(values[index])
+                }
+                out.put(0x5D)
             }
-            out.append(0x5D)
+            // `account` and `author` sort before `detectedAt`, which every alert has: the members
+            // after it start with a comma.
+            out.put(0x7B)
+            if let account = alert.account {
+                out.put(#""account":{"name":"#); out.string(account.name)
+                if let upn = account.userPrincipalName { out.put(#","userPrincipalName":"#); out.string(upn) }
+                out.put("},")
+            }
+            if let author = alert.rule.author { out.put(#""author":"#); out.string(author); out.put(0x2C) }
+            out.put(#""detectedAt":"#); out.time(alert.detectedAt)
+            if let episode = alert.episodeID, let reminder = alert.reminder {
+                out.put(#","episode":{"id":"#); out.string(episode)
+                out.put(#","reminder":"#); out.integer(Int64(reminder)); out.put(0x7D)
+            }
+            out.put(#","eventCount":"#); out.integer(Int64(alert.eventCount))
+            out.put(#","eventDetails":["#)
+            for index in alert.events.indices {
+                if index > 0 { out.put(0x2C) }
+                writeEvent(alert.events[index], into: &out)
+            }
+            out.put(#"],"events":["#)
+            for index in alert.events.indices {
+                if index > 0 { out.put(0x2C) }
+                out.string(alert.events[index].id)
+            }
+            out.put(#"],"firstEventTime":"#); out.time(alert.firstEventTime)
+            out.put(#","group":{"#)
+            // The first value of each field, fields sorted by their bytes, as `writeObject` writes
+            // a dictionary. An engine's group is in that order already: written as it is.
+            let inOrder = alert.group.indices.dropFirst().allSatisfy { JSONWriter.precedes(alert.group[$0 - 1].field, alert.group[$0].field) }
+            var group: [(field: String, value: String)] = []
+            if !inOrder {
+                for value in alert.group where !group.contains(where: { $0.field == value.field }) { group.append((value.field, value.value)) }
+                group.sort { JSONWriter.precedes($0.field, $1.field) }
+            }
+            for index in (inOrder ? alert.group.indices : group.indices) {
+                if index > 0 { out.put(0x2C) }
+                out.string(inOrder ? alert.group[index].field : group[index].field)
+                out.put(0x3A)
+                out.string(inOrder ? alert.group[index].value : group[index].value)
+            }
+            out.put(#"},"id":"#); out.string(alert.id)
+            out.put(#","kind":"#); out.string(alert.kind.rawValue)
+            out.put(#","lastEventTime":"#); out.time(alert.lastEventTime)
+            out.put(alert.late ? #","late":true"# : #","late":false"#)
+            if let late = alert.lateBySeconds {
+                out.put(#","lateBySeconds":"#)
+                var number: [UInt8] = []
+                JSONWriter.write(AlertJSON.number(late), into: &number)
+                number.withUnsafeBytes { out.put($0) }
+            }
+            if alert.learning == true { out.put(#","learning":true"#) }
+            out.put(#","level":"#); out.string(alert.level.rawValue)
+            if let resolves = alert.resolves { out.put(#","resolves":"#); out.string(resolves) }
+            if let steps = AlertResponse.steps(for: alert) {
+                out.put(#","response":{"steps":"#)
+                texts(steps)
+                out.put(0x7D)
+            }
+            // The rule's members: `id`, `level`, `tags` and `title` always, after its optional two.
+            out.put(#","rule":{"#)
+            if let author = alert.rule.author { out.put(#""author":"#); out.string(author); out.put(0x2C) }
+            if let description = alert.rule.description { out.put(#""description":"#); out.string(description); out.put(0x2C) }
+            out.put(#""id":"#); out.string(alert.rule.id)
+            out.put(#","level":"#); out.string(alert.rule.level.rawValue)
+            out.put(#","tags":"#); texts(alert.rule.tags)
+            out.put(#","title":"#); out.string(alert.rule.title)
+            out.put(#"},"summary":"#); out.string(alert.sentence)
+            if alert.summary != alert.sentence { out.put(#","summary_technical":"#); out.string(alert.summary) }
+            if alert.episodeID != nil, alert.reminder != nil, let uses = alert.usesSinceLastAlert { out.put(#","usesSinceLastAlert":"#); out.integer(Int64(uses)) }
+            out.put(0x7D)
         }
-        // `account` and `author` sort before `detectedAt`, which every alert has: the members
-        // after it start with a comma.
-        out.append(0x7B)
-        if let account = alert.account {
-            put(#""account":{"name":"#); text(account.name)
-            if let upn = account.userPrincipalName { put(#","userPrincipalName":"#); text(upn) }
-            put("},")
-        }
-        if let author = alert.rule.author { put(#""author":"#); text(author); out.append(0x2C) }
-        put(#""detectedAt":"#); time(alert.detectedAt)
-        if let episode = alert.episodeID, let reminder = alert.reminder {
-            put(#","episode":{"id":"#); text(episode)
-            put(#","reminder":"#); integer(reminder); out.append(0x7D)
-        }
-        put(#","eventCount":"#); integer(alert.eventCount)
-        put(#","eventDetails":["#)
-        for index in alert.events.indices {
-            if index > 0 { out.append(0x2C) }
-            writeEvent(alert.events[index], into: &out)
-        }
-        put(#"],"events":["#)
-        for index in alert.events.indices {
-            if index > 0 { out.append(0x2C) }
-            text(alert.events[index].id)
-        }
-        put(#"],"firstEventTime":"#); time(alert.firstEventTime)
-        put(#","group":{"#)
-        // The first value of each field, fields sorted by their bytes, as `writeObject` writes a dictionary.
-        var group: [(field: String, value: String)] = []
-        for value in alert.group where !group.contains(where: { $0.field == value.field }) { group.append((value.field, value.value)) }
-        group.sort { JSONWriter.precedes($0.field, $1.field) }
-        for index in group.indices {
-            if index > 0 { out.append(0x2C) }
-            text(group[index].field)
-            out.append(0x3A)
-            text(group[index].value)
-        }
-        put(#"},"id":"#); text(alert.id)
-        put(#","kind":"#); text(alert.kind.rawValue)
-        put(#","lastEventTime":"#); time(alert.lastEventTime)
-        put(alert.late ? #","late":true"# : #","late":false"#)
-        if let late = alert.lateBySeconds { put(#","lateBySeconds":"#); JSONWriter.write(number(late), into: &out) }
-        if alert.learning == true { put(#","learning":true"#) }
-        put(#","level":"#); text(alert.level.rawValue)
-        if let resolves = alert.resolves { put(#","resolves":"#); text(resolves) }
-        if let steps = AlertResponse.steps(for: alert) {
-            put(#","response":{"steps":"#)
-            texts(steps)
-            out.append(0x7D)
-        }
-        // The rule's members: `id`, `level`, `tags` and `title` always, after its optional two.
-        put(#","rule":{"#)
-        if let author = alert.rule.author { put(#""author":"#); text(author); out.append(0x2C) }
-        if let description = alert.rule.description { put(#""description":"#); text(description); out.append(0x2C) }
-        put(#""id":"#); text(alert.rule.id)
-        put(#","level":"#); text(alert.rule.level.rawValue)
-        put(#","tags":"#); texts(alert.rule.tags)
-        put(#","title":"#); text(alert.rule.title)
-        put(#"},"summary":"#); text(alert.sentence)
-        if alert.summary != alert.sentence { put(#","summary_technical":"#); text(alert.summary) }
-        if alert.episodeID != nil, alert.reminder != nil, let uses = alert.usesSinceLastAlert { put(#","usesSinceLastAlert":"#); integer(uses) }
-        out.append(0x7D)
-    }
-
-    /// A time as `GraphTimestamp.alertText` writes it, quoted: digits and `-:.TZ`, which JSON
-    /// writes as they are.
-    static func writeTime(_ date: Date, into out: inout [UInt8]) {
-        out.append(0x22)
-        GraphTimestamp.appendAlertText(date, to: &out)
-        out.append(0x22)
     }
 
     /// One of `eventDetails`, its members in sorted order, as `event(_:)` gives them.
-    static func writeEvent(_ event: AlertEvent, into out: inout [UInt8]) {
-        func put(_ piece: StaticString) { piece.withUTF8Buffer { out.append(contentsOf: $0) } }
-        out.append(0x7B)
-        if let app = event.app { put(#""app":"#); JSONWriter.writeString(app, into: &out); out.append(0x2C) }
-        if let device = event.device { put(#""device":"#); JSONWriter.writeString(device, into: &out); out.append(0x2C) }
-        if let code = event.errorCode { put(#""errorCode":"#); JSONWriter.writeInteger(code, into: &out); out.append(0x2C) }
-        put(#""id":"#); JSONWriter.writeString(event.id, into: &out)
-        if let ip = event.ipAddress { put(#","ipAddress":"#); JSONWriter.writeString(ip, into: &out) }
-        if let location = event.location { put(#","location":"#); JSONWriter.writeString(location, into: &out) }
-        put(#","time":"#); writeTime(event.time, into: &out)
-        out.append(0x7D)
+    static func writeEvent(_ event: AlertEvent, into out: inout JSONChunkWriter) {
+        out.put(0x7B)
+        if let app = event.app { out.put(#""app":"#); out.string(app); out.put(0x2C) }
+        if let device = event.device { out.put(#""device":"#); out.string(device); out.put(0x2C) }
+        if let code = event.errorCode { out.put(#""errorCode":"#); out.integer(code); out.put(0x2C) }
+        out.put(#""id":"#); out.string(event.id)
+        if let ip = event.ipAddress { out.put(#","ipAddress":"#); out.string(ip) }
+        if let location = event.location { out.put(#","location":"#); out.string(location) }
+        out.put(#","time":"#); out.time(event.time)
+        out.put(0x7D)
     }
 
     /// `{"name":…,"userPrincipalName":…}`, the principal name omitted when unknown.

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+@testable import TophhieJSON
+
+/// The chunk writer must give exactly the bytes the array writer gives (`JSONWriter`, held to
+/// `JSONEncoder`): alert lines are written through it, and their ids and golden hashes stand on
+/// those bytes. Its room on the stack is filled, passed and moved on at every offset.
+@Suite struct JSONChunkWriterTests {
+    /// Strings with every escape at every place, strings longer than the room on the stack (some
+    /// of them past it once escaped, six bytes a control character), and the edges of integers,
+    /// each after bytes already there, so that pieces fall across the moment the room is full.
+    @Test func piecesAreWrittenAsTheArrayWriterWritesThem() {
+        var state: UInt64 = 20_261_207
+        let pieces = ["a", "Z", "/", "\"", "\\", "\n", "\u{1}", "\u{1F}", "\u{7F}", "é", "😀", " ", "abcdefgh", "0123456789abcdef"]
+        var strings: [String] = ["", "a", String(repeating: "x", count: 4095), String(repeating: "y", count: 4097),
+                                 String(repeating: "\u{1}", count: 700), String(repeating: "\u{1}", count: 683) + "z",
+                                 String(repeating: "é", count: 3000), "native string " + String(repeating: "q", count: 40)]
+        for length in 0..<300 {
+            var text = ""
+            for _ in 0..<(length % 37) {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                text += pieces[Int((state >> 33) % UInt64(pieces.count))]
+            }
+            strings.append(text)
+        }
+        let integers: [Int64] = [0, -1, 9, 10, -10, 99, 100, 1_000_000_000_000_000_000, -999_999_999_999_999_999, .max, .min, .min + 1]
+        for lead in [0, 1, 7, 4000, 4095, 4096] {
+            var expected: [UInt8] = Array(repeating: 0x2E, count: lead)
+            var written = expected
+            JSONChunkWriter.appending(to: &written) { out in
+                for (index, text) in strings.enumerated() {
+                    out.put("[")
+                    out.string(text)
+                    out.put(0x2C)
+                    out.integer(integers[index % integers.count])
+                    out.put(UnsafeRawBufferPointer(start: nil, count: 0))
+                    Array("]".utf8).withUnsafeBytes { out.put($0) }
+                }
+            }
+            for (index, text) in strings.enumerated() {
+                expected.append(UInt8(ascii: "["))
+                JSONWriter.writeString(text, into: &expected)
+                expected.append(0x2C)
+                JSONWriter.writeInteger(integers[index % integers.count], into: &expected)
+                expected.append(UInt8(ascii: "]"))
+            }
+            #expect(written == expected, "after \(lead) bytes")
+        }
+    }
+
+    /// A piece longer than the room on the stack goes straight after what was written before it.
+    @Test func aPieceLongerThanTheRoomFollowsWhatCameBefore() {
+        let long = Array(repeating: UInt8(ascii: "w"), count: 10_000)
+        var written: [UInt8] = []
+        JSONChunkWriter.appending(to: &written) { out in
+            out.put("a")
+            long.withUnsafeBytes { out.put($0) }
+            out.put("b")
+        }
+        #expect(written == Array("a".utf8) + long + Array("b".utf8))
+    }
+}
