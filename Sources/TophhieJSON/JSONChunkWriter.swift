@@ -93,24 +93,7 @@ package struct JSONChunkWriter {
 
     /// An integer's decimal digits, as `JSONWriter.writeInteger` writes them.
     package mutating func integer(_ value: Int64) {
-        _ = room(20)
-        if value < 0 {
-            buffer[count] = 0x2D
-            count += 1
-        }
-        // The magnitude as unsigned, so Int64.min has one too; its digits from the last.
-        var rest = value.magnitude
-        var digits = 0
-        var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        withUnsafeMutableBytes(of: &scratch) { raw in
-            repeat {
-                digits += 1
-                raw[24 - digits] = UInt8(truncatingIfNeeded: rest % 10) + 0x30
-                rest /= 10
-            } while rest > 0
-            UnsafeMutableRawPointer(buffer + count).copyMemory(from: raw.baseAddress! + (24 - digits), byteCount: digits)
-        }
-        count += digits
+        JSONWriter.withDigits(of: value) { put($0) }
     }
 
     /// A time as `GraphTimestamp.alertText` writes it, quoted.

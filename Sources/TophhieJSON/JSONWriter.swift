@@ -63,18 +63,28 @@ package enum JSONWriter {
     /// The integer's decimal digits, with `-` when negative: what `String(i)` holds, written
     /// without making that text first.
     package static func writeInteger(_ i: Int64, into out: inout [UInt8]) {
-        if i < 0 { out.append(0x2D) }
-        // The magnitude as unsigned, so Int64.min has one too.
+        withDigits(of: i) { out.append(contentsOf: $0) }
+    }
+
+    /// Runs `body` with the integer's text (`-` when negative, then its decimal digits), written
+    /// on the stack.
+    @inline(__always)
+    package static func withDigits(of i: Int64, _ body: (UnsafeRawBufferPointer) -> Void) {
+        // The magnitude as unsigned, so Int64.min has one too; its digits from the last.
         var rest = i.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
+        var text: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        var start = 24
+        withUnsafeMutableBytes(of: &text) { buffer in
             repeat {
-                count += 1
-                buffer[24 - count] = UInt8(truncatingIfNeeded: rest % 10) + 0x30
+                start -= 1
+                buffer[start] = UInt8(truncatingIfNeeded: rest % 10) + 0x30
                 rest /= 10
             } while rest > 0
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(24 - count)...]))
+            if i < 0 {
+                start -= 1
+                buffer[start] = 0x2D
+            }
+            body(UnsafeRawBufferPointer(rebasing: buffer[start...]))
         }
     }
 
