@@ -7,8 +7,9 @@ import Foundation
 /// uniqueness and capacity checks and a generic copy (about 100 instructions a piece, a third of
 /// writing an alert-heavy replay's lines); here a piece is a bounds test and a copy.
 package struct JSONChunkWriter {
-    /// Room on the stack: an alert's line fits, most often several times over.
-    static let capacity = 4096
+    /// Room on the stack: a kilobyte is always taken there (a larger room is first checked
+    /// against the thread's stack, which a reading thread's failed, and was then allocated).
+    static let capacity = 1024
 
     private let target: UnsafeMutablePointer<[UInt8]>
     private let buffer: UnsafeMutablePointer<UInt8>

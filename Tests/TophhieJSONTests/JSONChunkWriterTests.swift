@@ -24,7 +24,7 @@ import Testing
             strings.append(text)
         }
         let integers: [Int64] = [0, -1, 9, 10, -10, 99, 100, 1_000_000_000_000_000_000, -999_999_999_999_999_999, .max, .min, .min + 1]
-        for lead in [0, 1, 7, 4000, 4095, 4096] {
+        for lead in [0, 1, 7, 1000, 1023, 1024, 4096] {
             var expected: [UInt8] = Array(repeating: 0x2E, count: lead)
             var written = expected
             JSONChunkWriter.appending(to: &written) { out in

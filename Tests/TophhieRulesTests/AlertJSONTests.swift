@@ -55,4 +55,44 @@ import TophhieJSON
             #expect(AlertJSON.line(alert) == canonical)
         }
     }
+
+    /// Lines written one after another with what they take from their rule kept between them:
+    /// each as it is alone, whether the rule is the one before or another (a rule alike in all
+    /// but one member among them).
+    @Test func linesKeepingTheirRulesPiecesAreWrittenAsEachAlone() throws {
+        var alerts = Self.alerts + Self.alerts.reversed()
+        var retitled = Self.alerts[0]
+        retitled.rule.title = "Another title"
+        var retagged = Self.alerts[0]
+        retagged.rule.tags.append("x")
+        var takeover = Self.alerts[0]
+        takeover.rule.id = "token-from-new-place"
+        alerts += [retitled, Self.alerts[0], retagged, Self.alerts[0], takeover, takeover, Self.alerts[0]]
+        let rules = AlertRuleLines()
+        for alert in alerts {
+            var bytes: [UInt8] = Array("x".utf8)
+            AlertJSON.write(alert, into: &bytes, rules: rules)
+            #expect(String(decoding: bytes, as: UTF8.self) == "x" + String(decoding: AlertJSON.value(alert).canonicalData(), as: UTF8.self))
+        }
+    }
+
+    /// How late an alert is, written from its milliseconds, reads as the JSON writer writes it:
+    /// whole seconds, a fraction with its leading and without its trailing zeros, negative ones,
+    /// and times too large or too fine for milliseconds.
+    @Test func secondsLateAreWrittenAsTheJSONWriterWritesThem() {
+        var values: [Double] = [0, -0.0, 1, 0.001, 0.01, 0.05, 0.1, 0.25, 0.999, 1.5, -0.25, -1.001, 10_800, 5_460_590.609, 5_460_590.6,
+                                999_999_999_999.999, 1e12, 1e15, 1e20, 0.0001, 1.0000001, 1.0 / 3]
+        var state: UInt64 = 20_261_207
+        for _ in 0..<5000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let millis = Double(Int64(bitPattern: state >> 20) % 10_000_000_000_000)
+            values.append((millis / 1000 * 1000).rounded() / 1000)
+        }
+        for value in values {
+            var expected: [UInt8] = [], written: [UInt8] = []
+            JSONWriter.write(AlertJSON.number(value), into: &expected)
+            JSONChunkWriter.appending(to: &written) { AlertJSON.writeSeconds(value, into: &$0) }
+            #expect(String(decoding: written, as: UTF8.self) == String(decoding: expected, as: UTF8.self), "\(value)")
+        }
+    }
 }

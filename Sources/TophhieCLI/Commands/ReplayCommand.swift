@@ -65,12 +65,15 @@ enum ReplayCommand: CLICommand {
         // Gathered when no progress line is drawn between the alerts; written before the summary.
         let output = GatheredOutput(write: io.out)
         defer { output.flush() }
+        // What a line takes from its rule, kept for the next: used under the output's lock, or
+        // by the one thread that writes lines with progress shown.
+        let ruleLines = AlertRuleLines()
         let write: @Sendable (Alert) -> Void = { alert in
             if progress {
                 io.err("\u{1B}[2K")
                 io.out(line(alert, format: format))
             } else {
-                output.add { append(alert, format: format, to: &$0) }
+                output.add { append(alert, format: format, to: &$0, rules: ruleLines) }
             }
         }
         let showStatus: @Sendable (String) -> Void = { text in io.err("\u{1B}[2K" + text + "\r") }
@@ -104,13 +107,14 @@ enum ReplayCommand: CLICommand {
     }
 
     /// `line`'s bytes appended to `bytes`: a JSON line is written straight into them.
-    static func append(_ alert: Alert, format: OutputFormat, to bytes: inout [UInt8]) {
+    /// - Parameter rules: what the lines before took from their rule, kept for this one.
+    static func append(_ alert: Alert, format: OutputFormat, to bytes: inout [UInt8], rules: AlertRuleLines = AlertRuleLines()) {
         guard format == .json else {
             bytes.append(contentsOf: (textLine(alert) + "\n").utf8)
             return
         }
         let start = bytes.count
-        AlertJSON.write(alert, into: &bytes)
+        AlertJSON.write(alert, into: &bytes, rules: rules)
         ControlCharacterEscaping.endHardenedJSONLine(&bytes, from: start)
     }
 

@@ -76,6 +76,13 @@ public enum AlertJSON {
     /// Members in the order `canonicalData` sorts them (by their UTF-8 bytes), so the bytes are
     /// the same.
     public static func write(_ alert: Alert, into out: inout [UInt8]) {
+        write(alert, into: &out, rules: AlertRuleLines())
+    }
+
+    /// `write(alert, into:)`, the pieces the line takes from its rule written once for the
+    /// alerts of one rule that follow one another (`AlertRuleLines`).
+    public static func write(_ alert: Alert, into out: inout [UInt8], rules: AlertRuleLines) {
+        rules.hold(alert.rule)
         // Piece by piece on the stack (`JSONChunkWriter`): appended to the array one by one, the
         // pieces cost more than their bytes. Names are written with their quotes, colon and
         // leading comma as one static piece, and numbers without making their text.
@@ -98,7 +105,7 @@ public enum AlertJSON {
                 if let upn = account.userPrincipalName { out.put(#","userPrincipalName":"#); out.string(upn) }
                 out.put("},")
             }
-            if let author = alert.rule.author { out.put(#""author":"#); out.string(author); out.put(0x2C) }
+            rules.author.withUnsafeBytes { out.put($0) }
             out.put(#""detectedAt":"#); out.time(alert.detectedAt)
             if let episode = alert.episodeID, let reminder = alert.reminder {
                 out.put(#","episode":{"id":"#); out.string(episode)
@@ -137,27 +144,19 @@ public enum AlertJSON {
             out.put(alert.late ? #","late":true"# : #","late":false"#)
             if let late = alert.lateBySeconds {
                 out.put(#","lateBySeconds":"#)
-                var number: [UInt8] = []
-                JSONWriter.write(AlertJSON.number(late), into: &number)
-                number.withUnsafeBytes { out.put($0) }
+                writeSeconds(late, into: &out)
             }
             if alert.learning == true { out.put(#","learning":true"#) }
             out.put(#","level":"#); out.string(alert.level.rawValue)
             if let resolves = alert.resolves { out.put(#","resolves":"#); out.string(resolves) }
-            if let steps = AlertResponse.steps(for: alert) {
+            // `AlertResponse.steps(for:)`, the rule looked up once.
+            if alert.kind == .detection && rules.takeover {
                 out.put(#","response":{"steps":"#)
-                texts(steps)
+                texts(AlertResponse.steps)
                 out.put(0x7D)
             }
-            // The rule's members: `id`, `level`, `tags` and `title` always, after its optional two.
-            out.put(#","rule":{"#)
-            if let author = alert.rule.author { out.put(#""author":"#); out.string(author); out.put(0x2C) }
-            if let description = alert.rule.description { out.put(#""description":"#); out.string(description); out.put(0x2C) }
-            out.put(#""id":"#); out.string(alert.rule.id)
-            out.put(#","level":"#); out.string(alert.rule.level.rawValue)
-            out.put(#","tags":"#); texts(alert.rule.tags)
-            out.put(#","title":"#); out.string(alert.rule.title)
-            out.put(#"},"summary":"#); out.string(alert.sentence)
+            rules.object.withUnsafeBytes { out.put($0) }
+            out.put(#","summary":"#); out.string(alert.sentence)
             if alert.summary != alert.sentence { out.put(#","summary_technical":"#); out.string(alert.summary) }
             if alert.episodeID != nil, alert.reminder != nil, let uses = alert.usesSinceLastAlert { out.put(#","usesSinceLastAlert":"#); out.integer(Int64(uses)) }
             out.put(0x7D)
@@ -192,6 +191,38 @@ public enum AlertJSON {
         if let location = event.location { object["location"] = .string(location) }
         if let device = event.device { object["device"] = .string(device) }
         return .object(object)
+    }
+
+    /// `number(seconds)` as `JSONWriter` writes it: a count of whole milliseconds (what
+    /// `lateBySeconds` holds) written from its digits, any other through `JSONWriter`.
+    static func writeSeconds(_ seconds: Double, into out: inout JSONChunkWriter) {
+        let millis = (seconds * 1000).rounded()
+        // Below 10^12 s a whole count of milliseconds is exact, and the shortest text that reads
+        // back as it is its digits with the point three from the end (0.001 and up, no exponent).
+        guard abs(millis) < 1e15, millis / 1000 == seconds else {
+            var number: [UInt8] = []
+            JSONWriter.write(AlertJSON.number(seconds), into: &number)
+            return number.withUnsafeBytes { out.put($0) }
+        }
+        let whole = Int64(millis)
+        if whole < 0 { out.put(UInt8(ascii: "-")) }
+        out.integer(Int64(whole.magnitude / 1000))
+        var fraction = Int(whole.magnitude % 1000)
+        guard fraction > 0 else { return }
+        out.put(UInt8(ascii: "."))
+        var digits = 3
+        while fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
+        }
+        // Leading zeros of the fraction ("0.05"), then its digits.
+        var scale = 1
+        for _ in 1..<digits { scale *= 10 }
+        while scale > fraction {
+            out.put(UInt8(ascii: "0"))
+            scale /= 10
+        }
+        out.integer(Int64(fraction))
     }
 
     static func number(_ d: Double) -> JSONValue {
