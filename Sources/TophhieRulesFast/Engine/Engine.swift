@@ -108,7 +108,10 @@ package struct EnginePass {
     package mutating func takeAlerts() -> [Alert] {
         guard let bound = run.alertsReadyBefore else { return [] }
         var ready = run.alerts
+        // As many as this batch made, reserved for the next: grown from empty, the alerts of an
+        // alert-heavy batch were copied a dozen times over.
         run.alerts = []
+        run.alerts.reserveCapacity(ready.count)
         // Usually every alert is ready: they are then handed over, not copied one by one (an
         // alert is a score of counted references).
         if ready.contains(where: { $0.lastEventTime >= bound }) {
@@ -261,7 +264,7 @@ struct EngineRun {
             let matched = prepared.matches(&matching)
             guard !matched.isEmpty else { continue }
             for index in matched where plan.isStandaloneDetection[index] {
-                emitSingle(index, event: event)
+                emitSingle(index, event: event, key: key)
             }
             // The sign-in's group under the shared `group-by`, once for the correlations that
             // group alike (or as the reading thread worked it out ahead).
@@ -436,10 +439,10 @@ struct EngineRun {
 
     /// A single-event rule's match: alerts once per event and rule, quiet for the rule's
     /// suppression period per group (by default the user and the address).
-    mutating func emitSingle(_ index: Int, event: any FastEvent) {
+    /// - Parameter key: the event's id, hashed (as `ingest` looked it up).
+    mutating func emitSingle(_ index: Int, event: any FastEvent, key: HashedText) {
         let rule = plan.detectionRefs[index]
         let ruleID = rule.metadata.id
-        let key = HashedText(event.eventID)
         if state.findings?[key]?.contains(ruleID) == true { return }
         state.findings = state.findings ?? [:]
         state.findings![key, default: []].append(ruleID)
