@@ -76,6 +76,39 @@ import TophhieJSON
         }
     }
 
+    /// A group is written as the canonical JSON of its first value of each field, whatever the
+    /// order and repeats of its fields, the order worked out or kept from the group before.
+    @Test func groupsAreWrittenAsTheirFirstValueOfEachFieldInOrder() {
+        let rules = AlertRuleLines()
+        let fields = ["userId", "ipAddress", "a", "B", "é", "", "a10", "a9", "Z", "userId", "ipAddress", "x", "y", "z", "w", "v", "u", "t", "s"]
+        var state: UInt64 = 20_261_207
+        for length in 0...fields.count {
+            for _ in 0..<20 {
+                var group: [AlertGroupValue] = []
+                for n in 0..<length {
+                    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                    group.append(AlertGroupValue(field: fields[Int((state >> 33) % UInt64(fields.count))], value: "v\(n)"))
+                }
+                // Written twice with what the line before kept: once worked out, once kept.
+                for _ in 0..<2 {
+                    var written: [UInt8] = []
+                    JSONChunkWriter.appending(to: &written) { out in
+                        out.put(0x7B)
+                        for (position, index) in rules.order(of: group).enumerated() {
+                            if position > 0 { out.put(0x2C) }
+                            out.string(group[index].field)
+                            out.put(0x3A)
+                            out.string(group[index].value)
+                        }
+                        out.put(0x7D)
+                    }
+                    let canonical = JSONValue.object(Dictionary(group.map { ($0.field, JSONValue.string($0.value)) }, uniquingKeysWith: { first, _ in first }))
+                    #expect(written == canonical.canonicalBytes(), "\(group)")
+                }
+            }
+        }
+    }
+
     /// How late an alert is, written from its milliseconds, reads as the JSON writer writes it:
     /// whole seconds, a fraction with its leading and without its trailing zeros, negative ones,
     /// and times too large or too fine for milliseconds.

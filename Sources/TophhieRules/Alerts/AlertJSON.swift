@@ -124,19 +124,11 @@ public enum AlertJSON {
             }
             out.put(#"],"firstEventTime":"#); out.time(alert.firstEventTime)
             out.put(#","group":{"#)
-            // The first value of each field, fields sorted by their bytes, as `writeObject` writes
-            // a dictionary. An engine's group is in that order already: written as it is.
-            let inOrder = alert.group.indices.dropFirst().allSatisfy { JSONWriter.precedes(alert.group[$0 - 1].field, alert.group[$0].field) }
-            var group: [(field: String, value: String)] = []
-            if !inOrder {
-                for value in alert.group where !group.contains(where: { $0.field == value.field }) { group.append((value.field, value.value)) }
-                group.sort { JSONWriter.precedes($0.field, $1.field) }
-            }
-            for index in (inOrder ? alert.group.indices : group.indices) {
-                if index > 0 { out.put(0x2C) }
-                out.string(inOrder ? alert.group[index].field : group[index].field)
+            for (position, index) in rules.order(of: alert.group).enumerated() {
+                if position > 0 { out.put(0x2C) }
+                out.string(alert.group[index].field)
                 out.put(0x3A)
-                out.string(inOrder ? alert.group[index].value : group[index].value)
+                out.string(alert.group[index].value)
             }
             out.put(#"},"id":"#); out.string(alert.id)
             out.put(#","kind":"#); out.string(alert.kind.rawValue)

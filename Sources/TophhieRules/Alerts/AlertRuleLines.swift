@@ -16,7 +16,25 @@ public final class AlertRuleLines: @unchecked Sendable {
     /// Whether the rule's alerts mean a possible takeover (`AlertResponse.takeoverRules`).
     private(set) var takeover = false
 
+    /// The fields of the last group written, and the places of its values to write.
+    private var groupFields: [String] = []
+    private var groupOrder: [Int] = []
+
     public init() {}
+
+    /// The places in `group` of the values its line holds: the first value of each field, in the
+    /// order of the fields' bytes (as `JSONWriter.writeObject` writes a dictionary). A rule's
+    /// alerts group by the same fields in the same order: worked out again only when they differ.
+    func order(of group: [AlertGroupValue]) -> [Int] {
+        // Compared in place: a rule's fields are the same texts alert after alert.
+        if group.count == groupFields.count, group.indices.allSatisfy({ group[$0].field == groupFields[$0] }) { return groupOrder }
+        groupFields = group.map(\.field)
+        var firsts: [Int] = []
+        for index in group.indices where !firsts.contains(where: { group[$0].field == group[index].field }) { firsts.append(index) }
+        // Stable: of equal fields only the first is kept anyway.
+        groupOrder = firsts.sorted { JSONWriter.precedes(group[$0].field, group[$1].field) }
+        return groupOrder
+    }
 
     /// Holds `rule`'s pieces, written again only when the rule is another.
     func hold(_ rule: AlertRule) {
