@@ -40,7 +40,8 @@ final class ReplayAlertWriter: @unchecked Sendable {
     func emit(_ alerts: [Alert]) {
         drain()
         let fresh = self.fresh(alerts)
-        Self.lend(alerts, fresh, to: write)
+        // By index, each alert lent to `write` where it lies rather than copied out.
+        for index in fresh { write(alerts[index]) }
     }
 
     /// Writes the alerts an earlier attempt did not on the writing thread, once the batch
@@ -53,16 +54,7 @@ final class ReplayAlertWriter: @unchecked Sendable {
         guard !fresh.isEmpty else { return }
         inFlight = alerts
         let write = self.write
-        writing.start { Self.lend(alerts, fresh, to: write) }
-    }
-
-    /// Each alert of `range` lent to `write` where it lies: read out of the array by index, each
-    /// was copied (its score of counted references retained on the writing thread, from under the
-    /// engine's thread that made them, a sixth of the writing thread's time).
-    private static func lend(_ alerts: [Alert], _ range: Range<Int>, to write: (Alert) -> Void) {
-        alerts.withUnsafeBufferPointer { lent in
-            for index in range { write(lent[index]) }
-        }
+        writing.start { for index in fresh { write(alerts[index]) } }
     }
 
     /// Waits until every alert handed to the writing thread is written.
