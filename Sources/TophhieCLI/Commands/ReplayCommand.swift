@@ -65,8 +65,7 @@ enum ReplayCommand: CLICommand {
         // Gathered when no progress line is drawn between the alerts; written before the summary.
         let output = GatheredOutput(write: io.out)
         defer { output.flush() }
-        // What a line takes from its rule, kept for the next: used under the output's lock, or
-        // by the one thread that writes lines with progress shown.
+        // What a line takes from its rule, kept for the next: used under the output's lock.
         let ruleLines = AlertRuleLines()
         let write: @Sendable (Alert) -> Void = { alert in
             if progress {

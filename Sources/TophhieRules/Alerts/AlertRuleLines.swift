@@ -1,9 +1,9 @@
 import TophhieJSON
 
 /// What an alert's line takes from its rule (`author`, `rule`, whether it calls for the takeover
-/// steps), written once and kept for the alerts of the same rule that follow: a replay writes
-/// thousands of one rule's alerts in a row, and the rule's eight texts, escaped each time, were a
-/// sixth of writing a line.
+/// steps, the order of its group's fields), worked out once and kept for the alerts of the same
+/// rule that follow: a replay writes thousands of one rule's alerts in a row, and the rule's eight
+/// texts, escaped each time, were a sixth of writing a line.
 ///
 /// A class so that a writer's closure can keep one; unchecked Sendable: it is used by one writer
 /// at a time (`ReplayCommand` under its output's lock).

@@ -36,11 +36,13 @@ struct TextAssembly {
         }
     }
 
+    /// The bytes written (never past the buffer, whatever was counted).
     private var string: String {
-        String(unsafeUninitializedCapacity: count) { target in
-            guard count > 0, let source = buffer.baseAddress, let destination = target.baseAddress else { return 0 }
-            UnsafeMutableRawPointer(destination).copyMemory(from: source, byteCount: count)
-            return count
+        let written = min(count, buffer.count)
+        return String(unsafeUninitializedCapacity: written) { target in
+            guard written > 0, let source = buffer.baseAddress, let destination = target.baseAddress else { return 0 }
+            UnsafeMutableRawPointer(destination).copyMemory(from: source, byteCount: written)
+            return written
         }
     }
 
