@@ -59,6 +59,11 @@ package struct JSONChunkWriter {
         count += bytes.count
     }
 
+    /// Bytes of JSON written before, as they are.
+    package mutating func put(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { put($0) }
+    }
+
     /// A piece of JSON written as it is (a member's name with its quotes and colon).
     @inline(__always) package mutating func put(_ piece: StaticString) {
         piece.withUTF8Buffer { put(UnsafeRawBufferPointer($0)) }

@@ -105,7 +105,7 @@ public enum AlertJSON {
                 if let upn = account.userPrincipalName { out.put(#","userPrincipalName":"#); out.string(upn) }
                 out.put("},")
             }
-            rules.author.withUnsafeBytes { out.put($0) }
+            out.put(rules.author)
             out.put(#""detectedAt":"#); out.time(alert.detectedAt)
             if let episode = alert.episodeID, let reminder = alert.reminder {
                 out.put(#","episode":{"id":"#); out.string(episode)
@@ -147,7 +147,7 @@ public enum AlertJSON {
                 texts(AlertResponse.steps)
                 out.put(0x7D)
             }
-            rules.object.withUnsafeBytes { out.put($0) }
+            out.put(rules.object)
             out.put(#","summary":"#); out.string(alert.sentence)
             if alert.summary != alert.sentence { out.put(#","summary_technical":"#); out.string(alert.summary) }
             if alert.episodeID != nil, alert.reminder != nil, let uses = alert.usesSinceLastAlert { out.put(#","usesSinceLastAlert":"#); out.integer(Int64(uses)) }
@@ -194,7 +194,7 @@ public enum AlertJSON {
         guard abs(millis) < 1e15, millis / 1000 == seconds else {
             var number: [UInt8] = []
             JSONWriter.write(AlertJSON.number(seconds), into: &number)
-            return number.withUnsafeBytes { out.put($0) }
+            return out.put(number)
         }
         let whole = Int64(millis)
         if whole < 0 { out.put(UInt8(ascii: "-")) }

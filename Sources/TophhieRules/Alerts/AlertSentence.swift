@@ -1,4 +1,5 @@
 import Foundation
+import TophhieJSON
 
 /// The sentence a person reads for an alert ("Your account was used from Moscow, Russia
 /// (95.165.28.126) by Outlook Mobile: …"): the rule's `tophhie.summary` template, filled from the

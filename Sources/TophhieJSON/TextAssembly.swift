@@ -3,14 +3,15 @@
 ///
 /// Appending a string to a string (`+=`) went through the standard library's interpolation path,
 /// about 330 instructions a piece; an alert's sentence and summary are a dozen pieces each, a
-/// tenth of making an alert-heavy replay's alerts.
-struct TextAssembly {
+/// tenth of making an alert-heavy replay's alerts. Kept here, beside the JSON writers, so that the
+/// rules' module reads as what an alert says, not how its bytes are copied.
+package struct TextAssembly {
     /// Pieces longer than this together are put together again in a buffer of their size.
-    static let stackBytes = 1024
+    package static let stackBytes = 1024
 
     private let buffer: UnsafeMutableRawBufferPointer
     /// Bytes appended so far, counted on past the buffer's end (nothing is written there).
-    private(set) var count = 0
+    package private(set) var count = 0
 
     private init(buffer: UnsafeMutableRawBufferPointer) {
         self.buffer = buffer
@@ -19,7 +20,7 @@ struct TextAssembly {
     /// The string `build` appends, made once.
     /// - Parameter build: appends the pieces in order; called a second time, with the same
     ///   pieces, only when they are longer than `stackBytes`.
-    static func make(_ build: (inout TextAssembly) -> Void) -> String {
+    package static func make(_ build: (inout TextAssembly) -> Void) -> String {
         let made: String? = withUnsafeTemporaryAllocation(byteCount: stackBytes, alignment: 1) { buffer in
             var text = TextAssembly(buffer: buffer)
             build(&text)
@@ -47,7 +48,7 @@ struct TextAssembly {
     }
 
     /// Appends raw UTF-8 bytes (a whole string's, or a piece ending at a character's end).
-    mutating func append(bytes: UnsafeRawBufferPointer) {
+    package mutating func append(bytes: UnsafeRawBufferPointer) {
         let end = count + bytes.count
         if end <= buffer.count, let source = bytes.baseAddress, let base = buffer.baseAddress {
             (base + count).copyMemory(from: source, byteCount: bytes.count)
@@ -55,19 +56,19 @@ struct TextAssembly {
         count = end
     }
 
-    mutating func append(_ text: String) {
+    package mutating func append(_ text: String) {
         // A native or small string's bytes are read where they lie; any other is copied out.
         let done: Void? = text.utf8.withContiguousStorageIfAvailable { append(bytes: UnsafeRawBufferPointer($0)) }
         if done == nil { Array(text.utf8).withUnsafeBytes { append(bytes: $0) } }
     }
 
-    mutating func append(_ text: Substring) {
+    package mutating func append(_ text: Substring) {
         let done: Void? = text.utf8.withContiguousStorageIfAvailable { append(bytes: UnsafeRawBufferPointer($0)) }
         if done == nil { Array(text.utf8).withUnsafeBytes { append(bytes: $0) } }
     }
 
     /// Appends a number's decimal digits.
-    mutating func append(_ number: Int64) {
+    package mutating func append(_ number: Int64) {
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
         withUnsafeMutableBytes(of: &digits) { scratch in
             var value = number.magnitude
