@@ -95,8 +95,9 @@ enum DoctorCommand: CLICommand {
                     fail("notifier \(entry.name) (\(entry.type)): \(why)", fix: "install a sendmail or fix 'sendmail' in the config file, then 'tophhie-watch notify test --notifier \(entry.name)'")
                     return .usage
                 }
-                if entry.type == "syslog", (entry.options["transport"] ?? "unix") == "unix" {
-                    let path = entry.options["address"] ?? "/dev/log"
+                // The socket as the factory read it from the entry: its transport and address
+                // are not read again here by name.
+                if let syslog = notifier as? SyslogNotifier, case .unixDatagram(let path) = syslog.settings.transport {
                     do {
                         try await BlockingWork.shared.run { try OutgoingSocket.checkUnixDatagram(path: path) }
                     } catch {
