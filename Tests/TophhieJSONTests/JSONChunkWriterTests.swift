@@ -10,19 +10,10 @@ import Testing
     /// of them past it once escaped, six bytes a control character), and the edges of integers,
     /// each after bytes already there, so that pieces fall across the moment the room is full.
     @Test func piecesAreWrittenAsTheArrayWriterWritesThem() {
-        var state: UInt64 = 20_261_207
-        let pieces = ["a", "Z", "/", "\"", "\\", "\n", "\u{1}", "\u{1F}", "\u{7F}", "é", "😀", " ", "abcdefgh", "0123456789abcdef"]
-        var strings: [String] = ["", "a", String(repeating: "x", count: 4095), String(repeating: "y", count: 4097),
-                                 String(repeating: "\u{1}", count: 700), String(repeating: "\u{1}", count: 683) + "z",
-                                 String(repeating: "é", count: 3000), "native string " + String(repeating: "q", count: 40)]
-        for length in 0..<300 {
-            var text = ""
-            for _ in 0..<(length % 37) {
-                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-                text += pieces[Int((state >> 33) % UInt64(pieces.count))]
-            }
-            strings.append(text)
-        }
+        let strings = ["", "a", String(repeating: "x", count: 4095), String(repeating: "y", count: 4097),
+                       String(repeating: "\u{1}", count: 700), String(repeating: "\u{1}", count: 683) + "z",
+                       String(repeating: "é", count: 3000), "native string " + String(repeating: "q", count: 40)]
+            + JSONWriterTests.stringsWithEscapes(count: 300, longest: 37, seed: 20_261_207)
         let integers: [Int64] = [0, -1, 9, 10, -10, 99, 100, 1_000_000_000_000_000_000, -999_999_999_999_999_999, .max, .min, .min + 1]
         for lead in [0, 1, 7, 1000, 1023, 1024, 4096] {
             var expected: [UInt8] = Array(repeating: 0x2E, count: lead)

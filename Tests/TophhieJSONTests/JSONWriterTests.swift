@@ -44,17 +44,7 @@ import Testing
     /// Strings are copied a stretch at a time between the bytes that need escaping: escapes at
     /// every position of an eight-byte word, runs of them, and long plain stretches around them.
     @Test func stringsWithEscapesAnywhereAreWrittenAsJSONEncoderWritesThem() {
-        var state: UInt64 = 20_261_204
-        let pieces = ["a", "Z", "/", "\"", "\\", "\n", "\u{1}", "\u{1F}", "\u{7F}", "é", "😀", " ", "abcdefgh", "0123456789abcdef"]
-        var strings: [String] = []
-        for length in 0..<400 {
-            var text = ""
-            for _ in 0..<(length % 40) {
-                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-                text += pieces[Int((state >> 33) % UInt64(pieces.count))]
-            }
-            strings.append(text)
-        }
+        var strings = Self.stringsWithEscapes(count: 400, longest: 40, seed: 20_261_204)
         for position in 0..<17 {
             strings.append(String(repeating: "x", count: position) + "\"" + String(repeating: "y", count: 16 - position))
             strings.append(String(repeating: "x", count: position) + "\u{0}")
@@ -63,6 +53,21 @@ import Testing
             JSONValue.string(text).canonicalBytes() != JSONWriterTests.encoder(.string(text))
         }
         #expect(written == [], "written otherwise than JSONEncoder writes them")
+    }
+
+    /// `count` strings of pieces drawn at random (a fixed seed): escapes of every kind, plain
+    /// stretches shorter and longer than a word, past ASCII; the n-th `n % longest` pieces long.
+    static func stringsWithEscapes(count: Int, longest: Int, seed: UInt64) -> [String] {
+        var state = seed
+        let pieces = ["a", "Z", "/", "\"", "\\", "\n", "\u{1}", "\u{1F}", "\u{7F}", "é", "😀", " ", "abcdefgh", "0123456789abcdef"]
+        return (0..<count).map { length in
+            var text = ""
+            for _ in 0..<(length % longest) {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                text += pieces[Int((state >> 33) % UInt64(pieces.count))]
+            }
+            return text
+        }
     }
 
     /// Keys are sorted by their UTF-8 bytes however the texts are held: empty, one a prefix of

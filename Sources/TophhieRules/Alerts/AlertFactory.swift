@@ -142,30 +142,18 @@ package enum AlertFactory {
         guard event.errorCode != nil || event.app != nil || event.ipAddress != nil || event.location != nil else { return "matched" }
         return TextAssembly.make { text in
             var parts = 0
-            func nextPart() {
+            func part(_ before: String, _ value: String, _ after: String = "") {
                 if parts > 0 { text.append(" ") }
                 parts += 1
+                text.append(before)
+                text.append(value)
+                text.append(after)
             }
-            if let code = event.errorCode {
-                nextPart()
-                text.append("error ")
-                text.append(code)
-            }
-            if let app = event.app {
-                nextPart()
-                text.append(app)
-            }
-            if let ip = event.ipAddress {
-                nextPart()
-                text.append("from ")
-                text.append(ip)
-            }
-            if let location = event.location {
-                nextPart()
-                text.append("(")
-                text.append(location)
-                text.append(")")
-            }
+            // An error code is a small string, held in place.
+            if let code = event.errorCode { part("error ", String(code)) }
+            if let app = event.app { part("", app) }
+            if let ip = event.ipAddress { part("from ", ip) }
+            if let location = event.location { part("(", location, ")") }
         }
     }
 
