@@ -38,7 +38,7 @@ enum StreamedExport {
     /// - Throws: `ReplayFileError` as `ExportConversion.convert` does.
     /// - Parameter indexSpillLimit: records indexed in memory before a sorted stretch of them
     ///   goes to scratch (`ExportIndex`).
-    static func convert(file: String, format: ExportFormat, strict: Bool, scratch: String, streaming: Bool = false, chunkSize: Int = 1 << 20,
+    static func convert(file: String, format: ExportFormat, strict: Bool, scratch: String, streaming: Bool = false, chunkSize: Int = ReadableFile.chunkSize,
                         indexSpillLimit: Int = 1 << 19) throws -> ExportConversion? {
         guard let readable = try? ReadableFile(path: file), let size = try? readable.size(),
               let head = try? readable.read(at: 0, count: min(size, 1 << 16)),
@@ -177,7 +177,7 @@ enum StreamedExport {
     ///   writing them to a scratch file.
     /// - Throws: `ReplayFileError` as `ExportConversion.convert` does ("not valid CSV: line 3:
     ///   …" for a row the table would refuse).
-    static func convertCSV(file: String, format: ExportFormat, strict: Bool, scratch: String, streaming: Bool = false, chunkSize: Int = 1 << 20) throws -> ExportConversion {
+    static func convertCSV(file: String, format: ExportFormat, strict: Bool, scratch: String, streaming: Bool = false, chunkSize: Int = ReadableFile.chunkSize) throws -> ExportConversion {
         let readable: ReadableFile
         let head: [UInt8]
         do {
@@ -286,7 +286,7 @@ enum StreamedExport {
     /// - Returns: nil when every record reads as it is (the fast ways read the file), or when
     ///   the file is not a page, an array or JSON lines of records (a poll timeline).
     /// - Throws: `ReplayFileError` as `ExportConversion.convert` does.
-    static func checkGraph(file: String, strict: Bool, scratch: String, chunkSize: Int = 1 << 20) throws -> ExportConversion? {
+    static func checkGraph(file: String, strict: Bool, scratch: String, chunkSize: Int = ReadableFile.chunkSize) throws -> ExportConversion? {
         guard let readable = try? ReadableFile(path: file), let size = try? readable.size(),
               let head = try? readable.read(at: 0, count: min(size, 1 << 16)) else { return nil }
         let bom = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0

@@ -22,7 +22,7 @@ struct StreamedTimeline: Sendable {
     /// The first pass over `path`, building of each sign-in what `projection` keeps; nil when
     /// the file is not a timeline, or not one this reader can replay.
     /// - Parameter chunkSize: bytes read at a time (tests make it small to cut polls apart).
-    static func open(_ path: String, keeping projection: JSONProjection, chunkSize: Int = 1 << 20) -> StreamedTimeline? {
+    static func open(_ path: String, keeping projection: JSONProjection, chunkSize: Int = ReadableFile.chunkSize) -> StreamedTimeline? {
         guard let file = try? ReadableFile(path: path) else { return nil }
         var splitter = JSONElementSplitter(layout: .timeline)
         var polls: [(offset: Int, length: Int)] = []

@@ -23,7 +23,7 @@ enum StreamedMatch {
     /// - Parameters:
     ///   - chunkSize: bytes read at a time (tests make it small to cut records apart).
     ///   - batchSize: sign-ins matched at a time.
-    static func run(_ path: String, engine: Engine, matcher: DetectionMatches, chunkSize: Int = 1 << 20, batchSize: Int = 2048) -> (count: Int, matches: [DetectionMatch])? {
+    static func run(_ path: String, engine: Engine, matcher: DetectionMatches, chunkSize: Int = ReadableFile.chunkSize, batchSize: Int = 2048) -> (count: Int, matches: [DetectionMatch])? {
         guard let file = try? ReadableFile(path: path) else { return nil }
         for layout in [JSONElementSplitter.Layout.document, .lines] {
             var splitter = JSONElementSplitter(layout: layout, maxRecordLength: StreamedReplay.maxRecordLength)

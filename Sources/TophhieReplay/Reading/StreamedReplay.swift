@@ -47,7 +47,7 @@ struct StreamedReplay {
     ///     `$TMPDIR`, else /tmp) as one sorted stretch.
     ///   - halvingFrom: files this large in time order have their first pass split in two
     ///     halves read side by side (`HalvedFirstPass`).
-    static func open(_ path: String, chunkSize: Int = 1 << 20, runLength: Int = 4096, indexLimit: Int = 1 << 20,
+    static func open(_ path: String, chunkSize: Int = ReadableFile.chunkSize, runLength: Int = 4096, indexLimit: Int = 1 << 20,
                      spillLimit: Int = 1 << 19, scratchDirectory: String? = nil,
                      halvingFrom: Int = HalvedFirstPass.minimumSize) -> StreamedReplay? {
         guard let file = try? ReadableFile(path: path) else { return nil }
@@ -122,7 +122,7 @@ struct StreamedReplay {
     /// The first pass from samples (`SparseFirstPass`) over a large file in time order; nil when
     /// the file is not one it takes. Its runs are checked only as the second pass reads them:
     /// `evaluateCounting` throws when they are wrong, and the caller then uses `open`.
-    static func openSparse(_ path: String, chunkSize: Int = 1 << 20, stride: Int? = nil,
+    static func openSparse(_ path: String, chunkSize: Int = ReadableFile.chunkSize, stride: Int? = nil,
                            minimumSize: Int = SparseFirstPass.minimumSize) -> StreamedReplay? {
         guard let file = try? ReadableFile(path: path),
               let sparse = SparseFirstPass.runs(file, chunkSize: chunkSize, stride: stride, minimumSize: minimumSize) else { return nil }
