@@ -233,9 +233,12 @@ extension JSONValue {
     }
 
     /// `parseSlots` over bytes lent for the call.
-    public static func parseSlots(_ bytes: UnsafeRawBufferPointer, layout: JSONSlotLayout, untilFilled: Bool = false) throws -> [JSONValue?] {
+    /// - Parameter order: the member order of the records read before (`JSONMemberOrder`, made
+    ///   by `layout`), when the records are a batch read on one thread.
+    public static func parseSlots(_ bytes: UnsafeRawBufferPointer, layout: JSONSlotLayout, untilFilled: Bool = false,
+                                  order: JSONMemberOrder? = nil) throws -> [JSONValue?] {
         var slots = [JSONValue?](repeating: nil, count: layout.paths.count)
-        _ = try slots.withUnsafeMutableBufferPointer { try parseSlots(bytes, layout: layout, untilFilled: untilFilled, into: $0) }
+        _ = try slots.withUnsafeMutableBufferPointer { try parseSlots(bytes, layout: layout, untilFilled: untilFilled, into: $0, order: order) }
         return slots
     }
 

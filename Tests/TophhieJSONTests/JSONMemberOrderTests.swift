@@ -33,12 +33,16 @@ import Testing
         for first in Self.records { for second in Self.records { sequences.append([first, second, second]) } }
         for sequence in sequences {
             let order = layout.memberOrder()
+            // The same, each record read as a whole document (the Graph file's check).
+            let documentOrder = layout.memberOrder()
             for record in sequence {
                 let bytes = Array(record.utf8)
                 let alone = try JSONValue.parseSlots(bytes, layout: layout)
                 let ordered = try bytes.withUnsafeBytes { try JSONValue.parseSlots($0, from: 0, layout: layout, order: order) }
                 #expect(ordered.slots == alone, "\(record)")
                 #expect(ordered.end == bytes.count)
+                let document = try bytes.withUnsafeBytes { try JSONValue.parseSlots($0, layout: layout, order: documentOrder) }
+                #expect(document == alone, "\(record)")
             }
         }
     }
@@ -54,7 +58,18 @@ import Testing
                 _ = try Array(broken.utf8).withUnsafeBytes { try JSONValue.parseSlots($0, from: 0, layout: layout, order: order) }
             }
             #expect(ordered?.description == alone?.description, "\(broken)")
+            let document = #expect(throws: JSONParseError.self) {
+                _ = try Array(broken.utf8).withUnsafeBytes { try JSONValue.parseSlots($0, layout: layout, order: order) }
+            }
+            #expect(document?.description == alone?.description, "\(broken)")
         }
+        // Text after a record read whole with a learned order is refused as it is alone.
+        let trailing = Self.records[0] + " x"
+        let alone = #expect(throws: JSONParseError.self) { _ = try JSONValue.parseSlots(Array(trailing.utf8), layout: layout) }
+        let document = #expect(throws: JSONParseError.self) {
+            _ = try Array(trailing.utf8).withUnsafeBytes { try JSONValue.parseSlots($0, layout: layout, order: order) }
+        }
+        #expect(document?.description == alone?.description)
     }
 }
 

@@ -308,9 +308,12 @@ enum StreamedExport {
         // The quick check of each record needs nothing of the others: a batch at a time, half
         // on the second thread. Only a record it does not pass is read whole, in order.
         var batches = TwoThreadBatches<FoundRecord, Bool> { found in
-            found.map { found in
+            // Where the records before had their members, on this thread: predicted, a member's
+            // name is compared, not scanned for its end and looked up.
+            let order = quick.memberOrder()
+            return found.map { found in
                 found.bytes.withUnsafeBytes { bytes in
-                    guard let slots = try? JSONValue.parseSlots(bytes, layout: quick) else { return false }
+                    guard let slots = try? JSONValue.parseSlots(bytes, layout: quick, order: order) else { return false }
                     return ExportConversion.plainlyReads(slots) && ExportConversion.textsRead(bytes)
                 }
             }
