@@ -67,22 +67,8 @@ package struct TextAssembly {
         if done == nil { Array(text.utf8).withUnsafeBytes { append(bytes: $0) } }
     }
 
-    /// Appends a number's decimal digits.
+    /// Appends a number's decimal digits (`-` first when negative), as `JSONWriter` writes them.
     package mutating func append(_ number: Int64) {
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        withUnsafeMutableBytes(of: &digits) { scratch in
-            var value = number.magnitude
-            var at = scratch.count
-            repeat {
-                at -= 1
-                scratch[at] = UInt8(ascii: "0") + UInt8(value % 10)
-                value /= 10
-            } while value > 0
-            if number < 0 {
-                at -= 1
-                scratch[at] = UInt8(ascii: "-")
-            }
-            append(bytes: UnsafeRawBufferPointer(rebasing: scratch[at...]))
-        }
+        JSONWriter.withDigits(of: number) { append(bytes: $0) }
     }
 }
