@@ -16,6 +16,10 @@ public struct ReplayOutcome: Sendable {
     public var lateArrivals: LateArrivals?
     /// Why each way of reading the file that was tried gave way to the next (`--verbose`).
     public var notes: [String]
+    /// A replay that checks records as it reads them stopped at one that needs the poll's
+    /// decoder, or at a file it does not read that way: this many alerts were written. The file
+    /// is then checked first (`ExportConversion.convert`) and replayed again, passing over them.
+    public var stoppedForCheck: Int? = nil
 }
 
 /// Runs a file of sign-ins through the rules exactly as the agent would, choosing how to read
@@ -26,18 +30,28 @@ public struct ReplayOutcome: Sendable {
 public enum Replay {
     /// Replays `file`.
     /// - Parameters:
+    ///   - checkingRecords: the file, Graph's own shape, was not checked (`ExportConversion.convert`):
+    ///     each record is given the quick check as the streamed readers read it. At the first
+    ///     that does not pass, or a file they do not read, the replay stops (`stoppedForCheck`).
+    ///     A file of plain records is read twice rather than three times.
+    ///   - passingOver: alerts a replay of the same file that stopped for its check wrote.
     ///   - write: each alert, in order (last event time, rule, id), as soon as it is final.
     ///   - progress: a line of progress now and then (a terminal's status line).
     /// - Throws: `ReplayFileError` naming the file and the record that is wrong.
     public static func run(_ file: String, rules: RuleSet, settings: EngineSettings, engine choice: EngineChoice,
+                           checkingRecords: Bool = false, passingOver written: Int = 0,
                            write: @escaping @Sendable (Alert) -> Void, progress: (@Sendable (String) -> Void)? = nil) async throws -> ReplayOutcome {
         let engine = Engine(rules: rules, settings: settings)
-        let writer = ReplayAlertWriter(write: write)
-        let attempt = try await BlockingWork.shared.run { streamed(file, engine: engine, choice: choice, writer: writer) }
+        let writer = ReplayAlertWriter(write: write, passingOver: written)
+        let checking = checkingRecords && choice == .fast
+        let attempt = try await BlockingWork.shared.run { streamed(file, engine: engine, choice: choice, checking: checking, writer: writer) }
         var notes = attempt.notes
         if let outcome = attempt.outcome {
             return ReplayOutcome(events: attempt.count, polls: 1, alerts: writer.count, unknownPlaces: attempt.unknownPlaces,
                                  lateArrivals: outcome.lateArrivals, notes: notes)
+        }
+        if checkingRecords {
+            return ReplayOutcome(events: 0, polls: 0, alerts: 0, notes: notes, stoppedForCheck: writer.writtenCount)
         }
         // A poll timeline is read a poll at a time; anything else the streamed reader did not
         // take is read whole. For the fast engine only what the rules read is built.
@@ -142,7 +156,7 @@ public enum Replay {
 
     /// The two-pass readers of a Graph page, an array or JSON lines (one poll at the latest
     /// sign-in's time): the outcome, or nil with the reasons each gave way.
-    private static func streamed(_ file: String, engine: Engine, choice: EngineChoice, writer: ReplayAlertWriter) -> (count: Int, unknownPlaces: Int?, notes: [String], outcome: EngineOutcome?) {
+    private static func streamed(_ file: String, engine: Engine, choice: EngineChoice, checking: Bool, writer: ReplayAlertWriter) -> (count: Int, unknownPlaces: Int?, notes: [String], outcome: EngineOutcome?) {
         guard choice == .fast else {
             return (0, nil, ["the plain evaluator reads the file whole, every field of each sign-in, and takes a poll at once"], nil)
         }
@@ -152,25 +166,39 @@ public enum Replay {
         // A large file in time order is first read from samples of it; when the second pass
         // finds them wrong (a sample inside a sign-in, a sign-in outside its run's times), the
         // file is read with every sign-in found.
-        if let sparse = StreamedReplay.openSparse(file) {
+        let checked = checking ? ", each record checked as it was read" : ""
+        if var sparse = StreamedReplay.openSparse(file) {
+            sparse.checking = checking
             writer.beginAttempt()
             do {
                 let read = try writer.writingAhead { try sparse.evaluateCounting(engine, keepingState: false, emit: writer.emitAhead) }
-                return (read.count, read.unknownPlaces, ["read from samples of its runs, in two passes"], read.outcome)
+                return (read.count, read.unknownPlaces, ["read from samples of its runs, in two passes\(checked)"], read.outcome)
+            } catch let failed as PlainRecordCheck.Failed {
+                // The same record stops the full first pass's reading: the file is checked first.
+                notes.append("reading from samples stopped for the file's check: \(failed)")
+                return (0, nil, notes, nil)
             } catch {
                 notes.append("reading from samples gave way: \(error)")
             }
         } else {
             notes.append("not read from samples: not a file this large in time order")
         }
-        guard let replay = StreamedReplay.open(file) else {
+        guard var replay = StreamedReplay.open(file) else {
             notes.append("not read in two passes: not a Graph page, a JSON array or JSON lines of sign-ins")
             return (0, nil, notes, nil)
         }
+        if checking, case .spilled = replay.order {
+            notes.append("not read in two passes before the file's check: its sign-ins are in no time order, too many to sort in memory")
+            return (0, nil, notes, nil)
+        }
+        replay.checking = checking
         writer.beginAttempt()
         do {
             let read = try writer.writingAhead { try replay.evaluateCounting(engine, keepingState: false, emit: writer.emitAhead) }
-            return (read.count, read.unknownPlaces, notes + ["read in two passes"], read.outcome)
+            return (read.count, read.unknownPlaces, notes + ["read in two passes\(checked)"], read.outcome)
+        } catch let failed as PlainRecordCheck.Failed {
+            notes.append("reading in two passes stopped for the file's check: \(failed)")
+            return (0, nil, notes, nil)
         } catch {
             // The whole-file way names the record that no longer reads as it did.
             notes.append("reading in two passes gave way: \(error)")

@@ -50,6 +50,31 @@ import TophhieJSON
         #expect(event.text(slot: FieldSlot.intern(["location", "city"])) == "Évora")
     }
 
+    /// Paths read beside a layout's slots, in the same walk, come to what the parser reads at
+    /// them, the ones among the slots included; the event is the one read without them, and
+    /// holds none of them; a record that is not JSON throws as it does without them.
+    @Test func pathsReadBesideTheSlotsAreWhatTheParserReadsAndNotKept() throws {
+        let layout = EventLayout(slots: [FieldSlot.intern(["status", "errorCode"]), FieldSlot.intern(["location", "city"])])
+        let other = layout.alsoReading([["id"], ["status", "errorCode"], ["location", "geoCoordinates", "latitude"], ["appDisplayName"], ["missing"]])
+        let record = #"{"id":"a1","createdDateTime":"2024-03-20T05:01:49Z","status":{"errorCode":50126},"location":{"city":"Évora","geoCoordinates":{"latitude":38.57}},"appDisplayName":"Teams"}"#
+        let bytes = Array(record.utf8)
+        var taken: [JSONValue?] = []
+        let read = try bytes.withUnsafeBytes { raw in
+            try layout.event(raw, from: 0, alsoReading: other, order: other.memberOrder(), texts: other.repeatedTexts()) { taken = $0 }
+        }
+        #expect(taken == [.string("a1"), .int(50126), .double(38.57), .string("Teams"), nil])
+        #expect(read.end == bytes.count)
+        let plain = try layout.event(bytes)
+        #expect(read.event.values.count == layout.slots.count)
+        #expect(read.event.values.withValues { Array($0) } == plain.values.withValues { Array($0) })
+        #expect(read.event.eventTime == plain.eventTime && read.event.revision == plain.revision)
+        let broken = Array(#"{"id":"a1","createdDateTime":"2024-03-20T05:01:49Z","appDisplayName":"Teams",}"#.utf8)
+        let error = #expect(throws: SignInEventError.self) {
+            _ = try broken.withUnsafeBytes { try layout.event($0, from: 0, alsoReading: other) { _ in } }
+        }
+        #expect(error?.message == "not a valid sign-in object (invalid JSON at byte 77: expected a member name in quotes)")
+    }
+
     /// A record already parsed (a mapped export's) gives each slot the value at its path, as its
     /// bytes read into slots do: paths that share their first names, paths through arrays, a
     /// member that is not an object, and one that is absent.

@@ -30,8 +30,11 @@ struct ExportInput: OptionGroup {
 
     /// The file to read: `file` itself, a scratch file of Graph records made from the export,
     /// or with `streaming`, the export itself, its records checked and indexed (`index`).
+    /// - Parameter checkingGraph: false leaves a file of Graph's own shape to be checked as it is
+    ///   replayed (nil is returned for it unread).
     /// - Throws: `UsageError` for a file that is no format (naming those tried).
-    static func prepare(_ file: String, options: ParsedOptions<ExportInput>, io: CommandIO, command: String, streaming: Bool = false) async throws -> ExportConversion? {
+    static func prepare(_ file: String, options: ParsedOptions<ExportInput>, io: CommandIO, command: String, streaming: Bool = false,
+                        checkingGraph: Bool = true) async throws -> ExportConversion? {
         let forced = options.format
         let conversion: ExportConversion?
         let strict = options.strict
@@ -39,7 +42,9 @@ struct ExportInput: OptionGroup {
         do {
             // Reading and writing files: on the blocking pool, not Swift's cooperative one.
             let format = forced
-            conversion = try await BlockingWork.shared.run { try ExportConversion.convert(file: file, format: format, strict: strict, scratch: scratch, streaming: streaming) }
+            conversion = try await BlockingWork.shared.run {
+                try ExportConversion.convert(file: file, format: format, strict: strict, scratch: scratch, streaming: streaming, checkingGraph: checkingGraph)
+            }
         } catch let error as ReplayFileError {
             throw UsageError(error.message)
         }

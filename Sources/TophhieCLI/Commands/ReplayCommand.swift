@@ -52,14 +52,17 @@ enum ReplayCommand: CLICommand {
         let set = try RuleFiles.loadRunnable(rulePaths, io: io, warnings: ("replay", options.input.strict))
         let choice = try EngineChoice.named(in: io, default: .fast)
         // The fast engine reads an export's records from the export itself; the plain one, which
-        // reads a file whole, from Graph records written for it.
-        let export = try await ExportInput.prepare(file, options: options.input, io: io, command: "replay", streaming: choice == .fast)
+        // reads a file whole, from Graph records written for it. A Graph file's records the fast
+        // engine checks as it reads them, and the file is checked first only when one needs it
+        // (`--strict` stops at such a record before any alert).
+        let checkingAsRead = choice == .fast && !options.input.strict
+        var export = try await ExportInput.prepare(file, options: options.input, io: io, command: "replay", streaming: choice == .fast,
+                                                   checkingGraph: !checkingAsRead)
         defer { export?.remove() }
         if let export, export.records == 0 {
             io.err("replay: 0 event(s), \(set.ruleCount) rule(s): no sign-in to read\n")
             return .ok
         }
-        let path = export?.path ?? file
         let progress = io.errIsTerminal
         if progress { io.err("replay: reading \(file)…\r") }
         // Gathered when no progress line is drawn between the alerts; written before the summary.
@@ -77,12 +80,22 @@ enum ReplayCommand: CLICommand {
         }
         let showStatus: @Sendable (String) -> Void = { text in io.err("\u{1B}[2K" + text + "\r") }
         let status = progress ? showStatus : nil
-        let outcome: ReplayOutcome
+        var outcome: ReplayOutcome
         do {
             if let index = export?.index {
                 outcome = try await Replay.run(export: index, rules: set, settings: settings, write: write)
             } else {
-                outcome = try await Replay.run(path, rules: set, settings: settings, engine: choice, write: write, progress: status)
+                outcome = try await Replay.run(export?.path ?? file, rules: set, settings: settings, engine: choice, checkingRecords: checkingAsRead && export == nil,
+                                               write: write, progress: status)
+                if let written = outcome.stoppedForCheck {
+                    // Checked as the export readers check, its skipped records named, and replayed
+                    // again; the alerts already written are the first it gives, passed over.
+                    let notes = outcome.notes
+                    export = try await ExportInput.prepare(file, options: options.input, io: io, command: "replay", streaming: true)
+                    outcome = try await Replay.run(export?.path ?? file, rules: set, settings: settings, engine: choice, passingOver: written,
+                                                   write: write, progress: status)
+                    outcome.notes = notes + ["checked first, then replayed again, the \(written) alert(s) written before passed over"] + outcome.notes
+                }
             }
         } catch let error as ReplayFileError {
             throw UsageError(ExportInput.naming(file, in: error.message, for: export))

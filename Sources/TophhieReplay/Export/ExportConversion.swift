@@ -29,10 +29,13 @@ public struct ExportConversion: Sendable {
     ///   - scratch: the folder for the scratch file.
     ///   - streaming: an export of JSON records or CSV rows is only checked and indexed, not
     ///     written (`index`), for a replay that reads its records straight into the engine.
+    ///   - checkingGraph: false leaves a file of Graph's own shape unread, for a replay that checks
+    ///     its records as it reads them (`Replay.run`'s `checkingRecords`).
     /// - Returns: nil when the file is Graph's own shape (read as it is, in the fast ways).
     /// - Throws: `ReplayFileError` naming the file, the record and the fault; for content that
     ///   is no format, what was tried.
-    public static func convert(file: String, format forced: ExportFormat?, strict: Bool, scratch: String, streaming: Bool = false) throws -> ExportConversion? {
+    public static func convert(file: String, format forced: ExportFormat?, strict: Bool, scratch: String, streaming: Bool = false,
+                               checkingGraph: Bool = true) throws -> ExportConversion? {
         // The format from the file's head alone: a Graph file too large to check is not read
         // here at all (reading it whole to look at 64 KB took a 118 MB page from 58 to 145 MB).
         let head: Data, size: Int
@@ -48,7 +51,7 @@ public struct ExportConversion: Sendable {
         }
         // A Graph file of any size is checked through a window, in one pass, and copied only
         // when a record must be left out.
-        if format == .graph { return try StreamedExport.checkGraph(file: file, strict: strict, scratch: scratch) }
+        if format == .graph { return checkingGraph ? try StreamedExport.checkGraph(file: file, strict: strict, scratch: scratch) : nil }
         // JSON rows and records a record at a time, never the file whole: an array, JSON lines,
         // a `value` or `records` wrapper, the query API's `tables`. A shape the splitter does
         // not take (a lone record, a wrapper with other members, a table whose rows come before

@@ -299,7 +299,6 @@ enum StreamedExport {
             }
         }
         let layout = layouts[0]
-        let quick = JSONSlotLayout(paths: ExportConversion.quickPaths)
         var conversion = ExportConversion(path: "", format: .graph, records: 0, skipped: [], coordinatesDropped: 0)
         var found = FoundRecords()
         var changed: [Int: JSONValue?] = [:]
@@ -310,13 +309,8 @@ enum StreamedExport {
         var batches = TwoThreadBatches<FoundRecord, Bool> { found in
             // Where the records before had their members, on this thread: predicted, a member's
             // name is compared, not scanned for its end and looked up.
-            let order = quick.memberOrder()
-            return found.map { found in
-                found.bytes.withUnsafeBytes { bytes in
-                    guard let slots = try? JSONValue.parseSlots(bytes, layout: quick, order: order) else { return false }
-                    return ExportConversion.plainlyReads(slots) && ExportConversion.textsRead(bytes)
-                }
-            }
+            let check = PlainRecordCheck()
+            return found.map { found in found.bytes.withUnsafeBytes { check.passes($0) } }
         }
         func record(_ offset: Int, _ bytes: UnsafeRawBufferPointer) throws {
             try batches.add(FoundRecord(offset: offset, bytes: Array(bytes), reading: nil), size: bytes.count, apply: apply)

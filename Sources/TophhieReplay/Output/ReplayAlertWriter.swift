@@ -27,8 +27,10 @@ final class ReplayAlertWriter: @unchecked Sendable {
     /// arena's lock from under it.
     private var inFlight: [Alert] = []
 
-    init(write: @escaping @Sendable (Alert) -> Void) {
+    /// - Parameter passingOver: alerts an earlier replay of the same sign-ins wrote, not written again.
+    init(write: @escaping @Sendable (Alert) -> Void, passingOver: Int = 0) {
         self.write = write
+        written = passingOver
     }
 
     /// A new reader starts over the file.
@@ -82,4 +84,7 @@ final class ReplayAlertWriter: @unchecked Sendable {
 
     /// How many alerts the current attempt has given: after a complete one, the replay's count.
     var count: Int { lock.withLock { given } }
+
+    /// How many alerts have been written, over every attempt.
+    var writtenCount: Int { lock.withLock { written } }
 }

@@ -12,26 +12,43 @@ enum ReplayBatch {
     /// - Parameters:
     /// - Parameter reading: how an export's records read (mapped to Graph's shape first), asking
     ///   for what the engine reads (`ExportReading.members(readBy:)`).
-    static func read(_ entries: ArraySlice<ReplayIndex.Entry>, file: ReadableFile, engine: Engine, reading: ExportReading? = nil) throws -> [any FastEvent] {
+    /// - Parameter checking: each of Graph's records is also given the quick check
+    ///   (`PlainRecordCheck`), which throws `PlainRecordCheck.Failed` for the first it does not pass.
+    static func read(_ entries: ArraySlice<ReplayIndex.Entry>, file: ReadableFile, engine: Engine, reading: ExportReading? = nil,
+                     checking: Bool = false) throws -> [any FastEvent] {
         if let reading { return try read(entries, file: file, engine: engine, reading: reading) }
         var events: [any FastEvent] = []
         events.reserveCapacity(entries.count)
+        let check = checking ? PlainRecordCheck() : nil
+        func checked(_ bytes: UnsafeRawBufferPointer, _ entry: ReplayIndex.Entry) throws {
+            if let check, !check.passes(bytes) { throw PlainRecordCheck.Failed(offset: entry.offset) }
+        }
+        // Checked, a record that does not read is the check's to name.
+        func event<Event>(_ entry: ReplayIndex.Entry, _ read: () throws -> Event) throws -> Event {
+            do { return try read() } catch where checking { throw PlainRecordCheck.Failed(offset: entry.offset) }
+        }
         guard let layout = engine.eventLayout else {
             let projection = engine.eventProjection
             for entry in entries {
-                events.append(fastEvent(try ReplayIndex.event(try file.read(at: entry.offset, count: Int(entry.length)), entry: entry, keeping: projection)))
+                let bytes = try file.read(at: entry.offset, count: Int(entry.length))
+                try bytes.withUnsafeBytes { try checked($0, entry) }
+                events.append(fastEvent(try event(entry) { try ReplayIndex.event(bytes, entry: entry, keeping: projection) }))
             }
             return events
         }
         if let stretch = try stretch(entries, file: file) {
             try stretch.bytes.withUnsafeBytes { raw in
                 for entry in entries {
-                    events.append(try ReplayIndex.event(Self.bytes(of: entry, in: raw, from: stretch.from), entry: entry, layout: layout))
+                    let bytes = Self.bytes(of: entry, in: raw, from: stretch.from)
+                    events.append(try event(entry) { try ReplayIndex.event(bytes, entry: entry, layout: layout) })
+                    try checked(bytes, entry)
                 }
             }
         } else {
             for entry in entries {
-                events.append(try ReplayIndex.event(try file.read(at: entry.offset, count: Int(entry.length)), entry: entry, layout: layout))
+                let bytes = try file.read(at: entry.offset, count: Int(entry.length))
+                events.append(try event(entry) { try ReplayIndex.event(bytes, entry: entry, layout: layout) })
+                try bytes.withUnsafeBytes { try checked($0, entry) }
             }
         }
         return events
@@ -82,8 +99,9 @@ enum ReplayBatch {
 
     /// One run's sign-ins, read whole and parsed record after record (split again first when the
     /// rules read whole records), in the engine's order (time, id, place).
-    /// - Throws: `SignInEventError` when the run no longer holds what the first pass found.
-    static func read(_ run: ReplayRun, layout: JSONElementSplitter.Layout, file: ReadableFile, engine: Engine) throws -> [any FastEvent] {
+    /// - Throws: `SignInEventError` when the run no longer holds what the first pass found;
+    ///   with `checking`, `PlainRecordCheck.Failed` as `read(_:file:engine:reading:checking:)`.
+    static func read(_ run: ReplayRun, layout: JSONElementSplitter.Layout, file: ReadableFile, engine: Engine, checking: Bool = false) throws -> [any FastEvent] {
         let bytes = try file.read(at: run.start, count: run.end - run.start)
         // A run between samples (count -1) may simply have been guessed wrong: a sample inside a
         // record of a nested list, or a sign-in out of its place. Only a counted run, found
@@ -97,10 +115,12 @@ enum ReplayBatch {
             // that were shared for the moment, and each was copied (an allocation a sign-in).
             var found: [(event: SlotEvent, offset: Int)] = []
             found.reserveCapacity(max(0, run.count))
+            // Checked, the values the check reads are read in the same walk.
+            let other = checking ? slots.alsoReading(ExportConversion.quickPaths) : nil
             // The order of the run's records' members, learned from the record before.
-            let order = slots.memberOrder()
+            let order = other?.memberOrder() ?? slots.memberOrder()
             // And the strings they held: most of a sign-in's repeat one before.
-            let texts = slots.repeatedTexts()
+            let texts = other?.repeatedTexts() ?? slots.repeatedTexts()
             // Record after record from the run's first byte, each parse ending at its record's
             // closing brace: splitting the run again first was a tenth of the reading thread.
             try bytes.withUnsafeBytes { raw in
@@ -117,8 +137,17 @@ enum ReplayBatch {
                     }
                     guard index < raw.count else { break }
                     guard found.isEmpty ? separators == 0 : (layout == .lines ? separators > 0 : separators == 1) else { throw changed }
-                    guard let (event, end) = try? slots.event(raw, from: index, order: order, texts: texts), event.eventTime >= run.earliest, event.eventTime <= run.latest else {
+                    var quick: [JSONValue?] = []
+                    let read = other.map { other in try? slots.event(raw, from: index, alsoReading: other, order: order, texts: texts) { quick = $0 } }
+                        ?? (try? slots.event(raw, from: index, order: order, texts: texts))
+                    guard let (event, end) = read else {
+                        // A record found whole that does not read is the check's to name.
+                        if other != nil, run.count >= 0 { throw PlainRecordCheck.Failed(offset: run.start + index) }
                         throw changed
+                    }
+                    guard event.eventTime >= run.earliest, event.eventTime <= run.latest else { throw changed }
+                    if other != nil, !PlainRecordCheck.passes(quick, UnsafeRawBufferPointer(rebasing: raw[index..<end])) {
+                        throw PlainRecordCheck.Failed(offset: run.start + index)
                     }
                     found.append((event, run.start + index))
                     index = end
@@ -135,12 +164,17 @@ enum ReplayBatch {
         }
         var found: [(event: any FastEvent, offset: Int)] = []
         found.reserveCapacity(max(0, run.count))
+        let check = checking ? PlainRecordCheck() : nil
         var splitter = JSONElementSplitter(layout: layout)
         // Records between their first and last byte: an array's elements once bracketed, or lines.
         let record: (Int, UnsafeRawBufferPointer) throws -> Void = { offset, record in
-            guard let event = ReplayBatch.event(record, engine: engine), event.eventTime >= run.earliest, event.eventTime <= run.latest else {
+            let failed = PlainRecordCheck.Failed(offset: run.start + offset - (layout == .document ? 1 : 0))
+            guard let event = ReplayBatch.event(record, engine: engine) else {
+                if check != nil, run.count >= 0 { throw failed }
                 throw changed
             }
+            guard event.eventTime >= run.earliest, event.eventTime <= run.latest else { throw changed }
+            if let check, !check.passes(record) { throw failed }
             found.append((event, offset))
         }
         do {

@@ -25,6 +25,9 @@ struct StreamedReplay {
     let order: Order
     /// How an export's records read (`ExportIndex`); nil for Graph's own records.
     var reading: ExportReading? = nil
+    /// Each of Graph's records is given the quick check as it is read (`PlainRecordCheck`): the
+    /// file was not checked before.
+    var checking = false
 
     /// Where the sign-ins are, in the engine's order.
     enum Order {
@@ -158,6 +161,9 @@ struct StreamedReplay {
     /// - Parameter emit: given, takes the alerts as they become final (`EnginePass.takeAlerts`),
     ///   in their final order, and the outcome holds none: memory does not grow with the alerts.
     /// - Parameter keepingState: false leaves the outcome's state empty (`EnginePass.finish`).
+    /// - Throws: with `checking`, `PlainRecordCheck.Failed` for a record the quick check does not
+    ///   pass, before any alert when it holds the latest time (the replay's `now`, which a
+    ///   replay of the file checked first would take from another record).
     func evaluateCounting(_ engine: Engine, batchSize: Int = 4096, keepingState: Bool = true, emit: (([Alert]) -> Void)? = nil) throws -> (outcome: EngineOutcome, count: Int, unknownPlaces: Int?) {
         var pass = engine.beginPass(EngineState(), now: latest ?? Date(timeIntervalSince1970: 0))
         var taken: [Alert] = []
@@ -165,7 +171,7 @@ struct StreamedReplay {
         let countingPlaces = UnknownPlaces.counted(readingPaths: engine.eventPaths)
         let placeSlots = UnknownPlaces.Slots()
         var unknownPlaces = 0
-        let file = self.file, layout = self.layout
+        let file = self.file, layout = self.layout, checking = self.checking
         // An export's records are read for what the rules read.
         let reading = self.reading.map { $0.reading(for: engine) }
         let jobs: [ReadAhead.Job<[PreparedEvent]>]
@@ -176,12 +182,12 @@ struct StreamedReplay {
             let starts = Array(stride(from: 0, to: entries.count, by: batchSize))
             jobs = starts.map { start in
                 let batch = entries[start..<min(start + batchSize, entries.count)]
-                return { { engine.prepareLater(try ReplayBatch.read(batch, file: file, engine: engine, reading: reading)) } }
+                return { { engine.prepareLater(try ReplayBatch.read(batch, file: file, engine: engine, reading: reading, checking: checking)) } }
             }
             following = { n in n + 1 < starts.count ? entries[starts[n + 1]].time : nil }
         case .runs(let runs):
             // Matched on the reading thread while the engine is busy, else by the engine.
-            jobs = runs.map { run in { { engine.prepareLater(try ReplayBatch.read(run, layout: layout, file: file, engine: engine)) } } }
+            jobs = runs.map { run in { { engine.prepareLater(try ReplayBatch.read(run, layout: layout, file: file, engine: engine, checking: checking)) } } }
             following = { n in n + 1 < runs.count ? runs[n + 1].earliest : nil }
         case .spilled(let index):
             // Each batch is taken from the merge as it is handed to a reader, in order, with
@@ -199,6 +205,14 @@ struct StreamedReplay {
                 }
             }
             following = { n in notes[n] }
+        }
+        if checking, let last = jobs.last {
+            // The last batch holds the latest time, the replay's `now`: checked before the engine
+            // makes an alert, so the alerts made before a record that fails are the first of
+            // those the file checked first gives. (A spilled index's batches are taken in order:
+            // such a file is checked before it is replayed.)
+            if case .spilled = order { preconditionFailure("a spilled index is read in order only") }
+            _ = try last()()
         }
         var carried: [PreparedEvent] = []
         // A batch read before the engine wants it: its reader works out what the engine would

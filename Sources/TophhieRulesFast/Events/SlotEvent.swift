@@ -223,6 +223,49 @@ package final class EventLayout: @unchecked Sendable {
         return (try event(values), end)
     }
 
+    /// Paths read in the same walk over a record as its event's slots, and not kept in the event
+    /// (`event(_:from:alsoReading:order:texts:take:)`): a replay that checks each record as it
+    /// reads it walked it twice.
+    package struct OtherPaths: Sendable {
+        let json: JSONSlotLayout
+        /// Each path's place among the walk's values: among the event's own slots when it is one.
+        let places: [Int]
+
+        /// `EventLayout.memberOrder`, for this walk.
+        package func memberOrder() -> JSONMemberOrder { json.memberOrder() }
+        /// `EventLayout.repeatedTexts`, for this walk.
+        package func repeatedTexts() -> JSONRepeatedTexts { json.repeatedTexts() }
+    }
+
+    /// `paths` read beside this layout's slots.
+    package func alsoReading(_ paths: [[String]]) -> OtherPaths {
+        var all = json.paths
+        let places = paths.map { path in
+            if let place = all.firstIndex(of: path) { return place }
+            all.append(path)
+            return all.count - 1
+        }
+        return OtherPaths(json: JSONSlotLayout(paths: all), places: places)
+    }
+
+    /// `event(_:from:order:texts:)`, the values at `other`'s paths (in its order) handed to `take`
+    /// as the record is read; `order` and `texts` are `other`'s. A layout that keeps every
+    /// string of a record reads it whole as well.
+    package func event(_ bytes: UnsafeRawBufferPointer, from start: Int, alsoReading other: OtherPaths, order: JSONMemberOrder? = nil,
+                      texts: JSONRepeatedTexts? = nil, take: ([JSONValue?]) -> Void) throws -> (event: SlotEvent, end: Int) {
+        var end = start
+        let values: SlotValues
+        do {
+            values = try SlotValues.make(count: slots.count, extra: other.json.paths.count - slots.count, layout: self, fill: {
+                end = try JSONValue.parseSlots(bytes, from: start, layout: other.json, order: order, texts: texts, into: $0)
+            }, take: { walked in take(other.places.map { walked[$0] }) })
+            if keepsKeywordTexts { values.header.keywordTexts = KeywordTexts.of(try JSONValue.parse(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))) }
+        } catch let failure as JSONParseError {
+            throw SignInEventError("not a valid sign-in object (\(failure))")
+        }
+        return (try event(values), end)
+    }
+
     /// The values taken over, not copied; the id and the time read where they lie (each copy
     /// out of the list retained and released a string, four a sign-in).
     private func event(_ values: SlotValues) throws -> SlotEvent {

@@ -30,6 +30,22 @@ final class SlotValues: ManagedBuffer<SlotValues.Header, JSONValue?> {
         return made
     }
 
+    /// `make`, `fill` given `extra` slots more after the kept ones: values read in the same walk
+    /// and not kept, which `take` reads (with the kept ones before them) before they are freed.
+    static func make(count: Int, extra: Int, layout: EventLayout? = nil, fill: (UnsafeMutableBufferPointer<JSONValue?>) throws -> Void,
+                     take: (UnsafeBufferPointer<JSONValue?>) -> Void) rethrows -> SlotValues {
+        let total = count + extra
+        let made = unsafeDowncast(SlotValues.create(minimumCapacity: total) { _ in Header(count: count, layout: layout, keywordTexts: nil) }, to: SlotValues.self)
+        try made.withUnsafeMutablePointerToElements { elements in
+            elements.initialize(repeating: nil, count: total)
+            // Only the kept ones are freed with the values.
+            defer { (elements + count).deinitialize(count: extra) }
+            try fill(UnsafeMutableBufferPointer(start: elements, count: total))
+            take(UnsafeBufferPointer(start: elements, count: total))
+        }
+        return made
+    }
+
     /// How many slots there are.
     var count: Int { header.count }
 
