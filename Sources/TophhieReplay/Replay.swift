@@ -103,28 +103,50 @@ public enum Replay {
 
     /// Sign-ins of an export read back at a time: read ahead by two threads, which hold twice the
     /// batches, they are half as large as one reader's, so the peak stays what one reader's was.
-    static let exportBatchSize = 2048
+    public static let exportBatchSize = 2048
 
     /// Replays an export read for a streamed replay (`ExportConversion.index`): its records kept
     /// are read back from the export itself in the engine's order, mapped, and handed to the
     /// fast engine a batch at a time. Nothing is written; memory is the index and a few batches.
-    /// - Parameters: as `run`, with the engine the fast one.
+    /// An index whose records were not checked (`ExportIndex.checked`) has each checked as it is
+    /// read: at the first that does not pass, the replay stops (`stoppedForCheck`), and the
+    /// export is then read again, checked, and replayed `passingOver` the alerts written.
+    /// - Parameters: as `run`, with the engine the fast one; `batchSize`, the sign-ins read back
+    ///   at a time (tests make it small).
     /// - Throws: `ReplayFileError` naming the file when it changed while it was read.
-    public static func run(export index: ExportIndex, rules: RuleSet, settings: EngineSettings,
-                           write: @escaping @Sendable (Alert) -> Void) async throws -> ReplayOutcome {
+    public static func run(export index: ExportIndex, rules: RuleSet, settings: EngineSettings, passingOver written: Int = 0,
+                           batchSize: Int = exportBatchSize, write: @escaping @Sendable (Alert) -> Void) async throws -> ReplayOutcome {
         let engine = Engine(rules: rules, settings: settings)
-        let writer = ReplayAlertWriter(write: write)
-        let read = try await BlockingWork.shared.run { () throws -> (outcome: EngineOutcome, count: Int, unknownPlaces: Int?) in
-            let replay = StreamedReplay(file: index.file, layout: .document, latest: index.latest, order: index.order(), reading: index.reading)
+        let writer = ReplayAlertWriter(write: write, passingOver: written)
+        let checking = !index.checked
+        // Checked as they are read only straight into the engine's slots: a keyword search
+        // reads each record whole, and would stop at the first.
+        if checking, !index.reading.reading(for: engine, checking: true).readsIntoSlots {
+            return ReplayOutcome(events: 0, polls: 0, alerts: 0, notes: ["not checked as it was read: the rules read each record whole"], stoppedForCheck: 0)
+        }
+        let read = try await BlockingWork.shared.run { () throws -> (outcome: EngineOutcome, count: Int, unknownPlaces: Int?)? in
+            var replay = StreamedReplay(file: index.file, layout: .document, latest: index.latest, order: index.order(), reading: index.reading)
+            replay.checking = checking
+            replay.latestEntry = index.latestEntry
             // What the first pass freed goes back before the second's threads fill their heaps.
             MallocArenas.releaseFree()
             writer.beginAttempt()
-            return try index.naming {
-                try writer.writingAhead { try replay.evaluateCounting(engine, batchSize: exportBatchSize, keepingState: false, emit: writer.emitAhead) }
+            do {
+                return try index.naming {
+                    try writer.writingAhead { try replay.evaluateCounting(engine, batchSize: batchSize, keepingState: false, emit: writer.emitAhead) }
+                }
+            } catch is PlainRecordCheck.Failed {
+                return nil
             }
         }
+        guard let read else {
+            return ReplayOutcome(events: 0, polls: 0, alerts: 0, notes: ["read its records' ids and times, then stopped at a record its check had to read"],
+                                 stoppedForCheck: writer.writtenCount)
+        }
+        let how = checking ? "its records' ids and times indexed, then each checked and mapped into the engine in time order"
+                           : "its records checked and indexed, then mapped into the engine in time order"
         return ReplayOutcome(events: read.count, polls: 1, alerts: writer.count, unknownPlaces: read.unknownPlaces,
-                             lateArrivals: read.outcome.lateArrivals, notes: ["read from the export itself in two passes: its records checked and indexed, then mapped into the engine in time order"])
+                             lateArrivals: read.outcome.lateArrivals, notes: ["read from the export itself in two passes: \(how)"])
     }
 
     /// Which detection rules each sign-in of an export read for a streamed replay satisfies, in

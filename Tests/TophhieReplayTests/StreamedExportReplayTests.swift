@@ -139,3 +139,92 @@ import TophhieTestSupport
         }
     }
 }
+
+/// An export read for its records' ids and times only (`timesOnly`), its records checked as the
+/// replay reads them: where every record passes, the alerts and counts of the export checked
+/// first; where one does not, the replay stops, and the export checked first and replayed
+/// again, passing over the alerts written, gives the rest, each once. The record with the
+/// latest time, the replay's `now`, is checked before any alert.
+@Suite(.timeLimit(.minutes(2))) struct TimesOnlyExportTests {
+    static let rules = RuleLoader.load((try? RuleSource.read(paths: [RepositoryFiles.rules])) ?? [])
+
+    /// `events` as Log Analytics JSON lines, oldest first; row `bad` with a lone surrogate in its
+    /// app's name (a record the poll's decoder skips).
+    static func rows(_ events: [JSONValue], bad: Int) throws -> String {
+        let lines = try events.enumerated().map { index, event -> String in
+            guard case .object(let members) = event else { return "" }
+            var row: [String: JSONValue] = ["Type": .string("SigninLogs"), "TimeGenerated": members["createdDateTime"] ?? .null]
+            for (member, value) in members { row[WrappedExportTests.column(member)] = value }
+            let text = String(decoding: JSONValue.object(row).canonicalData(), as: UTF8.self)
+            guard index == bad else { return text }
+            let marked = text.replacingOccurrences(of: #""AppDisplayName":""#, with: #""AppDisplayName":"\ud800"#)
+            try #require(marked != text, "the row names its app")
+            return marked
+        }
+        return try RepositoryFiles.temporary("rows.jsonl", lines.joined(separator: "\n") + "\n")
+    }
+
+    /// The export replayed as `replay` replays it: read for ids and times, checked as it is
+    /// replayed, and when a record stops it, checked first and replayed again.
+    static func replayedAsTheCommandDoes(_ path: String, spillLimit: Int = 1 << 19) async throws -> (alerts: [String], written: Int?, conversion: ExportConversion) {
+        let seen = WrappedExportTests.AlertLines()
+        let first = try #require(try StreamedExport.convert(file: path, format: .logAnalytics, strict: false, scratch: NSTemporaryDirectory(), streaming: true,
+                                                            timesOnly: true, indexSpillLimit: spillLimit))
+        let index = try #require(first.index)
+        #expect(!index.checked)
+        let outcome = try await Replay.run(export: index, rules: rules, settings: EngineSettings(), batchSize: 8, write: { seen.add("\($0.id) \($0.summary)") })
+        guard let written = outcome.stoppedForCheck else { return (seen.lines, nil, first) }
+        let checked = try #require(try ExportConversion.convert(file: path, format: .logAnalytics, strict: false, scratch: NSTemporaryDirectory(), streaming: true))
+        let again = try #require(checked.index)
+        #expect(again.checked)
+        _ = try await Replay.run(export: again, rules: rules, settings: EngineSettings(), passingOver: written, batchSize: 8, write: { seen.add("\($0.id) \($0.summary)") })
+        return (seen.lines, written, checked)
+    }
+
+    /// The same rows checked first and replayed.
+    static func checkedFirst(_ path: String) async throws -> (alerts: [String], conversion: ExportConversion) {
+        let conversion = try #require(try ExportConversion.convert(file: path, format: .logAnalytics, strict: false, scratch: NSTemporaryDirectory(), streaming: true))
+        return (try await StreamedExportReplayTests.streamedAlerts(try #require(conversion.index)), conversion)
+    }
+
+    @Test(arguments: [1 << 19, 16])
+    func rowsThatAllPassGiveTheAlertsOfTheRowsCheckedFirst(_ spillLimit: Int) async throws {
+        let events = CheckedAsReadTests.events(after: 24)
+        let path = try Self.rows(events, bad: -1)
+        defer { RepositoryFiles.remove(path) }
+        let read = try await Self.replayedAsTheCommandDoes(path, spillLimit: spillLimit)
+        let expected = try await Self.checkedFirst(path)
+        #expect(read.written == nil)
+        #expect(read.conversion.records == events.count && expected.conversion.records == events.count)
+        #expect(read.alerts == expected.alerts && expected.alerts.count >= 5, "\(expected.alerts)")
+    }
+
+    @Test(arguments: [1 << 19, 16])
+    func aRowThatFailsStopsTheReplayAndTheRowsCheckedFirstGiveTheRestOnce(_ spillLimit: Int) async throws {
+        let events = CheckedAsReadTests.events(after: 24)
+        // Between the bursts, before the last batch of eight.
+        let bad = events.count - 7 - 12
+        let path = try Self.rows(events, bad: bad)
+        defer { RepositoryFiles.remove(path) }
+        let read = try await Self.replayedAsTheCommandDoes(path, spillLimit: spillLimit)
+        let expected = try await Self.checkedFirst(path)
+        let written = try #require(read.written)
+        #expect(written > 0 && written < expected.alerts.count, "\(written) of \(expected.alerts.count)")
+        #expect(read.conversion.skipped == expected.conversion.skipped && read.conversion.skipped.count == 1)
+        #expect(read.conversion.skipped.first?.contains("rows.jsonl line \(bad + 1): skipped, as the agent skips it: the event is not valid JSON (column ") == true,
+                "\(read.conversion.skipped)")
+        #expect(read.alerts == expected.alerts)
+    }
+
+    /// The newest row fails: nothing is written before the export is checked first, whose `now`
+    /// is the row before's time.
+    @Test(arguments: [1 << 19, 16])
+    func aLatestRowThatFailsStopsTheReplayBeforeAnyAlert(_ spillLimit: Int) async throws {
+        let events = CheckedAsReadTests.events(after: 24)
+        let path = try Self.rows(events, bad: events.count - 1)
+        defer { RepositoryFiles.remove(path) }
+        let read = try await Self.replayedAsTheCommandDoes(path, spillLimit: spillLimit)
+        #expect(read.written == 0)
+        #expect(read.alerts == (try await Self.checkedFirst(path)).alerts)
+    }
+}

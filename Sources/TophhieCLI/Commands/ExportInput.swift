@@ -30,11 +30,12 @@ struct ExportInput: OptionGroup {
 
     /// The file to read: `file` itself, a scratch file of Graph records made from the export,
     /// or with `streaming`, the export itself, its records checked and indexed (`index`).
-    /// - Parameter checkingGraph: false leaves a file of Graph's own shape to be checked as it is
-    ///   replayed (nil is returned for it unread).
+    /// - Parameter checkingFirst: false leaves the records of a file of Graph's own shape (nil is
+    ///   returned for it unread) and of a Log Analytics export to be checked as they are replayed
+    ///   (`ExportConversion.convert`).
     /// - Throws: `UsageError` for a file that is no format (naming those tried).
     static func prepare(_ file: String, options: ParsedOptions<ExportInput>, io: CommandIO, command: String, streaming: Bool = false,
-                        checkingGraph: Bool = true) async throws -> ExportConversion? {
+                        checkingFirst: Bool = true) async throws -> ExportConversion? {
         let forced = options.format
         let conversion: ExportConversion?
         let strict = options.strict
@@ -43,15 +44,19 @@ struct ExportInput: OptionGroup {
             // Reading and writing files: on the blocking pool, not Swift's cooperative one.
             let format = forced
             conversion = try await BlockingWork.shared.run {
-                try ExportConversion.convert(file: file, format: format, strict: strict, scratch: scratch, streaming: streaming, checkingGraph: checkingGraph)
+                try ExportConversion.convert(file: file, format: format, strict: strict, scratch: scratch, streaming: streaming, checkingFirst: checkingFirst)
             }
         } catch let error as ReplayFileError {
             throw UsageError(error.message)
         }
-        if let conversion {
-            io.err("\(command): read \(file) as \(conversion.format.rawValue): \(conversion.records) sign-in(s)\(conversion.skipped.isEmpty ? "" : ", \(conversion.skipped.count) skipped")\(conversion.coordinatesDropped > 0 ? "; \(conversion.coordinatesDropped) with coordinates out of range, kept without them" : "")\n")
-            for sentence in conversion.skipped { io.err("\(command): \(sentence)\n") }
-        }
+        // Records still to be checked are told of once they are (`tell`).
+        if let conversion, conversion.index?.checked != false { tell(conversion, file: file, io: io, command: command) }
         return conversion
+    }
+
+    /// What reading an export came to: its records, and each one skipped.
+    static func tell(_ conversion: ExportConversion, file: String, io: CommandIO, command: String) {
+        io.err("\(command): read \(file) as \(conversion.format.rawValue): \(conversion.records) sign-in(s)\(conversion.skipped.isEmpty ? "" : ", \(conversion.skipped.count) skipped")\(conversion.coordinatesDropped > 0 ? "; \(conversion.coordinatesDropped) with coordinates out of range, kept without them" : "")\n")
+        for sentence in conversion.skipped { io.err("\(command): \(sentence)\n") }
     }
 }

@@ -52,12 +52,13 @@ enum ReplayCommand: CLICommand {
         let set = try RuleFiles.loadRunnable(rulePaths, io: io, warnings: ("replay", options.input.strict))
         let choice = try EngineChoice.named(in: io, default: .fast)
         // The fast engine reads an export's records from the export itself; the plain one, which
-        // reads a file whole, from Graph records written for it. A Graph file's records the fast
-        // engine checks as it reads them, and the file is checked first only when one needs it
-        // (`--strict` stops at such a record before any alert).
+        // reads a file whole, from Graph records written for it. The records of a Graph file and
+        // of a Log Analytics export the fast engine checks as it reads them, and the file is
+        // checked first only when one needs it (`--strict` stops at such a record before any
+        // alert).
         let checkingAsRead = choice == .fast && !options.input.strict
         var export = try await ExportInput.prepare(file, options: options.input, io: io, command: "replay", streaming: choice == .fast,
-                                                   checkingGraph: !checkingAsRead)
+                                                   checkingFirst: !checkingAsRead)
         defer { export?.remove() }
         if let export, export.records == 0 {
             io.err("replay: 0 event(s), \(set.ruleCount) rule(s): no sign-in to read\n")
@@ -84,6 +85,16 @@ enum ReplayCommand: CLICommand {
         do {
             if let index = export?.index {
                 outcome = try await Replay.run(export: index, rules: set, settings: settings, write: write)
+                if outcome.stoppedForCheck == nil, !index.checked, let export { ExportInput.tell(export, file: file, io: io, command: "replay") }
+                if let written = outcome.stoppedForCheck {
+                    // As a Graph file's, below.
+                    let notes = outcome.notes
+                    export?.remove()
+                    export = try await ExportInput.prepare(file, options: options.input, io: io, command: "replay", streaming: true)
+                    guard let checked = export?.index else { preconditionFailure("an export read again is read the same way") }
+                    outcome = try await Replay.run(export: checked, rules: set, settings: settings, passingOver: written, write: write)
+                    outcome.notes = notes + ["checked first, then replayed again, the \(written) alert(s) written before passed over"] + outcome.notes
+                }
             } else {
                 outcome = try await Replay.run(export?.path ?? file, rules: set, settings: settings, engine: choice, checkingRecords: checkingAsRead && export == nil,
                                                write: write, progress: status)

@@ -29,13 +29,15 @@ public struct ExportConversion: Sendable {
     ///   - scratch: the folder for the scratch file.
     ///   - streaming: an export of JSON records or CSV rows is only checked and indexed, not
     ///     written (`index`), for a replay that reads its records straight into the engine.
-    ///   - checkingGraph: false leaves a file of Graph's own shape unread, for a replay that checks
-    ///     its records as it reads them (`Replay.run`'s `checkingRecords`).
+    ///   - checkingFirst: false leaves a file of Graph's own shape unread, and reads a streamed
+    ///     Log Analytics export's records only for their ids and times (`ExportIndex.checked`),
+    ///     for a replay that checks records as it reads them (`Replay.run`'s `checkingRecords`).
+    ///     A record whose id or time does not read plainly has the export read again, checked.
     /// - Returns: nil when the file is Graph's own shape (read as it is, in the fast ways).
     /// - Throws: `ReplayFileError` naming the file, the record and the fault; for content that
     ///   is no format, what was tried.
     public static func convert(file: String, format forced: ExportFormat?, strict: Bool, scratch: String, streaming: Bool = false,
-                               checkingGraph: Bool = true) throws -> ExportConversion? {
+                               checkingFirst: Bool = true) throws -> ExportConversion? {
         // The format from the file's head alone: a Graph file too large to check is not read
         // here at all (reading it whole to look at 64 KB took a 118 MB page from 58 to 145 MB).
         let head: Data, size: Int
@@ -51,18 +53,23 @@ public struct ExportConversion: Sendable {
         }
         // A Graph file of any size is checked through a window, in one pass, and copied only
         // when a record must be left out.
-        if format == .graph { return checkingGraph ? try StreamedExport.checkGraph(file: file, strict: strict, scratch: scratch) : nil }
+        if format == .graph { return checkingFirst ? try StreamedExport.checkGraph(file: file, strict: strict, scratch: scratch) : nil }
+        // Read for ids and times only, when asked, until a record needs its check.
+        func streamed(_ read: (_ timesOnly: Bool) throws -> ExportConversion?) throws -> ExportConversion? {
+            if checkingFirst || strict { return try read(false) }
+            do { return try read(true) } catch is StreamedExport.NeedsCheck { return try read(false) }
+        }
         // JSON rows and records a record at a time, never the file whole: an array, JSON lines,
         // a `value` or `records` wrapper, the query API's `tables`. A shape the splitter does
         // not take (a lone record, a wrapper with other members, a table whose rows come before
         // its columns or past its first) is read whole below.
         if format == .azureMonitor || format == .logAnalytics,
-           let streamed = try StreamedExport.convert(file: file, format: format, strict: strict, scratch: scratch, streaming: streaming) {
+           let streamed = try streamed({ try StreamedExport.convert(file: file, format: format, strict: strict, scratch: scratch, streaming: streaming, timesOnly: $0) }) {
             return streamed
         }
         // CSV a row at a time, never the table whole.
         if format == .csv || format == .adminCenterCSV {
-            return try StreamedExport.convertCSV(file: file, format: format, strict: strict, scratch: scratch, streaming: streaming)
+            return try streamed { try StreamedExport.convertCSV(file: file, format: format, strict: strict, scratch: scratch, streaming: streaming, timesOnly: $0) }!
         }
         guard let data = FileManager.default.contents(atPath: file) else { throw ReplayFileError("cannot read '\(file)'") }
         let body = data.starts(with: [0xEF, 0xBB, 0xBF]) ? Data(data.dropFirst(3)) : data
@@ -216,6 +223,13 @@ public struct ExportConversion: Sendable {
     /// The same, from the values at `quickPaths`.
     static func plainTime(slots: [JSONValue?]) -> Date? {
         guard plainlyReads(slots), case .string(let text)? = slots[1] else { return nil }
+        return GraphTimestamp.parse(text)
+    }
+
+    /// The time of a record whose id and time were read (`ExportReading.timePaths`), when the
+    /// id is text and the time reads as the quick check reads it; nil otherwise.
+    static func plainTime(id: JSONValue?, time: JSONValue?) -> Date? {
+        guard case .string(let id)? = id, !id.isEmpty, case .string(let text)? = time else { return nil }
         return GraphTimestamp.parse(text)
     }
 

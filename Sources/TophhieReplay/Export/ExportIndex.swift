@@ -17,6 +17,12 @@ public final class ExportIndex: @unchecked Sendable {
     private let spilled: SpilledIndex
     private let spillLimit: Int
     private var spilledLatest: Date?
+    /// Whether the first pass checked each record kept; false when it read only their ids and
+    /// times, and the replay checks them as it reads them (`Replay.run(export:checkingRecords:)`).
+    public internal(set) var checked = true
+    /// A record with the latest time, checked before any alert when the records are checked as
+    /// they are read: the replay's `now` must be one the file checked first gives.
+    private(set) var latestEntry: ReplayIndex.Entry?
 
     /// - Parameter scratchDirectory: where stretches of a large index go (nil: `$TMPDIR`, else /tmp).
     init(file: ReadableFile, reading: ExportReading, scratchDirectory: String?, spillLimit: Int = 1 << 19) {
@@ -40,6 +46,7 @@ public final class ExportIndex: @unchecked Sendable {
         guard index.add(time: time, offset: offset, length: length) else {
             throw ReplayFileError("the record at byte \(offset) is longer than 2 GB")
         }
+        if latestEntry.map({ time > $0.time }) ?? true { latestEntry = index.entries[index.entries.count - 1] }
         if index.entries.count >= spillLimit { spill() }
     }
 

@@ -53,6 +53,11 @@ final class ExportReading: Sendable {
     /// cannot make it refuse one, and coordinates no place has are dropped.
     static let checkedMembers: Set<String> = ["id", "createdDateTime", "status", "location"]
 
+    /// What the first pass reads of a record that the second checks (`StreamedExport`'s
+    /// `timesOnly`): its id and time, for the index.
+    static let timeMembers: Set<String> = ["id", "createdDateTime"]
+    static let timePaths = [["id"], ["createdDateTime"]]
+
     /// Columns the mapping reads whatever it is asked for: they make the time, the status and
     /// the stream of a record (`ExportRecord.fromLogAnalytics`, `fromAzureMonitor`).
     static let mappingInputs: Set<String> = ["TimeGenerated", "ResultType", "ResultDescription", "Type", "Category"]
@@ -138,11 +143,19 @@ final class ExportReading: Sendable {
 
     /// The same export read for what `engine`'s events read (`members(readBy:)`): a Log
     /// Analytics row straight into their slots where it can be (`RowSlots`).
-    func reading(for engine: Engine) -> ExportReading {
+    /// - Parameter checking: the error code is read too, for the quick check (`event`'s `checkingAt`).
+    func reading(for engine: Engine, checking: Bool = false) -> ExportReading {
         let reading = self.reading(Self.members(readBy: engine))
         guard let layout = engine.eventLayout, !layout.keepsKeywordTexts else { return reading }
-        return reading.withRowSlots(layout.slots.map(\.components) + Self.coordinatePaths, for: layout)
+        return reading.withRowSlots(layout.slots.map(\.components) + (checking ? [Self.errorCodePath] : []) + Self.coordinatePaths, for: layout)
     }
+
+    /// Whether a record is read straight into the slots of the engine this reading is for
+    /// (`reading(for:)`).
+    var readsIntoSlots: Bool { rowSlots != nil && rowSlotsLayout != nil }
+
+    /// Where the error code the quick check asks about is.
+    static let errorCodePath = ["status", "errorCode"]
 
     /// Where the coordinates `ExportConversion.dropBadCoordinates` asks about are.
     static let coordinatePaths = [["location", "geoCoordinates", "latitude"], ["location", "geoCoordinates", "longitude"]]
@@ -353,9 +366,12 @@ final class ExportReading: Sendable {
 
     /// A record's bytes as the engine's event, read as the engine reads a Graph record: into its
     /// slots when its rules name their fields (each the value at its path), else whole.
-    /// - Throws: when the bytes no longer read as they did.
+    /// - Throws: when the bytes no longer read as they did; with `checkingAt`,
+    ///   `PlainRecordCheck.Failed` for a record not read straight into the slots or not passing
+    ///   the quick check there (the reading must be `reading(for:checking:)`'s).
     /// - Parameter memory: this thread's memory of the rows it read before (`rowMemory()`).
-    func event(_ bytes: UnsafeRawBufferPointer, engine: Engine, memory: RowSlots.Memory? = nil) throws -> any FastEvent {
+    /// - Parameter checkingAt: the record's place in the file, when it is to be checked.
+    func event(_ bytes: UnsafeRawBufferPointer, engine: Engine, memory: RowSlots.Memory? = nil, checkingAt offset: Int? = nil) throws -> any FastEvent {
         // Straight into the slots, unless coordinates no place has are to be dropped.
         if let layout = engine.eventLayout, layout === rowSlotsLayout, let rowSlots {
             // Read into a buffer of the row's own and moved into the event's slots: a list of
@@ -363,13 +379,20 @@ final class ExportReading: Sendable {
             let event = try withUnsafeTemporaryAllocation(of: JSONValue?.self, capacity: rowSlots.paths.count) { values -> SlotEvent? in
                 values.initialize(repeating: nil)
                 defer { JSONValue.dropSlots(values) }
-                guard fillRow(bytes, memory: memory, into: values),
-                      !TophhieSignInEvent.outOfRange(latitude: values[values.count - 2]?.doubleValue, longitude: values[values.count - 1]?.doubleValue)
-                else { return nil }
+                guard fillRow(bytes, memory: memory, into: values) else { return nil }
+                let count = values.count
+                if offset != nil {
+                    // JSON's text is read straight only where it is plain (`StreamedExport.read`).
+                    if case .json = shape, !ExportConversion.textsRead(bytes) { return nil }
+                    guard ExportConversion.plainlyReads([values[0], values[1], values[count - 3], values[count - 2], values[count - 1]]) else { return nil }
+                }
+                guard !TophhieSignInEvent.outOfRange(latitude: values[count - 2]?.doubleValue, longitude: values[count - 1]?.doubleValue) else { return nil }
                 return try layout.event { slots in for place in slots.indices { swap(&slots[place], &values[place]) } }
             }
             if let event { return event }
         }
+        // The first pass that checks each record says what this one is.
+        if let offset { throw PlainRecordCheck.Failed(offset: offset) }
         let record = try graphRecord(bytes)
         guard let layout = engine.eventLayout else { return fastEvent(try SignInEvents.event(record)) }
         return try layout.event(json: record)

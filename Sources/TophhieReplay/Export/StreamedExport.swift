@@ -12,6 +12,10 @@ enum StreamedExport {
     /// Not a shape read here: the whole-file way reads it, with its own messages.
     private struct Unstreamable: Error {}
 
+    /// A record whose id and time the first pass of `timesOnly` does not read plainly: the file
+    /// is read again, each record checked (`ExportConversion.convert`).
+    struct NeedsCheck: Error {}
+
     /// How the records of a JSON export sit in it, from its head.
     static func layout(of head: [UInt8], size: Int) -> JSONElementSplitter.Layout? {
         let bom = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
@@ -38,22 +42,35 @@ enum StreamedExport {
     /// - Throws: `ReplayFileError` as `ExportConversion.convert` does.
     /// - Parameter indexSpillLimit: records indexed in memory before a sorted stretch of them
     ///   goes to scratch (`ExportIndex`).
-    static func convert(file: String, format: ExportFormat, strict: Bool, scratch: String, streaming: Bool = false, chunkSize: Int = ReadableFile.chunkSize,
-                        indexSpillLimit: Int = 1 << 19) throws -> ExportConversion? {
+    /// - Parameter timesOnly: streaming Log Analytics rows, only each record's id and time are
+    ///   read, for the index; the replay's second pass checks the records as it reads them
+    ///   (`ExportIndex.checked` is false). Throws `NeedsCheck` for a record whose id or time
+    ///   does not read plainly.
+    static func convert(file: String, format: ExportFormat, strict: Bool, scratch: String, streaming: Bool = false, timesOnly wanted: Bool = false,
+                        chunkSize: Int = ReadableFile.chunkSize, indexSpillLimit: Int = 1 << 19) throws -> ExportConversion? {
         guard let readable = try? ReadableFile(path: file), let size = try? readable.size(),
               let head = try? readable.read(at: 0, count: min(size, 1 << 16)),
               let layout = layout(of: head, size: size) else { return nil }
         let bom = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        // Rows read straight into slots: a query API table's are not.
+        let timesOnly = wanted && streaming && format == .logAnalytics && layout != .table
         var checked = try CheckedRecords(file: file, format: format, strict: strict, scratch: streaming ? nil : scratch)
-        // Streamed, a record is read for what the decoder checks; written, whole.
-        var reading = ExportReading(format: format, shape: .json(columnNames: nil), members: streaming ? ExportReading.checkedMembers : nil)
-            .withRowSlots(streaming ? ExportConversion.quickPaths : [])
+        // Streamed, a record is read for what the decoder checks (or only its id and time);
+        // written, whole.
+        var reading = ExportReading(format: format, shape: .json(columnNames: nil),
+                                    members: timesOnly ? ExportReading.timeMembers : streaming ? ExportReading.checkedMembers : nil)
+            .withRowSlots(timesOnly ? ExportReading.timePaths : streaming ? ExportConversion.quickPaths : [])
         let index = streaming ? ExportIndex(file: readable, reading: reading.reading(nil), scratchDirectory: scratch, spillLimit: indexSpillLimit) : nil
+        index?.checked = !timesOnly
         var cursor = LineCursor(file: readable, start: bom)
         var count = 0
         var batches = TwoThreadBatches<FoundRecord, RecordOutcome> { found in
             // This thread's memory of the rows it reads straight, one to the next.
             let memory = found.first?.reading?.rowMemory()
+            if timesOnly {
+                let names = RowTimes()
+                return found.map { readTime($0, names: names, memory: memory) }
+            }
             return found.map { read($0, writing: !streaming, memory: memory) }
         }
         func columns(_ offset: Int, _ bytes: UnsafeRawBufferPointer) throws {
@@ -83,6 +100,8 @@ enum StreamedExport {
                 try checked.skipDamaged(problem, at: place)
             case .notARow:
                 throw Unstreamable()
+            case .needsCheck:
+                throw NeedsCheck()
             case .failed(let error):
                 throw error
             case .checked(let verdict):
@@ -134,7 +153,20 @@ enum StreamedExport {
         case damaged(JSONParseError)
         /// A table's row that is not an array of values, or one before the columns.
         case notARow
+        /// Read for its time only, a record whose id or time does not read plainly.
+        case needsCheck
         case failed(any Error)
+    }
+
+    /// One record's id and time (on either thread), for a first pass of `timesOnly`: by their
+    /// own names (`RowTimes`), else as the mapping reads them.
+    static func readTime(_ found: FoundRecord, names: RowTimes, memory: RowSlots.Memory?) -> RecordOutcome {
+        if let time = found.bytes.withUnsafeBytes({ names.time(ofRow: $0) }) {
+            return .checked(.kept(line: nil, time: time, coordinatesDropped: false))
+        }
+        guard let values = found.bytes.withUnsafeBytes({ found.reading?.rowValues($0, memory: memory) }),
+              let time = ExportConversion.plainTime(id: values[0], time: values[1]) else { return .needsCheck }
+        return .checked(.kept(line: nil, time: time, coordinatesDropped: false))
     }
 
     /// Parses, maps and checks one record (on either thread). A record read for some of its
@@ -177,7 +209,10 @@ enum StreamedExport {
     ///   writing them to a scratch file.
     /// - Throws: `ReplayFileError` as `ExportConversion.convert` does ("not valid CSV: line 3:
     ///   …" for a row the table would refuse).
-    static func convertCSV(file: String, format: ExportFormat, strict: Bool, scratch: String, streaming: Bool = false, chunkSize: Int = ReadableFile.chunkSize) throws -> ExportConversion {
+    /// - Parameter timesOnly: as `convert`'s, for Log Analytics' CSV.
+    static func convertCSV(file: String, format: ExportFormat, strict: Bool, scratch: String, streaming: Bool = false, timesOnly wanted: Bool = false,
+                           chunkSize: Int = ReadableFile.chunkSize) throws -> ExportConversion {
+        let timesOnly = wanted && streaming && format == .csv
         let readable: ReadableFile
         let head: [UInt8]
         do {
@@ -194,7 +229,7 @@ enum StreamedExport {
         var batches = TwoThreadBatches<CSVRow, CSVOutcome> { rows in
             // This thread's buffers for the rows it reads straight.
             let memory = rows.first?.reading.rowMemory()
-            return rows.map { read($0, writing: !streaming, memory: memory) }
+            return rows.map { timesOnly ? readTime($0, memory: memory) : read($0, writing: !streaming, memory: memory) }
         }
         var reader = CSVRows(offset: head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
         func shape(_ header: [String]) -> ExportReading.Shape {
@@ -202,13 +237,15 @@ enum StreamedExport {
         }
         // Checked, a row's other fields are not kept (a row skipped is named by its
         // columns' names and its `Type`, which is read).
-        if streaming { reader.keepingAfterHeader = { ExportReading(format: format, shape: shape($0), members: ExportReading.checkedMembers).fieldsRead } }
+        let members = timesOnly ? ExportReading.timeMembers : ExportReading.checkedMembers
+        if streaming { reader.keepingAfterHeader = { ExportReading(format: format, shape: shape($0), members: members).fieldsRead } }
         func row(_ line: Int, _ fields: CSVFields, _ range: Range<Int>) throws {
             guard let reading else {
                 let shape = shape(fields.strings)
-                reading = ExportReading(format: format, shape: shape, members: streaming ? ExportReading.checkedMembers : nil)
-                    .withRowSlots(streaming ? ExportConversion.quickPaths : [])
+                reading = ExportReading(format: format, shape: shape, members: streaming ? members : nil)
+                    .withRowSlots(timesOnly ? ExportReading.timePaths : streaming ? ExportConversion.quickPaths : [])
                 if streaming { index = ExportIndex(file: readable, reading: ExportReading(format: format, shape: shape, members: nil), scratchDirectory: scratch) }
+                index?.checked = !timesOnly
                 return
             }
             try batches.add(CSVRow(line: line, range: range, fields: fields, reading: reading), size: fields.bytes.count, apply: apply)
@@ -217,6 +254,7 @@ enum StreamedExport {
             switch outcome {
             case .checked(let verdict):
                 if let time = try checked.take(verdict, at: "line \(row.line)") { try index?.add(time: time, offset: row.range.lowerBound, length: row.range.count) }
+            case .needsCheck: throw NeedsCheck()
             case .failed(let error): throw error
             }
         }
@@ -257,7 +295,16 @@ enum StreamedExport {
 
     enum CSVOutcome {
         case checked(CheckedRecords.Verdict)
+        /// As `RecordOutcome.needsCheck`.
+        case needsCheck
         case failed(any Error)
+    }
+
+    /// One CSV row's id and time (on either thread), for a first pass of `timesOnly`.
+    static func readTime(_ row: CSVRow, memory: RowSlots.Memory?) -> CSVOutcome {
+        guard row.fields.count == row.reading.columnCount, let values = row.reading.rowValues(fields: row.fields, memory: memory),
+              let time = ExportConversion.plainTime(id: values[0], time: values[1]) else { return .needsCheck }
+        return .checked(.kept(line: nil, time: time, coordinatesDropped: false))
     }
 
     /// Maps and checks one CSV row (on either thread); read whole when the decoder refuses it.

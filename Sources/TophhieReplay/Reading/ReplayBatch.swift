@@ -16,7 +16,7 @@ enum ReplayBatch {
     ///   (`PlainRecordCheck`), which throws `PlainRecordCheck.Failed` for the first it does not pass.
     static func read(_ entries: ArraySlice<ReplayIndex.Entry>, file: ReadableFile, engine: Engine, reading: ExportReading? = nil,
                      checking: Bool = false) throws -> [any FastEvent] {
-        if let reading { return try read(entries, file: file, engine: engine, reading: reading) }
+        if let reading { return try read(entries, file: file, engine: engine, reading: reading, checking: checking) }
         var events: [any FastEvent] = []
         events.reserveCapacity(entries.count)
         let check = checking ? PlainRecordCheck() : nil
@@ -73,8 +73,10 @@ enum ReplayBatch {
 
     /// One batch of an export's records, each read from its own bytes, mapped and made the
     /// engine's event.
-    /// - Throws: `SignInEventError` when a record no longer reads as the first pass read it.
-    private static func read(_ entries: ArraySlice<ReplayIndex.Entry>, file: ReadableFile, engine: Engine, reading: ExportReading) throws -> [any FastEvent] {
+    /// - Throws: `SignInEventError` when a record no longer reads as the first pass read it;
+    ///   with `checking` (the reading `reading(for:checking:)`'s), `PlainRecordCheck.Failed`.
+    private static func read(_ entries: ArraySlice<ReplayIndex.Entry>, file: ReadableFile, engine: Engine, reading: ExportReading,
+                             checking: Bool) throws -> [any FastEvent] {
         func events(_ entries: ArraySlice<ReplayIndex.Entry>, in stretch: [UInt8], from: Int) throws -> [any FastEvent] {
             var events: [any FastEvent] = []
             events.reserveCapacity(entries.count)
@@ -83,9 +85,19 @@ enum ReplayBatch {
             try stretch.withUnsafeBytes { raw in
                 for entry in entries {
                     let bytes = Self.bytes(of: entry, in: raw, from: from)
-                    guard bytes.count == Int(entry.length), let event = try? reading.event(bytes, engine: engine, memory: memory), event.eventTime == entry.time else {
-                        throw SignInEventError("the file changed while it was read (the sign-in at byte \(entry.offset) is not what it was)")
+                    let changed = SignInEventError("the file changed while it was read (the sign-in at byte \(entry.offset) is not what it was)")
+                    guard bytes.count == Int(entry.length) else { throw changed }
+                    let read: (any FastEvent)?
+                    do {
+                        read = try reading.event(bytes, engine: engine, memory: memory, checkingAt: checking ? entry.offset : nil)
+                    } catch let failed as PlainRecordCheck.Failed {
+                        throw failed
+                    } catch {
+                        read = nil
                     }
+                    guard let event = read else { throw changed }
+                    // Read for its time alone, a record is read again by its check.
+                    guard event.eventTime == entry.time else { throw checking ? PlainRecordCheck.Failed(offset: entry.offset) : changed }
                     events.append(event)
                 }
             }

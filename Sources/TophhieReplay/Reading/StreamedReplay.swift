@@ -25,9 +25,11 @@ struct StreamedReplay {
     let order: Order
     /// How an export's records read (`ExportIndex`); nil for Graph's own records.
     var reading: ExportReading? = nil
-    /// Each of Graph's records is given the quick check as it is read (`PlainRecordCheck`): the
-    /// file was not checked before.
+    /// Each record is given the quick check as it is read (`PlainRecordCheck`, an export's
+    /// `ExportReading.event(checkingAt:)`): the file was not checked before.
     var checking = false
+    /// An export's record with the latest time (`ExportIndex.latestEntry`), checked first.
+    var latestEntry: ReplayIndex.Entry? = nil
 
     /// Where the sign-ins are, in the engine's order.
     enum Order {
@@ -173,7 +175,7 @@ struct StreamedReplay {
         var unknownPlaces = 0
         let file = self.file, layout = self.layout, checking = self.checking
         // An export's records are read for what the rules read.
-        let reading = self.reading.map { $0.reading(for: engine) }
+        let reading = self.reading.map { $0.reading(for: engine, checking: checking) }
         let jobs: [ReadAhead.Job<[PreparedEvent]>]
         /// The earliest time of the batch after batch `n`.
         let following: (Int) -> Date?
@@ -201,18 +203,22 @@ struct StreamedReplay {
                 {
                     let batch = try merge.next(batchSize)
                     notes[number] = merge.nextTime
-                    return { engine.prepareLater(try ReplayBatch.read(batch[...], file: file, engine: engine, reading: reading)) }
+                    return { engine.prepareLater(try ReplayBatch.read(batch[...], file: file, engine: engine, reading: reading, checking: checking)) }
                 }
             }
             following = { n in notes[n] }
         }
-        if checking, let last = jobs.last {
-            // The last batch holds the latest time, the replay's `now`: checked before the engine
+        if checking {
+            // The latest time is the replay's `now`: a record of it is checked before the engine
             // makes an alert, so the alerts made before a record that fails are the first of
-            // those the file checked first gives. (A spilled index's batches are taken in order:
-            // such a file is checked before it is replayed.)
-            if case .spilled = order { preconditionFailure("a spilled index is read in order only") }
-            _ = try last()()
+            // those the file checked first gives. Graph's, in the last batch; an export's, the
+            // one its index noted (a spilled index's batches are taken in order only).
+            if let reading, let entry = latestEntry {
+                _ = try ReplayBatch.read([entry][...], file: file, engine: engine, reading: reading, checking: true)
+            } else if let last = jobs.last {
+                if case .spilled = order { preconditionFailure("a spilled index is read in order only") }
+                _ = try last()()
+            }
         }
         var carried: [PreparedEvent] = []
         // A batch read before the engine wants it: its reader works out what the engine would
