@@ -61,6 +61,7 @@ enum ReplayCommand: CLICommand {
                                                    checkingFirst: !checkingAsRead)
         defer { export?.remove() }
         if let export, export.records == 0 {
+            if export.index?.checked == false { ExportInput.tell(export, file: file, io: io, command: "replay") }
             io.err("replay: 0 event(s), \(set.ruleCount) rule(s): no sign-in to read\n")
             return .ok
         }

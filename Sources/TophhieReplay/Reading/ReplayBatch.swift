@@ -12,8 +12,9 @@ enum ReplayBatch {
     /// - Parameters:
     /// - Parameter reading: how an export's records read (mapped to Graph's shape first), asking
     ///   for what the engine reads (`ExportReading.members(readBy:)`).
-    /// - Parameter checking: each of Graph's records is also given the quick check
-    ///   (`PlainRecordCheck`), which throws `PlainRecordCheck.Failed` for the first it does not pass.
+    /// - Parameter checking: each record is also given the quick check (Graph's by
+    ///   `PlainRecordCheck`, an export's by `ExportReading.event(checkingAt:)`), and the first
+    ///   that does not pass, or does not read, throws `PlainRecordCheck.Failed`.
     static func read(_ entries: ArraySlice<ReplayIndex.Entry>, file: ReadableFile, engine: Engine, reading: ExportReading? = nil,
                      checking: Bool = false) throws -> [any FastEvent] {
         if let reading { return try read(entries, file: file, engine: engine, reading: reading, checking: checking) }
@@ -150,8 +151,12 @@ enum ReplayBatch {
                     guard index < raw.count else { break }
                     guard found.isEmpty ? separators == 0 : (layout == .lines ? separators > 0 : separators == 1) else { throw changed }
                     var quick: [JSONValue?] = []
-                    let read = other.map { other in try? slots.event(raw, from: index, alsoReading: other, order: order, texts: texts) { quick = $0 } }
-                        ?? (try? slots.event(raw, from: index, order: order, texts: texts))
+                    let read: (event: SlotEvent, end: Int)?
+                    if let other {
+                        read = try? slots.event(raw, from: index, alsoReading: other, order: order, texts: texts) { quick = $0 }
+                    } else {
+                        read = try? slots.event(raw, from: index, order: order, texts: texts)
+                    }
                     guard let (event, end) = read else {
                         // A record found whole that does not read is the check's to name.
                         if other != nil, run.count >= 0 { throw PlainRecordCheck.Failed(offset: run.start + index) }
