@@ -33,7 +33,7 @@ public enum Replay {
     ///   - checkingRecords: the file, Graph's own shape, was not checked (`ExportConversion.convert`):
     ///     each record is given the quick check as the streamed readers read it. At the first
     ///     that does not pass, or a file they do not read, the replay stops (`stoppedForCheck`).
-    ///     A file of plain records is read twice rather than three times.
+    ///     A file of plain records is read twice rather than three times. The fast engine only.
     ///   - passingOver: alerts a replay of the same file that stopped for its check wrote.
     ///   - write: each alert, in order (last event time, rule, id), as soon as it is final.
     ///   - progress: a line of progress now and then (a terminal's status line).
@@ -50,7 +50,7 @@ public enum Replay {
             return ReplayOutcome(events: attempt.count, polls: 1, alerts: writer.count, unknownPlaces: attempt.unknownPlaces,
                                  lateArrivals: outcome.lateArrivals, notes: notes)
         }
-        if checkingRecords {
+        if checking {
             return ReplayOutcome(events: 0, polls: 0, alerts: 0, notes: notes, stoppedForCheck: writer.writtenCount)
         }
         // A poll timeline is read a poll at a time; anything else the streamed reader did not

@@ -31,7 +31,8 @@ public struct ExportConversion: Sendable {
     ///     written (`index`), for a replay that reads its records straight into the engine.
     ///   - checkingFirst: false leaves a file of Graph's own shape unread, and reads a streamed
     ///     Log Analytics export's records only for their ids and times (`ExportIndex.checked`),
-    ///     for a replay that checks records as it reads them (`Replay.run`'s `checkingRecords`).
+    ///     for a replay that checks records as it reads them (`Replay.run`'s `checkingRecords`,
+    ///     `Replay.run(export:…)` of an index not `checked`).
     ///     A record whose id or time does not read plainly has the export read again, checked.
     /// - Returns: nil when the file is Graph's own shape (read as it is, in the fast ways).
     /// - Throws: `ReplayFileError` naming the file, the record and the fault; for content that

@@ -18,7 +18,7 @@ public final class ExportIndex: @unchecked Sendable {
     private let spillLimit: Int
     private var spilledLatest: Date?
     /// Whether the first pass checked each record kept; false when it read only their ids and
-    /// times, and the replay checks them as it reads them (`Replay.run(export:checkingRecords:)`).
+    /// times, and the replay checks them as it reads them (`Replay.run(export:…)`).
     public internal(set) var checked = true
     /// A record with the latest time, checked before any alert when the records are checked as
     /// they are read: the replay's `now` must be one the file checked first gives.
