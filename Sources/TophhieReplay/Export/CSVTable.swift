@@ -60,6 +60,12 @@ struct CSVRows {
     /// without keeping room for a next record's.
     private var oneRecord = false
 
+    /// Whether the bytes fed so far end between two records (after a line break), with
+    /// nothing of the next read.
+    var isBetweenRecords: Bool {
+        !quoted && !quoteSeen && !fieldHasBytes && !wasQuoted && ends.isEmpty && writtenCount == 0
+    }
+
     /// - Parameters:
     ///   - offset: where in the file the first byte fed is (after a BOM).
     ///   - keeping: by column, whether its field is kept.

@@ -62,6 +62,16 @@ enum StreamedExport {
             .withRowSlots(timesOnly ? ExportReading.timePaths : streaming ? ExportConversion.quickPaths : [])
         let index = streaming ? ExportIndex(file: readable, reading: reading.reading(nil), scratchDirectory: scratch, spillLimit: indexSpillLimit) : nil
         index?.checked = !timesOnly
+        // A large file's halves on two threads; any other, or one not taken, in one pass.
+        if timesOnly {
+            let halved = ExportIndex(file: readable, reading: reading.reading(nil), scratchDirectory: scratch, spillLimit: indexSpillLimit)
+            halved.checked = false
+            let inPage = layout == .document && head[bom...].first(where: { !JSONElementSplitter.isSpace($0) }) == UInt8(ascii: "{")
+            if try HalvedExportTimes.json(readable, size: size, layout: layout, inPage: inPage, reading: reading, chunkSize: chunkSize, into: halved) {
+                checked.discard()
+                return indexed(halved, format: format)
+            }
+        }
         var cursor = LineCursor(file: readable, start: bom)
         var count = 0
         var batches = TwoThreadBatches<FoundRecord, RecordOutcome> { found in
@@ -134,6 +144,13 @@ enum StreamedExport {
             checked.discard()
             throw error
         }
+    }
+
+    /// An export indexed by `HalvedExportTimes`.
+    private static func indexed(_ index: ExportIndex, format: ExportFormat) -> ExportConversion {
+        var conversion = ExportConversion(path: "", format: format, records: index.count, skipped: [], coordinatesDropped: 0)
+        conversion.index = index
+        return conversion
     }
 
     /// A record as the splitter found it: where it starts, its bytes, and how it is read (a
@@ -223,6 +240,19 @@ enum StreamedExport {
         }
         // The download's name says its stream: NonInteractiveSignIns_<from>_<to>.csv.
         let nonInteractive = (file as NSString).lastPathComponent.lowercased().contains("noninteractive")
+        func shape(_ header: [String]) -> ExportReading.Shape {
+            .csv(header: header.map { $0.trimmingCharacters(in: .whitespaces) }, nonInteractive: nonInteractive)
+        }
+        let bom = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        if timesOnly, let size = try? readable.size(), let header = firstRecord(readable, from: bom) {
+            let shape = shape(header)
+            let reading = ExportReading(format: format, shape: shape, members: ExportReading.timeMembers).withRowSlots(ExportReading.timePaths)
+            let index = ExportIndex(file: readable, reading: ExportReading(format: format, shape: shape, members: nil), scratchDirectory: scratch)
+            index.checked = false
+            if try HalvedExportTimes.csv(readable, size: size, offset: bom, reading: reading, chunkSize: chunkSize, into: index) {
+                return indexed(index, format: format)
+            }
+        }
         var checked = try CheckedRecords(file: file, format: format, strict: strict, scratch: streaming ? nil : scratch)
         var reading: ExportReading?
         var index: ExportIndex?
@@ -231,10 +261,7 @@ enum StreamedExport {
             let memory = rows.first?.reading.rowMemory()
             return rows.map { timesOnly ? readTime($0, memory: memory) : read($0, writing: !streaming, memory: memory) }
         }
-        var reader = CSVRows(offset: head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
-        func shape(_ header: [String]) -> ExportReading.Shape {
-            .csv(header: header.map { $0.trimmingCharacters(in: .whitespaces) }, nonInteractive: nonInteractive)
-        }
+        var reader = CSVRows(offset: bom)
         // Checked, a row's other fields are not kept (a row skipped is named by its
         // columns' names and its `Type`, which is read).
         let members = timesOnly ? ExportReading.timeMembers : ExportReading.checkedMembers
@@ -263,7 +290,7 @@ enum StreamedExport {
         do {
             do {
                 do {
-                    try readable.forEachChunk(chunkSize: chunkSize, from: head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0) { chunk in try reader.feed(chunk, record: row) }
+                    try readable.forEachChunk(chunkSize: chunkSize, from: bom) { chunk in try reader.feed(chunk, record: row) }
                     try reader.finish(record: row)
                 } catch {
                     // The rows before the one the reader stopped at come first.
@@ -285,6 +312,22 @@ enum StreamedExport {
             checked.discard()
             throw error
         }
+    }
+
+    /// The fields of a CSV file's first record (its header), when it ends within the file's
+    /// first 64 KB.
+    static func firstRecord(_ file: ReadableFile, from offset: Int) -> [String]? {
+        guard let head = try? file.read(at: offset, count: 1 << 16) else { return nil }
+        struct Found: Error { let fields: [String] }
+        var rows = CSVRows(offset: offset)
+        do {
+            try head.withUnsafeBytes { try rows.feed($0) { _, fields, _ in throw Found(fields: fields.strings) } }
+        } catch let found as Found {
+            return found.fields
+        } catch {
+            return nil
+        }
+        return nil
     }
 
     /// A CSV row as the reader found it: where it is, its fields, and how it is read.

@@ -30,9 +30,10 @@ enum RecordBoundary {
         return nil
     }
 
-    /// Whether the object at `start` has a `createdDateTime` of its own: the objects of beta's
-    /// nested lists (`authenticationDetails`, the applied policies) do not, so a guess is not
-    /// spent on `}, {` between them. An object running past `bytes` is not judged here.
+    /// Whether the object at `start` has a time of its own (Graph's `createdDateTime`, a Log
+    /// Analytics row's `CreatedDateTime` or `TimeGenerated`): the objects of beta's nested lists
+    /// (`authenticationDetails`, the applied policies) do not, so a guess is not spent on `}, {`
+    /// between them. An object running past `bytes` is not judged here.
     static func looksLikeSignIn(_ bytes: UnsafeRawBufferPointer, at start: Int) -> Bool {
         var depth = 0
         var i = start
@@ -51,7 +52,7 @@ enum RecordBoundary {
                 if depth == 0 {
                     let object = UnsafeRawBufferPointer(rebasing: bytes[start...i])
                     guard case .object(let members)? = try? JSONValue.parse(object) else { return false }
-                    return members["createdDateTime"] != nil
+                    return members["createdDateTime"] != nil || members["CreatedDateTime"] != nil || members["TimeGenerated"] != nil
                 }
             }
             i += 1
