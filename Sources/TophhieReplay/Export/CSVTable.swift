@@ -220,6 +220,19 @@ struct CSVRows {
         return fields ?? CSVFields(bytes: [], ends: [0])
     }
 
+    /// The fields of the first record in `bytes`, read no further than its end; nil when none
+    /// ends there or the bytes are not CSV.
+    static func firstRecord(in bytes: UnsafeRawBufferPointer, keeping: [Bool]? = nil) -> CSVFields? {
+        struct Found: Error { let fields: CSVFields }
+        var reader = CSVRows(keeping: keeping)
+        do {
+            try reader.feed(bytes) { _, fields, _ in throw Found(fields: fields) }
+        } catch let found as Found {
+            return found.fields
+        } catch {}
+        return nil
+    }
+
     /// The first byte from `start` that is one of `needles` (as many as four; repeat one to
     /// fill), or the end: eight bytes at a time while they hold none (byte by byte, a quoted
     /// field of JSON text was a tenth of reading a CSV export).

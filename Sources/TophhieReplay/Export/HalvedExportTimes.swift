@@ -15,10 +15,7 @@ import TophhieSystem
 /// It waits for the second half (`SecondThread`): call it from a blocking-work thread.
 enum HalvedExportTimes {
     /// Files smaller than this are read in one pass.
-    static let minimumSize = 8 << 20
-
-    /// How far past the middle a record's start is looked for.
-    static let searchLength = 1 << 20
+    static let minimumSize = HalvedFirstPass.minimumSize
 
     /// The records of the second half, each with its place and time, in the file's order (the
     /// first half's go straight into the index as they are read).
@@ -32,18 +29,13 @@ enum HalvedExportTimes {
     static func json(_ file: ReadableFile, size: Int, layout: JSONElementSplitter.Layout, inPage: Bool, reading: ExportReading,
                      chunkSize: Int, into index: ExportIndex, minimumSize: Int = minimumSize) throws -> Bool {
         guard size >= max(minimumSize, 2), layout == .document || layout == .lines,
-              let window = try? file.read(at: size / 2, count: min(searchLength, size - size / 2)),
-              let found = window.withUnsafeBytes({ RecordBoundary.next(in: $0, layout: layout, from: 0) }) else { return false }
-        let split = size / 2 + found.start
+              let split = HalvedFirstPass.boundary(file, layout: layout, from: size / 2, size: size) else { return false }
         @Sendable func half(_ splitter: inout JSONElementSplitter, from start: Int, upTo end: Int?,
                             _ take: (Int, Int, Date) throws -> Void) throws {
             let names = RowTimes()
             let memory = reading.rowMemory()
             func add(_ offset: Int, _ bytes: UnsafeRawBufferPointer) throws {
-                guard let time = names.time(ofRow: bytes)
-                    ?? reading.rowValues(bytes, memory: memory).flatMap({ ExportConversion.plainTime(id: $0[0], time: $0[1]) }) else {
-                    throw StreamedExport.NeedsCheck()
-                }
+                guard let time = StreamedExport.rowTime(bytes, names: names, reading: reading, memory: memory) else { throw StreamedExport.NeedsCheck() }
                 try take(offset, bytes.count, time)
             }
             try file.forEachChunk(chunkSize: chunkSize, from: start, upTo: end) { chunk in try splitter.feed(chunk, record: add) }
@@ -70,15 +62,14 @@ enum HalvedExportTimes {
     static func csv(_ file: ReadableFile, size: Int, offset: Int, reading: ExportReading, chunkSize: Int, into index: ExportIndex,
                     minimumSize: Int = minimumSize) throws -> Bool {
         let keeping = reading.fieldsRead
-        guard size >= max(minimumSize, 2), let window = try? file.read(at: size / 2, count: min(searchLength, size - size / 2)),
+        guard size >= max(minimumSize, 2), let window = try? file.read(at: size / 2, count: min(HalvedFirstPass.searchLength, size - size / 2)),
               let split = window.withUnsafeBytes({ rowStart(in: $0, reading: reading, keeping: keeping) }).map({ size / 2 + $0 }) else { return false }
         @Sendable func half(_ rows: inout CSVRows, from start: Int, upTo end: Int?, header: Bool, _ take: (Int, Int, Date) throws -> Void) throws {
             let memory = reading.rowMemory()
             var headerRead = !header
             func add(_: Int, _ fields: CSVFields, _ range: Range<Int>) throws {
                 guard headerRead else { headerRead = true; return }
-                guard fields.count == reading.columnCount, let values = reading.rowValues(fields: fields, memory: memory),
-                      let time = ExportConversion.plainTime(id: values[0], time: values[1]) else { throw StreamedExport.NeedsCheck() }
+                guard let time = StreamedExport.rowTime(fields: fields, reading: reading, memory: memory) else { throw StreamedExport.NeedsCheck() }
                 try take(range.lowerBound, range.count, time)
             }
             try file.forEachChunk(chunkSize: chunkSize, from: start, upTo: end) { chunk in try rows.feed(chunk, record: add) }
@@ -106,16 +97,8 @@ enum HalvedExportTimes {
         var from = 0
         while let newline = window[from...].firstIndex(of: 0x0A) {
             let start = newline + 1
-            struct First: Error { let fields: CSVFields }
-            var rows = CSVRows(keeping: keeping)
-            var fields: CSVFields?
-            do {
-                try rows.feed(UnsafeRawBufferPointer(rebasing: window[start...])) { _, found, _ in throw First(fields: found) }
-            } catch let first as First {
-                fields = first.fields
-            } catch {}
-            if let fields, fields.count == reading.columnCount, let values = reading.rowValues(fields: fields),
-               ExportConversion.plainTime(id: values[0], time: values[1]) != nil {
+            if let fields = CSVRows.firstRecord(in: UnsafeRawBufferPointer(rebasing: window[start...]), keeping: keeping),
+               StreamedExport.rowTime(fields: fields, reading: reading, memory: nil) != nil {
                 return start
             }
             from = start

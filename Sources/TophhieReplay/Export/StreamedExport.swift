@@ -175,15 +175,25 @@ enum StreamedExport {
         case failed(any Error)
     }
 
-    /// One record's id and time (on either thread), for a first pass of `timesOnly`: by their
-    /// own names (`RowTimes`), else as the mapping reads them.
+    /// One record's id and time (on either thread), for a first pass of `timesOnly`.
     static func readTime(_ found: FoundRecord, names: RowTimes, memory: RowSlots.Memory?) -> RecordOutcome {
-        if let time = found.bytes.withUnsafeBytes({ names.time(ofRow: $0) }) {
-            return .checked(.kept(line: nil, time: time, coordinatesDropped: false))
+        guard let reading = found.reading, let time = found.bytes.withUnsafeBytes({ rowTime($0, names: names, reading: reading, memory: memory) }) else {
+            return .needsCheck
         }
-        guard let values = found.bytes.withUnsafeBytes({ found.reading?.rowValues($0, memory: memory) }),
-              let time = ExportConversion.plainTime(id: values[0], time: values[1]) else { return .needsCheck }
         return .checked(.kept(line: nil, time: time, coordinatesDropped: false))
+    }
+
+    /// A JSON row's time when its id and time read plainly: by their own names (`RowTimes`), else
+    /// as the mapping reads them (`reading` is `timePaths`'s); nil when the row needs its check.
+    static func rowTime(_ bytes: UnsafeRawBufferPointer, names: RowTimes, reading: ExportReading, memory: RowSlots.Memory?) -> Date? {
+        names.time(ofRow: bytes) ?? reading.rowValues(bytes, memory: memory).flatMap { ExportConversion.plainTime(id: $0[0], time: $0[1]) }
+    }
+
+    /// A CSV row's time when it has the header's fields and its id and time read plainly
+    /// (`reading` is `timePaths`'s); nil when the row needs its check.
+    static func rowTime(fields: CSVFields, reading: ExportReading, memory: RowSlots.Memory?) -> Date? {
+        guard fields.count == reading.columnCount, let values = reading.rowValues(fields: fields, memory: memory) else { return nil }
+        return ExportConversion.plainTime(id: values[0], time: values[1])
     }
 
     /// Parses, maps and checks one record (on either thread). A record read for some of its
@@ -318,16 +328,7 @@ enum StreamedExport {
     /// first 64 KB.
     static func firstRecord(_ file: ReadableFile, from offset: Int) -> [String]? {
         guard let head = try? file.read(at: offset, count: 1 << 16) else { return nil }
-        struct Found: Error { let fields: [String] }
-        var rows = CSVRows(offset: offset)
-        do {
-            try head.withUnsafeBytes { try rows.feed($0) { _, fields, _ in throw Found(fields: fields.strings) } }
-        } catch let found as Found {
-            return found.fields
-        } catch {
-            return nil
-        }
-        return nil
+        return head.withUnsafeBytes { CSVRows.firstRecord(in: $0) }?.strings
     }
 
     /// A CSV row as the reader found it: where it is, its fields, and how it is read.
@@ -347,8 +348,7 @@ enum StreamedExport {
 
     /// One CSV row's id and time (on either thread), for a first pass of `timesOnly`.
     static func readTime(_ row: CSVRow, memory: RowSlots.Memory?) -> CSVOutcome {
-        guard row.fields.count == row.reading.columnCount, let values = row.reading.rowValues(fields: row.fields, memory: memory),
-              let time = ExportConversion.plainTime(id: values[0], time: values[1]) else { return .needsCheck }
+        guard let time = rowTime(fields: row.fields, reading: row.reading, memory: memory) else { return .needsCheck }
         return .checked(.kept(line: nil, time: time, coordinatesDropped: false))
     }
 

@@ -22,12 +22,7 @@ final class SlotValues: ManagedBuffer<SlotValues.Header, JSONValue?> {
     /// - Parameter layout: the layout the values are read into, kept alive by them.
     /// - Complexity: O(count).
     static func make(count: Int, layout: EventLayout? = nil, fill: (UnsafeMutableBufferPointer<JSONValue?>) throws -> Void) rethrows -> SlotValues {
-        let made = unsafeDowncast(SlotValues.create(minimumCapacity: count) { _ in Header(count: count, layout: layout, keywordTexts: nil) }, to: SlotValues.self)
-        try made.withUnsafeMutablePointerToElements { elements in
-            elements.initialize(repeating: nil, count: count)
-            try fill(UnsafeMutableBufferPointer(start: elements, count: count))
-        }
-        return made
+        try make(count: count, extra: 0, layout: layout, fill: fill, take: { _ in })
     }
 
     /// `make`, `fill` given `extra` slots more after the kept ones: values read in the same walk
