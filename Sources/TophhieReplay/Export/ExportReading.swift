@@ -42,6 +42,8 @@ final class ExportReading: Sendable {
     /// A Log Analytics CSV's columns read, each under the name the mapping reads it by
     /// (`ExportRecord.columnName`), worked out once from the header rather than every row.
     private let csvColumns: [(index: Int, column: ColumnMapping)]
+    /// A Log Analytics CSV's id and time fields, when the header gives each by one column.
+    let csvRowTimes: CSVRowTimes?
     /// A Log Analytics row (an object, or CSV) read straight into the values of some Graph
     /// paths of its mapped record (`withRowSlots`); nil when records are mapped whole.
     let rowSlots: RowSlots?
@@ -70,6 +72,7 @@ final class ExportReading: Sendable {
         self.shape = shape
         self.members = members
         csvColumns = Self.csvColumns(shape, format: format, members: members.map { $0.union(["id", "createdDateTime"]) })
+        if case .csv(let header, _) = shape, format == .csv { csvRowTimes = CSVRowTimes(header: header) } else { csvRowTimes = nil }
         if case .json(let names?) = shape {
             var seen: Set<String> = []
             tableColumns = names.map { (ColumnMapping($0), seen.insert($0).inserted) }

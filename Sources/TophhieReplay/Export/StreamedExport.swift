@@ -189,10 +189,13 @@ enum StreamedExport {
         names.time(ofRow: bytes) ?? reading.rowValues(bytes, memory: memory).flatMap { ExportConversion.plainTime(id: $0[0], time: $0[1]) }
     }
 
-    /// A CSV row's time when it has the header's fields and its id and time read plainly
-    /// (`reading` is `timePaths`'s); nil when the row needs its check.
+    /// A CSV row's time when it has the header's fields and its id and time read plainly: from
+    /// their own fields (`CSVRowTimes`), else as the mapping reads them (`reading` is
+    /// `timePaths`'s); nil when the row needs its check.
     static func rowTime(fields: CSVFields, reading: ExportReading, memory: RowSlots.Memory?) -> Date? {
-        guard fields.count == reading.columnCount, let values = reading.rowValues(fields: fields, memory: memory) else { return nil }
+        guard fields.count == reading.columnCount else { return nil }
+        if let time = reading.csvRowTimes?.time(of: fields) { return time }
+        guard let values = reading.rowValues(fields: fields, memory: memory) else { return nil }
         return ExportConversion.plainTime(id: values[0], time: values[1])
     }
 
