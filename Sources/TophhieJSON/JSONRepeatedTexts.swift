@@ -54,7 +54,7 @@ public final class JSONRepeatedTexts {
     }
 
     /// Whether `slot`'s strings are still remembered.
-    @inline(__always) func remembers(_ slot: Int) -> Bool {
+    @inline(__always) package func remembers(_ slot: Int) -> Bool {
         slot < slots && !given[slot]
     }
 
@@ -62,7 +62,7 @@ public final class JSONRepeatedTexts {
     /// remembered when it holds these bytes, else `make`'s, remembered in its place.
     /// - Parameter make: the checked string of the bytes, nil when they are not UTF-8 (then
     ///   nothing is remembered).
-    @inline(__always) func text(slot: Int, _ bytes: UnsafeBufferPointer<UInt8>, make: () -> String?) -> String? {
+    @inline(__always) package func text(slot: Int, _ bytes: UnsafeBufferPointer<UInt8>, make: () -> String?) -> String? {
         let hash = JSONRepeatedTexts.hash(bytes) & hashMask
         let entry = entries + (slot * JSONRepeatedTexts.perSlot + Int(truncatingIfNeeded: hash >> 56) & (JSONRepeatedTexts.perSlot - 1))
         if entry.pointee.hash == hash, JSONRepeatedTexts.holds(entry.pointee.text, bytes) {

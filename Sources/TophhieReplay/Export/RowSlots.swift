@@ -231,11 +231,15 @@ final class RowSlots: Sendable {
         /// What each column gives the record, and the values at its `under` paths.
         let held: UnsafeMutableBufferPointer<JSONValue?>
         let given: UnsafeMutableBufferPointer<Given>
+        /// By column, for one of JSON text read for its `under` paths (a CSV's), the order and
+        /// strings of the objects read before, as `order` and `texts` are a row's.
+        fileprivate let textMemory: [(order: JSONMemberOrder, texts: JSONRepeatedTexts)?]
 
         fileprivate init(_ owner: RowSlots) {
             self.owner = owner
             order = owner.layout.memberOrder()
             texts = owner.layout.repeatedTexts()
+            textMemory = owner.columns.map { column in column.text.map { ($0.memberOrder(), $0.repeatedTexts()) } }
             slots = .allocate(capacity: owner.layout.paths.count)
             held = .allocate(capacity: owner.facts.count + owner.underSlots.count)
             given = .allocate(capacity: owner.facts.count)
@@ -267,13 +271,25 @@ final class RowSlots: Sendable {
     /// - Returns: false when the row is not read so (the mapping reads it whole); `output` may
     ///   then hold some values.
     func fill(fields: CSVFields, column: (Int) -> Int, memory: Memory? = nil, into output: UnsafeMutableBufferPointer<JSONValue?>) -> Bool {
+        let memory = memory?.owner === self ? memory : nil
         // `text` is optional, so taken as escaping; it is used only within this call.
-        withoutActuallyEscaping(column) { column in
+        return withoutActuallyEscaping(column) { column in
             fields.withView { view in
-                resolve(UnsafeMutableBufferPointer(start: nil, count: 0), into: output, memory: memory?.owner === self ? memory : nil,
-                        { .string(view.text(column($0))) }, text: { view[column($0)] })
+                facts.withUnsafeBufferPointer { facts in
+                    resolve(UnsafeMutableBufferPointer(start: nil, count: 0), into: output, memory: memory,
+                            { .string(Self.text(view[column($0)], slot: facts[$0].slot, texts: memory?.texts)) }, text: { view[column($0)] })
+                }
             }
         }
+    }
+
+    /// A field's text (bytes that are not UTF-8 read as U+FFFD, as a `String` reads them): the
+    /// one `texts` remembers for these bytes in `slot`, when it does. Most of a row's fields
+    /// repeat from one row to the next, and making each anew was a tenth of reading a CSV row.
+    private static func text(_ bytes: UnsafeRawBufferPointer, slot: Int, texts: JSONRepeatedTexts?) -> String {
+        let utf8 = UnsafeBufferPointer(start: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        guard let texts, texts.remembers(slot) else { return String(decoding: utf8, as: UTF8.self) }
+        return texts.text(slot: slot, utf8) { String(decoding: utf8, as: UTF8.self) } ?? String(decoding: utf8, as: UTF8.self)
     }
 
     /// What a column gives the record (`given`): nothing, its value as the mapping makes it,
@@ -295,7 +311,7 @@ final class RowSlots: Sendable {
             defer { JSONValue.dropSlots(held) }
             given.initialize(repeating: .absent)
             return facts.withUnsafeBufferPointer { facts in
-                self.resolve(slots, raw, text: text, facts: facts, held: held, given: given, output: output)
+                self.resolve(slots, raw, text: text, facts: facts, held: held, given: given, memory: memory, output: output)
             }
         }
         if let memory { return resolve(held: memory.held, given: memory.given) }
@@ -306,7 +322,7 @@ final class RowSlots: Sendable {
 
     private func resolve(_ slots: UnsafeMutableBufferPointer<JSONValue?>, _ raw: (Int) -> JSONValue?, text: ((Int) -> UnsafeRawBufferPointer)?,
                          facts: UnsafeBufferPointer<Facts>, held: UnsafeMutableBufferPointer<JSONValue?>, given: UnsafeMutableBufferPointer<Given>,
-                         output: UnsafeMutableBufferPointer<JSONValue?>) -> Bool {
+                         memory: Memory?, output: UnsafeMutableBufferPointer<JSONValue?>) -> Bool {
         let count = facts.count
         var inputs = ColumnMapping.Inputs()
         for index in 0..<count {
@@ -316,7 +332,7 @@ final class RowSlots: Sendable {
             if let text, fact.opens, fact.becomesMember, fact.input == nil, !fact.isCountry, fact.reading == .jsonText,
                let bytes = Self.objectText(text(index)) {
                 given[index] = .whole
-                guard hold(objectText: bytes, fact, at: index, under: count + fact.underStart, held: held, given: given,
+                guard hold(objectText: bytes, fact, at: index, under: count + fact.underStart, held: held, given: given, memory: memory,
                            notJSON: { .string(String(decoding: bytes, as: UTF8.self)) }) else { return false }
                 continue
             }
@@ -345,7 +361,7 @@ final class RowSlots: Sendable {
                     continue
                 }
                 guard trimmed.withUTF8({ hold(objectText: UnsafeRawBufferPointer($0), fact, at: index, under: under, held: held, given: given,
-                                              notJSON: { value }) }) else { return false }
+                                              memory: memory, notJSON: { value }) }) else { return false }
             default:
                 held[index] = ExportRecord.normalised(fact.reading, value)
             }
@@ -423,8 +439,8 @@ final class RowSlots: Sendable {
     /// `under` (`lowerUnder`); when it is not JSON, the mapping keeps `notJSON`'s text.
     /// - Returns: false when the row is not read so (the mapping reads it whole).
     private func hold(objectText bytes: UnsafeRawBufferPointer, _ fact: Facts, at index: Int, under: Int, held: UnsafeMutableBufferPointer<JSONValue?>,
-                      given: UnsafeMutableBufferPointer<Given>, notJSON: () -> JSONValue) -> Bool {
-        switch Self.read(bytes, columns[index], into: held, at: under) {
+                      given: UnsafeMutableBufferPointer<Given>, memory: Memory?, notJSON: () -> JSONValue) -> Bool {
+        switch Self.read(bytes, columns[index], memory: memory?.textMemory[index], into: held, at: under) {
         case .declined: return false
         case .notJSON: held[index] = notJSON()
         case .read:
@@ -452,7 +468,9 @@ final class RowSlots: Sendable {
 
     /// A column's JSON text (an object, its UTF-8) read for its `under` paths, their values
     /// moved into `held` from `start` (which holds none yet).
-    private static func read(_ bytes: UnsafeRawBufferPointer, _ column: Column, into held: UnsafeMutableBufferPointer<JSONValue?>, at start: Int) -> TextReading {
+    /// - Parameter memory: the column's in the thread's memory (`Memory.textMemory`).
+    private static func read(_ bytes: UnsafeRawBufferPointer, _ column: Column, memory: (order: JSONMemberOrder, texts: JSONRepeatedTexts)?,
+                             into held: UnsafeMutableBufferPointer<JSONValue?>, at start: Int) -> TextReading {
         // A lone surrogate in a member no path reads is not walked as the parser reads it.
         guard ExportConversion.textsRead(bytes), let layout = column.text else { return .declined }
         return withUnsafeTemporaryAllocation(of: JSONValue?.self, capacity: layout.paths.count) { slots -> TextReading in
@@ -460,7 +478,7 @@ final class RowSlots: Sendable {
             defer { JSONValue.dropSlots(slots) }
             let watched: Bool
             do {
-                watched = try JSONValue.parseSlots(bytes, layout: layout, into: slots, watching: [])
+                watched = try JSONValue.parseSlots(bytes, layout: layout, into: slots, watching: [], order: memory?.order, texts: memory?.texts)
             } catch {
                 return .notJSON
             }
