@@ -85,7 +85,7 @@ public final class JSONRepeatedTexts {
 
     /// A hash of the bytes, eight at a time (the last eight overlapping the ones before), with
     /// the length: its top byte picks the place, all of it is compared before the bytes are.
-    @inline(__always) static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    @inline(__always) package static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         let count = bytes.count
         var hash = UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15
         guard let base = bytes.baseAddress else { return hash }

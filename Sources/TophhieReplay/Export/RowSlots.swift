@@ -232,14 +232,15 @@ final class RowSlots: Sendable {
         let held: UnsafeMutableBufferPointer<JSONValue?>
         let given: UnsafeMutableBufferPointer<Given>
         /// By column, for one of JSON text read for its `under` paths (a CSV's), the order and
-        /// strings of the objects read before, as `order` and `texts` are a row's.
-        fileprivate let textMemory: [(order: JSONMemberOrder, texts: JSONRepeatedTexts)?]
+        /// strings of the objects read before, as `order` and `texts` are a row's, and what
+        /// the texts read before gave.
+        fileprivate let textMemory: [(order: JSONMemberOrder, texts: JSONRepeatedTexts, readings: RepeatedObjectTexts)?]
 
         fileprivate init(_ owner: RowSlots) {
             self.owner = owner
             order = owner.layout.memberOrder()
             texts = owner.layout.repeatedTexts()
-            textMemory = owner.columns.map { column in column.text.map { ($0.memberOrder(), $0.repeatedTexts()) } }
+            textMemory = owner.columns.map { column in column.text.map { ($0.memberOrder(), $0.repeatedTexts(), RepeatedObjectTexts()) } }
             slots = .allocate(capacity: owner.layout.paths.count)
             held = .allocate(capacity: owner.facts.count + owner.underSlots.count)
             given = .allocate(capacity: owner.facts.count)
@@ -440,12 +441,27 @@ final class RowSlots: Sendable {
     /// - Returns: false when the row is not read so (the mapping reads it whole).
     private func hold(objectText bytes: UnsafeRawBufferPointer, _ fact: Facts, at index: Int, under: Int, held: UnsafeMutableBufferPointer<JSONValue?>,
                       given: UnsafeMutableBufferPointer<Given>, memory: Memory?, notJSON: () -> JSONValue) -> Bool {
-        switch Self.read(bytes, columns[index], memory: memory?.textMemory[index], into: held, at: under) {
+        let textMemory = memory?.textMemory[index]
+        if let remembered = textMemory?.readings.reading(of: bytes) {
+            guard let values = remembered else {
+                held[index] = notJSON()
+                return true
+            }
+            given[index] = .under
+            for place in values.indices { held[under + place] = values[place] }
+            return true
+        }
+        switch Self.read(bytes, columns[index], memory: textMemory, into: held, at: under) {
         case .declined: return false
-        case .notJSON: held[index] = notJSON()
+        case .notJSON:
+            held[index] = notJSON()
+            textMemory?.readings.remember(bytes, nil)
         case .read:
             given[index] = .under
             lowerUnder(fact, held: held, at: under)
+            if let readings = textMemory?.readings, readings.remembers {
+                readings.remember(bytes, Array(UnsafeMutableBufferPointer(rebasing: held[under..<under + fact.underCount])))
+            }
         }
         return true
     }
@@ -469,7 +485,7 @@ final class RowSlots: Sendable {
     /// A column's JSON text (an object, its UTF-8) read for its `under` paths, their values
     /// moved into `held` from `start` (which holds none yet).
     /// - Parameter memory: the column's in the thread's memory (`Memory.textMemory`).
-    private static func read(_ bytes: UnsafeRawBufferPointer, _ column: Column, memory: (order: JSONMemberOrder, texts: JSONRepeatedTexts)?,
+    private static func read(_ bytes: UnsafeRawBufferPointer, _ column: Column, memory: (order: JSONMemberOrder, texts: JSONRepeatedTexts, readings: RepeatedObjectTexts)?,
                              into held: UnsafeMutableBufferPointer<JSONValue?>, at start: Int) -> TextReading {
         // A lone surrogate in a member no path reads is not walked as the parser reads it.
         guard ExportConversion.textsRead(bytes), let layout = column.text else { return .declined }
