@@ -132,14 +132,15 @@ struct CSVRows {
                         // be marked wrongly, and are not read).
                         let marks = ((quotes &- 0x0101_0101_0101_0101) & ~quotes | (feeds &- 0x0101_0101_0101_0101) & ~feeds) & 0x8080_8080_8080_8080
                         let clean = marks == 0 ? 8 : marks.trailingZeroBitCount >> 3
-                        if clean > 0 {
-                            if keep {
-                                UnsafeMutableRawPointer(out + length).storeBytes(of: word, as: UInt64.self)
-                                length += clean
-                            }
-                            at += clean
-                            continue
+                        if keep {
+                            UnsafeMutableRawPointer(out + length).storeBytes(of: word, as: UInt64.self)
+                            length += clean
                         }
+                        at += clean
+                        // The quote or line feed that stopped the word is read below, in the
+                        // same turn: read on the next, it cost a word's reading again, and JSON
+                        // text stops a word every few bytes.
+                        if marks == 0 { continue }
                     }
                     let byte = bytes[at]
                     if byte == quote {
