@@ -124,8 +124,11 @@ public enum Replay {
         if checking, !index.reading.reading(for: engine, checking: true).readsIntoSlots {
             return ReplayOutcome(events: 0, polls: 0, alerts: 0, notes: ["not checked as it was read: the rules read each record whole"], stoppedForCheck: 0)
         }
-        let read = try await BlockingWork.shared.run { () throws -> (outcome: EngineOutcome, count: Int, unknownPlaces: Int?)? in
-            var replay = StreamedReplay(file: index.file, layout: .document, latest: index.latest, order: index.order(), reading: index.reading)
+        let sampled = index.runs != nil
+        // The outcome, or nil when the replay stopped, with why when samples gave way.
+        let (read, gaveWay) = try await BlockingWork.shared.run { () throws -> ((outcome: EngineOutcome, count: Int, unknownPlaces: Int?)?, String?) in
+            var replay = StreamedReplay(file: index.file, layout: index.runs?.layout ?? .document, latest: index.latest, order: index.order(),
+                                        reading: index.reading)
             replay.checking = checking
             replay.latestEntry = index.latestEntry
             // What the first pass freed goes back before the second's threads fill their heaps.
@@ -133,17 +136,24 @@ public enum Replay {
             writer.beginAttempt()
             do {
                 return try index.naming {
-                    try writer.writingAhead { try replay.evaluateCounting(engine, batchSize: batchSize, keepingState: false, emit: writer.emitAhead) }
+                    do {
+                        return (try writer.writingAhead { try replay.evaluateCounting(engine, batchSize: batchSize, keepingState: false, emit: writer.emitAhead) }, nil)
+                    } catch let error as SignInEventError where sampled {
+                        // Samples guessed wrong (or the file changed): the file is read again
+                        // with every record found, checked, as after a record that fails.
+                        return (nil, error.message)
+                    }
                 }
             } catch is PlainRecordCheck.Failed {
-                return nil
+                return (nil, nil)
             }
         }
         guard let read else {
-            return ReplayOutcome(events: 0, polls: 0, alerts: 0, notes: ["read its records' ids and times, then stopped at a record its check had to read"],
-                                 stoppedForCheck: writer.writtenCount)
+            let note = gaveWay.map { "read from samples of its runs, then gave way: \($0)" } ?? "read its records' ids and times, then stopped at a record its check had to read"
+            return ReplayOutcome(events: 0, polls: 0, alerts: 0, notes: [note], stoppedForCheck: writer.writtenCount)
         }
-        let how = checking ? "its records' ids and times indexed, then each checked and mapped into the engine in time order"
+        let how = sampled ? "read from samples of its runs, each record checked and mapped into the engine in time order"
+                : checking ? "its records' ids and times indexed, then each checked and mapped into the engine in time order"
                            : "its records checked and indexed, then mapped into the engine in time order"
         return ReplayOutcome(events: read.count, polls: 1, alerts: writer.count, unknownPlaces: read.unknownPlaces,
                              lateArrivals: read.outcome.lateArrivals, notes: ["read from the export itself in two passes: \(how)"])

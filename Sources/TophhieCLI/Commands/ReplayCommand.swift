@@ -86,7 +86,11 @@ enum ReplayCommand: CLICommand {
         do {
             if let index = export?.index {
                 outcome = try await Replay.run(export: index, rules: set, settings: settings, write: write)
-                if outcome.stoppedForCheck == nil, !index.checked, let export { ExportInput.tell(export, file: file, io: io, command: "replay") }
+                if outcome.stoppedForCheck == nil, !index.checked, var told = export {
+                    // A sampled file's records are counted as the replay reads them.
+                    if index.isSampled { told.records = outcome.events }
+                    ExportInput.tell(told, file: file, io: io, command: "replay")
+                }
                 if let written = outcome.stoppedForCheck {
                     // As a Graph file's, below.
                     let notes = outcome.notes

@@ -23,6 +23,10 @@ public final class ExportIndex: @unchecked Sendable {
     /// A record with the latest time, checked before any alert when the records are checked as
     /// they are read: the replay's `now` must be one the file checked first gives.
     private(set) var latestEntry: ReplayIndex.Entry?
+    /// The runs between the records a first pass sampled, when it only sampled the file
+    /// (`SparseFirstPass`), with the file's layout and latest time: the second pass reads and
+    /// checks them, and gives way when they are wrong (`Replay.run(export:…)`).
+    private(set) var runs: (runs: [ReplayRun], layout: JSONElementSplitter.Layout, latest: Date)?
 
     /// - Parameter scratchDirectory: where stretches of a large index go (nil: `$TMPDIR`, else /tmp).
     init(file: ReadableFile, reading: ExportReading, scratchDirectory: String?, spillLimit: Int = 1 << 19) {
@@ -34,11 +38,20 @@ public final class ExportIndex: @unchecked Sendable {
 
     /// The latest time of a record kept: a single-poll replay's `now`.
     var latest: Date? {
-        [index.latest, spilledLatest].compactMap { $0 }.max()
+        [index.latest, spilledLatest, runs?.latest].compactMap { $0 }.max()
     }
 
-    /// Records kept so far.
-    var count: Int { spilled.count + index.entries.count }
+    /// Records kept so far; of a sampled file, the fewest its runs hold (one each, or the
+    /// count of a run found record by record).
+    var count: Int { spilled.count + index.entries.count + (runs?.runs.reduce(0) { $0 + max(1, $1.count) } ?? 0) }
+
+    /// Whether the first pass only sampled the file: its records are counted by the replay.
+    public var isSampled: Bool { runs != nil }
+
+    /// Holds the runs of a sampled file, in the engine's order, in place of its records.
+    func take(runs: [ReplayRun], layout: JSONElementSplitter.Layout, latest: Date) {
+        self.runs = (runs, layout, latest)
+    }
 
     /// Records one record kept by the first pass.
     /// - Throws: `ReplayFileError` for a record over 2 GB.
@@ -105,6 +118,7 @@ public final class ExportIndex: @unchecked Sendable {
     /// The records kept, in the engine's order (time, id, place in the file), for the second
     /// pass; called once, when the first pass is over.
     func order() -> StreamedReplay.Order {
+        if let runs { return .runs(runs.runs) }
         if spilled.count == 0 {
             index.sort(id: idReader())
             return .entries(index.entries)

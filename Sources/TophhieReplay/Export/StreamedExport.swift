@@ -42,12 +42,16 @@ enum StreamedExport {
     /// - Throws: `ReplayFileError` as `ExportConversion.convert` does.
     /// - Parameter indexSpillLimit: records indexed in memory before a sorted stretch of them
     ///   goes to scratch (`ExportIndex`).
+    /// - Parameter sparseFrom: with `timesOnly`, files this large in time order are only
+    ///   sampled (`SparseFirstPass`), every `sparseStride` bytes when given (tests make both
+    ///   small), else every batch's worth of rows.
     /// - Parameter timesOnly: streaming Log Analytics rows, only each record's id and time are
     ///   read, for the index; the replay's second pass checks the records as it reads them
     ///   (`ExportIndex.checked` is false). Throws `NeedsCheck` for a record whose id or time
     ///   does not read plainly.
     static func convert(file: String, format: ExportFormat, strict: Bool, scratch: String, streaming: Bool = false, timesOnly wanted: Bool = false,
-                        chunkSize: Int = ReadableFile.chunkSize, indexSpillLimit: Int = 1 << 19) throws -> ExportConversion? {
+                        chunkSize: Int = ReadableFile.chunkSize, indexSpillLimit: Int = 1 << 19,
+                        sparseFrom: Int = SparseFirstPass.minimumSize, sparseStride: Int? = nil) throws -> ExportConversion? {
         guard let readable = try? ReadableFile(path: file), let size = try? readable.size(),
               let head = try? readable.read(at: 0, count: min(size, 1 << 16)),
               let layout = layout(of: head, size: size) else { return nil }
@@ -67,6 +71,16 @@ enum StreamedExport {
             let halved = ExportIndex(file: readable, reading: reading.reading(nil), scratchDirectory: scratch, spillLimit: indexSpillLimit)
             halved.checked = false
             let inPage = layout == .document && head[bom...].first(where: { !JSONElementSplitter.isSpace($0) }) == UInt8(ascii: "{")
+            // A large file in time order only sampled, as a Graph file is; its rows are then read
+            // and checked by the second pass, which gives way when the samples were wrong.
+            let names = RowTimes(), memory = reading.rowMemory()
+            let times = SparseFirstPass.RecordTime(row: { rowTime($0, names: names, reading: reading, memory: memory) })
+            if let sparse = SparseFirstPass.runs(readable, chunkSize: chunkSize, stride: sparseStride, minimumSize: sparseFrom,
+                                                 runLength: Replay.exportBatchSize, shape: (layout, inPage), time: times) {
+                checked.discard()
+                halved.take(runs: sparse.runs, layout: sparse.layout, latest: sparse.latest)
+                return indexed(halved, format: format)
+            }
             if try HalvedExportTimes.json(readable, size: size, layout: layout, inPage: inPage, reading: reading, chunkSize: chunkSize, into: halved) {
                 checked.discard()
                 return indexed(halved, format: format)

@@ -116,12 +116,7 @@ enum ReplayBatch {
     ///   with `checking`, `PlainRecordCheck.Failed` as `read(_:file:engine:reading:checking:)`.
     static func read(_ run: ReplayRun, layout: JSONElementSplitter.Layout, file: ReadableFile, engine: Engine, checking: Bool = false) throws -> [any FastEvent] {
         let bytes = try file.read(at: run.start, count: run.end - run.start)
-        // A run between samples (count -1) may simply have been guessed wrong: a sample inside a
-        // record of a nested list, or a sign-in out of its place. Only a counted run, found
-        // record by record, can have changed under the reader.
-        let changed = SignInEventError(run.count < 0
-            ? "the sign-ins from byte \(run.start) do not read as whole sign-ins within the times of the samples around them (a sample inside a record, or a sign-in out of time order)"
-            : "the file changed while it was read (the sign-ins from byte \(run.start) are not what they were)")
+        let changed = runChanged(run)
         guard bytes.count == run.end - run.start else { throw changed }
         if let slots = engine.eventLayout {
             // Held as slot events until they are in order: sorting existentials swapped boxes
@@ -205,6 +200,56 @@ enum ReplayBatch {
         guard run.count < 0 || found.count == run.count else { throw changed }
         found.sort { ($0.event.eventTime, $0.event.eventID, $0.offset) < ($1.event.eventTime, $1.event.eventID, $1.offset) }
         return found.map(\.event)
+    }
+
+    /// One run of an export's rows (Log Analytics JSON), found by the splitter from the run's
+    /// first byte and each read as `read(_:file:engine:reading:checking:)` reads an indexed one,
+    /// in the engine's order (time, id, place).
+    /// - Throws: as `read(_:layout:file:engine:checking:)`.
+    static func read(_ run: ReplayRun, layout: JSONElementSplitter.Layout, file: ReadableFile, engine: Engine, reading: ExportReading,
+                     checking: Bool) throws -> [any FastEvent] {
+        let bytes = try file.read(at: run.start, count: run.end - run.start)
+        let changed = runChanged(run)
+        guard bytes.count == run.end - run.start else { throw changed }
+        var found: [(event: any FastEvent, offset: Int)] = []
+        found.reserveCapacity(max(0, run.count))
+        // This thread's memory of the rows it reads, one to the next.
+        let memory = reading.rowMemory()
+        var splitter = JSONElementSplitter(layout: layout)
+        let record: (Int, UnsafeRawBufferPointer) throws -> Void = { offset, record in
+            let at = run.start + offset - (layout == .document ? 1 : 0)
+            let event: any FastEvent
+            do {
+                event = try reading.event(record, engine: engine, memory: memory, checkingAt: checking ? at : nil)
+            } catch let failed as PlainRecordCheck.Failed {
+                throw failed
+            } catch {
+                throw changed
+            }
+            guard event.eventTime >= run.earliest, event.eventTime <= run.latest else { throw changed }
+            found.append((event, offset))
+        }
+        do {
+            if layout == .document { try [UInt8(ascii: "[")].withUnsafeBytes { try splitter.feed($0, record: record) } }
+            try bytes.withUnsafeBytes { try splitter.feed($0, record: record) }
+            if layout == .document { try [UInt8(ascii: "]")].withUnsafeBytes { try splitter.feed($0, record: record) } }
+            try splitter.finish(record: record)
+        } catch is JSONElementSplitter.Unsupported {
+            throw changed
+        }
+        guard run.count < 0 || found.count == run.count else { throw changed }
+        found.sort { ($0.event.eventTime, $0.event.eventID, $0.offset) < ($1.event.eventTime, $1.event.eventID, $1.offset) }
+        return found.map(\.event)
+    }
+
+    /// What a run that does not read as the first pass found it throws.
+    static func runChanged(_ run: ReplayRun) -> SignInEventError {
+        // A run between samples (count -1) may simply have been guessed wrong: a sample inside a
+        // record of a nested list, or a sign-in out of its place. Only a counted run, found
+        // record by record, can have changed under the reader.
+        SignInEventError(run.count < 0
+            ? "the sign-ins from byte \(run.start) do not read as whole sign-ins within the times of the samples around them (a sample inside a record, or a sign-in out of time order)"
+            : "the file changed while it was read (the sign-ins from byte \(run.start) are not what they were)")
     }
 
     /// Puts sign-ins so that taking them from the end gives the engine's order (time, id, place

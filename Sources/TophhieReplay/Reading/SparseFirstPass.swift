@@ -38,10 +38,17 @@ enum SparseFirstPass {
     /// and the latest time (the replay's `now`); nil when the file is not one this pass takes.
     /// - Parameter stride: bytes between sampled sign-ins; nil takes `runLength` times the
     ///   spacing of the file's first sign-ins.
-    static func runs(_ file: ReadableFile, chunkSize: Int, stride given: Int? = nil, minimumSize: Int = minimumSize)
+    /// - Parameters:
+    ///   - runLength: sign-ins a run should hold (an export's rows cost more to hold).
+    ///   - shape: the file's layout, when known (an export's); else read from its head.
+    ///   - time: a record's time from its bytes, for an export's rows (`StreamedExport.rowTime`);
+    ///     nil for Graph's sign-ins.
+    static func runs(_ file: ReadableFile, chunkSize: Int, stride given: Int? = nil, minimumSize: Int = minimumSize, runLength: Int = runLength,
+                     shape known: (layout: JSONElementSplitter.Layout, inPage: Bool)? = nil, time: RecordTime? = nil)
         -> (runs: [ReplayRun], layout: JSONElementSplitter.Layout, latest: Date)? {
+        let time = time ?? RecordTime()
         guard let size = try? file.size(), size >= max(minimumSize, 2),
-              let shape = HalvedFirstPass.shape(file), let first = firstRecord(file, layout: shape.layout, chunkSize: chunkSize) else { return nil }
+              let shape = known ?? HalvedFirstPass.shape(file), let first = firstRecord(file, layout: shape.layout, chunkSize: chunkSize, time: time) else { return nil }
         let stride = given ?? first.spacing.map { min(16 << 20, max(256 << 10, $0 * runLength)) } ?? SparseFirstPass.stride
         guard stride > 0 else { return nil }
         // The sampled sign-ins, from the first; the last stretch starts at the last of them.
@@ -54,7 +61,7 @@ enum SparseFirstPass {
         let opening = first.offset + stride
         var point = first.offset + stride / endPieces
         while point < size {
-            guard let found = signIn(file, layout: shape.layout, from: point, size: size) else { break }
+            guard let found = signIn(file, layout: shape.layout, from: point, size: size, time: time) else { break }
             starts.append(found.offset)
             separators.append(found.separator)
             times.append(found.time)
@@ -72,8 +79,8 @@ enum SparseFirstPass {
                                            maxRecordLength: StreamedReplay.maxRecordLength)
         func add(_ offset: Int, _ bytes: UnsafeRawBufferPointer) throws {
             struct NotASignIn: Error {}
-            guard let time = ReplayIndex.time(bytes) else { throw NotASignIn() }
-            tail.append((offset, offset + bytes.count, time))
+            guard let read = time.of(bytes) else { throw NotASignIn() }
+            tail.append((offset, offset + bytes.count, read))
         }
         do {
             try file.forEachChunk(chunkSize: chunkSize, from: starts[starts.count - 1]) { chunk in try splitter.feed(chunk, record: add) }
@@ -153,7 +160,8 @@ enum SparseFirstPass {
 
     /// The file's first sign-in, found by the splitter (it skips a page's other members), and
     /// the mean spacing of the sign-ins within its first megabyte (nil when it holds one).
-    static func firstRecord(_ file: ReadableFile, layout: JSONElementSplitter.Layout, chunkSize: Int) -> (offset: Int, time: Date, spacing: Int?)? {
+    static func firstRecord(_ file: ReadableFile, layout: JSONElementSplitter.Layout, chunkSize: Int, time read: RecordTime = RecordTime())
+        -> (offset: Int, time: Date, spacing: Int?)? {
         struct Enough: Error {}
         var splitter = JSONElementSplitter(layout: layout, maxRecordLength: StreamedReplay.maxRecordLength)
         var offsets: [Int] = []
@@ -162,7 +170,7 @@ enum SparseFirstPass {
             try file.forEachChunk(chunkSize: chunkSize, upTo: 1 << 20) { chunk in
                 try splitter.feed(chunk) { offset, bytes in
                     if offsets.isEmpty {
-                        time = ReplayIndex.time(bytes)
+                        time = read.of(bytes)
                         if time == nil { throw Enough() }
                     }
                     offsets.append(offset)
@@ -181,18 +189,39 @@ enum SparseFirstPass {
     /// The first place at or after `from` where a sign-in seems to start (after a new line, or
     /// at the brace of `}, {`) and one reads there, with its time: a brace of an object nested
     /// in a sign-in (a policy, an authentication step) does not read as one and is passed over.
-    static func signIn(_ file: ReadableFile, layout: JSONElementSplitter.Layout, from: Int, size: Int)
+    static func signIn(_ file: ReadableFile, layout: JSONElementSplitter.Layout, from: Int, size: Int, time: RecordTime = RecordTime())
         -> (offset: Int, separator: Int, time: Date)? {
         guard from < size, let window = try? file.read(at: from, count: min(searchLength, size - from)) else { return nil }
         return window.withUnsafeBytes { raw -> (offset: Int, separator: Int, time: Date)? in
             var i = 0
             while let found = RecordBoundary.next(in: raw, layout: layout, from: i) {
-                if let time = ReplayIndex.time(in: raw, at: found.start) {
+                if let time = time.of(raw, at: found.start) {
                     return (from + found.start, from + found.separator, time)
                 }
                 i = found.start + 1
             }
             return nil
         }
+    }
+
+    /// How a record's time is read: a Graph sign-in's (`ReplayIndex.time`), or an export row's
+    /// through `row`, the row read whole, strictly, from its first byte.
+    struct RecordTime {
+        var row: ((UnsafeRawBufferPointer) -> Date?)? = nil
+
+        /// The time of the record that is these bytes.
+        func of(_ bytes: UnsafeRawBufferPointer) -> Date? {
+            row.map { $0(bytes) } ?? ReplayIndex.time(bytes)
+        }
+
+        /// The time of the record that starts at `start` in bytes that go on past it.
+        func of(_ bytes: UnsafeRawBufferPointer, at start: Int) -> Date? {
+            guard let row else { return ReplayIndex.time(in: bytes, at: start) }
+            guard let end = try? JSONValue.parseSlots(bytes, from: start, layout: RecordTime.nothing).end else { return nil }
+            return row(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+        }
+
+        /// A layout of no slots: an object is walked to its end, strictly.
+        private static let nothing = JSONSlotLayout(paths: [])
     }
 }

@@ -189,7 +189,14 @@ struct StreamedReplay {
             following = { n in n + 1 < starts.count ? entries[starts[n + 1]].time : nil }
         case .runs(let runs):
             // Matched on the reading thread while the engine is busy, else by the engine.
-            jobs = runs.map { run in { { engine.prepareLater(try ReplayBatch.read(run, layout: layout, file: file, engine: engine, checking: checking)) } } }
+            jobs = runs.map { run in
+                {
+                    {
+                        guard let reading else { return engine.prepareLater(try ReplayBatch.read(run, layout: layout, file: file, engine: engine, checking: checking)) }
+                        return engine.prepareLater(try ReplayBatch.read(run, layout: layout, file: file, engine: engine, reading: reading, checking: checking))
+                    }
+                }
+            }
             following = { n in n + 1 < runs.count ? runs[n + 1].earliest : nil }
         case .spilled(let index):
             // Each batch is taken from the merge as it is handed to a reader, in order, with
