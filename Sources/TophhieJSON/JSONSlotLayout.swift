@@ -313,6 +313,27 @@ extension JSONValue {
     }
 }
 
+extension JSONValue {
+    /// `parseSlots(_:from:layout:order:texts:into:)` with names watched as
+    /// `parseSlots(_:layout:untilFilled:into:watching:order:texts:)` watches them: the index just
+    /// past the object's closing brace, and whether a watched name was met.
+    public static func parseSlots(_ bytes: UnsafeRawBufferPointer, from start: Int, layout: JSONSlotLayout, watching endings: [[UInt8]],
+                                  order: JSONMemberOrder? = nil, texts: JSONRepeatedTexts? = nil,
+                                  into slots: UnsafeMutableBufferPointer<JSONValue?>) throws -> (end: Int, watched: Bool) {
+        precondition(slots.count == layout.paths.count, "one slot per path")
+        return try layout.withView { view in
+            try JSONParser.parsing(bytes) { parser in
+                parser.index = start
+                parser.watchedEndings = endings
+                parser.order = order
+                parser.texts = texts
+                try parser.parseSlotObjectAt(view, layout.root, into: slots)
+                return (parser.index, parser.watched)
+            }
+        }
+    }
+}
+
 extension JSONParser {
     /// The object at `index` (after whitespace), leaving `index` just past it.
     mutating func parseSlotObjectAt(_ view: JSONSlotLayout.View, _ level: JSONSlotLayout.Level, into slots: UnsafeMutableBufferPointer<JSONValue?>) throws {

@@ -383,14 +383,7 @@ final class ExportReading: Sendable {
                 values.initialize(repeating: nil)
                 defer { JSONValue.dropSlots(values) }
                 guard fillRow(bytes, memory: memory, into: values) else { return nil }
-                let count = values.count
-                if offset != nil {
-                    // JSON's text is read straight only where it is plain (`StreamedExport.read`).
-                    if case .json = shape, !ExportConversion.textsRead(bytes) { return nil }
-                    guard ExportConversion.plainlyReads([values[0], values[1], values[count - 3], values[count - 2], values[count - 1]]) else { return nil }
-                }
-                guard !TophhieSignInEvent.outOfRange(latitude: values[count - 2]?.doubleValue, longitude: values[count - 1]?.doubleValue) else { return nil }
-                return try layout.event { slots in for place in slots.indices { swap(&slots[place], &values[place]) } }
+                return try slotEvent(values, row: bytes, layout: layout, checking: offset != nil)
             }
             if let event { return event }
         }
@@ -399,6 +392,40 @@ final class ExportReading: Sendable {
         let record = try graphRecord(bytes)
         guard let layout = engine.eventLayout else { return fastEvent(try SignInEvents.event(record)) }
         return try layout.event(json: record)
+    }
+
+    /// The engine's event of a row read into `values` (the slots of `rowSlots`' paths), moved
+    /// out of them; nil when, `checking`, it does not pass the quick check, or its coordinates
+    /// are ones no place has.
+    private func slotEvent(_ values: UnsafeMutableBufferPointer<JSONValue?>, row bytes: UnsafeRawBufferPointer, layout: EventLayout,
+                           checking: Bool) throws -> SlotEvent? {
+        let count = values.count
+        if checking {
+            // JSON's text is read straight only where it is plain (`StreamedExport.read`).
+            if case .json = shape, !ExportConversion.textsRead(bytes) { return nil }
+            guard ExportConversion.plainlyReads([values[0], values[1], values[count - 3], values[count - 2], values[count - 1]]) else { return nil }
+        }
+        guard !TophhieSignInEvent.outOfRange(latitude: values[count - 2]?.doubleValue, longitude: values[count - 1]?.doubleValue) else { return nil }
+        return try layout.event { slots in for place in slots.indices { swap(&slots[place], &values[place]) } }
+    }
+
+    /// `event(_:engine:memory:checkingAt:)`, checking, for the JSON row that starts at `start` in
+    /// bytes that go on past it (a run's), read in place straight into the slots: the event,
+    /// and the index just past the row. Finding each row of a run first was a tenth of reading it.
+    /// - Throws: `PlainRecordCheck.Failed` at `offset` for a row not read straight into the
+    ///   slots (the reading must be `reading(for:checking:)`'s), or not passing the quick check.
+    func checkedEvent(in bytes: UnsafeRawBufferPointer, from start: Int, engine: Engine, memory: RowSlots.Memory, offset: Int) throws
+        -> (event: SlotEvent, end: Int) {
+        guard case .json = shape, let layout = engine.eventLayout, layout === rowSlotsLayout, let rowSlots else { throw PlainRecordCheck.Failed(offset: offset) }
+        let read = try withUnsafeTemporaryAllocation(of: JSONValue?.self, capacity: rowSlots.paths.count) { values -> (SlotEvent, Int)? in
+            values.initialize(repeating: nil)
+            defer { JSONValue.dropSlots(values) }
+            guard let end = (try? rowSlots.fill(rowIn: bytes, from: start, memory: memory, into: values)) ?? nil,
+                  let event = try slotEvent(values, row: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), layout: layout, checking: true) else { return nil }
+            return (event, end)
+        }
+        guard let read else { throw PlainRecordCheck.Failed(offset: offset) }
+        return read
     }
 
     /// The id of a record's sign-in (for the order of sign-ins that share a time).

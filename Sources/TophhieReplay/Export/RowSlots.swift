@@ -202,6 +202,21 @@ final class RowSlots: Sendable {
         return try fill(row: bytes, memory: memory, slots: memory.slots, into: output)
     }
 
+    /// `fill(row:memory:into:)` for the row that starts at `start` in bytes that go on past it
+    /// (a run's), read in place rather than found first: the index just past it, or nil when
+    /// the row is not read so.
+    /// - Throws: `JSONParseError` when no JSON object starts there.
+    func fill(rowIn bytes: UnsafeRawBufferPointer, from start: Int, memory: Memory, into output: UnsafeMutableBufferPointer<JSONValue?>) throws -> Int? {
+        precondition(memory.owner === self, "a memory of this reading")
+        let slots = memory.slots
+        slots.initialize(repeating: nil)
+        defer { JSONValue.dropSlots(slots) }
+        let read = try JSONValue.parseSlots(bytes, from: start, layout: layout, watching: Self.portalEndings, order: memory.order, texts: memory.texts, into: slots)
+        guard !read.watched else { return nil }
+        let resolved = facts.withUnsafeBufferPointer { facts in resolve(slots, into: output, memory: memory) { slots[facts[$0].slot].take() } }
+        return resolved ? read.end : nil
+    }
+
     /// `fill(row:memory:into:)` through `slots` (uninitialised, left so).
     private func fill(row bytes: UnsafeRawBufferPointer, memory: Memory?, slots: UnsafeMutableBufferPointer<JSONValue?>,
                       into output: UnsafeMutableBufferPointer<JSONValue?>) throws -> Bool {

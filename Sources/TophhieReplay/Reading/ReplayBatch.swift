@@ -135,16 +135,9 @@ enum ReplayBatch {
                 var index = 0
                 while true {
                     // Between records: a comma (a document's array) or a newline (JSON lines).
-                    var separators = 0
-                    while index < raw.count {
-                        let b = raw[index]
-                        if b == 0x20 || b == 0x09 || b == 0x0D { index += 1; continue }
-                        if b == (layout == .lines ? 0x0A : UInt8(ascii: ",")) { separators += 1; index += 1; continue }
-                        if b == 0x0A, layout != .lines { index += 1; continue }
-                        break
-                    }
+                    guard let next = nextRecord(in: raw, layout: layout, from: index, first: found.isEmpty) else { throw changed }
+                    index = next
                     guard index < raw.count else { break }
-                    guard found.isEmpty ? separators == 0 : (layout == .lines ? separators > 0 : separators == 1) else { throw changed }
                     var quick: [JSONValue?] = []
                     let read: (event: SlotEvent, end: Int)?
                     if let other {
@@ -202,45 +195,62 @@ enum ReplayBatch {
         return found.map(\.event)
     }
 
-    /// One run of an export's rows (Log Analytics JSON), found by the splitter from the run's
-    /// first byte and each read as `read(_:file:engine:reading:checking:)` reads an indexed one,
-    /// in the engine's order (time, id, place).
-    /// - Throws: as `read(_:layout:file:engine:checking:)`.
-    static func read(_ run: ReplayRun, layout: JSONElementSplitter.Layout, file: ReadableFile, engine: Engine, reading: ExportReading,
-                     checking: Bool) throws -> [any FastEvent] {
+    /// One run of an export's rows (Log Analytics JSON), each read in place from the run's first
+    /// byte and checked (`ExportReading.checkedEvent`), in the engine's order (time, id, place).
+    /// - Throws: as `read(_:layout:file:engine:checking:)`; `PlainRecordCheck.Failed` for a row
+    ///   found whole that is not read straight into the slots or does not pass the quick check.
+    /// - Parameter reading: `ExportReading.reading(for:checking:)`'s, checking.
+    static func read(_ run: ReplayRun, layout: JSONElementSplitter.Layout, file: ReadableFile, engine: Engine, reading: ExportReading) throws -> [any FastEvent] {
         let bytes = try file.read(at: run.start, count: run.end - run.start)
         let changed = runChanged(run)
-        guard bytes.count == run.end - run.start else { throw changed }
-        var found: [(event: any FastEvent, offset: Int)] = []
+        guard bytes.count == run.end - run.start, let memory = reading.rowMemory() else { throw changed }
+        var found: [(event: SlotEvent, offset: Int)] = []
         found.reserveCapacity(max(0, run.count))
-        // This thread's memory of the rows it reads, one to the next.
-        let memory = reading.rowMemory()
-        var splitter = JSONElementSplitter(layout: layout)
-        let record: (Int, UnsafeRawBufferPointer) throws -> Void = { offset, record in
-            let at = run.start + offset - (layout == .document ? 1 : 0)
-            let event: any FastEvent
-            do {
-                event = try reading.event(record, engine: engine, memory: memory, checkingAt: checking ? at : nil)
-            } catch let failed as PlainRecordCheck.Failed {
-                throw failed
-            } catch {
-                throw changed
+        try bytes.withUnsafeBytes { raw in
+            var index = 0
+            while true {
+                guard let start = nextRecord(in: raw, layout: layout, from: index, first: found.isEmpty) else { throw changed }
+                guard start < raw.count else { break }
+                let read: (event: SlotEvent, end: Int)
+                do {
+                    read = try reading.checkedEvent(in: raw, from: start, engine: engine, memory: memory, offset: run.start + start)
+                } catch let failed as PlainRecordCheck.Failed {
+                    // A row found whole is the check's to name; between samples, one that does
+                    // not read may be a sample's wrong guess.
+                    guard run.count >= 0 || (try? JSONValue.parseSlots(raw, from: start, layout: Self.nothing).end) != nil else { throw changed }
+                    throw failed
+                }
+                guard read.event.eventTime >= run.earliest, read.event.eventTime <= run.latest else { throw changed }
+                found.append((read.event, run.start + start))
+                index = read.end
             }
-            guard event.eventTime >= run.earliest, event.eventTime <= run.latest else { throw changed }
-            found.append((event, offset))
-        }
-        do {
-            if layout == .document { try [UInt8(ascii: "[")].withUnsafeBytes { try splitter.feed($0, record: record) } }
-            try bytes.withUnsafeBytes { try splitter.feed($0, record: record) }
-            if layout == .document { try [UInt8(ascii: "]")].withUnsafeBytes { try splitter.feed($0, record: record) } }
-            try splitter.finish(record: record)
-        } catch is JSONElementSplitter.Unsupported {
-            throw changed
         }
         guard run.count < 0 || found.count == run.count else { throw changed }
-        found.sort { ($0.event.eventTime, $0.event.eventID, $0.offset) < ($1.event.eventTime, $1.event.eventID, $1.offset) }
-        return found.map(\.event)
+        ReplayBatch.putInEngineOrderFromTheEnd(&found)
+        var events: [any FastEvent] = []
+        events.reserveCapacity(found.count)
+        while let next = found.popLast() { events.append(next.event) }
+        return events
     }
+
+    /// Where the next record of a run starts at or after `index`, past the separator before it
+    /// (none before the first; one comma in a document, new lines in JSON lines): `raw.count`
+    /// at the run's end, nil when the bytes there are not one.
+    static func nextRecord(in raw: UnsafeRawBufferPointer, layout: JSONElementSplitter.Layout, from start: Int, first: Bool) -> Int? {
+        var index = start, separators = 0
+        while index < raw.count {
+            let b = raw[index]
+            if b == 0x20 || b == 0x09 || b == 0x0D { index += 1; continue }
+            if b == (layout == .lines ? 0x0A : UInt8(ascii: ",")) { separators += 1; index += 1; continue }
+            if b == 0x0A, layout != .lines { index += 1; continue }
+            break
+        }
+        guard index < raw.count else { return index }
+        return (first ? separators == 0 : (layout == .lines ? separators > 0 : separators == 1)) ? index : nil
+    }
+
+    /// A layout of no slots: a record is walked to its end.
+    private static let nothing = JSONSlotLayout(paths: [])
 
     /// What a run that does not read as the first pass found it throws.
     static func runChanged(_ run: ReplayRun) -> SignInEventError {

@@ -193,7 +193,9 @@ struct StreamedReplay {
                 {
                     {
                         guard let reading else { return engine.prepareLater(try ReplayBatch.read(run, layout: layout, file: file, engine: engine, checking: checking)) }
-                        return engine.prepareLater(try ReplayBatch.read(run, layout: layout, file: file, engine: engine, reading: reading, checking: checking))
+                        // An export's runs are only ever a sampled file's, checked as they are read.
+                        precondition(checking, "a sampled export is checked as it is read")
+                        return engine.prepareLater(try ReplayBatch.read(run, layout: layout, file: file, engine: engine, reading: reading))
                     }
                 }
             }
