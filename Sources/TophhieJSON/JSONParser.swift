@@ -323,7 +323,14 @@ struct JSONParser {
     mutating func parseString(slot: Int, _ texts: JSONRepeatedTexts) throws -> String {
         let start = index + 1
         let scan = JSONStringScan.quoteBackslashOrControl(in: UnsafeRawBufferPointer(bytes), from: start)
-        guard scan < bytes.count, bytes[scan] == UInt8(ascii: "\"") else { return try parseString() }
+        guard scan < bytes.count, bytes[scan] == UInt8(ascii: "\"") else {
+            // With escapes: remembered by the bytes as written, which only the same string has.
+            guard scan < bytes.count, bytes[scan] == UInt8(ascii: "\\"),
+                  let end = JSONStringScan.end(in: UnsafeRawBufferPointer(bytes), contentsFrom: start) else { return try parseString() }
+            let text = try texts.text(slot: slot, written: UnsafeBufferPointer(rebasing: bytes[start..<end - 1])) { try parseString() }
+            index = end
+            return text
+        }
         let contents = UnsafeBufferPointer(rebasing: bytes[start..<scan])
         index = start
         guard let text = texts.text(slot: slot, contents, make: { JSONStringScan.text(contents) }) else { throw error("invalid UTF-8 in a string") }

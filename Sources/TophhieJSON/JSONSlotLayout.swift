@@ -398,7 +398,14 @@ extension JSONParser {
                         _ = try parseValue(depth: depth + 1, .all)
                     }
                 } else {
-                    let value = try parseValue(depth: depth + 1, .all)
+                    // A string where an object was looked for (a Log Analytics row's dynamic
+                    // column written as JSON text) is remembered as any slot's string is.
+                    let value: JSONValue
+                    if node.slot >= 0, let texts, index < bytes.count, bytes[index] == UInt8(ascii: "\""), texts.remembers(Int(node.slot)) {
+                        value = .string(try parseString(slot: Int(node.slot), texts))
+                    } else {
+                        value = try parseValue(depth: depth + 1, .all)
+                    }
                     if node.slot >= 0 { slots[Int(node.slot)] = value }
                     for (components, slot) in view.tables.takeUnretainedValue().relatives[Int(node.relative)] {
                         slots[slot] = value.value(at: components)

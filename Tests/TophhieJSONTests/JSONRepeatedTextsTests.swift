@@ -67,7 +67,7 @@ import Testing
         #expect(texts.remembers(1))
     }
 
-    static let paths: [[String]] = [["id"], ["app"], ["status", "errorCode"], ["device", "browser"], ["city"]]
+    static let paths: [[String]] = [["id"], ["app"], ["status", "errorCode"], ["device"], ["device", "browser"], ["city"]]
 
     static let records = [
         #"{"id":"1","app":"Office 365 Exchange Online","status":{"errorCode":0},"device":{"browser":"Chrome 121.0.6167"},"city":"Lisbon"}"#,
@@ -77,14 +77,24 @@ import Testing
         #"{"id":"4","app":"Office 365 Exchange Online","device":{"browser":null},"city":"Évora"}"#,
         #"{"id":"5","app":"Office 365 Exchange Online ","status":{"errorCode":"50126"},"device":{"browser":"Chrome 121.0.6167"},"city":"Lisbon"}"#,
         #"{"id":"6","app":"","city":"Évor"}"#,
+        // Written with escapes: the same text written otherwise, other texts written alike.
+        #"{"id":"7","app":"Office\/365 \"Online\"","device":{"browser":"{\"b\":\"Edge\"}"},"city":"\u00c9vora"}"#,
+        #"{"id":"8","app":"Office\/365 \"Onlinf\"","device":{"browser":"{\"b\":\"Edg\"}"},"city":"\u00c9vor\u0061"}"#,
+        #"{"id":"9","app":"Office\\/365 \"Online\"","device":{"browser":"{\"b\":\"Edge\"} "},"city":"Évora"}"#,
+        // A string where an object is read under (a dynamic column written as JSON text).
+        #"{"id":"10","device":"{\"browser\":\"Edge\"}"}"#,
+        #"{"id":"11","device":"{\"browser\":\"Edg\u0065\"}"}"#,
+        #"{"id":"12","device":"{\"browser\":\"Edgf\"}"}"#,
     ]
 
-    @Test func recordsReadWithTheMemoryFillTheirSlotsAsReadAlone() throws {
+    /// With every hash kept, and with every hash made equal (each string then compared).
+    @Test(arguments: [UInt64.max, 0])
+    func recordsReadWithTheMemoryFillTheirSlotsAsReadAlone(_ hashMask: UInt64) throws {
         let layout = JSONSlotLayout(paths: Self.paths)
         var sequences: [[String]] = [Self.records + Self.records]
         for first in Self.records { for second in Self.records { sequences.append([first, second, first]) } }
         for sequence in sequences {
-            let texts = layout.repeatedTexts()
+            let texts = JSONRepeatedTexts(slots: layout.paths.count, hashMask: hashMask)
             for record in sequence {
                 let bytes = Array(record.utf8)
                 let alone = try JSONValue.parseSlots(bytes, layout: layout)
