@@ -366,6 +366,10 @@ import TophhieTestSupport
             #expect(!reads(before + Array(#"\ud800"#.utf8) + after), "lone surrogate after \(pad)")
             #expect(!reads(before + Array(#"\uD83D\uDE00"#.utf8) + after), "surrogate pair after \(pad), read whole")
             #expect(reads(before + Array(#"\\ud800"#.utf8) + after), "escaped backslash after \(pad)")
+            // Backslashes escaping each other, in runs across a word's end, and escaped quotes.
+            #expect(!reads(before + Array(#"\\\\\ud800"#.utf8) + after), "a surrogate after two escaped backslashes after \(pad)")
+            #expect(reads(before + Array(#"\\\\\\ud800"#.utf8) + after), "three escaped backslashes after \(pad)")
+            #expect(!reads(before + Array(#"\"{\"a\":\"\"}\"\ud800"#.utf8) + after), "a surrogate after escaped quotes after \(pad)")
             #expect(reads(before + Array("Zürich".utf8) + after), "UTF-8 after \(pad)")
             #expect(!reads(before + [0xC3] + after), "a cut UTF-8 sequence after \(pad)")
             #expect(reads(before + after))

@@ -180,30 +180,37 @@ public struct ExportConversion: Sendable {
     static func textsRead(_ raw: UnsafeRawBufferPointer) -> Bool {
         var index = 0
         var ascii = true
-        while index < raw.count {
-            // Eight bytes at a time, a backslash found by its place in the word (nearly all of a
-            // record; rows whose dynamic columns are JSON text hold one every few bytes, and
-            // byte by byte they were a twentieth of reading one).
-            if index + 8 <= raw.count {
-                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                if word & 0x8080_8080_8080_8080 != 0 { ascii = false }
-                let backslashes = word ^ 0x5C5C_5C5C_5C5C_5C5C
-                let hasBackslash = (backslashes &- 0x0101_0101_0101_0101) & ~backslashes & 0x8080_8080_8080_8080
-                if hasBackslash == 0 {
-                    index += 8
-                    continue
-                }
-                // The lowest flag is the first backslash's (a flag above one may be a borrow's).
-                index += hasBackslash.trailingZeroBitCount / 8
+        // A backslash before this place is escaped by the one before it, and starts nothing.
+        var escapedUntil = 0
+        /// Whether the backslash at `at` starts a surrogate escape (`\ud800` to `\udfff`).
+        @inline(__always) func surrogate(at: Int) -> Bool {
+            at + 2 < raw.count && raw[at + 1] == UInt8(ascii: "u") && raw[at + 2] | 0x20 == UInt8(ascii: "d")
+        }
+        // Eight bytes at a time, every backslash among them found by its exact mark: rows whose
+        // dynamic columns are JSON text hold one every few bytes, and a word read again for
+        // each was a twentieth of reading one.
+        while index + 8 <= raw.count {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            if word & 0x8080_8080_8080_8080 != 0 { ascii = false }
+            let others = word ^ 0x5C5C_5C5C_5C5C_5C5C
+            var backslashes = ~(((others & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | others) & 0x8080_8080_8080_8080
+            while backslashes != 0 {
+                let at = index + backslashes.trailingZeroBitCount / 8
+                backslashes &= backslashes - 1
+                guard at >= escapedUntil else { continue }
+                if surrogate(at: at) { return false }
+                escapedUntil = at + 2
             }
+            index += 8
+        }
+        while index < raw.count {
             let byte = raw[index]
             if byte >= 0x80 { ascii = false }
-            if byte == UInt8(ascii: "\\"), index + 2 < raw.count, raw[index + 1] == UInt8(ascii: "u"), raw[index + 2] | 0x20 == UInt8(ascii: "d") {
-                return false
+            if byte == UInt8(ascii: "\\"), index >= escapedUntil {
+                if surrogate(at: index) { return false }
+                escapedUntil = index + 2
             }
-            // The byte after a backslash is escaped: past ASCII, the text is not JSON anyway.
-            if byte == UInt8(ascii: "\\"), index + 1 < raw.count, raw[index + 1] >= 0x80 { ascii = false }
-            index += byte == UInt8(ascii: "\\") ? 2 : 1
+            index += 1
         }
         return ascii || String(validating: raw.bindMemory(to: UInt8.self), as: UTF8.self) != nil
     }
