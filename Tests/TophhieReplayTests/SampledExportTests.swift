@@ -94,6 +94,29 @@ import TophhieTestSupport
         #expect(gaveWay > 0, "no sample was taken inside a row")
     }
 
+    /// An array broken in its grammar part way, past its first rows and before its last
+    /// stretch: the sampled replay gives way where it reads it, after the alerts before, and
+    /// the export is not read in two passes again (the whole-file way refuses it at its line).
+    @Test func anArrayBrokenPartWayGivesWayWhereItIsRead() async throws {
+        let events = CheckedAsReadTests.events(after: 600)
+        let path = try Self.array(events)
+        defer { RepositoryFiles.remove(path) }
+        var lines = try String(contentsOfFile: path, encoding: .utf8).components(separatedBy: "\n")
+        // Row 400 (line 401) loses the comma after it.
+        lines[400].removeLast()
+        try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let seen = WrappedExportTests.AlertLines()
+        let first = try #require(try StreamedExport.convert(file: path, format: .logAnalytics, strict: false, scratch: NSTemporaryDirectory(), streaming: true,
+                                                            timesOnly: true, sparseFrom: 0, sparseStride: try Self.size(path) / 40))
+        let index = try #require(first.index)
+        #expect(index.isSampled)
+        let outcome = try await Replay.run(export: index, rules: TimesOnlyExportTests.rules, settings: EngineSettings(), write: { seen.add("\($0.id)") })
+        #expect(outcome.stoppedForCheck != nil)
+        #expect(outcome.notes.contains { $0.contains("gave way: the sign-ins from byte") }, "\(outcome.notes)")
+        let checked = try? ExportConversion.convert(file: path, format: .logAnalytics, strict: false, scratch: NSTemporaryDirectory(), streaming: true)
+        #expect(checked == nil)
+    }
+
     /// A row that fails its check stops the sampled replay; checked first, the rows give the
     /// rest once.
     @Test func aRowThatFailsStopsTheSampledReplayAndTheRowsCheckedFirstGiveTheRestOnce() async throws {
