@@ -300,24 +300,13 @@ extension JSONValue {
     /// `layout.paths.count` of them, all nil; the index just past the object's closing brace.
     public static func parseSlots(_ bytes: UnsafeRawBufferPointer, from start: Int, layout: JSONSlotLayout, order: JSONMemberOrder? = nil,
                                   texts: JSONRepeatedTexts? = nil, into slots: UnsafeMutableBufferPointer<JSONValue?>) throws -> Int {
-        precondition(slots.count == layout.paths.count, "one slot per path")
-        return try layout.withView { view in
-            try JSONParser.parsing(bytes) { parser in
-                parser.index = start
-                parser.order = order
-                parser.texts = texts
-                try parser.parseSlotObjectAt(view, layout.root, into: slots)
-                return parser.index
-            }
-        }
+        try parseSlots(bytes, from: start, layout: layout, watching: nil, order: order, texts: texts, into: slots).end
     }
-}
 
-extension JSONValue {
-    /// `parseSlots(_:from:layout:order:texts:into:)` with names watched as
+    /// The same, names watched (when `endings` is given) as
     /// `parseSlots(_:layout:untilFilled:into:watching:order:texts:)` watches them: the index just
     /// past the object's closing brace, and whether a watched name was met.
-    public static func parseSlots(_ bytes: UnsafeRawBufferPointer, from start: Int, layout: JSONSlotLayout, watching endings: [[UInt8]],
+    public static func parseSlots(_ bytes: UnsafeRawBufferPointer, from start: Int, layout: JSONSlotLayout, watching endings: [[UInt8]]?,
                                   order: JSONMemberOrder? = nil, texts: JSONRepeatedTexts? = nil,
                                   into slots: UnsafeMutableBufferPointer<JSONValue?>) throws -> (end: Int, watched: Bool) {
         precondition(slots.count == layout.paths.count, "one slot per path")

@@ -159,13 +159,7 @@ enum ReplayBatch {
                 }
             }
             guard run.count < 0 || found.count == run.count else { throw changed }
-            // Taken from the end, not mapped: mapping copied each event (its id, values and
-            // layout retained) into its box and then released the original.
-            ReplayBatch.putInEngineOrderFromTheEnd(&found)
-            var events: [any FastEvent] = []
-            events.reserveCapacity(found.count)
-            while let next = found.popLast() { events.append(next.event) }
-            return events
+            return inEngineOrder(&found)
         }
         var found: [(event: any FastEvent, offset: Int)] = []
         found.reserveCapacity(max(0, run.count))
@@ -226,7 +220,14 @@ enum ReplayBatch {
             }
         }
         guard run.count < 0 || found.count == run.count else { throw changed }
-        ReplayBatch.putInEngineOrderFromTheEnd(&found)
+        return inEngineOrder(&found)
+    }
+
+    /// A run's sign-ins in the engine's order, taken from the end, not mapped: mapping copied
+    /// each event (its id, values and layout retained) into its box and then released the
+    /// original. `found` is left empty.
+    private static func inEngineOrder(_ found: inout [(event: SlotEvent, offset: Int)]) -> [any FastEvent] {
+        putInEngineOrderFromTheEnd(&found)
         var events: [any FastEvent] = []
         events.reserveCapacity(found.count)
         while let next = found.popLast() { events.append(next.event) }
